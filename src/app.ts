@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from './deps.js';
+import { redactUrl, requireApiKey } from './http/auth.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { registerDocsPage, registerOpenApi } from './http/openapi.js';
+import { healthRoutes } from './http/routes/health.js';
+import { callbacksRoutes } from './http/routes/callbacks/index.js';
+import { catalogueRoutes } from './http/routes/catalogue/index.js';
+import { esimsRoutes } from './http/routes/esims/index.js';
+import { inventoryRoutes } from './http/routes/inventory/index.js';
+import { ordersRoutes } from './http/routes/orders/index.js';
+import { organisationRoutes } from './http/routes/organisation/index.js';
+import { simRoutes } from './http/routes/sim/index.js';
+import { Country, ErrorBody } from './http/schemas/common.js';
+import type { Api } from './http/api.js';
+
+export interface BuildAppOptions {
+  /** Log to stdout at this level; 'silent' in tests. */
+  logLevel?: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP app from its dependencies. It never listens by itself. */
+export async function buildApp(
+  deps: AppDeps,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: options.logLevel ?? deps.config.logLevel,
+      serializers: {
+        // Only what an access log needs: never headers (X-API-Key) and never the api_key value.
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
+      },
+    },
+    bodyLimit: deps.config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: {
+      customOptions: {
+        coerceTypes: 'array',
+        useDefaults: true,
+        removeAdditional: false,
+        allErrors: false,
+      },
+    },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  app.addSchema(ErrorBody);
+  app.addSchema(Country);
+  await registerOpenApi(app, deps.config.publicBaseUrl);
+
+  healthRoutes(app as Api, deps);
+  app.get('/v2.1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerDocsPage(app);
+
+  await app.register(
+    async (api) => {
+      requireApiKey(api, deps.store.db);
+      organisationRoutes(api as Api, deps);
+      catalogueRoutes(api as Api, deps);
+      ordersRoutes(api as Api, deps);
+      inventoryRoutes(api as Api, deps);
+      esimsRoutes(api as Api, deps);
+      callbacksRoutes(api as Api, deps);
+    },
+    { prefix: '/v2.1' },
+  );
+  if (deps.config.mode === 'simulator') {
+    await app.register(async (sim) => simRoutes(sim as Api, deps), { prefix: '/_sim' });
+  }
+  return app;
+}

@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface CommandContext {
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly io: CliIo;
+  /** Loaded lazily, so `esim --help` works with a bad environment. */
+  config(): Config;
+}
+
+export interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  run(ctx: CommandContext): Promise<number>;
+}
+
+/** A usage mistake: printed with the command's usage line, exit code 2. */
+export class UsageError extends Error {}
+
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[],
+  options: T,
+  allowPositionals = true,
+) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export function requireOption(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+export function parseInteger(value: string | undefined, name: string, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${name} must be a whole number >= ${min}, got "${value}"`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,245 @@
+import { iso } from '../../clock.js';
+import {
+  addUser,
+  createOrganisation,
+  rotateApiKey,
+  updateOrganisationSettings,
+} from '../../domain/organisations.js';
+import type { AppDeps } from '../../deps.js';
+import { applyMovement } from '../../store/repositories/ledger-repository.js';
+import { listOrganisations } from '../../store/repositories/organisation-repository.js';
+import type { Command, CommandContext } from '../command.js';
+import { UsageError, parse, parseInteger, requireOption } from '../command.js';
+import { withServices } from '../services.js';
+
+const orgDeps = (deps: AppDeps) => ({
+  db: deps.store.db,
+  clock: deps.clock,
+  random: deps.random,
+  cipher: deps.cipher,
+});
+
+function splitList(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+function onePositional(ctx: CommandContext, positionals: string[], what: string): string {
+  if (positionals.length !== 1 || positionals[0] === undefined)
+    throw new UsageError(`expected exactly one ${what}`);
+  void ctx;
+  return positionals[0];
+}
+
+/**
+ * Steps run right after an organisation is created, inside the CLI (e.g. saving a simulator test
+ * card). Areas register theirs here so `org create` stays one command.
+ */
+export type AfterCreateStep = (
+  deps: AppDeps,
+  orgId: string,
+  flags: { noCard: boolean },
+) => Promise<string | undefined>;
+export const afterCreateSteps: AfterCreateStep[] = [];
+
+export const orgCreate: Command = {
+  usage:
+    'esim org create --name <name> [--balance <minor units>] [--test-credit <minor units>] [--currency USD] [--groups <g1,g2>] [--callback-url <url>] [--callback-version V2|V3] [--no-card] [--json]',
+  summary: 'Create an organisation and print its id and API key',
+  async run(ctx) {
+    const { values, positionals } = parse(ctx.args, {
+      name: { type: 'string' },
+      balance: { type: 'string' },
+      'test-credit': { type: 'string' },
+      currency: { type: 'string' },
+      groups: { type: 'string' },
+      'callback-url': { type: 'string' },
+      'callback-version': { type: 'string' },
+      'no-card': { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    if (positionals.length > 0)
+      throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`);
+    const name = requireOption(values.name, 'name');
+    const balance = parseInteger(values.balance, 'balance') ?? 0;
+    const testCredit = parseInteger(values['test-credit'], 'test-credit') ?? 0;
+    return withServices(ctx.config(), async (deps) => {
+      const at = iso(deps.clock.now());
+      const created = await createOrganisation(
+        orgDeps(deps),
+        {
+          name,
+          currency: values.currency,
+          groups: splitList(values.groups),
+          callbackUrl: values['callback-url'],
+          callbackVersion: values['callback-version']?.toUpperCase(),
+        },
+        async (trx, org) => {
+          if (balance > 0) {
+            await applyMovement(trx, {
+              organisationId: org.id,
+              kind: 'opening',
+              balanceDelta: balance,
+              testCreditDelta: 0,
+              reference: org.id,
+              description: 'opening balance',
+              at,
+            });
+          }
+          if (testCredit > 0) {
+            await applyMovement(trx, {
+              organisationId: org.id,
+              kind: 'test_credit_grant',
+              balanceDelta: 0,
+              testCreditDelta: testCredit,
+              reference: org.id,
+              description: 'opening test credit',
+              at,
+            });
+          }
+        },
+      );
+      const notes: string[] = [];
+      for (const step of afterCreateSteps) {
+        const note = await step(deps, created.id, { noCard: values['no-card'] === true });
+        if (note !== undefined) notes.push(note);
+      }
+      if (values.json === true) {
+        ctx.io.out(
+          JSON.stringify({
+            id: created.id,
+            apiKey: created.apiKey,
+            name: created.row.name,
+            balance,
+            notes,
+          }),
+        );
+      } else {
+        ctx.io.out(`id: ${created.id}`);
+        ctx.io.out(`apiKey: ${created.apiKey}`);
+        for (const note of notes) ctx.io.out(note);
+      }
+      return 0;
+    });
+  },
+};
+
+export const orgList: Command = {
+  usage: 'esim org list [--json]',
+  summary: 'List organisations with their balances',
+  async run(ctx) {
+    const { values } = parse(ctx.args, { json: { type: 'boolean' } }, false);
+    return withServices(ctx.config(), async (deps) => {
+      const rows = await listOrganisations(deps.store.db);
+      const list = rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        currency: r.currency,
+        balance: Number(r.balance),
+        testCredit: Number(r.test_credit),
+        groups: JSON.parse(r.groups) as string[],
+        callbackUrl: r.callback_url,
+        callbackVersion: r.callback_version,
+      }));
+      if (values.json === true) ctx.io.out(JSON.stringify(list));
+      else
+        for (const o of list)
+          ctx.io.out(`${o.id}  ${o.name}  ${o.balance} ${o.currency}  [${o.groups.join(', ')}]`);
+      return 0;
+    });
+  },
+};
+
+export const orgUpdate: Command = {
+  usage:
+    'esim org update <id> [--name <n>] [--callback-url <url>] [--callback-version V2|V3] [--groups <g1,g2>] [--notes <text>] [--website <url>] [--json]',
+  summary: 'Change an organisation’s settings',
+  async run(ctx) {
+    const { values, positionals } = parse(ctx.args, {
+      name: { type: 'string' },
+      'callback-url': { type: 'string' },
+      'callback-version': { type: 'string' },
+      groups: { type: 'string' },
+      notes: { type: 'string' },
+      website: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const id = onePositional(ctx, positionals, 'organisation id');
+    return withServices(ctx.config(), async (deps) => {
+      const row = await updateOrganisationSettings(
+        orgDeps(deps),
+        id,
+        {
+          name: values.name,
+          callbackUrl: values['callback-url'],
+          callbackVersion: values['callback-version'],
+          groups: splitList(values.groups),
+          notes: values.notes,
+          website: values.website,
+        },
+        deps.checkCallbackUrl,
+      );
+      const summary = {
+        id: row.id,
+        name: row.name,
+        callbackUrl: row.callback_url,
+        callbackVersion: row.callback_version,
+        groups: JSON.parse(row.groups) as string[],
+      };
+      ctx.io.out(values.json === true ? JSON.stringify(summary) : `updated ${row.id}`);
+      return 0;
+    });
+  },
+};
+
+export const orgRotateKey: Command = {
+  usage: 'esim org rotate-key <id> [--json]',
+  summary:
+    'Replace an organisation’s API key (also the V3 callback signing key); the old key stops working at once',
+  async run(ctx) {
+    const { values, positionals } = parse(ctx.args, { json: { type: 'boolean' } });
+    const id = onePositional(ctx, positionals, 'organisation id');
+    return withServices(ctx.config(), async (deps) => {
+      const apiKey = await rotateApiKey(orgDeps(deps), id);
+      ctx.io.out(values.json === true ? JSON.stringify({ id, apiKey }) : `apiKey: ${apiKey}`);
+      return 0;
+    });
+  },
+};
+
+export const userAdd: Command = {
+  usage:
+    'esim user add <org id> --email <e> --first-name <f> --last-name <l> --role <Admin|Finance|Developer|Support|Viewer> [--phone <p>] [--time-zone <tz>] [--json]',
+  summary: 'Add a user to an organisation',
+  async run(ctx) {
+    const { values, positionals } = parse(ctx.args, {
+      email: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      role: { type: 'string' },
+      phone: { type: 'string' },
+      'time-zone': { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const orgId = onePositional(ctx, positionals, 'organisation id');
+    const input = {
+      email: requireOption(values.email, 'email'),
+      firstName: requireOption(values['first-name'], 'first-name'),
+      lastName: requireOption(values['last-name'], 'last-name'),
+      role: requireOption(values.role, 'role'),
+      phoneNumber: values.phone,
+      timeZone: values['time-zone'],
+    };
+    return withServices(ctx.config(), async (deps) => {
+      const user = await addUser(orgDeps(deps), orgId, input);
+      ctx.io.out(
+        values.json === true
+          ? JSON.stringify({ id: user.id, email: user.email_address })
+          : `added user ${user.id}`,
+      );
+      return 0;
+    });
+  },
+};

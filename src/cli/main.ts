@@ -1,0 +1,89 @@
+import { pathToFileURL } from 'node:url';
+import { ConfigError, loadConfig } from '../config.js';
+import type { Config } from '../config.js';
+import { DomainError } from '../domain/errors.js';
+import type { CliIo, Command } from './command.js';
+import { UsageError } from './command.js';
+import { migrateCommand } from './commands/migrate.js';
+import { orgCreate, orgList, orgRotateKey, orgUpdate, userAdd } from './commands/org.js';
+import { serve } from './commands/serve.js';
+
+/** Every command, by its words. Areas add theirs here. */
+export const COMMANDS: Record<string, Command> = {
+  serve,
+  migrate: migrateCommand,
+  'org create': orgCreate,
+  'org list': orgList,
+  'org update': orgUpdate,
+  'org rotate-key': orgRotateKey,
+  'user add': userAdd,
+};
+
+const stdio: CliIo = {
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+};
+
+function help(io: CliIo): void {
+  io.out('Usage: esim <command> [options]\n');
+  for (const command of Object.values(COMMANDS))
+    io.out(`  ${command.usage}\n      ${command.summary}`);
+  io.out('\nConfiguration comes from the environment: see docs/configuration.md.');
+}
+
+function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
+  for (const words of [2, 1]) {
+    const key = argv.slice(0, words).join(' ');
+    const command = COMMANDS[key];
+    if (command !== undefined && argv.length >= words) return { command, rest: argv.slice(words) };
+  }
+  return undefined;
+}
+
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  io: CliIo = stdio,
+): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    help(io);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const found = findCommand(argv);
+  if (found === undefined) {
+    io.err(`esim: unknown command "${argv.slice(0, 2).join(' ')}"; run "esim --help" for the list`);
+    return 2;
+  }
+  if (found.rest.includes('--help')) {
+    io.out(`Usage: ${found.command.usage}\n${found.command.summary}`);
+    return 0;
+  }
+  let config: Config | undefined;
+  try {
+    return await found.command.run({
+      args: found.rest,
+      env,
+      io,
+      config: () => (config ??= loadConfig(env)),
+    });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`esim: ${error.message}\nUsage: ${found.command.usage}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`esim: configuration error: ${error.message}`);
+      return 78;
+    }
+    if (error instanceof DomainError) {
+      io.err(`esim: ${error.message}`);
+      return 1;
+    }
+    io.err(`esim: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

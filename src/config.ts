@@ -1,0 +1,204 @@
+// Typed, validated, frozen configuration. Every key is documented once, in docs/configuration.md.
+// Only src/cli (through loadConfig) reads the environment; everything else receives a Config.
+
+export type Mode = 'simulator' | 'production';
+
+export type DatabaseTarget =
+  | { kind: 'sqlite'; path: string } // path ':memory:' for an in-memory database
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  readonly mode: Mode;
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseTarget;
+  readonly dataDir: string;
+  /** 32-byte key that encrypts API keys at rest; undefined means "generate into dataDir" (simulator only). */
+  readonly masterKey: Buffer | undefined;
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+  readonly publicBaseUrl: string;
+  readonly smdpAddress: string;
+  readonly demoOnFirstStart: boolean;
+  // Orders
+  readonly orderMaxQuantityPerLine: number;
+  readonly orderMaxQuantityPerOrder: number;
+  readonly orderMaxLines: number;
+  readonly inventoryValidityDays: number;
+  // Top-up and payments
+  readonly topUpMin: number;
+  readonly topUpMax: number;
+  readonly paymentLatencyMs: number;
+  readonly paymentTimeoutMs: number;
+  // eSIMs, lifecycle and the simulated network
+  readonly processingDelaySeconds: number;
+  readonly schedulerIntervalMs: number;
+  readonly simSeed: number;
+  readonly simAdminToken: string | undefined;
+  readonly smsAllowedSenders: readonly string[];
+  // Callbacks
+  readonly callbackRetryScheduleSeconds: readonly number[];
+  readonly callbackAllowCidrs: readonly string[];
+  readonly callbackConnectTimeoutMs: number;
+  readonly callbackTimeoutMs: number;
+  readonly callbackWorkerIntervalMs: number;
+  readonly callbackConcurrency: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+// Roughly a day in total (about 27 h), exponential with jitter applied by the worker.
+export const DEFAULT_RETRY_SCHEDULE = [
+  10, 30, 60, 120, 300, 600, 1200, 2400, 3600, 7200, 14400, 28800, 43200,
+] as const;
+
+function str(env: Env, key: string, fallback: string): string {
+  const value = env[key];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function int(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(key, `must be an integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    throw new ConfigError(key, `must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function bool(env: Env, key: string, fallback: boolean): boolean {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(key, `must be true or false, got "${raw}"`);
+}
+
+export function parseDatabaseUrl(raw: string | undefined, dataDir: string): DatabaseTarget {
+  if (raw === undefined || raw === '') return { kind: 'sqlite', path: `${dataDir}/esim.sqlite` };
+  if (raw === 'sqlite::memory:') return { kind: 'sqlite', path: ':memory:' };
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (path === '') throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path');
+    return { kind: 'sqlite', path };
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return { kind: 'postgres', url: raw };
+  }
+  throw new ConfigError(
+    'DATABASE_URL',
+    'must be sqlite:<path>, sqlite::memory: or postgres://user@host:port/db',
+  );
+}
+
+function parseMasterKey(raw: string | undefined, mode: Mode): Buffer | undefined {
+  if (raw === undefined || raw === '') {
+    if (mode === 'production')
+      throw new ConfigError('MASTER_KEY', 'is required in production mode');
+    return undefined;
+  }
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError('MASTER_KEY', 'must be 32 bytes, as 64 hex characters or base64');
+  }
+  return key;
+}
+
+function parseSchedule(raw: string | undefined): readonly number[] {
+  if (raw === undefined || raw === '') return DEFAULT_RETRY_SCHEDULE;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^\d+(\.\d+)?$/.test(p) || Number(p) <= 0)) {
+    throw new ConfigError(
+      'CALLBACK_RETRY_SCHEDULE',
+      'must be comma-separated positive seconds, e.g. "1,2,5"',
+    );
+  }
+  return parts.map(Number);
+}
+
+function parseCidrs(raw: string | undefined): readonly string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const parts = raw.split(',').map((p) => p.trim());
+  for (const p of parts) {
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(p)) {
+      throw new ConfigError('CALLBACK_ALLOW_CIDRS', `"${p}" is not a CIDR range like 10.0.0.0/8`);
+    }
+  }
+  return parts;
+}
+
+export function loadConfig(env: Env): Config {
+  const modeRaw = str(env, 'MODE', 'simulator');
+  if (modeRaw !== 'simulator' && modeRaw !== 'production') {
+    throw new ConfigError('MODE', `must be simulator or production, got "${modeRaw}"`);
+  }
+  const mode: Mode = modeRaw;
+  const dataDir = str(env, 'DATA_DIR', './data');
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const topUpMin = int(env, 'TOPUP_MIN', 500, 1, Number.MAX_SAFE_INTEGER);
+  const topUpMax = int(env, 'TOPUP_MAX', 1_000_000, 1, Number.MAX_SAFE_INTEGER);
+  if (topUpMin > topUpMax) throw new ConfigError('TOPUP_MIN', 'must not exceed TOPUP_MAX');
+  const sms = str(env, 'SMS_ALLOWED_SENDERS', 'eSIM')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const config: Config = {
+    mode,
+    port,
+    host: str(env, 'HOST', '127.0.0.1'),
+    database: parseDatabaseUrl(env['DATABASE_URL'], dataDir),
+    dataDir,
+    masterKey: parseMasterKey(env['MASTER_KEY'], mode),
+    logLevel: str(env, 'LOG_LEVEL', 'info'),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    publicBaseUrl: str(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`),
+    smdpAddress: str(env, 'SMDP_ADDRESS', 'smdp.esim-bundle.example'),
+    demoOnFirstStart: bool(env, 'DEMO_ON_FIRST_START', mode === 'simulator'),
+    orderMaxQuantityPerLine: int(env, 'ORDER_MAX_QUANTITY_PER_LINE', 1000, 1, 1_000_000),
+    orderMaxQuantityPerOrder: int(env, 'ORDER_MAX_QUANTITY_PER_ORDER', 5000, 1, 10_000_000),
+    orderMaxLines: int(env, 'ORDER_MAX_LINES', 50, 1, 1000),
+    inventoryValidityDays: int(env, 'INVENTORY_VALIDITY_DAYS', 365, 1, 3650),
+    topUpMin,
+    topUpMax,
+    paymentLatencyMs: int(env, 'PAYMENT_LATENCY_MS', 0, 0, 120_000),
+    paymentTimeoutMs: int(env, 'PAYMENT_TIMEOUT_MS', 10_000, 1, 120_000),
+    processingDelaySeconds: int(env, 'PROCESSING_DELAY_SECONDS', 0, 0, 600),
+    schedulerIntervalMs: int(env, 'SCHEDULER_INTERVAL_MS', 1000, 10, 3_600_000),
+    simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
+    simAdminToken: env['SIM_ADMIN_TOKEN'] === '' ? undefined : env['SIM_ADMIN_TOKEN'],
+    smsAllowedSenders: sms.length > 0 ? sms : ['eSIM'],
+    callbackRetryScheduleSeconds: parseSchedule(env['CALLBACK_RETRY_SCHEDULE']),
+    callbackAllowCidrs: parseCidrs(env['CALLBACK_ALLOW_CIDRS']),
+    callbackConnectTimeoutMs: int(env, 'CALLBACK_CONNECT_TIMEOUT_MS', 3000, 1, 60_000),
+    callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10_000, 1, 120_000),
+    callbackWorkerIntervalMs: int(env, 'CALLBACK_WORKER_INTERVAL_MS', 500, 10, 60_000),
+    callbackConcurrency: int(env, 'CALLBACK_CONCURRENCY', 16, 1, 1024),
+  };
+  return Object.freeze(config);
+}
+
+/** A config for tests and embedding: defaults, overridden field by field. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({
+    MODE: 'simulator',
+    DATABASE_URL: 'sqlite::memory:',
+    LOG_LEVEL: 'silent',
+  });
+  return Object.freeze({ ...base, masterKey: Buffer.alloc(32, 7), ...overrides });
+}

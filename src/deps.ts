@@ -1,0 +1,23 @@
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { NetworkEventSink } from './domain/network-events.js';
+import type { CallbackUrlCheck } from './domain/organisations.js';
+import type { RandomSource } from './random.js';
+import type { KeyCipher } from './security/api-keys.js';
+import type { Store } from './store/database.js';
+
+/**
+ * Everything the HTTP app and the workers need, built once in src/main.ts (or by the test
+ * harness) and passed in. Each area adds its own adapter here, behind an interface.
+ */
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly cipher: KeyCipher;
+  /** Extra checks on a callback URL at save time (the SSRF guard in production mode). */
+  readonly checkCallbackUrl?: CallbackUrlCheck;
+  /** Receives what the network did (usage, attach) inside the lifecycle's transaction. */
+  readonly networkEvents: NetworkEventSink;
+}

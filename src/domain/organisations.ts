@@ -1,0 +1,259 @@
+import type { Clock } from '../clock.js';
+import { iso } from '../clock.js';
+import type { RandomSource } from '../random.js';
+import type { KeyCipher } from '../security/api-keys.js';
+import { generateApiKey, hashApiKey } from '../security/api-keys.js';
+import type { Db, Executor } from '../store/database.js';
+import {
+  findOrganisationById,
+  insertOrganisation,
+  insertUser,
+  updateOrganisation,
+} from '../store/repositories/organisation-repository.js';
+import type { OrganisationRow, UserRow } from '../store/schema.js';
+import { badRequest, notFound } from './errors.js';
+
+export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
+export const TAX_LIABLE = ['Yes', 'No', 'ReverseCharge'] as const;
+export const BUSINESS_TYPES = ['Travel', 'IoT', 'Enterprise', 'Reseller', 'MVNO', 'Other'] as const;
+export const CALLBACK_VERSIONS = ['V2', 'V3'] as const;
+export const DEFAULT_GROUPS = ['Standard eSIM Bundles'] as const;
+
+export interface OrganisationDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly cipher: KeyCipher;
+}
+
+export interface NewOrganisationInput {
+  name: string;
+  currency?: string;
+  groups?: readonly string[];
+  balance?: number;
+  testCredit?: number;
+  testCreditDays?: number;
+  callbackUrl?: string;
+  callbackVersion?: string;
+  country?: string;
+  businessType?: string;
+  taxLiable?: string;
+}
+
+export interface CreatedOrganisation {
+  id: string;
+  apiKey: string;
+  row: OrganisationRow;
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 200) throw badRequest('name must be 1 to 200 characters');
+  return trimmed;
+}
+
+function checkEnum(field: string, value: string, allowed: readonly string[]): string {
+  if (!allowed.includes(value)) throw badRequest(`${field} must be one of ${allowed.join(', ')}`);
+  return value;
+}
+
+/**
+ * Creates an organisation with a fresh API key. Opening balance and test credit go through the
+ * ledger (onOpeningCredit), so the journal explains every unit of money from the start.
+ */
+export async function createOrganisation(
+  deps: OrganisationDeps,
+  input: NewOrganisationInput,
+  onOpeningCredit?: (trx: Executor, org: OrganisationRow) => Promise<void>,
+): Promise<CreatedOrganisation> {
+  const name = checkName(input.name);
+  const currency = (input.currency ?? 'USD').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency))
+    throw badRequest('currency must be an ISO 4217 code such as USD');
+  const groups = [...(input.groups ?? DEFAULT_GROUPS)].map((g) => g.trim()).filter((g) => g !== '');
+  if (groups.length === 0) throw badRequest('groups must name at least one bundle group');
+  const callbackVersion = checkEnum(
+    'callbackVersion',
+    input.callbackVersion ?? 'V2',
+    CALLBACK_VERSIONS,
+  );
+  const now = iso(deps.clock.now());
+  const apiKey = generateApiKey();
+  const row: OrganisationRow = {
+    id: deps.random.uuid(),
+    name,
+    api_key_hash: hashApiKey(apiKey),
+    api_key_enc: deps.cipher.encrypt(apiKey),
+    tax_liable: checkEnum('taxLiable', input.taxLiable ?? 'Yes', TAX_LIABLE),
+    addr1: '',
+    addr2: '',
+    city: '',
+    country: input.country ?? '',
+    postcode: '',
+    callback_url: input.callbackUrl ?? '',
+    callback_version: callbackVersion,
+    notes: '',
+    groups: JSON.stringify(groups),
+    currency,
+    balance: 0,
+    test_credit: 0,
+    test_credit_expiry: null,
+    business_type: checkEnum('businessType', input.businessType ?? 'Other', BUSINESS_TYPES),
+    website: '',
+    product_description: '',
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    await insertOrganisation(trx, row);
+    if (onOpeningCredit !== undefined) await onOpeningCredit(trx, row);
+  });
+  return { id: row.id, apiKey, row };
+}
+
+export async function rotateApiKey(deps: OrganisationDeps, id: string): Promise<string> {
+  const apiKey = generateApiKey();
+  const ok = await updateOrganisation(deps.db, id, {
+    api_key_hash: hashApiKey(apiKey),
+    api_key_enc: deps.cipher.encrypt(apiKey),
+    updated_at: iso(deps.clock.now()),
+  });
+  if (!ok) throw notFound(`organisation ${id} not found`);
+  return apiKey;
+}
+
+export interface NewUserInput {
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: string;
+  phoneNumber?: string;
+  timeZone?: string;
+}
+
+export async function addUser(
+  deps: OrganisationDeps,
+  organisationId: string,
+  input: NewUserInput,
+): Promise<UserRow> {
+  if ((await findOrganisationById(deps.db, organisationId)) === undefined) {
+    throw notFound(`organisation ${organisationId} not found`);
+  }
+  const email = input.email.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw badRequest('email must be an email address');
+  if (input.firstName.trim() === '') throw badRequest('first name must not be empty');
+  if (input.lastName.trim() === '') throw badRequest('last name must not be empty');
+  const timeZone = input.timeZone ?? 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    throw badRequest(`time zone "${timeZone}" is not an IANA time zone such as Europe/London`);
+  }
+  const row: UserRow = {
+    id: deps.random.uuid(),
+    organisation_id: organisationId,
+    first_name: input.firstName.trim(),
+    last_name: input.lastName.trim(),
+    role: checkEnum('role', input.role, USER_ROLES),
+    email_address: email,
+    phone_number: input.phoneNumber ?? '',
+    time_zone: timeZone,
+    created_at: iso(deps.clock.now()),
+  };
+  try {
+    await insertUser(deps.db, row);
+  } catch (error) {
+    if (/unique|duplicate/i.test(String(error)))
+      throw badRequest(`a user with email ${email} already exists`);
+    throw error;
+  }
+  return row;
+}
+
+export interface OrganisationChanges {
+  name?: string;
+  callbackUrl?: string;
+  callbackVersion?: string;
+  groups?: readonly string[];
+  notes?: string;
+  website?: string;
+  businessType?: string;
+  taxLiable?: string;
+  productDescription?: string;
+  addr1?: string;
+  addr2?: string;
+  city?: string;
+  country?: string;
+  postcode?: string;
+}
+
+/** Hook for checks that need more than syntax (the callback URL guard in production mode). */
+export type CallbackUrlCheck = (url: string) => Promise<void>;
+
+export async function updateOrganisationSettings(
+  deps: OrganisationDeps,
+  id: string,
+  changes: OrganisationChanges,
+  checkCallbackUrl?: CallbackUrlCheck,
+): Promise<OrganisationRow> {
+  const set: Record<string, string> = {};
+  if (changes.name !== undefined) set['name'] = checkName(changes.name);
+  if (changes.callbackUrl !== undefined) {
+    const url = changes.callbackUrl.trim();
+    if (url !== '') {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        throw badRequest(`callbackUrl "${url}" is not a valid URL`);
+      }
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+        throw badRequest('callbackUrl must be an http or https URL');
+      }
+      if (checkCallbackUrl !== undefined) await checkCallbackUrl(url);
+    }
+    set['callback_url'] = url;
+  }
+  if (changes.callbackVersion !== undefined) {
+    set['callback_version'] = checkEnum(
+      'callbackVersion',
+      changes.callbackVersion.toUpperCase(),
+      CALLBACK_VERSIONS,
+    );
+  }
+  if (changes.groups !== undefined) {
+    const groups = changes.groups.map((g) => g.trim()).filter((g) => g !== '');
+    if (groups.length === 0) throw badRequest('groups must name at least one bundle group');
+    set['groups'] = JSON.stringify(groups);
+  }
+  if (changes.businessType !== undefined)
+    set['business_type'] = checkEnum('businessType', changes.businessType, BUSINESS_TYPES);
+  if (changes.taxLiable !== undefined)
+    set['tax_liable'] = checkEnum('taxLiable', changes.taxLiable, TAX_LIABLE);
+  if (
+    changes.country !== undefined &&
+    changes.country !== '' &&
+    !/^[A-Z]{2}$/.test(changes.country)
+  ) {
+    throw badRequest('country must be an ISO 3166-1 alpha-2 code such as GB');
+  }
+  const plain: [keyof OrganisationChanges, string][] = [
+    ['notes', 'notes'],
+    ['website', 'website'],
+    ['productDescription', 'product_description'],
+    ['addr1', 'addr1'],
+    ['addr2', 'addr2'],
+    ['city', 'city'],
+    ['country', 'country'],
+    ['postcode', 'postcode'],
+  ];
+  for (const [field, column] of plain) {
+    const value = changes[field];
+    if (typeof value === 'string') set[column] = value;
+  }
+  set['updated_at'] = iso(deps.clock.now());
+  const ok = await updateOrganisation(deps.db, id, set);
+  const row = ok ? await findOrganisationById(deps.db, id) : undefined;
+  if (row === undefined) throw notFound(`organisation ${id} not found`);
+  return row;
+}

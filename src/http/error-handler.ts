@@ -1,0 +1,111 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.js';
+
+// The one place where errors become HTTP responses. Every error body is {"message"} (plus an
+// optional stable `code`); 5xx bodies never carry internals.
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+  keyword?: string;
+}
+
+const CONTEXT_NAMES: Record<string, string> = {
+  querystring: 'query parameter',
+  params: 'path parameter',
+  body: 'body field',
+  headers: 'header',
+};
+
+function describeValidation(
+  issues: readonly ValidationIssue[],
+  context: string | undefined,
+): string {
+  const first = issues[0];
+  const where = CONTEXT_NAMES[context ?? ''] ?? 'field';
+  if (first === undefined) return 'request is invalid';
+  const path = (first.instancePath ?? '')
+    .replace(/^\//, '')
+    .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
+    .replace(/\//g, '.');
+  const missing = first.params?.['missingProperty'];
+  if (first.keyword === 'required' && typeof missing === 'string') {
+    const field = path === '' ? missing : `${path}.${missing}`;
+    return `${where} ${field} is required`;
+  }
+  const extra = first.params?.['additionalProperty'];
+  if (first.keyword === 'additionalProperties' && typeof extra === 'string') {
+    return `${where} ${path === '' ? extra : `${path}.${extra}`} is not allowed`;
+  }
+  const allowed = first.params?.['allowedValues'];
+  if (first.keyword === 'enum' && Array.isArray(allowed)) {
+    return `${where} ${path} must be one of ${allowed.join(', ')}`;
+  }
+  if (path === '' && context === 'body') return `request body ${first.message ?? 'is invalid'}`;
+  return `${where} ${path} ${first.message ?? 'is invalid'}`;
+}
+
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  extra: { code?: string; retryAfterSeconds?: number } = {},
+): FastifyReply {
+  if (extra.retryAfterSeconds !== undefined)
+    reply.header('retry-after', String(extra.retryAfterSeconds));
+  const body: { message: string; code?: string } = { message };
+  if (extra.code !== undefined) body.code = extra.code;
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(
+    (error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) => {
+      if (error instanceof DomainError) {
+        return sendError(reply, error.status, error.message, {
+          code: error.reason ?? error.code,
+          retryAfterSeconds: error.retryAfterSeconds,
+        });
+      }
+      const fastifyError = error as FastifyError;
+      if (fastifyError.validation !== undefined) {
+        return sendError(
+          reply,
+          400,
+          describeValidation(fastifyError.validation, fastifyError.validationContext),
+          {
+            code: 'validation_failed',
+          },
+        );
+      }
+      const status = fastifyError.statusCode ?? 500;
+      if (status === 413) {
+        return sendError(
+          reply,
+          413,
+          `request body is larger than the ${app.initialConfig.bodyLimit} byte limit`,
+          {
+            code: 'payload_too_large',
+          },
+        );
+      }
+      if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+        return sendError(reply, 400, `request body is not valid JSON: ${error.message}`, {
+          code: 'invalid_json',
+        });
+      }
+      if (status >= 400 && status < 500) {
+        return sendError(reply, status, error.message, { code: fastifyError.code });
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return sendError(reply, 500, 'internal server error', { code: 'internal' });
+    },
+  );
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, `no route ${request.method} ${request.url.split('?')[0] ?? ''}`, {
+      code: 'not_found',
+    }),
+  );
+}

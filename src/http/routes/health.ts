@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { ping } from '../../store/database.js';
+import type { Api } from '../api.js';
+import { ErrorRef } from '../schemas/common.js';
+
+const Status = Type.Object({ status: Type.String() });
+
+export function healthRoutes(app: Api, deps: AppDeps): void {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['Operations'],
+        summary: 'Liveness: the process is up',
+        response: { 200: Status },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['Operations'],
+        summary: 'Readiness: the database is reachable',
+        response: { 200: Status, 503: ErrorRef },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await ping(deps.store);
+        return { status: 'ready' };
+      } catch {
+        return reply.code(503).header('retry-after', '5').send({ message: 'database unreachable' });
+      }
+    },
+  );
+}

@@ -1,0 +1,101 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { AppDeps } from '../../../deps.js';
+import { listUsers } from '../../../store/repositories/organisation-repository.js';
+import type { Api } from '../../api.js';
+import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+
+const User = Type.Object({
+  firstName: Type.String(),
+  lastName: Type.String(),
+  role: Type.String({ description: 'Admin, Finance, Developer, Support or Viewer.' }),
+  emailAddress: Type.String(),
+  phoneNumber: Type.String(),
+  timeZone: Type.String({ description: 'IANA time zone, e.g. Europe/London.' }),
+});
+
+const Organisation = Type.Object({
+  name: Type.String(),
+  apiKey: Type.String({
+    description: 'The organisation API key (secret). Also the HMAC key of V3 callbacks.',
+  }),
+  taxLiable: Type.String({ description: 'Yes, No or ReverseCharge.' }),
+  addr1: Type.String(),
+  addr2: Type.String(),
+  city: Type.String(),
+  country: Type.String({ description: 'ISO 3166-1 alpha-2 code, or empty.' }),
+  postcode: Type.String(),
+  callbackUrl: Type.String({ description: 'Where usage callbacks are sent; empty when none.' }),
+  callbackVersion: Type.String({
+    description: 'V2 (default, unsigned) or V3 (signed). Extension field.',
+  }),
+  notes: Type.String(),
+  groups: Type.Array(Type.String(), {
+    description: 'Bundle groups the organisation may order from.',
+  }),
+  currency: Type.String({ description: 'ISO 4217 currency of every money field.' }),
+  balance: Type.Integer({ description: 'Prepaid balance in minor units (cents for USD).' }),
+  testCredit: Type.Integer({
+    description: 'Test credit in minor units, spent before balance while unexpired.',
+  }),
+  testCreditExpiry: Type.String({
+    description: 'RFC 3339 UTC, or empty when there is no test credit.',
+  }),
+  businessType: Type.String({ description: 'Travel, IoT, Enterprise, Reseller, MVNO or Other.' }),
+  website: Type.String(),
+  productDescription: Type.String(),
+  users: Type.Array(User),
+});
+
+const schema = {
+  tags: ['Organisation'],
+  summary: 'Get the caller organisation, including its users',
+  security: apiKeySecurity,
+  response: {
+    200: Type.Object({ organisations: Type.Array(Organisation) }),
+    403: standardErrors[403],
+    500: standardErrors[500],
+  },
+};
+
+export type OrganisationBody = Static<typeof Organisation>;
+
+export function registerGetOrganisation(app: Api, deps: AppDeps): void {
+  app.get('/organisation', { schema }, async (request) => {
+    const org = request.organisation;
+    const users = await listUsers(deps.store.db, org.id);
+    return {
+      organisations: [
+        {
+          name: org.name,
+          apiKey: deps.cipher.decrypt(org.api_key_enc),
+          taxLiable: org.tax_liable,
+          addr1: org.addr1,
+          addr2: org.addr2,
+          city: org.city,
+          country: org.country,
+          postcode: org.postcode,
+          callbackUrl: org.callback_url,
+          callbackVersion: org.callback_version,
+          notes: org.notes,
+          groups: JSON.parse(org.groups) as string[],
+          currency: org.currency,
+          balance: Number(org.balance),
+          testCredit: Number(org.test_credit),
+          testCreditExpiry: org.test_credit_expiry ?? '',
+          businessType: org.business_type,
+          website: org.website,
+          productDescription: org.product_description,
+          users: users.map((u) => ({
+            firstName: u.first_name,
+            lastName: u.last_name,
+            role: u.role,
+            emailAddress: u.email_address,
+            phoneNumber: u.phone_number,
+            timeZone: u.time_zone,
+          })),
+        },
+      ],
+    };
+  });
+}

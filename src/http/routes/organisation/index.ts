@@ -1,0 +1,7 @@
+import type { AppDeps } from '../../../deps.js';
+import type { Api } from '../../api.js';
+import { registerGetOrganisation } from './get.js';
+
+export function organisationRoutes(app: Api, deps: AppDeps): void {
+  registerGetOrganisation(app, deps);
+}

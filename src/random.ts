@@ -1,0 +1,38 @@
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+
+// Identifiers and simulated randomness come from an injected source, so a simulator run under a
+// seed is reproducible and production uses the operating system's generator.
+
+export interface RandomSource {
+  /** An integer in [0, max). */
+  int(max: number): number;
+  /** A float in [0, 1). */
+  float(): number;
+  uuid(): string;
+}
+
+export const cryptoRandom: RandomSource = {
+  int: (max) => randomInt(max),
+  float: () => randomBytes(6).readUIntBE(0, 6) / 2 ** 48,
+  uuid: () => randomUUID(),
+};
+
+/** mulberry32: small, fast, good enough for simulation; not for secrets. */
+export function seededRandom(seed: number): RandomSource {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const hex = (n: number): string =>
+    Array.from({ length: n }, () => Math.floor(next() * 16).toString(16)).join('');
+  return {
+    int: (max) => Math.floor(next() * max),
+    float: next,
+    uuid: () =>
+      `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(next() * 4)]}${hex(3)}-${hex(12)}`,
+  };
+}

@@ -1,0 +1,61 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+
+// API keys are high-entropy random strings. The store keeps a SHA-256 hash for lookup (a slow
+// hash adds nothing for 256-bit random secrets) and an AES-256-GCM ciphertext, because the key is
+// also the HMAC key of V3 callbacks and has to be recovered to sign them.
+
+const PREFIX = 'esim_';
+
+export function generateApiKey(): string {
+  return PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function hashesEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export interface KeyCipher {
+  encrypt(plain: string): string;
+  decrypt(sealed: string): string;
+}
+
+export function createKeyCipher(masterKey: Buffer): KeyCipher {
+  if (masterKey.length !== 32) throw new Error('master key must be 32 bytes');
+  return {
+    encrypt(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return [
+        'v1',
+        iv.toString('base64'),
+        cipher.getAuthTag().toString('base64'),
+        body.toString('base64'),
+      ].join(':');
+    },
+    decrypt(sealed) {
+      const [version, iv, tag, body] = sealed.split(':');
+      if (version !== 'v1' || iv === undefined || tag === undefined || body === undefined) {
+        throw new Error('unrecognised encrypted key format');
+      }
+      const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      return Buffer.concat([
+        decipher.update(Buffer.from(body, 'base64')),
+        decipher.final(),
+      ]).toString('utf8');
+    },
+  };
+}

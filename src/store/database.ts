@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Migration, MigrationProvider, Transaction } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.js';
+import type { Database as Schema } from './schema.js';
+import { migrationsFor } from './migrations/index.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+export type Db = Kysely<Schema>;
+/** A database handle or an open transaction: repository functions take either. */
+export type Executor = Kysely<Schema> | Transaction<Schema>;
+
+export interface Store {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) comes back from pg as a string; every bigint here is money, bytes or a counter
+// well inside Number.MAX_SAFE_INTEGER.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export function openStore(target: DatabaseTarget, options: { poolSize?: number } = {}): Store {
+  if (target.kind === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    const sqlite = new SQLite(target.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: target.url, max: options.poolSize ?? 20 });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrationsFor(this.dialect);
+  }
+}
+
+/** Applies every pending migration; returns the names applied now. */
+export async function migrate(store: Store): Promise<string[]> {
+  const migrator = new Migrator({ db: store.db, provider: new StaticProvider(store.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function ping(store: Store): Promise<void> {
+  await sql`select 1`.execute(store.db);
+}

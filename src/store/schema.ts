@@ -1,0 +1,294 @@
+// Row types of every table, as Kysely sees them. Columns are dialect-neutral: timestamps are
+// RFC 3339 UTC text (sortable as text), booleans are 0/1 integers, lists are JSON text, money is
+// an integer in minor units (bigint on PostgreSQL, parsed back to number).
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  api_key_hash: string;
+  api_key_enc: string;
+  tax_liable: string;
+  addr1: string;
+  addr2: string;
+  city: string;
+  country: string;
+  postcode: string;
+  callback_url: string;
+  callback_version: string; // 'V2' | 'V3'
+  notes: string;
+  groups: string; // JSON array of group names
+  currency: string;
+  balance: number;
+  test_credit: number;
+  test_credit_expiry: string | null;
+  business_type: string;
+  website: string;
+  product_description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  organisation_id: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  email_address: string;
+  phone_number: string;
+  time_zone: string;
+  created_at: string;
+}
+
+export interface BundlesTable {
+  name: string;
+  description: string;
+  groups: string; // JSON array
+  countries: string; // JSON array of ISO2 base countries
+  roaming: string; // JSON array of ISO2 roaming countries
+  data_amount: number; // MB, -1 when unlimited
+  duration: number; // days
+  speed: string; // JSON array
+  autostart: number;
+  unlimited: number;
+  price: number; // minor units
+  created_at: string;
+}
+
+export interface BundleCountriesTable {
+  bundle_name: string;
+  iso: string;
+  region: string; // lower-case region, for case-insensitive filtering
+}
+
+export interface BundleGroupsTable {
+  bundle_name: string;
+  group_name: string;
+}
+
+export interface OrdersTable {
+  reference: string;
+  organisation_id: string;
+  status: string;
+  status_message: string;
+  total: number;
+  currency: string;
+  assign: number;
+  source: string; // 'order' | 'apply'
+  created_at: string;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_reference: string;
+  line_no: number;
+  type: string;
+  item: string;
+  quantity: number;
+  price_per_unit: number;
+  sub_total: number;
+}
+
+export interface InventoryBatchesTable {
+  id: Generated<number>;
+  organisation_id: string;
+  bundle_name: string;
+  order_reference: string;
+  total: number;
+  remaining: number;
+  expiry: string;
+  created_at: string;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  organisation_id: string;
+  kind: string; // topup | order | refund | test_credit_grant | test_credit_expiry | adjustment
+  balance_delta: number;
+  test_credit_delta: number;
+  balance_after: number;
+  test_credit_after: number;
+  reference: string;
+  description: string;
+  created_at: string;
+}
+
+export interface PaymentCardsTable {
+  id: string;
+  organisation_id: string;
+  token: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  is_default: number;
+  created_at: string;
+}
+
+export interface TopUpsTable {
+  ref: Generated<number>;
+  organisation_id: string;
+  amount: number;
+  status: string; // pending | succeeded | declined | failed | unknown
+  card_id: string;
+  processor_ref: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  organisation_id: string;
+  idem_key: string;
+  request_hash: string;
+  state: string; // running | done
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface EsimsTable {
+  iccid: string;
+  organisation_id: string;
+  matching_id: string;
+  smdp_address: string;
+  profile_status: string; // Released | Downloaded | Installed | Unavailable
+  pin: string;
+  puk: string;
+  msisdn: string | null;
+  first_installed_at: string | null;
+  order_reference: string | null;
+  created_at: string;
+}
+
+export interface AssignmentsTable {
+  id: string;
+  reference: string; // order or apply reference
+  iccid: string;
+  organisation_id: string;
+  bundle_name: string;
+  batch_id: number | null; // inventory batch it was drawn from, for refunds
+  state: string; // Processing | Queued | Active | Depleted | Expired | Revoked
+  initial_bytes: number; // -1 when unlimited
+  remaining_bytes: number; // -1 when unlimited
+  used_bytes: number;
+  unlimited: number;
+  duration_days: number;
+  queue_position: number;
+  processing_due_at: string | null;
+  valid_until: string; // a Queued assignment expires unused after this
+  start_time: string | null;
+  end_time: string | null;
+  alerts_sent: string; // JSON array of utilisation thresholds already alerted
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EsimHistoryTable {
+  id: Generated<number>;
+  iccid: string;
+  name: string;
+  bundle: string;
+  bundle_state: string;
+  alert_type: string;
+  created_at: string;
+}
+
+export interface EsimNetworkTable {
+  iccid: string;
+  mcc: string;
+  mnc: string;
+  network_name: string;
+  country: string;
+  attached: number;
+  last_seen: string;
+}
+
+export interface SmsMessagesTable {
+  id: string;
+  iccid: string;
+  organisation_id: string;
+  message: string;
+  sender: string;
+  msisdn: string;
+  created_at: string;
+}
+
+export interface SimStateTable {
+  key: string;
+  value: string;
+}
+
+export interface SimFaultsTable {
+  id: string;
+  route: string;
+  method: string;
+  status: number | null;
+  remaining: number | null;
+  probability: number | null;
+  latency_ms: number;
+  created_at: string;
+}
+
+export interface CallbackEventsTable {
+  id: string;
+  organisation_id: string;
+  iccid: string;
+  alert_type: string;
+  payload: string; // JSON of the full (V3) event; the V2 shape is derived at send time
+  status: string; // pending | delivering | delivered | failed | undeliverable
+  attempts: number;
+  next_attempt_at: string;
+  locked_until: string | null;
+  locked_by: string | null;
+  last_status: number | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface CallbackAttemptsTable {
+  id: Generated<number>;
+  event_id: string;
+  attempt_no: number;
+  attempted_at: string;
+  url: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_snippet: string | null;
+}
+
+export interface Database {
+  organisations: OrganisationsTable;
+  users: UsersTable;
+  bundles: BundlesTable;
+  bundle_countries: BundleCountriesTable;
+  bundle_groups: BundleGroupsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  inventory_batches: InventoryBatchesTable;
+  ledger_entries: LedgerEntriesTable;
+  payment_cards: PaymentCardsTable;
+  topups: TopUpsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  esims: EsimsTable;
+  assignments: AssignmentsTable;
+  esim_history: EsimHistoryTable;
+  esim_network: EsimNetworkTable;
+  sms_messages: SmsMessagesTable;
+  sim_state: SimStateTable;
+  sim_faults: SimFaultsTable;
+  callback_events: CallbackEventsTable;
+  callback_attempts: CallbackAttemptsTable;
+}
+
+export type OrganisationRow = Selectable<OrganisationsTable>;
+export type NewOrganisation = Insertable<OrganisationsTable>;
+export type OrganisationUpdate = Updateable<OrganisationsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type BundleRow = Selectable<BundlesTable>;
+export type EsimRow = Selectable<EsimsTable>;
+export type AssignmentRow = Selectable<AssignmentsTable>;

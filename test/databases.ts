@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DatabaseTarget } from '../src/config.js';
+
+// Every store and route suite runs on each database here: the embedded one always, PostgreSQL
+// whenever it is reachable. In CI (CI=true) an unreachable PostgreSQL fails the run instead of
+// being skipped, so the PostgreSQL suite cannot silently disappear.
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export const POSTGRES_ADMIN_URL =
+  process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: POSTGRES_ADMIN_URL,
+    connectionTimeoutMillis: 2000,
+  });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const reachable = await postgresReachable();
+if (!reachable) {
+  const line = '!'.repeat(78);
+  const message = `${line}\n!! PostgreSQL at ${POSTGRES_ADMIN_URL} is not reachable: the PostgreSQL suites are SKIPPED.\n${line}`;
+  if (process.env['CI'] === 'true') throw new Error(`${message}\nCI requires PostgreSQL.`);
+  process.stderr.write(message + '\n');
+}
+
+export const DATABASES: readonly DatabaseKind[] = reachable ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDatabase {
+  readonly target: DatabaseTarget;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database of the given kind; drop() removes it. */
+export async function freshDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === 'sqlite')
+    return { target: { kind: 'sqlite', path: ':memory:' }, drop: async () => undefined };
+  const name = `esim_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    target: { kind: 'postgres', url: url.toString() },
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { OffsetClock, iso } from '../src/clock.js';
+import type { Config } from '../src/config.js';
+import { testConfig } from '../src/config.js';
+import type { AppDeps } from '../src/deps.js';
+import type { NewOrganisationInput } from '../src/domain/organisations.js';
+import { createOrganisation } from '../src/domain/organisations.js';
+import { openServices } from '../src/main.js';
+import { openStore } from '../src/store/database.js';
+import { applyMovement } from '../src/store/repositories/ledger-repository.js';
+import type { DatabaseKind, TestDatabase } from './databases.js';
+import { freshDatabase } from './databases.js';
+
+export { DATABASES } from './databases.js';
+export type { DatabaseKind } from './databases.js';
+
+export interface TestOrg {
+  id: string;
+  apiKey: string;
+}
+
+export interface TestApp {
+  readonly kind: DatabaseKind;
+  readonly app: FastifyInstance;
+  readonly deps: AppDeps;
+  readonly clock: OffsetClock;
+  readonly config: Config;
+  /** Creates an organisation directly in the store (fixture setup; assertions go through HTTP). */
+  createOrg(
+    input?: Partial<NewOrganisationInput> & { balance?: number; testCredit?: number },
+  ): Promise<TestOrg>;
+  /** app.inject with the given API key in X-API-Key. */
+  request(apiKey: string | undefined, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A fresh migrated database of the given kind and the app built on it, in-process. */
+export async function startTestApp(
+  kind: DatabaseKind,
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
+  const database: TestDatabase = await freshDatabase(kind);
+  const config = testConfig({ database: database.target, ...overrides });
+  const clock = new OffsetClock();
+  const store = openStore(config.database, { poolSize: 10 });
+  const services = await openServices(config, { store, clock });
+  const deps = services.deps;
+  const app = await buildApp(deps, { logLevel: 'silent' });
+  await app.ready();
+  return {
+    kind,
+    app,
+    deps,
+    clock,
+    config,
+    async createOrg(input = {}) {
+      counter += 1;
+      const { balance = 0, testCredit = 0, ...rest } = input;
+      const created = await createOrganisation(
+        { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
+        { name: `Test Org ${counter}`, ...rest },
+        async (trx, org) => {
+          const at = iso(deps.clock.now());
+          if (balance > 0) {
+            await applyMovement(trx, {
+              organisationId: org.id,
+              kind: 'opening',
+              balanceDelta: balance,
+              testCreditDelta: 0,
+              reference: org.id,
+              description: 'test opening balance',
+              at,
+            });
+          }
+          if (testCredit > 0) {
+            await applyMovement(trx, {
+              organisationId: org.id,
+              kind: 'test_credit_grant',
+              balanceDelta: 0,
+              testCreditDelta: testCredit,
+              reference: org.id,
+              description: 'test credit',
+              at,
+            });
+          }
+        },
+      );
+      return { id: created.id, apiKey: created.apiKey };
+    },
+    request(apiKey, options) {
+      const headers = { ...(options.headers ?? {}) } as Record<string, string>;
+      if (apiKey !== undefined) headers['x-api-key'] = apiKey;
+      return app.inject({ ...options, headers });
+    },
+    async close() {
+      await app.close();
+      await services.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Polls fn until it returns a value that is not undefined, or fails after the deadline. */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await fn();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `: ${String(last)}`}`,
+  );
+}
