@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import { redactUrl, requireApiKey } from './http/auth.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { installDraining } from './http/draining.js';
+import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { registerDocsPage, registerOpenApi } from './http/openapi.js';
 import { healthRoutes } from './http/routes/health.js';
 import { callbacksRoutes } from './http/routes/callbacks/index.js';
@@ -13,6 +14,7 @@ import { esimsRoutes } from './http/routes/esims/index.js';
 import { inventoryRoutes } from './http/routes/inventory/index.js';
 import { ordersRoutes } from './http/routes/orders/index.js';
 import { organisationRoutes } from './http/routes/organisation/index.js';
+import { installFaultHook } from './http/routes/sim/fault-hook.js';
 import { simRoutes } from './http/routes/sim/index.js';
 import { Country, ErrorBody } from './http/schemas/common.js';
 import type { Api } from './http/api.js';
@@ -20,6 +22,8 @@ import type { Api } from './http/api.js';
 export interface BuildAppOptions {
   /** Log to stdout at this level; 'silent' in tests. */
   logLevel?: string;
+  /** Where log lines go instead of stdout (tests capture them here). */
+  logStream?: { write(line: string): void };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,6 +36,7 @@ export async function buildApp(
   const app = Fastify({
     logger: {
       level: options.logLevel ?? deps.config.logLevel,
+      ...(options.logStream === undefined ? {} : { stream: options.logStream }),
       serializers: {
         // Only what an access log needs: never headers (X-API-Key) and never the api_key value.
         req: (req: FastifyRequest) => ({
@@ -55,12 +60,15 @@ export async function buildApp(
         allErrors: false,
       },
     },
-    return503OnClosing: true,
+    // installDraining answers during shutdown instead, with {message} and Retry-After.
+    return503OnClosing: false,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installDraining(app);
   installErrorHandling(app);
   app.addSchema(ErrorBody);
   app.addSchema(Country);
@@ -72,7 +80,11 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
-      requireApiKey(api, deps.store.db);
+      installFaultHook(api, deps); // simulator mode only; runs before authentication
+      requireApiKey(api, deps.store.db, {
+        clock: deps.clock,
+        ttlMs: deps.config.catalogueStalenessMs,
+      });
       organisationRoutes(api as Api, deps);
       catalogueRoutes(api as Api, deps);
       ordersRoutes(api as Api, deps);

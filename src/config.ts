@@ -20,6 +20,17 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly smdpAddress: string;
   readonly demoOnFirstStart: boolean;
+  /** Load the built-in catalogue into an empty bundles table on start. */
+  readonly catalogueSeed: boolean;
+  /** Catalogue answers kept per process (0 disables the cache). */
+  readonly catalogueCacheEntries: number;
+  /**
+   * How old what GET /catalogue sees may be: catalogue imports and an organisation's group or key
+   * changes reach the catalogue routes within this time (0: every request reads the database).
+   */
+  readonly catalogueStalenessMs: number;
+  /** How long a shutdown may take to drain requests and workers before the process exits anyway. */
+  readonly shutdownTimeoutMs: number;
   // Orders
   readonly orderMaxQuantityPerLine: number;
   readonly orderMaxQuantityPerOrder: number;
@@ -30,6 +41,10 @@ export interface Config {
   readonly topUpMax: number;
   readonly paymentLatencyMs: number;
   readonly paymentTimeoutMs: number;
+  /** `test`: the built-in test processor (test card numbers only); `none`: top-up answers 503. */
+  readonly paymentGateway: 'test' | 'none';
+  /** How often charges whose outcome was unknown are looked up at the processor. */
+  readonly topUpReconcileIntervalMs: number;
   // eSIMs, lifecycle and the simulated network
   readonly processingDelaySeconds: number;
   readonly schedulerIntervalMs: number;
@@ -107,13 +122,72 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
   );
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function oneOf<T extends string>(env: Env, key: string, fallback: T, allowed: readonly T[]): T {
+  const raw = str(env, key, fallback);
+  const value = allowed.find((a) => a === raw);
+  if (value === undefined) {
+    throw new ConfigError(key, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return value;
+}
+
+// A host name or an IP address (IPv6 without brackets), as listen() takes it.
+function parseHost(env: Env): string {
+  const raw = str(env, 'HOST', '127.0.0.1');
+  if (!/^[A-Za-z0-9.:-]+$/.test(raw) || raw.length > 253) {
+    throw new ConfigError(
+      'HOST',
+      `must be a host name or IP address such as 0.0.0.0, got "${raw}"`,
+    );
+  }
+  return raw;
+}
+
+function parseHostName(env: Env, key: string, fallback: string): string {
+  const raw = str(env, key, fallback);
+  if (
+    !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(
+      raw,
+    )
+  ) {
+    throw new ConfigError(key, `must be a DNS host name such as smdp.example.com, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parsePublicBaseUrl(env: Env, port: number): string {
+  const raw = env['PUBLIC_BASE_URL'];
+  if (raw === undefined || raw === '') return `http://localhost:${port === 0 ? 8080 : port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_BASE_URL', `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_BASE_URL', `must be an http or https URL, got "${raw}"`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigError('PUBLIC_BASE_URL', 'must not carry a query string or fragment');
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 function parseMasterKey(raw: string | undefined, mode: Mode): Buffer | undefined {
   if (raw === undefined || raw === '') {
     if (mode === 'production')
       throw new ConfigError('MASTER_KEY', 'is required in production mode');
     return undefined;
   }
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  const value = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(value)
+    ? Buffer.from(value, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(value)
+      ? Buffer.from(value, 'base64')
+      : Buffer.alloc(0);
+  // Never echo the value: it is the secret that protects every stored API key.
   if (key.length !== 32) {
     throw new ConfigError('MASTER_KEY', 'must be 32 bytes, as 64 hex characters or base64');
   }
@@ -151,6 +225,13 @@ export function loadConfig(env: Env): Config {
   const mode: Mode = modeRaw;
   const dataDir = str(env, 'DATA_DIR', './data');
   const port = int(env, 'PORT', 8080, 0, 65535);
+  const database = parseDatabaseUrl(env['DATABASE_URL'], dataDir);
+  if (mode === 'production' && database.kind === 'sqlite' && database.path === ':memory:') {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'sqlite::memory: loses every order and balance on restart; not allowed in production mode',
+    );
+  }
   const topUpMin = int(env, 'TOPUP_MIN', 500, 1, Number.MAX_SAFE_INTEGER);
   const topUpMax = int(env, 'TOPUP_MAX', 1_000_000, 1, Number.MAX_SAFE_INTEGER);
   if (topUpMin > topUpMax) throw new ConfigError('TOPUP_MIN', 'must not exceed TOPUP_MAX');
@@ -161,15 +242,19 @@ export function loadConfig(env: Env): Config {
   const config: Config = {
     mode,
     port,
-    host: str(env, 'HOST', '127.0.0.1'),
-    database: parseDatabaseUrl(env['DATABASE_URL'], dataDir),
+    host: parseHost(env),
+    database,
     dataDir,
     masterKey: parseMasterKey(env['MASTER_KEY'], mode),
-    logLevel: str(env, 'LOG_LEVEL', 'info'),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
-    publicBaseUrl: str(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`),
-    smdpAddress: str(env, 'SMDP_ADDRESS', 'smdp.esim-bundle.example'),
+    publicBaseUrl: parsePublicBaseUrl(env, port),
+    smdpAddress: parseHostName(env, 'SMDP_ADDRESS', 'smdp.esim-bundle.example'),
     demoOnFirstStart: bool(env, 'DEMO_ON_FIRST_START', mode === 'simulator'),
+    catalogueSeed: bool(env, 'CATALOGUE_SEED', true),
+    catalogueCacheEntries: int(env, 'CATALOGUE_CACHE_ENTRIES', 1000, 0, 1_000_000),
+    catalogueStalenessMs: int(env, 'CATALOGUE_STALENESS_MS', 1000, 0, 1000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 100, 600_000),
     orderMaxQuantityPerLine: int(env, 'ORDER_MAX_QUANTITY_PER_LINE', 1000, 1, 1_000_000),
     orderMaxQuantityPerOrder: int(env, 'ORDER_MAX_QUANTITY_PER_ORDER', 5000, 1, 10_000_000),
     orderMaxLines: int(env, 'ORDER_MAX_LINES', 50, 1, 1000),
@@ -178,6 +263,11 @@ export function loadConfig(env: Env): Config {
     topUpMax,
     paymentLatencyMs: int(env, 'PAYMENT_LATENCY_MS', 0, 0, 120_000),
     paymentTimeoutMs: int(env, 'PAYMENT_TIMEOUT_MS', 10_000, 1, 120_000),
+    paymentGateway: oneOf(env, 'PAYMENT_GATEWAY', mode === 'simulator' ? 'test' : 'none', [
+      'test',
+      'none',
+    ] as const),
+    topUpReconcileIntervalMs: int(env, 'TOPUP_RECONCILE_INTERVAL_MS', 5000, 10, 3_600_000),
     processingDelaySeconds: int(env, 'PROCESSING_DELAY_SECONDS', 0, 0, 600),
     schedulerIntervalMs: int(env, 'SCHEDULER_INTERVAL_MS', 1000, 10, 3_600_000),
     simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
@@ -201,4 +291,19 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     LOG_LEVEL: 'silent',
   });
   return Object.freeze({ ...base, masterKey: Buffer.alloc(32, 7), ...overrides });
+}
+
+/** A listen() failure that is really a setting's fault, as a ConfigError naming that setting. */
+export function listenError(error: unknown, config: Pick<Config, 'port' | 'host'>): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new ConfigError('PORT', `${config.port} is already in use on ${config.host}`);
+  }
+  if (code === 'EACCES') {
+    return new ConfigError('PORT', `${config.port} needs privileges this process does not have`);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new ConfigError('HOST', `cannot listen on ${config.host}: not an address of this host`);
+  }
+  return error;
 }

@@ -2,6 +2,9 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { NetworkEventSink } from './domain/network-events.js';
 import type { CallbackUrlCheck } from './domain/organisations.js';
+import type { NetworkAdapter } from './network/network-adapter.js';
+import type { Simulator } from './network/simulator.js';
+import type { PaymentGateway } from './payments/gateway.js';
 import type { RandomSource } from './random.js';
 import type { KeyCipher } from './security/api-keys.js';
 import type { Store } from './store/database.js';
@@ -20,4 +23,10 @@ export interface AppDeps {
   readonly checkCallbackUrl?: CallbackUrlCheck;
   /** Receives what the network did (usage, attach) inside the lifecycle's transaction. */
   readonly networkEvents: NetworkEventSink;
+  /** The mobile network: profile installs, attach, data use, SMS, MSISDNs. */
+  readonly network: NetworkAdapter;
+  /** The /_sim control plane's handle on the clock and network; simulator mode only. */
+  readonly simulator: Simulator | undefined;
+  /** Charges saved cards for balance top-up (the built-in test processor in simulator mode). */
+  readonly payments: PaymentGateway;
 }

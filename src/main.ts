@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { callbackUrlCheck } from './callbacks/address-guard.js';
+import { createOutboxSink } from './callbacks/outbox.js';
 import type { Clock } from './clock.js';
-import { OffsetClock, systemClock } from './clock.js';
+import { iso, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { listenError } from './config.js';
 import type { AppDeps } from './deps.js';
-import { createDemoOrganisation } from './domain/demo.js';
+import { seedBuiltInCatalogue } from './domain/catalogue/seed.js';
+import { announceDemo } from './domain/demo.js';
+import { networkServices, restoreSimulatorClock } from './network/simulator.js';
+import { noGateway } from './payments/gateway.js';
+import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
 import { createKeyCipher } from './security/api-keys.js';
 import { resolveMasterKey } from './security/master-key.js';
@@ -24,16 +31,37 @@ export async function openServices(
   config: Config,
   options: { store?: Store; clock?: Clock } = {},
 ): Promise<Services> {
+  // Resolved before the database opens, so a bad key never leaves a connection pool behind.
+  const cipher = createKeyCipher(resolveMasterKey(config));
   const store = options.store ?? openStore(config.database);
-  await migrate(store);
-  const clock = options.clock ?? (config.mode === 'simulator' ? new OffsetClock() : systemClock);
+  try {
+    await migrate(store);
+  } catch (error) {
+    if (options.store === undefined) await store.close();
+    throw error;
+  }
+  const clock =
+    options.clock ??
+    (config.mode === 'simulator' ? await restoreSimulatorClock(store.db) : systemClock);
+  if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
   const deps: AppDeps = {
     config,
     store,
     clock,
     random: cryptoRandom,
-    cipher: createKeyCipher(resolveMasterKey(config)),
-    networkEvents: { record: async () => undefined },
+    cipher,
+    networkEvents: createOutboxSink({ random: cryptoRandom }),
+    checkCallbackUrl: callbackUrlCheck(config),
+    ...networkServices(config, store, clock, () => deps.networkEvents),
+    payments:
+      config.paymentGateway === 'test'
+        ? createTestProcessor({
+            db: store.db,
+            clock,
+            random: cryptoRandom,
+            latencyMs: config.paymentLatencyMs,
+          })
+        : noGateway,
   };
   return { deps, close: () => store.close() };
 }
@@ -50,21 +78,20 @@ export async function startServer(
 ): Promise<RunningServer> {
   const services = await openServices(config);
   const { deps } = services;
-  const app = await buildApp(deps);
-  const address = await app.listen({ port: config.port, host: config.host });
+  let app: FastifyInstance | undefined;
+  let address: string;
+  try {
+    app = await buildApp(deps);
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app?.close();
+    await services.close();
+    throw listenError(error, config);
+  }
+  // The address carries the real port, also when PORT=0 asked for any free one.
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
 
-  if (config.mode === 'simulator' && config.demoOnFirstStart) {
-    const demo = await createDemoOrganisation(deps);
-    if (demo !== undefined) {
-      print('');
-      print(`Demo organisation created: ${demo.name} (${demo.id})`);
-      print(`API key: ${demo.apiKey}`);
-      print(`Try it:  curl -H 'X-API-Key: ${demo.apiKey}' ${url}/v2.1/organisation`);
-      print(`Docs:    ${url}/docs`);
-      print('');
-    }
-  }
+  if (config.mode === 'simulator' && config.demoOnFirstStart) await announceDemo(deps, url, print);
   print(`eSIM bundle service (${config.mode} mode, ${deps.store.dialect}) listening on ${url}`);
   const workers = createWorkers(deps, app.log);
   for (const worker of workers) worker.start();

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createCallbackWorker } from './callbacks/delivery-worker.js';
 import type { AppDeps } from './deps.js';
+import { createLifecycleWorker } from './domain/lifecycle/scheduler-worker.js';
+import { createMoneyHousekeeping, createTopUpReconciler } from './payments/money-workers.js';
 
 /** Background work: state lives in rows; a timer only wakes the worker. */
 export interface Worker {
@@ -46,7 +49,10 @@ export function intervalWorker(
 
 /** Every background worker of a server process. Areas add theirs here. */
 export function createWorkers(deps: AppDeps, log: FastifyBaseLogger): Worker[] {
-  void deps;
-  void log;
-  return [];
+  return [
+    createCallbackWorker(deps, log),
+    createLifecycleWorker(deps, log),
+    createTopUpReconciler(deps, log),
+    createMoneyHousekeeping(deps, log),
+  ];
 }

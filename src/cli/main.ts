@@ -4,9 +4,14 @@ import type { Config } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import type { CliIo, Command } from './command.js';
 import { UsageError } from './command.js';
+import { callbacksList, callbacksResend, callbacksShow } from './commands/callbacks.js';
+import { catalogueImport, catalogueList } from './commands/catalogue.js';
+import { orgCard } from './commands/card.js';
+import { ledgerShow, ledgerVerify } from './commands/ledger.js';
 import { migrateCommand } from './commands/migrate.js';
 import { orgCreate, orgList, orgRotateKey, orgUpdate, userAdd } from './commands/org.js';
 import { serve } from './commands/serve.js';
+import { simCommands } from './commands/sim.js';
 
 /** Every command, by its words. Areas add theirs here. */
 export const COMMANDS: Record<string, Command> = {
@@ -17,6 +22,15 @@ export const COMMANDS: Record<string, Command> = {
   'org update': orgUpdate,
   'org rotate-key': orgRotateKey,
   'user add': userAdd,
+  'catalogue import': catalogueImport,
+  'catalogue list': catalogueList,
+  'org card': orgCard,
+  'ledger verify': ledgerVerify,
+  'ledger show': ledgerShow,
+  'callbacks list': callbacksList,
+  'callbacks show': callbacksShow,
+  'callbacks resend': callbacksResend,
+  ...simCommands,
 };
 
 const stdio: CliIo = {
@@ -24,11 +38,12 @@ const stdio: CliIo = {
   err: (line) => process.stderr.write(line + '\n'),
 };
 
-function help(io: CliIo): void {
-  io.out('Usage: esim <command> [options]\n');
+function help(print: (line: string) => void): void {
+  print('Usage: esim <command> [options]\n');
   for (const command of Object.values(COMMANDS))
-    io.out(`  ${command.usage}\n      ${command.summary}`);
-  io.out('\nConfiguration comes from the environment: see docs/configuration.md.');
+    print(`  ${command.usage}\n      ${command.summary}`);
+  print('\nConfiguration comes from the environment: see docs/configuration.md.');
+  print('Exit codes: 0 done, 1 failed, 2 bad arguments, 78 bad configuration.');
 }
 
 function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
@@ -45,13 +60,19 @@ export async function main(
   env: Readonly<Record<string, string | undefined>> = process.env,
   io: CliIo = stdio,
 ): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    help(io);
-    return argv.length === 0 ? 2 : 0;
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    help(io.out);
+    return 0;
+  }
+  if (argv.length === 0) {
+    io.err('esim: a command is required');
+    help(io.err);
+    return 2;
   }
   const found = findCommand(argv);
   if (found === undefined) {
-    io.err(`esim: unknown command "${argv.slice(0, 2).join(' ')}"; run "esim --help" for the list`);
+    io.err(`esim: unknown command "${argv.slice(0, 2).join(' ')}"`);
+    help(io.err);
     return 2;
   }
   if (found.rest.includes('--help')) {

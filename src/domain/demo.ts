@@ -1,19 +1,39 @@
 import type { AppDeps } from '../deps.js';
 import { iso } from '../clock.js';
+import { defaultExpiry, saveCard } from '../payments/cards.js';
+import { DEFAULT_TEST_CARD } from '../payments/test-cards.js';
 import { applyMovement } from '../store/repositories/ledger-repository.js';
-import { countOrganisations } from '../store/repositories/organisation-repository.js';
-import { createOrganisation } from './organisations.js';
+import {
+  countOrganisations,
+  listOrganisations,
+} from '../store/repositories/organisation-repository.js';
+import { addUser, createOrganisation } from './organisations.js';
 
+export const DEMO_NAME = 'Demo Organisation';
 export const DEMO_OPENING_BALANCE = 100_000; // 1,000.00 in the organisation currency
+export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
 
-/** On an empty simulator database, one organisation with a balance so a newcomer gets a 200 at once. */
-export async function createDemoOrganisation(
-  deps: AppDeps,
-): Promise<{ id: string; name: string; apiKey: string } | undefined> {
+export interface DemoOrganisation {
+  id: string;
+  name: string;
+  apiKey: string;
+}
+
+/**
+ * On an empty simulator database, one organisation with a balance and an admin user, so a
+ * newcomer gets a 200 at once. Returns undefined when the database already has organisations.
+ */
+export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganisation | undefined> {
   if ((await countOrganisations(deps.store.db)) > 0) return undefined;
+  const orgDeps = {
+    db: deps.store.db,
+    clock: deps.clock,
+    random: deps.random,
+    cipher: deps.cipher,
+  };
   const created = await createOrganisation(
-    { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
-    { name: 'Demo Organisation', businessType: 'Travel', country: 'GB' },
+    orgDeps,
+    { name: DEMO_NAME, businessType: 'Travel', country: 'GB' },
     async (trx, org) => {
       await applyMovement(trx, {
         organisationId: org.id,
@@ -26,5 +46,43 @@ export async function createDemoOrganisation(
       });
     },
   );
+  await addUser(orgDeps, created.id, {
+    email: DEMO_ADMIN_EMAIL,
+    firstName: 'Demo',
+    lastName: 'Admin',
+    role: 'Admin',
+    timeZone: 'UTC',
+  });
+  // A success test card, so top-up works at once (the test processor only exists in simulators).
+  if (deps.payments.name === 'test') {
+    await saveCard(deps, created.id, { number: DEFAULT_TEST_CARD, ...defaultExpiry(deps.clock) });
+  }
   return { id: created.id, name: created.row.name, apiKey: created.apiKey };
+}
+
+/**
+ * Prints what a newcomer needs on the first start of a simulator (the demo key and a curl line),
+ * and on later starts where to find the organisations, without creating anything again.
+ */
+export async function announceDemo(
+  deps: AppDeps,
+  url: string,
+  print: (line: string) => void,
+): Promise<void> {
+  const demo = await createDemoOrganisation(deps);
+  if (demo === undefined) {
+    const demoRow = (await listOrganisations(deps.store.db)).find((o) => o.name === DEMO_NAME);
+    if (demoRow !== undefined) {
+      print(
+        `Demo organisation ${demoRow.id} exists; "esim org rotate-key ${demoRow.id}" prints a new key.`,
+      );
+    }
+    return;
+  }
+  print('');
+  print(`Demo organisation created: ${demo.name} (${demo.id})`);
+  print(`API key: ${demo.apiKey}`);
+  print(`Try it:  curl -H 'X-API-Key: ${demo.apiKey}' ${url}/v2.1/organisation`);
+  print(`Docs:    ${url}/docs`);
+  print('');
 }

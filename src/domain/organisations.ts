@@ -24,6 +24,8 @@ export interface OrganisationDeps {
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly cipher: KeyCipher;
+  /** The callback URL guard of production mode, applied when an organisation is created. */
+  readonly checkCallbackUrl?: CallbackUrlCheck;
 }
 
 export interface NewOrganisationInput {
@@ -77,6 +79,11 @@ export async function createOrganisation(
     input.callbackVersion ?? 'V2',
     CALLBACK_VERSIONS,
   );
+  const callbackUrl = await checkedCallbackUrl(input.callbackUrl ?? '', deps.checkCallbackUrl);
+  const country = input.country ?? '';
+  if (country !== '' && !/^[A-Z]{2}$/.test(country)) {
+    throw badRequest('country must be an ISO 3166-1 alpha-2 code such as GB');
+  }
   const now = iso(deps.clock.now());
   const apiKey = generateApiKey();
   const row: OrganisationRow = {
@@ -88,9 +95,9 @@ export async function createOrganisation(
     addr1: '',
     addr2: '',
     city: '',
-    country: input.country ?? '',
+    country,
     postcode: '',
-    callback_url: input.callbackUrl ?? '',
+    callback_url: callbackUrl,
     callback_version: callbackVersion,
     notes: '',
     groups: JSON.stringify(groups),
@@ -190,6 +197,23 @@ export interface OrganisationChanges {
 /** Hook for checks that need more than syntax (the callback URL guard in production mode). */
 export type CallbackUrlCheck = (url: string) => Promise<void>;
 
+/** A callback URL as stored: trimmed, http(s), past the guard; empty means none. */
+async function checkedCallbackUrl(raw: string, check?: CallbackUrlCheck): Promise<string> {
+  const url = raw.trim();
+  if (url === '') return '';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badRequest(`callbackUrl "${url}" is not a valid URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw badRequest('callbackUrl must be an http or https URL');
+  }
+  if (check !== undefined) await check(url);
+  return url;
+}
+
 export async function updateOrganisationSettings(
   deps: OrganisationDeps,
   id: string,
@@ -199,20 +223,7 @@ export async function updateOrganisationSettings(
   const set: Record<string, string> = {};
   if (changes.name !== undefined) set['name'] = checkName(changes.name);
   if (changes.callbackUrl !== undefined) {
-    const url = changes.callbackUrl.trim();
-    if (url !== '') {
-      let parsed: URL;
-      try {
-        parsed = new URL(url);
-      } catch {
-        throw badRequest(`callbackUrl "${url}" is not a valid URL`);
-      }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-        throw badRequest('callbackUrl must be an http or https URL');
-      }
-      if (checkCallbackUrl !== undefined) await checkCallbackUrl(url);
-    }
-    set['callback_url'] = url;
+    set['callback_url'] = await checkedCallbackUrl(changes.callbackUrl, checkCallbackUrl);
   }
   if (changes.callbackVersion !== undefined) {
     set['callback_version'] = checkEnum(

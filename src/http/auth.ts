@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
 import { hashApiKey, hashesEqual } from '../security/api-keys.js';
 import type { Db } from '../store/database.js';
 import { findOrganisationByKeyHash } from '../store/repositories/organisation-repository.js';
@@ -10,6 +12,27 @@ declare module 'fastify' {
     /** The caller's organisation, set by the API-key hook on every authenticated route. */
     organisation: OrganisationRow;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route reads only the organisation's groups and may see them (and the key) as they were
+     * up to the cache time ago: the catalogue routes, the hottest read of the API.
+     */
+    recentOrganisation?: boolean;
+  }
+}
+
+/** Keys whose organisation is remembered at once; the oldest is forgotten first. */
+const MAX_REMEMBERED_KEYS = 10_000;
+
+interface Remembered {
+  readonly row: OrganisationRow;
+  readonly at: number;
+}
+
+export interface OrganisationCacheOptions {
+  readonly clock: Clock;
+  /** How long a looked-up organisation may serve routes that opt in; 0 disables (<= 1000). */
+  readonly ttlMs: number;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
@@ -33,14 +56,41 @@ function presentedKey(request: FastifyRequest): { key?: string; problem?: string
  * Authenticates every request in the scope it is added to. Keys are looked up by their SHA-256
  * hash and the stored hash is compared in constant time.
  */
-export function requireApiKey(app: FastifyInstance, db: Db): void {
+export function requireApiKey(
+  app: FastifyInstance,
+  db: Db,
+  cache: OrganisationCacheOptions = { clock: systemClock, ttlMs: 0 },
+): void {
+  // Every lookup refreshes this; only routes marked recentOrganisation read from it, so a key
+  // rotation or group change reaches them within ttlMs and every other route at once.
+  const remembered = new Map<string, Remembered>();
+  const find = async (
+    hash: string,
+    recentIsEnough: boolean,
+  ): Promise<OrganisationRow | undefined> => {
+    const now = cache.clock.now().getTime();
+    if (recentIsEnough && cache.ttlMs > 0) {
+      const hit = remembered.get(hash);
+      if (hit !== undefined && now >= hit.at && now - hit.at < cache.ttlMs) return hit.row;
+    }
+    const row = await findOrganisationByKeyHash(db, hash);
+    remembered.delete(hash);
+    if (row !== undefined && cache.ttlMs > 0) {
+      if (remembered.size >= MAX_REMEMBERED_KEYS) {
+        const oldest = remembered.keys().next();
+        if (oldest.done !== true) remembered.delete(oldest.value);
+      }
+      remembered.set(hash, { row, at: now });
+    }
+    return row;
+  };
   app.decorateRequest('organisation', null as unknown as OrganisationRow);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { key, problem } = presentedKey(request);
     if (key === undefined)
       return sendError(reply, 403, problem ?? 'forbidden', { code: 'forbidden' });
     const hash = hashApiKey(key);
-    const organisation = await findOrganisationByKeyHash(db, hash);
+    const organisation = await find(hash, request.routeOptions.config?.recentOrganisation === true);
     if (organisation === undefined || !hashesEqual(organisation.api_key_hash, hash)) {
       return sendError(reply, 403, 'invalid API key', { code: 'forbidden' });
     }
@@ -48,7 +98,29 @@ export function requireApiKey(app: FastifyInstance, db: Db): void {
   });
 }
 
-/** The URL with any api_key value replaced, for log lines. */
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The URL with the value of every api_key parameter replaced, for log lines. Names are compared
+ * decoded and case-insensitively (api%5Fkey, API_KEY, api_key[]), because the query parser
+ * decodes them too and a key must never reach a log in any spelling.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&#]*/gi, '$1[REDACTED]');
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const parts = url
+    .slice(start + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq === -1 ? part : part.slice(0, eq);
+      return decodedName(name).toLowerCase().startsWith('api_key') ? `${name}=[REDACTED]` : part;
+    });
+  return `${url.slice(0, start + 1)}${parts.join('&')}`;
 }

@@ -46,6 +46,22 @@ function describeValidation(
   return `${where} ${path} ${first.message ?? 'is invalid'}`;
 }
 
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  409: 'conflict',
+  411: 'length_required',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  429: 'rate_limited',
+  431: 'headers_too_large',
+};
+
 export function sendError(
   reply: FastifyReply,
   status: number,
@@ -59,7 +75,28 @@ export function sendError(
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Errors Fastify raises before a request reaches the router (a malformed URL, for one): the same
+ * {message} body and request id as every other response. Passed as `frameworkErrors`.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header('x-request-id', request.id);
+  const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'the request URL is not valid (bad percent-encoding)'
+      : error.message;
+  void sendError(reply, status, message, { code: CODES[status] ?? 'bad_request' });
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
+  // The interface speaks JSON only: without Fastify's default text/plain parser, any other body
+  // type is refused with 415 instead of reaching validation as a string.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler(
     (error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof DomainError) {
@@ -90,13 +127,28 @@ export function installErrorHandling(app: FastifyInstance): void {
           },
         );
       }
-      if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-        return sendError(reply, 400, `request body is not valid JSON: ${error.message}`, {
+      if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+        return sendError(reply, 400, 'request body is not valid JSON', { code: 'invalid_json' });
+      }
+      if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+        return sendError(reply, 400, 'request body is empty; send a JSON object', {
           code: 'invalid_json',
         });
       }
+      if (status === 415) {
+        const type = (String(request.headers['content-type'] ?? '').split(';')[0] ?? '').slice(
+          0,
+          100,
+        );
+        return sendError(
+          reply,
+          415,
+          `request body must be application/json${type === '' ? '' : `, not ${type}`}`,
+          { code: 'unsupported_media_type' },
+        );
+      }
       if (status >= 400 && status < 500) {
-        return sendError(reply, status, error.message, { code: fastifyError.code });
+        return sendError(reply, status, error.message, { code: CODES[status] ?? 'bad_request' });
       }
       request.log.error({ err: error }, 'unhandled error');
       return sendError(reply, 500, 'internal server error', { code: 'internal' });

@@ -1,45 +1,320 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { standardErrors } from './schemas/common.js';
+import { CALLBACK_HEADERS, UsageCallbackV2, UsageCallbackV3 } from './schemas/usage-callback.js';
 
-// The OpenAPI 3.0.1 document is generated from the route schemas; nothing here repeats them.
+// The OpenAPI 3.0.1 document is generated from the route schemas. What this module adds is what
+// no single route owns: the document header, the tag list, the usage callback, and the error
+// responses that come from the platform (authentication, validation, the error handler) rather
+// than from the route itself.
 
 export const API_VERSION = '2.1.0';
+export const API_PREFIX = '/v2.1';
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+const DESCRIPTION = `Prepaid eSIM data bundles: organisation and users, balance top-up, the bundle catalogue, orders and inventory, eSIMs and their bundle lifecycle, and usage callbacks.
+
+**Authentication.** Send the organisation API key in the \`X-API-Key\` header on every request. On GET and HEAD only, the \`api_key\` query parameter is accepted instead (e.g. in a browser); anywhere else it is refused with 403.
+
+**Units.** Money is an integer in the minor unit of the organisation currency (cents for USD). Catalogue \`dataAmount\` and inventory \`data\` are decimal megabytes (1 GB = 1000 MB; -1 when unlimited); callback quantities are bytes. Durations are days. Every timestamp is RFC 3339 UTC ending in Z, or an empty string where there is none.
+
+**Errors.** Every error body is \`{"message": "..."}\`, with an optional stable \`code\`. 400 bad input (the message names the field), 403 missing or invalid key, 404 unknown route or a resource that does not exist or belongs to another organisation, 409 Idempotency-Key conflict, 413 body too large, 415 body not JSON, 500 unexpected (no internals), 503 payment processor unavailable (top-up) or instance shutting down (with Retry-After).
+
+**Extensions.** Operations marked \`x-extension: true\` are not in the v2.1 interface description this service implements; they are documented here and stable. Operations marked \`x-simulator: true\` exist in simulator mode only.`;
+
+const TAGS = [
+  { name: 'Organisation', description: 'The caller organisation, its users and its balance.' },
+  { name: 'Catalogue', description: 'Bundles the organisation may order.' },
+  { name: 'Orders', description: 'Placing and reading orders.' },
+  { name: 'Inventory', description: 'Bundles bought and not yet applied to an eSIM.' },
+  { name: 'eSIMs', description: 'eSIM profiles, their bundles, history, location and SMS.' },
+  {
+    name: 'Callbacks (extension)',
+    description: 'Usage callback deliveries and their attempts; resending a failed delivery.',
+  },
+  { name: 'Operations', description: 'Health and readiness probes, outside the base path.' },
+  {
+    name: 'Simulator',
+    description:
+      'Control plane of the simulated network and clock (x-simulator). Simulator mode only; absent (404) in production mode.',
+  },
+];
+
+// The operations the v2.1 description defines, and those it only refers to. Anything else under
+// the base path is an extension of this service and is marked so when its route does not say.
+const SPEC_OPERATIONS = new Set([
+  'GET /organisation',
+  'POST /organisation/balance',
+  'GET /catalogue',
+  'GET /inventory',
+  'GET /orders/{orderReference}',
+  'GET /esims/{iccid}',
+  'GET /esims/{iccid}/history',
+  'GET /esims/{iccid}/location',
+  'POST /esims/{iccid}/sms',
+  'DELETE /esims/{iccid}/bundles/{name}/applications/{assignmentId}',
+]);
+const REFERENCED_OPERATIONS = [/^POST \/orders$/, /^GET \/esims\/\{iccid\}\/bundles(\/|$)/];
+
+/** Fastify's `/a/:id` as OpenAPI's `/a/{id}`. */
+export function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly url: string;
+  readonly hidden: boolean;
+}
+
+const registries = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route the app registered (one entry per method), to check the document covers them. */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return registries.get(app) ?? [];
+}
+
+type Schema = FastifySchema & Record<string, unknown>;
+
+function methodsOf(route: RouteOptions): string[] {
+  return (Array.isArray(route.method) ? route.method : [route.method]).map((m) => String(m));
+}
+
+// Fills the responses every authenticated operation can give because of the platform: the key
+// check (403), request validation (400), the error handler (500), resource lookup on path
+// parameters (404) and the Idempotency-Key replay guard on POST (409). A route's own entries win.
+function withPlatformResponses(schema: Schema, method: string, url: string): Schema {
+  const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
+  const add = (status: number, value: unknown): void => {
+    if (!(String(status) in response)) response[String(status)] = value;
+  };
+  add(400, standardErrors[400]);
+  add(403, standardErrors[403]);
+  if (url.includes('{')) add(404, standardErrors[404]);
+  if (method === 'POST') {
+    add(409, {
+      ...standardErrors[400],
+      description:
+        'Idempotency-Key conflict: the key was used with a different request, or the first request with it is still running.',
+    });
+  }
+  add(500, standardErrors[500]);
+  const operation = `${method} ${url.slice(API_PREFIX.length)}`;
+  const extension =
+    !SPEC_OPERATIONS.has(operation) && !REFERENCED_OPERATIONS.some((r) => r.test(operation));
+  const marks: Record<string, unknown> = {};
+  if (extension && !('x-extension' in schema)) marks['x-extension'] = true;
+  return { ...schema, ...marks, response };
+}
+
+function transform(input: { schema: FastifySchema; url: string; route: RouteOptions }): {
+  schema: FastifySchema;
+  url: string;
+} {
+  const { url, route } = input;
+  const schema = input.schema as Schema | undefined;
+  if (schema === undefined || schema['hide'] === true) return { schema: input.schema, url };
+  if (url.startsWith('/_sim')) {
+    const tags = (schema['tags'] as string[] | undefined) ?? ['Simulator'];
+    return { schema: { ...schema, tags, 'x-simulator': true } as Schema, url };
+  }
+  if (url.startsWith(`${API_PREFIX}/`)) {
+    const method = methodsOf(route)[0] ?? 'GET';
+    return { schema: withPlatformResponses(schema, method, openApiPath(url)), url };
+  }
+  return { schema, url };
+}
+
+type OpenApiObject = {
+  tags?: { name: string; description?: string }[];
+  paths?: Record<string, Record<string, Record<string, unknown>>>;
+  components?: { schemas?: Record<string, unknown> };
+};
+
+// A callback body schema as plain JSON (no symbols, no $id) for the components section. `bundle`
+// is listed as optional here: the builder leaves it out when an eSIM attaches with no bundle.
+function callbackSchema(schema: unknown): unknown {
+  const plain = JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
+    key === '$id' ? undefined : value,
+  ) as { required?: string[] };
+  plain.required = (plain.required ?? []).filter((field) => field !== 'bundle');
+  return plain;
+}
+
+const header = (name: string, description: string, required: boolean) => ({
+  name,
+  in: 'header',
+  required,
+  description,
+  schema: { type: 'string' },
+});
+
+// OpenAPI 3.0 has no top-level webhooks, so the usage callback hangs off the operation that
+// reveals where it is sent.
+const usageCallback = {
+  '{$response.body#/organisations/0/callbackUrl}': {
+    post: {
+      summary: 'Usage callback (sent by the service)',
+      description:
+        'Sent when data is used on an eSIM (and on first attachment or a country change). The shape follows the organisation callback version: V2 (default, reduced, unsigned) or V3 (full, signed). Any 2xx acknowledges; anything else, a timeout or a refused connection is retried with exponential back-off and jitter for about a day, then marked failed. Delivery is at least once: deduplicate on the event id header.',
+      parameters: [
+        header(
+          CALLBACK_HEADERS.signature,
+          'V3 only: base64(HMAC-SHA256(key = the organisation API key, message = the exact raw body bytes)). Rotating the API key changes it.',
+          false,
+        ),
+        header(
+          CALLBACK_HEADERS.eventId,
+          'Id of the event, the same on every retry: use it to deduplicate.',
+          true,
+        ),
+        header(
+          CALLBACK_HEADERS.timestamp,
+          'When the event happened, RFC 3339 UTC. Not part of the signature.',
+          true,
+        ),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              oneOf: [
+                { $ref: '#/components/schemas/UsageCallbackV3' },
+                { $ref: '#/components/schemas/UsageCallbackV2' },
+              ],
+            },
+          },
+        },
+      },
+      responses: {
+        '2XX': { description: 'Acknowledged; the delivery is complete.' },
+        default: { description: 'Not acknowledged; the delivery is retried.' },
+      },
+    },
+  },
+};
+
+// Route schemas are JSON Schema as TypeBox writes it; a few keywords differ in OpenAPI 3.0's
+// schema dialect and are rewritten here, so route authors need not know the difference.
+function toOpenApi30(node: unknown, isNameMap = false): void {
+  if (Array.isArray(node)) {
+    for (const item of node) toOpenApi30(item);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Record<string, unknown>;
+  // In `properties` (and other maps of names) the keys are field names, not keywords.
+  if (isNameMap) {
+    for (const value of Object.values(schema)) toOpenApi30(value);
+    return;
+  }
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof schema[exclusive] === 'number') {
+      schema[bound] = schema[exclusive];
+      schema[exclusive] = true;
+    }
+  }
+  if ('const' in schema) {
+    schema['enum'] = [schema['const']];
+    delete schema['const'];
+  }
+  if (Array.isArray(schema['examples']) && !('example' in schema)) {
+    schema['example'] = schema['examples'][0];
+    delete schema['examples'];
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    toOpenApi30(value, NAME_MAPS.has(key));
+  }
+}
+
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'paths',
+  'schemas',
+  'responses',
+  'content',
+  'callbacks',
+]);
+
+function transformObject(input: { openapiObject: Partial<OpenApiObject> }): OpenApiObject {
+  const document = input.openapiObject as OpenApiObject;
+  toOpenApi30(document.paths);
+  toOpenApi30(document.components?.schemas);
+  document.components ??= {};
+  document.components.schemas ??= {};
+  document.components.schemas['UsageCallbackV3'] = callbackSchema(UsageCallbackV3);
+  document.components.schemas['UsageCallbackV2'] = callbackSchema(UsageCallbackV2);
+  const organisation = document.paths?.[`${API_PREFIX}/organisation`]?.['get'];
+  if (organisation !== undefined) organisation['callbacks'] = { usage: usageCallback };
+  // Every tag an operation uses is listed, so the documentation page shows a section for it.
+  const tags = (document.tags ??= []);
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const tag of (operation['tags'] as string[] | undefined) ?? []) {
+        if (!tags.some((t) => t.name === tag)) tags.push({ name: tag });
+      }
+    }
+  }
+  return document;
+}
 
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
+  const routes: RegisteredRoute[] = [];
+  registries.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    const hidden = (route.schema as Schema | undefined)?.['hide'] === true;
+    for (const method of methodsOf(route)) routes.push({ method, url: route.url, hidden });
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.1',
       info: {
         title: 'eSIM Bundle Service',
         version: API_VERSION,
-        description:
-          'Prepaid eSIM data bundles: organisation, balance top-up, catalogue, orders, inventory, eSIMs and usage callbacks. ' +
-          'Money is in minor units of the organisation currency; data amounts in decimal megabytes; durations in days; ' +
-          'timestamps are RFC 3339 UTC.',
+        description: DESCRIPTION,
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
-      servers: [{ url: publicBaseUrl }],
+      servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' }],
+      tags: TAGS,
       components: {
         securitySchemes: {
-          apiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          apiKeyAuth: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'The organisation API key. Accepted on every method.',
+          },
           apiKeyQueryAuth: {
             type: 'apiKey',
             in: 'query',
             name: 'api_key',
-            description: 'Accepted on GET and HEAD only.',
+            description: 'The organisation API key, on GET and HEAD only (e.g. in a browser).',
+          },
+          simAdminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'Simulator control plane only: the SIM_ADMIN_TOKEN setting, required when it is set.',
           },
         },
       },
     },
+    // Shared schemas keep their $id as their component name (Error, Country).
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json['$id'] ?? `def-${i}`),
     },
+    transform,
+    transformObject: transformObject as never,
   });
 }
 
 export async function registerDocsPage(app: FastifyInstance): Promise<void> {
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { url: '/v2.1/openapi.json' } as never,
-  });
+  // The page loads the same generated document from /docs/json.
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
 }

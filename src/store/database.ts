@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { Migration, MigrationProvider, Transaction } from 'kysely';
+import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database as Schema } from './schema.js';
@@ -31,12 +31,38 @@ export function openStore(target: DatabaseTarget, options: { poolSize?: number }
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: options.poolSize ?? 20 });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+// Kysely prepares every statement anew; preparing costs about as much as running a simple one.
+// Statements are reused by SQL text (bounded, oldest dropped first). Safe because the one
+// connection runs one statement at a time, and SQLite re-prepares a statement after a schema change.
+const STATEMENT_CACHE_SIZE = 500;
+
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sqlText);
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = cache.keys().next();
+          if (oldest.done !== true) cache.delete(oldest.value);
+        }
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 class StaticProvider implements MigrationProvider {

@@ -54,6 +54,12 @@ export interface BundlesTable {
   unlimited: number;
   price: number; // minor units
   created_at: string;
+  search_text: Generated<string>; // 002-catalogue: description lower-cased, for the description filter
+}
+
+export interface CatalogueStateTable {
+  id: number; // always 1: a single row (002-catalogue)
+  version: number; // incremented by every catalogue write
 }
 
 export interface BundleCountriesTable {
@@ -88,6 +94,7 @@ export interface OrderItemsTable {
   quantity: number;
   price_per_unit: number;
   sub_total: number;
+  iccids: Generated<string>; // 003-orders: JSON array of the eSIMs an assigned line went onto
 }
 
 export interface InventoryBatchesTable {
@@ -136,6 +143,21 @@ export interface TopUpsTable {
   failure_reason: string | null;
   created_at: string;
   updated_at: string;
+  idempotency_key: string | null; // 003-orders: completed by reconciliation when the outcome was unknown
+  next_check_at: string | null; // 003-orders: when reconciliation next asks the processor
+  checks: Generated<number>; // 003-orders: how often reconciliation has asked
+}
+
+export interface TestProcessorChargesTable {
+  reference: string;
+  token: string;
+  amount: number;
+  currency: string;
+  status: string; // processing | succeeded | declined
+  decline_code: string | null;
+  processor_ref: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface IdempotencyKeysTable {
@@ -147,6 +169,8 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: string;
   expires_at: string;
+  owner: string | null; // 003-orders: the claim that holds a running key
+  locked_until: string | null; // 003-orders: a running claim older than this may be taken over
 }
 
 export interface EsimsTable {
@@ -204,6 +228,7 @@ export interface EsimNetworkTable {
   country: string;
   attached: number;
   last_seen: string;
+  first_used_at: string | null; // 004-esims: when the eSIM first used data
 }
 
 export interface SmsMessagesTable {
@@ -247,6 +272,7 @@ export interface CallbackEventsTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  retry_from: Generated<number>; // attempts made before the current retry round (resend restarts it)
 }
 
 export interface CallbackAttemptsTable {
@@ -267,6 +293,7 @@ export interface Database {
   bundles: BundlesTable;
   bundle_countries: BundleCountriesTable;
   bundle_groups: BundleGroupsTable;
+  catalogue_state: CatalogueStateTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
   inventory_batches: InventoryBatchesTable;
@@ -274,6 +301,7 @@ export interface Database {
   payment_cards: PaymentCardsTable;
   topups: TopUpsTable;
   idempotency_keys: IdempotencyKeysTable;
+  test_processor_charges: TestProcessorChargesTable;
   esims: EsimsTable;
   assignments: AssignmentsTable;
   esim_history: EsimHistoryTable;

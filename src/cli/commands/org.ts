@@ -1,22 +1,25 @@
-import { iso } from '../../clock.js';
+import { addDays, iso } from '../../clock.js';
 import {
+  CALLBACK_VERSIONS,
   addUser,
   createOrganisation,
   rotateApiKey,
   updateOrganisationSettings,
 } from '../../domain/organisations.js';
+import type { OrganisationChanges, OrganisationDeps } from '../../domain/organisations.js';
 import type { AppDeps } from '../../deps.js';
-import { applyMovement } from '../../store/repositories/ledger-repository.js';
+import { applyMovement, setTestCreditExpiry } from '../../store/repositories/ledger-repository.js';
 import { listOrganisations } from '../../store/repositories/organisation-repository.js';
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, parse, parseInteger, requireOption } from '../command.js';
 import { withServices } from '../services.js';
 
-const orgDeps = (deps: AppDeps) => ({
+const orgDeps = (deps: AppDeps): OrganisationDeps => ({
   db: deps.store.db,
   clock: deps.clock,
   random: deps.random,
   cipher: deps.cipher,
+  checkCallbackUrl: deps.checkCallbackUrl,
 });
 
 function splitList(value: string | undefined): string[] | undefined {
@@ -46,13 +49,14 @@ export const afterCreateSteps: AfterCreateStep[] = [];
 
 export const orgCreate: Command = {
   usage:
-    'esim org create --name <name> [--balance <minor units>] [--test-credit <minor units>] [--currency USD] [--groups <g1,g2>] [--callback-url <url>] [--callback-version V2|V3] [--no-card] [--json]',
+    'esim org create --name <name> [--balance <minor units>] [--test-credit <minor units> [--test-credit-days <days>]] [--currency USD] [--groups <g1,g2>] [--callback-url <url>] [--callback-version V2|V3] [--no-card] [--json]',
   summary: 'Create an organisation and print its id and API key',
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, {
       name: { type: 'string' },
       balance: { type: 'string' },
       'test-credit': { type: 'string' },
+      'test-credit-days': { type: 'string' },
       currency: { type: 'string' },
       groups: { type: 'string' },
       'callback-url': { type: 'string' },
@@ -65,6 +69,12 @@ export const orgCreate: Command = {
     const name = requireOption(values.name, 'name');
     const balance = parseInteger(values.balance, 'balance') ?? 0;
     const testCredit = parseInteger(values['test-credit'], 'test-credit') ?? 0;
+    // Without a number of days, test credit does not expire.
+    const testCreditDays = parseInteger(values['test-credit-days'], 'test-credit-days', 1);
+    if (testCreditDays !== undefined && testCredit === 0) {
+      throw new UsageError('--test-credit-days needs --test-credit');
+    }
+    const callbackVersion = callbackVersionFlag(values['callback-version']);
     return withServices(ctx.config(), async (deps) => {
       const at = iso(deps.clock.now());
       const created = await createOrganisation(
@@ -74,7 +84,7 @@ export const orgCreate: Command = {
           currency: values.currency,
           groups: splitList(values.groups),
           callbackUrl: values['callback-url'],
-          callbackVersion: values['callback-version']?.toUpperCase(),
+          callbackVersion,
         },
         async (trx, org) => {
           if (balance > 0) {
@@ -98,6 +108,13 @@ export const orgCreate: Command = {
               description: 'opening test credit',
               at,
             });
+            if (testCreditDays !== undefined) {
+              await setTestCreditExpiry(
+                trx,
+                org.id,
+                iso(addDays(deps.clock.now(), testCreditDays)),
+              );
+            }
           }
         },
       );
@@ -152,33 +169,60 @@ export const orgList: Command = {
   },
 };
 
+const UPDATE_FLAGS = {
+  name: 'name',
+  'callback-url': 'callbackUrl',
+  'callback-version': 'callbackVersion',
+  notes: 'notes',
+  website: 'website',
+  'business-type': 'businessType',
+  'tax-liable': 'taxLiable',
+  'product-description': 'productDescription',
+  addr1: 'addr1',
+  addr2: 'addr2',
+  city: 'city',
+  country: 'country',
+  postcode: 'postcode',
+} as const satisfies Record<string, keyof OrganisationChanges>;
+
+function callbackVersionFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const upper = value.toUpperCase();
+  if (!(CALLBACK_VERSIONS as readonly string[]).includes(upper)) {
+    throw new UsageError(`--callback-version must be V2 or V3, got "${value}"`);
+  }
+  return upper;
+}
+
 export const orgUpdate: Command = {
   usage:
-    'esim org update <id> [--name <n>] [--callback-url <url>] [--callback-version V2|V3] [--groups <g1,g2>] [--notes <text>] [--website <url>] [--json]',
-  summary: 'Change an organisation’s settings',
+    'esim org update <id> [--name <n>] [--callback-url <url|"">] [--callback-version V2|V3] [--groups <g1,g2>] [--notes <text>] [--website <url>] [--business-type <t>] [--tax-liable Yes|No|ReverseCharge] [--product-description <text>] [--addr1 …] [--addr2 …] [--city …] [--country <ISO2>] [--postcode …] [--json]',
+  summary: 'Change an organisation’s settings (an empty --callback-url removes it)',
   async run(ctx) {
+    const stringFlags = Object.fromEntries(
+      Object.keys(UPDATE_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
+    ) as Record<keyof typeof UPDATE_FLAGS, { type: 'string' }>;
     const { values, positionals } = parse(ctx.args, {
-      name: { type: 'string' },
-      'callback-url': { type: 'string' },
-      'callback-version': { type: 'string' },
+      ...stringFlags,
       groups: { type: 'string' },
-      notes: { type: 'string' },
-      website: { type: 'string' },
       json: { type: 'boolean' },
     });
     const id = onePositional(ctx, positionals, 'organisation id');
+    const changes: OrganisationChanges = {};
+    for (const [flag, field] of Object.entries(UPDATE_FLAGS)) {
+      const value = (values as Record<string, string | undefined>)[flag];
+      if (value !== undefined) changes[field] = value;
+    }
+    if (values.groups !== undefined) changes.groups = splitList(values.groups);
+    changes.callbackVersion = callbackVersionFlag(values['callback-version']);
+    if (Object.values(changes).every((v) => v === undefined)) {
+      throw new UsageError('nothing to change: give at least one option');
+    }
     return withServices(ctx.config(), async (deps) => {
       const row = await updateOrganisationSettings(
         orgDeps(deps),
         id,
-        {
-          name: values.name,
-          callbackUrl: values['callback-url'],
-          callbackVersion: values['callback-version'],
-          groups: splitList(values.groups),
-          notes: values.notes,
-          website: values.website,
-        },
+        changes,
         deps.checkCallbackUrl,
       );
       const summary = {

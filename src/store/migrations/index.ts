@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../database.js';
 import { foundation } from './001-foundation.js';
+import { catalogue } from './002-catalogue.js';
+import { orders } from './003-orders.js';
+import { esims } from './004-esims.js';
+import { callbacks } from './005-callbacks.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -10,5 +14,9 @@ export interface MigrationStep {
 export function migrationsFor(dialect: DialectName): Record<string, MigrationStep> {
   return {
     '001-foundation': foundation(dialect),
+    '002-catalogue': catalogue(dialect),
+    '003-orders': orders(dialect),
+    '004-esims': esims(dialect),
+    '005-callbacks': callbacks(dialect),
   };
 }

@@ -1,9 +1,26 @@
+import { CompiledQuery, sql } from 'kysely';
 import type { Bundle } from '../../domain/bundle.js';
 import { countryByIso } from '../../domain/countries.js';
-import type { Executor } from '../database.js';
+import type { DialectName, Executor } from '../database.js';
 import type { BundleRow } from '../schema.js';
 
-export function bundleFromRow(row: BundleRow): Bundle {
+// Bundles live in `bundles` (lists as JSON text) with two index tables for filtering:
+// bundle_countries (base countries and their lower-case region) and bundle_groups. Every write
+// here also increments catalogue_state.version, which caches of catalogue answers compare against.
+
+/** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 400;
+
+/** A bundle row without its bookkeeping columns. */
+export type CatalogueRow = Omit<BundleRow, 'created_at' | 'search_text'>;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export function bundleFromRow(row: CatalogueRow): Bundle {
   return {
     name: row.name,
     description: row.description,
@@ -28,50 +45,222 @@ export async function findBundleByName(db: Executor, name: string): Promise<Bund
   return row === undefined ? undefined : bundleFromRow(row);
 }
 
+/** Inserts bundles (which must not exist yet) with their index rows, in multi-row batches. */
+export async function insertBundles(
+  trx: Executor,
+  bundles: readonly Bundle[],
+  at: string,
+): Promise<void> {
+  await bumpCatalogueVersion(trx);
+  for (const part of chunks(bundles)) {
+    await trx
+      .insertInto('bundles')
+      .values(
+        part.map((b) => ({
+          name: b.name,
+          description: b.description,
+          groups: JSON.stringify(b.groups),
+          countries: JSON.stringify(b.countries),
+          roaming: JSON.stringify(b.roaming),
+          data_amount: b.dataAmount,
+          duration: b.duration,
+          speed: JSON.stringify(b.speed),
+          autostart: b.autostart ? 1 : 0,
+          unlimited: b.unlimited ? 1 : 0,
+          price: b.price,
+          created_at: at,
+          search_text: b.description.toLowerCase(),
+        })),
+      )
+      .execute();
+  }
+  const countryRows = bundles.flatMap((b) =>
+    [...new Set(b.countries)].map((iso) => ({
+      bundle_name: b.name,
+      iso,
+      region: (countryByIso(iso)?.region ?? '').toLowerCase(),
+    })),
+  );
+  for (const part of chunks(countryRows)) {
+    await trx.insertInto('bundle_countries').values(part).execute();
+  }
+  const groupRows = bundles.flatMap((b) =>
+    [...new Set(b.groups)].map((g) => ({ bundle_name: b.name, group_name: g })),
+  );
+  for (const part of chunks(groupRows)) {
+    await trx.insertInto('bundle_groups').values(part).execute();
+  }
+}
+
+/** Deletes bundles by name, with their index rows. */
+export async function deleteBundles(trx: Executor, names: readonly string[]): Promise<void> {
+  await bumpCatalogueVersion(trx);
+  for (const part of chunks(names)) {
+    await trx.deleteFrom('bundle_countries').where('bundle_name', 'in', part).execute();
+    await trx.deleteFrom('bundle_groups').where('bundle_name', 'in', part).execute();
+    await trx.deleteFrom('bundles').where('name', 'in', part).execute();
+  }
+}
+
 /** Inserts or replaces bundles, with their country and group index rows, in the caller's transaction. */
 export async function upsertBundles(
   trx: Executor,
   bundles: readonly Bundle[],
   at: string,
 ): Promise<void> {
-  for (const b of bundles) {
-    await trx.deleteFrom('bundle_countries').where('bundle_name', '=', b.name).execute();
-    await trx.deleteFrom('bundle_groups').where('bundle_name', '=', b.name).execute();
-    await trx.deleteFrom('bundles').where('name', '=', b.name).execute();
-    await trx
-      .insertInto('bundles')
-      .values({
-        name: b.name,
-        description: b.description,
-        groups: JSON.stringify(b.groups),
-        countries: JSON.stringify(b.countries),
-        roaming: JSON.stringify(b.roaming),
-        data_amount: b.dataAmount,
-        duration: b.duration,
-        speed: JSON.stringify(b.speed),
-        autostart: b.autostart ? 1 : 0,
-        unlimited: b.unlimited ? 1 : 0,
-        price: b.price,
-        created_at: at,
-      })
-      .execute();
-    if (b.countries.length > 0) {
-      await trx
-        .insertInto('bundle_countries')
-        .values(
-          b.countries.map((iso) => ({
-            bundle_name: b.name,
-            iso,
-            region: (countryByIso(iso)?.region ?? '').toLowerCase(),
-          })),
-        )
-        .execute();
-    }
-    if (b.groups.length > 0) {
-      await trx
-        .insertInto('bundle_groups')
-        .values(b.groups.map((g) => ({ bundle_name: b.name, group_name: g })))
-        .execute();
-    }
+  await deleteBundles(
+    trx,
+    bundles.map((b) => b.name),
+  );
+  await insertBundles(trx, bundles, at);
+}
+
+/**
+ * Takes bundles out of every group: they stay readable by name (inventory and assignments refer
+ * to them) but no organisation can see or order them any more.
+ */
+export async function retireBundles(trx: Executor, names: readonly string[]): Promise<void> {
+  await bumpCatalogueVersion(trx);
+  for (const part of chunks(names)) {
+    await trx.deleteFrom('bundle_groups').where('bundle_name', 'in', part).execute();
+    await trx.updateTable('bundles').set({ groups: '[]' }).where('name', 'in', part).execute();
   }
+}
+
+async function bumpCatalogueVersion(trx: Executor): Promise<void> {
+  await trx
+    .updateTable('catalogue_state')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
+}
+
+// Compiled once: this read runs on every catalogue request, and building the query each time
+// would cost more than running it.
+const VERSION_QUERY = CompiledQuery.raw('select version from catalogue_state where id = 1', []);
+
+/** The catalogue version: it changes whenever any bundle is written. */
+export async function catalogueVersion(db: Executor): Promise<number> {
+  const result = await db.executeQuery<{ version: number }>(VERSION_QUERY);
+  return Number(result.rows[0]?.version ?? 0);
+}
+
+export async function countBundles(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('bundles')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listBundleNames(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('bundles').select('name').orderBy('name').execute();
+  return rows.map((r) => r.name);
+}
+
+/** Names of bundles that inventory or eSIM assignments refer to: they must never be deleted. */
+export async function referencedBundleNames(db: Executor): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('inventory_batches')
+    .select('bundle_name')
+    .distinct()
+    .union(db.selectFrom('assignments').select('bundle_name').distinct())
+    .execute();
+  return new Set(rows.map((r) => r.bundle_name));
+}
+
+export async function listAllBundles(db: Executor): Promise<Bundle[]> {
+  const rows = await db.selectFrom('bundles').selectAll().orderBy('name').execute();
+  return rows.map(bundleFromRow);
+}
+
+export type CatalogueOrder = 'name' | 'duration' | 'dataAmount' | 'price';
+
+const ORDER_COLUMNS = {
+  name: 'name',
+  duration: 'duration',
+  dataAmount: 'data_amount',
+  price: 'price',
+} as const;
+
+export interface CatalogueFilter {
+  /** Bundles must be in at least one of these groups (never empty). */
+  readonly groups: readonly string[];
+  /** ISO2 codes: at least one must be a base country. */
+  readonly countries?: readonly string[];
+  /** Lower-case region: a base country must be in it. */
+  readonly region?: string;
+  /** A LIKE pattern (escape character backslash) matched against the lower-cased description. */
+  readonly descriptionLike?: string;
+  readonly orderBy: CatalogueOrder;
+  readonly direction: 'asc' | 'desc';
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** One page of the catalogue and the number of bundles matching the filter. */
+export async function listCatalogue(
+  db: Executor,
+  dialect: DialectName,
+  filter: CatalogueFilter,
+): Promise<{ rows: CatalogueRow[]; total: number }> {
+  // Country and region filters drive the plan from the bundle_countries index; group visibility
+  // is then probed per bundle (EXISTS on the bundle_groups primary key).
+  const { countries, region, descriptionLike } = filter;
+  let query = db
+    .selectFrom('bundles')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('bundle_groups')
+          .select('bundle_name')
+          .whereRef('bundle_groups.bundle_name', '=', 'bundles.name')
+          .where('group_name', 'in', filter.groups),
+      ),
+    );
+  if (countries !== undefined && countries.length > 0) {
+    query = query.where('name', 'in', (eb) =>
+      eb.selectFrom('bundle_countries').select('bundle_name').where('iso', 'in', countries),
+    );
+  }
+  if (region !== undefined) {
+    query = query.where('name', 'in', (eb) =>
+      eb.selectFrom('bundle_countries').select('bundle_name').where('region', '=', region),
+    );
+  }
+  if (descriptionLike !== undefined) {
+    query = query.where(sql<boolean>`search_text like ${descriptionLike} escape '\\'`);
+  }
+  const column = ORDER_COLUMNS[filter.orderBy];
+  // Byte order on both databases: PostgreSQL would otherwise sort by its locale's rules.
+  const byName = dialect === 'postgres' ? sql`name collate "C"` : sql`name`;
+  let ordered = query
+    .select([
+      'name',
+      'description',
+      'groups',
+      'countries',
+      'roaming',
+      'data_amount',
+      'duration',
+      'speed',
+      'autostart',
+      'unlimited',
+      'price',
+      sql<number>`count(*) over ()`.as('total'),
+    ])
+    .orderBy(column === 'name' ? byName : column, filter.direction);
+  // Ties are broken by name so every page is stable.
+  if (column !== 'name') ordered = ordered.orderBy(byName, 'asc');
+  const rows = await ordered.limit(filter.limit).offset(filter.offset).execute();
+  const first = rows[0];
+  if (first !== undefined) {
+    return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(first.total) };
+  }
+  if (filter.offset === 0) return { rows: [], total: 0 };
+  // A page past the end has no row to carry the total.
+  const counted = await query
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows: [], total: Number(counted.n) };
 }

@@ -16,6 +16,11 @@ export interface LedgerMovement {
   reference: string;
   description: string;
   at: string;
+  /**
+   * Apply only if the test credit still has this value (compare-and-set): callers that split a
+   * charge between test credit and balance from an earlier read use it to detect a change.
+   */
+  expectTestCredit?: number;
 }
 
 export interface Balances {
@@ -42,6 +47,9 @@ export async function applyMovement(
     .where('id', '=', m.organisationId)
     .where(sql<boolean>`balance + ${m.balanceDelta} >= 0`)
     .where(sql<boolean>`test_credit + ${m.testCreditDelta} >= 0`)
+    .$if(m.expectTestCredit !== undefined, (q) =>
+      q.where('test_credit', '=', m.expectTestCredit ?? 0),
+    )
     .returning(['balance', 'test_credit'])
     .executeTakeFirst();
   if (updated === undefined) return undefined;
@@ -60,4 +68,201 @@ export async function applyMovement(
     })
     .execute();
   return { balance: Number(updated.balance), testCredit: Number(updated.test_credit) };
+}
+
+export interface Funds {
+  balance: number;
+  testCredit: number;
+  testCreditExpiry: string | null;
+}
+
+export async function readFunds(db: Executor, organisationId: string): Promise<Funds | undefined> {
+  const row = await db
+    .selectFrom('organisations')
+    .select(['balance', 'test_credit', 'test_credit_expiry'])
+    .where('id', '=', organisationId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    balance: Number(row.balance),
+    testCredit: Number(row.test_credit),
+    testCreditExpiry: row.test_credit_expiry,
+  };
+}
+
+/**
+ * The organisation's balances, read through a no-op update so that on PostgreSQL the row stays
+ * locked until the caller's transaction ends (the same statement on both dialects; SQLite
+ * transactions are serialised anyway).
+ */
+export async function lockFunds(trx: Executor, organisationId: string): Promise<Funds | undefined> {
+  const row = await trx
+    .updateTable('organisations')
+    .set({ balance: sql<number>`balance` })
+    .where('id', '=', organisationId)
+    .returning(['balance', 'test_credit', 'test_credit_expiry'])
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    balance: Number(row.balance),
+    testCredit: Number(row.test_credit),
+    testCreditExpiry: row.test_credit_expiry,
+  };
+}
+
+export async function setTestCreditExpiry(
+  trx: Executor,
+  organisationId: string,
+  expiry: string | null,
+): Promise<void> {
+  await trx
+    .updateTable('organisations')
+    .set({ test_credit_expiry: expiry })
+    .where('id', '=', organisationId)
+    .execute();
+}
+
+/** Organisations holding test credit whose expiry has passed. */
+export async function findExpiredTestCredit(
+  db: Executor,
+  at: string,
+  limit: number,
+): Promise<{ id: string; testCredit: number }[]> {
+  const rows = await db
+    .selectFrom('organisations')
+    .select(['id', 'test_credit'])
+    .where('test_credit', '>', 0)
+    .where('test_credit_expiry', 'is not', null)
+    .where('test_credit_expiry', '<=', at)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, testCredit: Number(r.test_credit) }));
+}
+
+export interface LedgerEntry {
+  id: number;
+  kind: string;
+  balanceDelta: number;
+  testCreditDelta: number;
+  balanceAfter: number;
+  testCreditAfter: number;
+  reference: string;
+  description: string;
+  createdAt: string;
+}
+
+/** The newest entries of an organisation's journal, newest first. */
+export async function listLedgerEntries(
+  db: Executor,
+  organisationId: string,
+  limit: number,
+): Promise<LedgerEntry[]> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    balanceDelta: Number(r.balance_delta),
+    testCreditDelta: Number(r.test_credit_delta),
+    balanceAfter: Number(r.balance_after),
+    testCreditAfter: Number(r.test_credit_after),
+    reference: r.reference,
+    description: r.description,
+    createdAt: r.created_at,
+  }));
+}
+
+export interface JournalTotals {
+  organisationId: string;
+  name: string;
+  balance: number;
+  testCredit: number;
+  journalBalance: number;
+  journalTestCredit: number;
+  entries: number;
+}
+
+/** Every organisation's balances beside the sums of its journal. */
+export async function journalTotals(db: Executor): Promise<JournalTotals[]> {
+  const rows = await db
+    .selectFrom('organisations as o')
+    .leftJoin('ledger_entries as l', 'l.organisation_id', 'o.id')
+    .select((eb) => [
+      'o.id',
+      'o.name',
+      'o.balance',
+      'o.test_credit',
+      eb.fn.coalesce(eb.fn.sum<number>('l.balance_delta'), sql<number>`0`).as('journal_balance'),
+      eb.fn
+        .coalesce(eb.fn.sum<number>('l.test_credit_delta'), sql<number>`0`)
+        .as('journal_test_credit'),
+      eb.fn.count<number>('l.id').as('entries'),
+    ])
+    .groupBy(['o.id', 'o.name', 'o.balance', 'o.test_credit'])
+    .orderBy('o.id')
+    .execute();
+  return rows.map((r) => ({
+    organisationId: r.id,
+    name: r.name,
+    balance: Number(r.balance),
+    testCredit: Number(r.test_credit),
+    journalBalance: Number(r.journal_balance),
+    journalTestCredit: Number(r.journal_test_credit),
+    entries: Number(r.entries),
+  }));
+}
+
+export interface BrokenLink {
+  id: number;
+  organisationId: string;
+  expectedBalance: number;
+  balanceAfter: number;
+  expectedTestCredit: number;
+  testCreditAfter: number;
+}
+
+/**
+ * Journal entries whose running balances do not follow from the previous entry plus their own
+ * deltas (or went below zero). Entry ids are assigned after the balance row is locked, so id
+ * order is the order in which movements were applied.
+ */
+export async function brokenLinks(db: Executor, limit = 100): Promise<BrokenLink[]> {
+  const result = await sql<{
+    id: number;
+    organisation_id: string;
+    expected_balance: number;
+    balance_after: number;
+    expected_test_credit: number;
+    test_credit_after: number;
+  }>`
+    select id, organisation_id, expected_balance, balance_after,
+           expected_test_credit, test_credit_after
+    from (
+      select id, organisation_id, balance_after, test_credit_after,
+        coalesce(lag(balance_after) over (partition by organisation_id order by id), 0)
+          + balance_delta as expected_balance,
+        coalesce(lag(test_credit_after) over (partition by organisation_id order by id), 0)
+          + test_credit_delta as expected_test_credit
+      from ledger_entries
+    ) chained
+    where expected_balance <> balance_after
+       or expected_test_credit <> test_credit_after
+       or balance_after < 0
+       or test_credit_after < 0
+    order by id
+    limit ${limit}
+  `.execute(db);
+  return result.rows.map((r) => ({
+    id: Number(r.id),
+    organisationId: r.organisation_id,
+    expectedBalance: Number(r.expected_balance),
+    balanceAfter: Number(r.balance_after),
+    expectedTestCredit: Number(r.expected_test_credit),
+    testCreditAfter: Number(r.test_credit_after),
+  }));
 }

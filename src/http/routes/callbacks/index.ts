@@ -1,8 +1,12 @@
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
+import { registerGetCallback } from './get.js';
+import { registerListCallbacks } from './list.js';
+import { registerResendCallback } from './resend.js';
 
-/** Registers every /v2.1 route of this resource (route files sit beside this one). */
+/** The usage callback deliveries of the caller organisation (an extension of v2.1). */
 export function callbacksRoutes(app: Api, deps: AppDeps): void {
-  void app;
-  void deps;
+  registerListCallbacks(app, deps);
+  registerGetCallback(app, deps);
+  registerResendCallback(app, deps);
 }

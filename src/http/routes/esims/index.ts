@@ -1,8 +1,24 @@
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
+import { registerApplyBundle } from './apply.js';
+import { registerEsimBundles } from './bundles.js';
+import { registerGetEsim } from './get.js';
+import { registerGetEsimHistory } from './history.js';
+import { registerInstallData } from './install-data.js';
+import { registerListEsims } from './list.js';
+import { registerGetEsimLocation } from './location.js';
+import { registerRevokeAssignment } from './revoke.js';
+import { registerSendSms } from './sms.js';
 
 /** Registers every /v2.1 route of this resource (route files sit beside this one). */
 export function esimsRoutes(app: Api, deps: AppDeps): void {
-  void app;
-  void deps;
+  registerListEsims(app, deps);
+  registerInstallData(app, deps);
+  registerApplyBundle(app, deps);
+  registerGetEsim(app, deps);
+  registerGetEsimHistory(app, deps);
+  registerGetEsimLocation(app, deps);
+  registerSendSms(app, deps);
+  registerEsimBundles(app, deps);
+  registerRevokeAssignment(app, deps);
 }

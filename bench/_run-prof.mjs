@@ -1,0 +1,11 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
+import autocannon from 'autocannon';
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2', '--import', 'tsx', 'bench/catalogue-server.ts'], { stdio: ['pipe', 'pipe', 'inherit'] });
+const [line] = await once(createInterface({ input: child.stdout }), 'line');
+const r = JSON.parse(line);
+const res = await autocannon({ url: r.appUrl + '/v2.1/catalogue?countries=FR&perPage=50', headers: { 'x-api-key': r.apiKey }, connections: 50, duration: 15 });
+console.log(res.requests.average, res.latency.p99);
+child.stdin.end();
+await once(child, 'exit');

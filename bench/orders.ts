@@ -1,0 +1,249 @@
+// Benchmark: POST /v2.1/orders, type transaction, assign: false (into inventory), one bundle per
+// order, 32 connections, against the real server process (`esim serve`) on SQLite (a fresh file)
+// and on PostgreSQL (a fresh database), then `esim ledger verify` on each database.
+// Targets: >= 1,500 orders/s on SQLite, >= 500 orders/s on PostgreSQL, zero ledger difference.
+// BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_POSTGRES_URL (an admin URL;
+// default postgres://postgres@127.0.0.1:5432/postgres; "off" skips PostgreSQL).
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { iso } from '../src/clock.js';
+import { main } from '../src/cli/main.js';
+import { loadConfig } from '../src/config.js';
+import { createOrganisation } from '../src/domain/organisations.js';
+import { openServices } from '../src/main.js';
+import { upsertBundles } from '../src/store/repositories/catalogue-repository.js';
+import { applyMovement } from '../src/store/repositories/ledger-repository.js';
+
+const CONNECTIONS = 32;
+const BUNDLE = 'bench_orders_1GB_7D';
+const TARGETS = { sqlite: 1500, postgres: 500 } as const;
+const BIN = fileURLToPath(new URL('../bin/esim.js', import.meta.url));
+const ORDER_BODY = JSON.stringify({
+  type: 'transaction',
+  assign: false,
+  order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }],
+});
+
+export interface OrdersBenchOptions {
+  readonly durationSeconds: number;
+  readonly warmupSeconds: number;
+  readonly postgresAdminUrl: string | undefined;
+  readonly print: (line: string) => void;
+}
+
+interface Target {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+function sqliteTarget(): Target {
+  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-orders-'));
+  return {
+    kind: 'sqlite',
+    env: { DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, DATA_DIR: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function postgresTarget(adminUrl: string): Promise<Target> {
+  const name = `esim_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-orders-'));
+  return {
+    kind: 'postgres',
+    env: { DATABASE_URL: url.toString(), DATA_DIR: dir },
+    async drop() {
+      rmSync(dir, { recursive: true, force: true });
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Migrates, adds the benchmark bundle and an organisation with funds for any run; returns its key. */
+async function prepare(env: Record<string, string>): Promise<string> {
+  const services = await openServices(loadConfig(env));
+  try {
+    const { deps } = services;
+    const at = iso(deps.clock.now());
+    await deps.store.db.transaction().execute((trx) =>
+      upsertBundles(
+        trx,
+        [
+          {
+            name: BUNDLE,
+            description: 'Benchmark bundle',
+            groups: ['Standard eSIM Bundles'],
+            countries: ['GB'],
+            roaming: [],
+            dataAmount: 1000,
+            duration: 7,
+            speed: ['4G'],
+            autostart: true,
+            unlimited: false,
+            price: 1,
+          },
+        ],
+        at,
+      ),
+    );
+    const org = await createOrganisation(
+      { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
+      { name: 'Benchmark Org' },
+      async (trx, row) => {
+        await applyMovement(trx, {
+          organisationId: row.id,
+          kind: 'opening',
+          balanceDelta: 1_000_000_000,
+          testCreditDelta: 0,
+          reference: row.id,
+          description: 'benchmark funds',
+          at,
+        });
+      },
+    );
+    return org.apiKey;
+  } finally {
+    await services.close();
+  }
+}
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    void exited.then(() => reject(new Error(`server exited before listening:\n${output}`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function measure(url: string, apiKey: string, seconds: number) {
+  return autocannon({
+    url: `${url}/v2.1/orders`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: ORDER_BODY,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+}
+
+async function ledgerVerify(env: Record<string, string>): Promise<{ ok: boolean; line: string }> {
+  const lines: string[] = [];
+  const code = await main(['ledger', 'verify'], env, {
+    out: (line) => lines.push(line),
+    err: (line) => lines.push(line),
+  });
+  return { ok: code === 0, line: lines.join('; ') };
+}
+
+async function runOne(target: Target, options: OrdersBenchOptions): Promise<boolean> {
+  const env = {
+    MODE: 'simulator',
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
+    DEMO_ON_FIRST_START: 'false',
+    CATALOGUE_SEED: 'false',
+    ...target.env,
+  };
+  const apiKey = await prepare(env);
+  const server = await startServer(env);
+  let result;
+  try {
+    await measure(server.url, apiKey, options.warmupSeconds);
+    result = await measure(server.url, apiKey, options.durationSeconds);
+  } finally {
+    await server.stop();
+  }
+  const verify = await ledgerVerify(env);
+  const ordersPerSecond = result.requests.average;
+  const target2 = TARGETS[target.kind];
+  const clean = result.non2xx === 0 && result.errors === 0;
+  const met = ordersPerSecond >= target2 && clean && verify.ok;
+  options.print(
+    `  ${target.kind.padEnd(9)} ${ordersPerSecond.toFixed(0).padStart(6)} orders/s` +
+      `   p50 ${result.latency.p50.toFixed(1)} ms   p99 ${result.latency.p99.toFixed(1)} ms` +
+      (clean ? '' : `   (${result.non2xx} non-2xx, ${result.errors} errors)`) +
+      `   target >= ${target2}: ${met ? 'PASS' : 'MISS'}`,
+  );
+  options.print(`            esim ledger verify: ${verify.ok ? 'PASS' : 'FAIL'} (${verify.line})`);
+  return met;
+}
+
+export async function runOrdersBenchmark(options: OrdersBenchOptions): Promise<boolean> {
+  options.print(
+    `orders: POST /v2.1/orders (transaction, assign: false, 1 unit), ${CONNECTIONS} connections, ` +
+      `${options.durationSeconds} s after ${options.warmupSeconds} s warm-up`,
+  );
+  let met = true;
+  const sqlite = sqliteTarget();
+  try {
+    met = (await runOne(sqlite, options)) && met;
+  } finally {
+    await sqlite.drop();
+  }
+  if (options.postgresAdminUrl === undefined) {
+    options.print('  postgres  skipped (BENCH_POSTGRES_URL=off)');
+    return met;
+  }
+  const postgres = await postgresTarget(options.postgresAdminUrl);
+  try {
+    met = (await runOne(postgres, options)) && met;
+  } finally {
+    await postgres.drop();
+  }
+  return met;
+}
+
+function envSeconds(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+export function ordersBenchOptionsFromEnv(print: (line: string) => void): OrdersBenchOptions {
+  const pgUrl =
+    process.env['BENCH_POSTGRES_URL'] ??
+    process.env['TEST_POSTGRES_URL'] ??
+    'postgres://postgres@127.0.0.1:5432/postgres';
+  return {
+    durationSeconds: envSeconds('BENCH_DURATION', 10),
+    warmupSeconds: envSeconds('BENCH_WARMUP', 2),
+    postgresAdminUrl: pgUrl === 'off' ? undefined : pgUrl,
+    print,
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await runOrdersBenchmark(ordersBenchOptionsFromEnv((line) => console.log(line)));
+}

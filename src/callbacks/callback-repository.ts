@@ -1,0 +1,269 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { DialectName, Db, Executor } from '../store/database.js';
+import type { CallbackAttemptsTable, CallbackEventsTable } from '../store/schema.js';
+
+// Rows of the callback outbox (callback_events) and its attempt log (callback_attempts).
+// Delivery state lives here; the worker only moves rows between states.
+
+export type CallbackEventRow = Selectable<CallbackEventsTable>;
+export type NewCallbackEvent = Insertable<CallbackEventsTable>;
+export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
+
+export const EVENT_STATUSES = [
+  'pending',
+  'delivering',
+  'delivered',
+  'failed',
+  'undeliverable',
+] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** Statuses a resend may restart (not while a delivery is queued or under way). */
+export const RESENDABLE: readonly EventStatus[] = ['failed', 'delivered', 'undeliverable'];
+
+export async function insertCallbackEvents(
+  trx: Executor,
+  rows: readonly NewCallbackEvent[],
+): Promise<void> {
+  if (rows.length > 0)
+    await trx
+      .insertInto('callback_events')
+      .values([...rows])
+      .execute();
+}
+
+export interface Claim {
+  readonly now: string;
+  readonly leaseUntil: string;
+  readonly worker: string;
+  readonly limit: number;
+}
+
+/**
+ * Leases up to `limit` due pending events to this worker. On PostgreSQL the candidate rows are
+ * locked with SKIP LOCKED, so concurrent instances claim disjoint sets without waiting on each
+ * other; SQLite serialises writers, which gives the same guarantee. The candidates come straight
+ * off the (status, next_attempt_at) index.
+ */
+export async function claimDueEvents(
+  db: Db,
+  dialect: DialectName,
+  claim: Claim,
+): Promise<CallbackEventRow[]> {
+  const due = db
+    .selectFrom('callback_events')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', claim.now)
+    .orderBy('next_attempt_at')
+    .limit(claim.limit)
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+  return db
+    .updateTable('callback_events')
+    .set({
+      status: 'delivering',
+      locked_until: claim.leaseUntil,
+      locked_by: claim.worker,
+      updated_at: claim.now,
+    })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+/**
+ * Puts events whose lease lapsed (their worker died or hung) back to pending, so any worker can
+ * claim them. Their attempt count is unchanged: the lost attempt left no outcome.
+ */
+export async function reclaimExpired(db: Db, now: string): Promise<number> {
+  const result = await db
+    .updateTable('callback_events')
+    .set({ status: 'pending', locked_until: null, locked_by: null, updated_at: now })
+    .where('status', '=', 'delivering')
+    .where('locked_until', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export interface OrganisationTarget {
+  readonly id: string;
+  readonly callback_url: string;
+  readonly callback_version: string;
+  readonly api_key_enc: string;
+}
+
+export async function findTargets(
+  db: Executor,
+  organisationIds: readonly string[],
+): Promise<OrganisationTarget[]> {
+  if (organisationIds.length === 0) return [];
+  return db
+    .selectFrom('organisations')
+    .select(['id', 'callback_url', 'callback_version', 'api_key_enc'])
+    .where('id', 'in', [...organisationIds])
+    .execute();
+}
+
+/** What one delivery turn did to an event. */
+export interface Outcome {
+  readonly eventId: string;
+  readonly worker: string;
+  readonly at: string;
+  readonly status: 'delivered' | 'pending' | 'failed' | 'undeliverable';
+  readonly attempts: number;
+  readonly nextAttemptAt: string;
+  readonly lastStatus: number | null;
+  /** The attempt to log; absent when nothing was sent (no callback URL). */
+  readonly attempt?: Insertable<CallbackAttemptsTable>;
+}
+
+/**
+ * Writes a batch of outcomes in one transaction. The state change is fenced on this worker's
+ * lease, so a worker that lost its lease cannot overwrite the newer owner's state; the attempt is
+ * logged either way, because the request was made. Acknowledged deliveries, the bulk of any
+ * batch, share one UPDATE per response status.
+ */
+export async function recordOutcomes(db: Db, outcomes: readonly Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const delivered = new Map<string, Outcome[]>();
+  const others: Outcome[] = [];
+  for (const o of outcomes) {
+    if (o.status !== 'delivered') {
+      others.push(o);
+      continue;
+    }
+    const key = `${o.worker} ${String(o.lastStatus)}`;
+    delivered.set(key, [...(delivered.get(key) ?? []), o]);
+  }
+  await db.transaction().execute(async (trx) => {
+    const attempts = outcomes.flatMap((o) => (o.attempt === undefined ? [] : [o.attempt]));
+    if (attempts.length > 0) await trx.insertInto('callback_attempts').values(attempts).execute();
+    for (const group of delivered.values()) {
+      const [first] = group;
+      if (first === undefined) continue;
+      const at = group.reduce((latest, o) => (o.at > latest ? o.at : latest), first.at);
+      await trx
+        .updateTable('callback_events')
+        .set((eb) => ({
+          status: 'delivered',
+          attempts: eb('attempts', '+', 1),
+          next_attempt_at: at,
+          last_status: first.lastStatus,
+          locked_until: null,
+          locked_by: null,
+          updated_at: at,
+          delivered_at: at,
+        }))
+        .where(
+          'id',
+          'in',
+          group.map((o) => o.eventId),
+        )
+        .where('locked_by', '=', first.worker)
+        .where('status', '=', 'delivering')
+        .execute();
+    }
+    for (const o of others) {
+      await trx
+        .updateTable('callback_events')
+        .set({
+          status: o.status,
+          attempts: o.attempts,
+          next_attempt_at: o.nextAttemptAt,
+          last_status: o.lastStatus,
+          locked_until: null,
+          locked_by: null,
+          updated_at: o.at,
+        })
+        .where('id', '=', o.eventId)
+        .where('locked_by', '=', o.worker)
+        .where('status', '=', 'delivering')
+        .execute();
+    }
+  });
+}
+
+/** Hands leased but unsent events back (graceful stop), so another worker takes them at once. */
+export async function releaseEvents(
+  db: Db,
+  ids: readonly string[],
+  worker: string,
+  at: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('callback_events')
+    .set({ status: 'pending', locked_until: null, locked_by: null, updated_at: at })
+    .where('id', 'in', [...ids])
+    .where('locked_by', '=', worker)
+    .where('status', '=', 'delivering')
+    .execute();
+}
+
+export interface EventFilter {
+  readonly organisationId: string;
+  readonly status?: EventStatus;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** An organisation's events, newest first, with the total for paging. */
+export async function listEvents(
+  db: Executor,
+  filter: EventFilter,
+): Promise<{ rows: CallbackEventRow[]; total: number }> {
+  const base = db
+    .selectFrom('callback_events')
+    .where('organisation_id', '=', filter.organisationId)
+    .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status ?? ''));
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findEvent(db: Executor, id: string): Promise<CallbackEventRow | undefined> {
+  return db.selectFrom('callback_events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listAttempts(db: Executor, eventId: string): Promise<CallbackAttemptRow[]> {
+  return db
+    .selectFrom('callback_attempts')
+    .selectAll()
+    .where('event_id', '=', eventId)
+    .orderBy('attempt_no')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Queues an event again with a fresh retry round; past attempts keep their numbers. Conditional
+ * on a resendable status, so a concurrent resend or delivery cannot be doubled.
+ */
+export async function requeueEvent(
+  db: Executor,
+  id: string,
+  at: string,
+): Promise<CallbackEventRow | undefined> {
+  return db
+    .updateTable('callback_events')
+    .set((eb) => ({
+      status: 'pending',
+      next_attempt_at: at,
+      retry_from: eb.ref('attempts'),
+      locked_until: null,
+      locked_by: null,
+      updated_at: at,
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', [...RESENDABLE])
+    .returningAll()
+    .executeTakeFirst();
+}

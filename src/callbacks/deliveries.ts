@@ -1,0 +1,149 @@
+import type { Clock } from '../clock.js';
+import { iso } from '../clock.js';
+import { badRequest, conflict, notFound } from '../domain/errors.js';
+import type { Db } from '../store/database.js';
+import type { CallbackAttemptRow, CallbackEventRow, EventStatus } from './callback-repository.js';
+import {
+  RESENDABLE,
+  findEvent,
+  listAttempts,
+  listEvents,
+  requeueEvent,
+} from './callback-repository.js';
+
+// What an organisation may see and do with its deliveries: list them, read one with its
+// attempts, resend one. The HTTP routes and the CLI both go through here.
+
+export interface DeliverySummary {
+  id: string;
+  iccid: string;
+  alertType: string;
+  status: EventStatus;
+  attemptCount: number;
+  lastStatusCode: number;
+  createdAt: string;
+  updatedAt: string;
+  nextAttemptAt: string;
+  deliveredAt: string;
+}
+
+export interface AttemptView {
+  attemptNo: number;
+  attemptedAt: string;
+  url: string;
+  statusCode: number;
+  latencyMs: number;
+  error: string;
+  responseSnippet: string;
+}
+
+export interface DeliveryDetail extends DeliverySummary {
+  payload: unknown;
+  attempts: AttemptView[];
+}
+
+export function deliverySummary(row: CallbackEventRow): DeliverySummary {
+  return {
+    id: row.id,
+    iccid: row.iccid,
+    alertType: row.alert_type,
+    status: row.status as EventStatus,
+    attemptCount: Number(row.attempts),
+    lastStatusCode: row.last_status ?? 0,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : '',
+    deliveredAt: row.delivered_at ?? '',
+  };
+}
+
+function attemptView(row: CallbackAttemptRow): AttemptView {
+  return {
+    attemptNo: Number(row.attempt_no),
+    attemptedAt: row.attempted_at,
+    url: row.url,
+    statusCode: row.status_code ?? 0,
+    latencyMs: Number(row.latency_ms),
+    error: row.error ?? '',
+    responseSnippet: row.response_snippet ?? '',
+  };
+}
+
+export interface DeliveryPage {
+  readonly deliveries: DeliverySummary[];
+  readonly total: number;
+}
+
+export async function listDeliveries(
+  db: Db,
+  organisationId: string,
+  query: { status?: EventStatus; page: number; perPage: number },
+): Promise<DeliveryPage> {
+  const { rows, total } = await listEvents(db, {
+    organisationId,
+    status: query.status,
+    limit: query.perPage,
+    offset: (query.page - 1) * query.perPage,
+  });
+  return { deliveries: rows.map(deliverySummary), total };
+}
+
+/** The event, or 404 when it does not exist or is another organisation's (same message). */
+async function ownEvent(
+  db: Db,
+  organisationId: string | undefined,
+  id: string,
+): Promise<CallbackEventRow> {
+  const row = await findEvent(db, id);
+  if (
+    row === undefined ||
+    (organisationId !== undefined && row.organisation_id !== organisationId)
+  ) {
+    throw notFound(`callback ${id} not found`);
+  }
+  return row;
+}
+
+/** organisationId undefined: an operator (the CLI) may read any organisation's delivery. */
+export async function getDelivery(
+  db: Db,
+  organisationId: string | undefined,
+  id: string,
+): Promise<DeliveryDetail & { organisationId: string }> {
+  const row = await ownEvent(db, organisationId, id);
+  const attempts = await listAttempts(db, id);
+  return {
+    ...deliverySummary(row),
+    organisationId: row.organisation_id,
+    payload: JSON.parse(row.payload) as unknown,
+    attempts: attempts.map(attemptView),
+  };
+}
+
+/**
+ * Queues a delivered, failed or undeliverable event again, with a fresh retry round. A delivery
+ * that is already queued or under way is a 409; an organisation without a callback URL is a 400.
+ */
+export async function resendDelivery(
+  deps: { db: Db; clock: Clock },
+  organisationId: string | undefined,
+  id: string,
+): Promise<DeliverySummary> {
+  const row = await ownEvent(deps.db, organisationId, id);
+  const org = await deps.db
+    .selectFrom('organisations')
+    .select('callback_url')
+    .where('id', '=', row.organisation_id)
+    .executeTakeFirst();
+  if (org === undefined || org.callback_url === '') {
+    throw badRequest('callbackUrl is not set: configure a callback URL before resending');
+  }
+  const requeued = await requeueEvent(deps.db, id, iso(deps.clock.now()));
+  if (requeued === undefined) {
+    throw conflict(
+      `callback ${id} is already queued for delivery; only ${RESENDABLE.join(', ')} callbacks can be resent`,
+      'callback_in_progress',
+    );
+  }
+  return deliverySummary(requeued);
+}

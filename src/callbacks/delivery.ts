@@ -1,0 +1,115 @@
+import { addSeconds, iso } from '../clock.js';
+import type { RandomSource } from '../random.js';
+import { CALLBACK_HEADERS } from '../http/schemas/usage-callback.js';
+import type { CallbackEventRow, Outcome } from './callback-repository.js';
+import type { OutgoingCallback, SendOutcome } from './http-sender.js';
+import type { CallbackV3 } from './payload.js';
+import { toV2 } from './payload.js';
+import { RETRY_AFTER_STATUSES, parseRetryAfter, retryDelaySeconds } from './retry-schedule.js';
+import { signBody } from './signer.js';
+
+// One delivery turn, minus the I/O: the request for an event (body by version, headers,
+// signature) and the event's next state from what the receiver answered.
+
+export const USER_AGENT = 'esim-bundle-service/2.1 (usage callbacks)';
+export const ATTEMPT_HEADER = 'X-Delivery-Attempt';
+
+export interface Target {
+  readonly url: string;
+  readonly version: string; // 'V2' | 'V3'
+  /** The organisation's current API key: the V3 signing key. */
+  readonly apiKey: string;
+}
+
+/**
+ * The request for one attempt. V3 sends the stored event bytes as they are; V2 sends the reduced
+ * shape derived from them. The signature covers exactly the bytes sent.
+ */
+export function buildRequest(
+  event: CallbackEventRow,
+  target: Target,
+  attemptNo: number,
+  instance: string,
+): OutgoingCallback {
+  const v3 = target.version === 'V3';
+  const body = Buffer.from(
+    v3 ? event.payload : JSON.stringify(toV2(JSON.parse(event.payload) as CallbackV3)),
+    'utf8',
+  );
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'user-agent': `${USER_AGENT} instance/${instance}`,
+    [CALLBACK_HEADERS.eventId]: event.id,
+    [CALLBACK_HEADERS.timestamp]: event.created_at,
+    [ATTEMPT_HEADER]: String(attemptNo),
+  };
+  if (v3) headers[CALLBACK_HEADERS.signature] = signBody(body, target.apiKey);
+  return { url: target.url, body, headers };
+}
+
+export interface Turn {
+  readonly event: CallbackEventRow;
+  readonly worker: string;
+  readonly now: Date;
+  readonly schedule: readonly number[];
+  readonly random: RandomSource;
+}
+
+/** Nothing to send to: the organisation has no callback URL (any more). */
+export function undeliverable(turn: Turn): Outcome {
+  const at = iso(turn.now);
+  return {
+    eventId: turn.event.id,
+    worker: turn.worker,
+    at,
+    status: 'undeliverable',
+    attempts: turn.event.attempts,
+    nextAttemptAt: at,
+    lastStatus: turn.event.last_status,
+  };
+}
+
+export const isAcknowledged = (status: number | null): boolean =>
+  status !== null && status >= 200 && status < 300;
+
+/**
+ * The next state after an attempt: any 2xx acknowledges; otherwise the next wait comes from the
+ * retry schedule (or the receiver's Retry-After on 429/503), and an exhausted round fails.
+ */
+export function afterAttempt(
+  turn: Turn,
+  url: string,
+  attemptedAt: Date,
+  sent: SendOutcome,
+): Outcome {
+  const { event, now } = turn;
+  const attemptNo = event.attempts + 1;
+  const at = iso(now);
+  const attempt = {
+    event_id: event.id,
+    attempt_no: attemptNo,
+    attempted_at: iso(attemptedAt),
+    url,
+    status_code: sent.statusCode,
+    latency_ms: sent.latencyMs,
+    error: sent.error,
+    response_snippet: sent.responseSnippet,
+  };
+  const common = {
+    eventId: event.id,
+    worker: turn.worker,
+    at,
+    attempts: attemptNo,
+    lastStatus: sent.statusCode,
+    attempt,
+  };
+  if (isAcknowledged(sent.statusCode)) return { ...common, status: 'delivered', nextAttemptAt: at };
+  const inRound = attemptNo - Number(event.retry_from);
+  const scheduled = retryDelaySeconds(turn.schedule, inRound, turn.random);
+  if (scheduled === undefined) return { ...common, status: 'failed', nextAttemptAt: at };
+  const asked =
+    sent.statusCode !== null && RETRY_AFTER_STATUSES.has(sent.statusCode)
+      ? parseRetryAfter(sent.retryAfter, now)
+      : undefined;
+  return { ...common, status: 'pending', nextAttemptAt: iso(addSeconds(now, asked ?? scheduled)) };
+}

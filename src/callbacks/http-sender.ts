@@ -1,0 +1,172 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { AddressGuard, Resolver } from './address-guard.js';
+import { AddressRefusedError, guardedLookup, hostOf } from './address-guard.js';
+
+// POSTs one callback. node:http never follows redirects, so a 3xx is simply a failed attempt.
+// Keep-alive agents reuse connections to busy receivers; every new connection goes through the
+// guard (production mode) via the lookup hook, and IP-literal hosts (which skip lookup) are
+// checked here before the request is made.
+
+export interface OutgoingCallback {
+  readonly url: string;
+  readonly body: Buffer;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface SendOutcome {
+  /** HTTP status, or null when no response arrived. */
+  readonly statusCode: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+  /** The first bytes of the response body, for the attempt record. */
+  readonly responseSnippet: string | null;
+  readonly retryAfter: string | undefined;
+}
+
+export interface CallbackTransport {
+  send(request: OutgoingCallback): Promise<SendOutcome>;
+  close(): void;
+}
+
+export interface HttpSenderOptions {
+  readonly connectTimeoutMs: number;
+  readonly timeoutMs: number;
+  /** Set in production mode: https only, and every address checked at connect time. */
+  readonly guard?: AddressGuard;
+  readonly requireHttps?: boolean;
+  readonly resolver?: Resolver;
+  readonly maxSockets?: number;
+  /** Extra trusted CA certificates (PEM), e.g. a private receiver's CA. */
+  readonly ca?: string | Buffer;
+}
+
+export const SNIPPET_BYTES = 512;
+/** Response bytes read before the connection is dropped rather than drained. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  return code !== undefined && !error.message.includes(code)
+    ? `${code}: ${error.message}`
+    : error.message;
+}
+
+export function createHttpSender(options: HttpSenderOptions): CallbackTransport {
+  const lookup =
+    options.guard === undefined ? undefined : guardedLookup(options.guard, options.resolver);
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 64,
+    scheduling: 'lifo' as const,
+  };
+  const httpAgent = new http.Agent(agentOptions);
+  const httpsAgent = new https.Agent({ ...agentOptions, ca: options.ca });
+
+  function send(request: OutgoingCallback): Promise<SendOutcome> {
+    const started = performance.now();
+    const elapsed = (): number => Math.round(performance.now() - started);
+    const failed = (error: string): SendOutcome => ({
+      statusCode: null,
+      latencyMs: elapsed(),
+      error,
+      responseSnippet: null,
+      retryAfter: undefined,
+    });
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return Promise.resolve(failed(`callback URL "${request.url}" is not valid`));
+    }
+    const secure = url.protocol === 'https:';
+    if (!secure && url.protocol !== 'http:')
+      return Promise.resolve(failed('callback URL must be http or https'));
+    if (!secure && options.requireHttps === true) {
+      return Promise.resolve(
+        failed('callback URL must be https in production mode; nothing was sent'),
+      );
+    }
+    const host = hostOf(url);
+    if (options.guard !== undefined && isIP(host) !== 0) {
+      const why = options.guard.refusal(host);
+      if (why !== undefined) return Promise.resolve(failed(`refused to connect: ${why}`));
+    }
+
+    return new Promise<SendOutcome>((resolve) => {
+      let settled = false;
+      let totalTimer: NodeJS.Timeout | undefined;
+      const finish = (outcome: SendOutcome): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(totalTimer);
+        resolve(outcome);
+      };
+      const req = (secure ? https : http).request(url, {
+        method: 'POST',
+        agent: secure ? httpsAgent : httpAgent,
+        lookup,
+        headers: { ...request.headers, 'content-length': String(request.body.length) },
+      });
+      totalTimer = setTimeout(() => {
+        finish(failed(`no complete response within ${options.timeoutMs} ms`));
+        req.destroy();
+      }, options.timeoutMs);
+      req.on('socket', (socket) => {
+        if (!socket.connecting) return;
+        const connectTimer = setTimeout(() => {
+          finish(failed(`could not connect within ${options.connectTimeoutMs} ms`));
+          req.destroy();
+        }, options.connectTimeoutMs);
+        const clear = (): void => clearTimeout(connectTimer);
+        socket.once('connect', clear);
+        socket.once('close', clear);
+      });
+      req.on('error', (error) => {
+        finish(failed(error instanceof AddressRefusedError ? error.message : describe(error)));
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const complete = (): void => {
+          const location = res.headers.location;
+          const status = res.statusCode ?? 0;
+          finish({
+            statusCode: status,
+            latencyMs: elapsed(),
+            error:
+              status >= 300 && status < 400 && location !== undefined
+                ? `redirect to ${location} not followed`
+                : null,
+            responseSnippet:
+              size === 0 ? null : Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+            retryAfter: res.headers['retry-after'],
+          });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (size < SNIPPET_BYTES) chunks.push(chunk);
+          size += chunk.length;
+          // A receiver streaming a large body is not worth draining: drop the connection.
+          if (size > MAX_RESPONSE_BYTES) {
+            complete();
+            res.destroy();
+          }
+        });
+        res.on('end', complete);
+        res.on('error', (error) => finish(failed(describe(error))));
+      });
+      req.end(request.body);
+    });
+  }
+
+  return {
+    send,
+    close() {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}

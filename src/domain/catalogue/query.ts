@@ -1,0 +1,94 @@
+import { REGIONS, countryByIso } from '../countries.js';
+import { badRequest } from '../errors.js';
+import type {
+  CatalogueFilter,
+  CatalogueOrder,
+} from '../../store/repositories/catalogue-repository.js';
+
+// GET /catalogue query semantics (docs/catalogue.md). The route schema has already checked
+// types, ranges and enums; this turns the values into a store filter and checks what a schema
+// cannot (known country codes and regions).
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 500;
+
+export interface CatalogueQuery {
+  readonly page?: string;
+  readonly perPage?: number;
+  readonly direction?: 'asc' | 'desc';
+  readonly orderBy?: CatalogueOrder;
+  readonly description?: string;
+  readonly group?: string;
+  readonly countries?: string;
+  readonly region?: string;
+}
+
+const REGION_BY_LOWER = new Map(REGIONS.map((r) => [r.toLowerCase(), r]));
+
+/** Comma-separated ISO 3166-1 alpha-2 codes, upper-cased and de-duplicated; empty items are ignored. */
+export function parseCountryList(raw: string): string[] {
+  const codes = new Set<string>();
+  for (const part of raw.split(',')) {
+    const code = part.trim().toUpperCase();
+    if (code === '') continue;
+    if (!/^[A-Z]{2}$/.test(code) || countryByIso(code) === undefined) {
+      throw badRequest(
+        `query parameter countries: "${part.trim()}" is not an ISO 3166-1 alpha-2 country code`,
+      );
+    }
+    codes.add(code);
+  }
+  return [...codes];
+}
+
+/**
+ * The LIKE pattern for a description search: case-insensitive; `*` matches any run of characters
+ * and anchors the pattern at both ends; without `*` the text matches anywhere.
+ */
+export function descriptionPattern(raw: string): string {
+  const escaped = raw.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return escaped.includes('*') ? escaped.replace(/\*+/g, '%') : `%${escaped}%`;
+}
+
+/**
+ * The store filter for a query by an organisation with the given groups, or undefined when the
+ * answer is certainly empty (the requested group is not one of the organisation's).
+ */
+export function catalogueFilter(
+  query: CatalogueQuery,
+  organisationGroups: readonly string[],
+): CatalogueFilter | undefined {
+  const page = Number(query.page ?? '1');
+  if (!Number.isSafeInteger(page) || page < 1) {
+    throw badRequest('query parameter page must be a whole number >= 1');
+  }
+  const perPage = query.perPage ?? DEFAULT_PER_PAGE;
+  let groups = organisationGroups;
+  if (query.group !== undefined && query.group !== '') {
+    if (!organisationGroups.includes(query.group)) return undefined;
+    groups = [query.group];
+  }
+  if (groups.length === 0) return undefined;
+  let region: string | undefined;
+  if (query.region !== undefined && query.region.trim() !== '') {
+    const known = REGION_BY_LOWER.get(query.region.trim().toLowerCase());
+    if (known === undefined) {
+      throw badRequest(`query parameter region must be one of ${REGIONS.join(', ')}`);
+    }
+    region = known.toLowerCase();
+  }
+  const countries = query.countries === undefined ? undefined : parseCountryList(query.countries);
+  return {
+    groups,
+    countries: countries !== undefined && countries.length > 0 ? countries : undefined,
+    region,
+    descriptionLike:
+      query.description === undefined || query.description === ''
+        ? undefined
+        : descriptionPattern(query.description),
+    orderBy: query.orderBy ?? 'name',
+    direction: query.direction ?? 'asc',
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  };
+}

@@ -1,0 +1,244 @@
+import { addDays, iso } from '../../clock.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { RandomSource } from '../../random.js';
+import type { Db, Executor } from '../../store/database.js';
+import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
+import { insertBatch } from '../../store/repositories/inventory-repository.js';
+import { readFunds } from '../../store/repositories/ledger-repository.js';
+import type { EsimActivation, StoredOrder } from '../../store/repositories/order-repository.js';
+import { findActivations, insertOrder } from '../../store/repositories/order-repository.js';
+import type { Bundle } from '../bundle.js';
+import { badRequest, notFound } from '../errors.js';
+import { issueEsim } from '../esim-issuer.js';
+import type { Funds } from '../ledger.js';
+import { available, charge, insufficientFunds } from '../ledger.js';
+import { createAssignment } from '../lifecycle/assign.js';
+import type { PricedLine } from './pricing.js';
+import { priceLines } from './pricing.js';
+import type { OrderLineInput, OrderRequest } from './validation.js';
+import { checkOrderRequest } from './validation.js';
+
+// Placing an order. `validate` runs every check (names, groups, quantities, ICCIDs owned,
+// funds) and writes nothing. `transaction` does the same checks and all the writes in one
+// database transaction: the order, its lines, inventory batches or eSIMs and assignments, and
+// last the debit, so the balance row is locked for as short a time as possible. Any failure
+// rolls all of it back.
+
+export interface OrderDeps {
+  readonly store: { readonly db: Db };
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly config: Config;
+}
+
+export interface OrderingOrganisation {
+  readonly id: string;
+  readonly currency: string;
+  readonly groups: readonly string[];
+  /** Balances as read when the caller was authenticated; a hint, re-checked under lock. */
+  readonly funds?: Funds;
+}
+
+export interface PlacedOrder {
+  readonly order: StoredOrder;
+  /** Activation details of every eSIM the order assigned to, by ICCID. */
+  readonly activations: ReadonlyMap<string, EsimActivation>;
+}
+
+export interface PlacementHooks {
+  /** Runs inside the order's transaction just before it commits (e.g. the idempotency record). */
+  beforeCommit?(trx: Executor, placed: PlacedOrder): Promise<void>;
+}
+
+interface Prepared {
+  readonly lines: PricedLine[];
+  readonly total: number;
+  readonly activations: Map<string, EsimActivation>;
+}
+
+async function resolveBundles(
+  db: Executor,
+  org: OrderingOrganisation,
+  lines: readonly OrderLineInput[],
+): Promise<Map<string, Bundle>> {
+  const bundles = new Map<string, Bundle>();
+  for (const [i, line] of lines.entries()) {
+    if (bundles.has(line.item)) continue;
+    const bundle = await findBundleByName(db, line.item);
+    // A bundle outside the organisation's groups reads exactly like one that does not exist.
+    if (bundle === undefined || !bundle.groups.some((g) => org.groups.includes(g))) {
+      throw badRequest(
+        `order[${i}].item: bundle "${line.item}" is not available to this organisation`,
+        'unknown_bundle',
+      );
+    }
+    bundles.set(line.item, bundle);
+  }
+  return bundles;
+}
+
+async function prepare(
+  db: Executor,
+  org: OrderingOrganisation,
+  request: OrderRequest,
+  config: Config,
+): Promise<Prepared> {
+  checkOrderRequest(request, config);
+  const bundles = await resolveBundles(db, org, request.order);
+  const { lines, total } = priceLines(request.order, bundles);
+  const listed = request.order.flatMap((l) => l.iccids ?? []);
+  const activations = await findActivations(db, org.id, listed);
+  request.order.forEach((line, i) =>
+    line.iccids?.forEach((iccid, j) => {
+      // Another organisation's eSIM reads exactly like one that does not exist.
+      if (!activations.has(iccid)) {
+        throw badRequest(`order[${i}].iccids[${j}]: eSIM ${iccid} not found`, 'unknown_iccid');
+      }
+    }),
+  );
+  return { lines, total, activations };
+}
+
+function statusMessage(request: OrderRequest, units: number, newEsims: number): string {
+  const bundles = `${units} bundle${units === 1 ? '' : 's'}`;
+  if (request.type === 'validate') {
+    return `Order is valid: ${bundles}; nothing was charged or stored`;
+  }
+  if (!request.assign) return `Order completed: ${bundles} added to inventory`;
+  return `Order completed: ${bundles} assigned (${newEsims} new eSIM${newEsims === 1 ? '' : 's'})`;
+}
+
+async function validateOnly(
+  deps: OrderDeps,
+  org: OrderingOrganisation,
+  request: OrderRequest,
+): Promise<PlacedOrder> {
+  const db = deps.store.db;
+  const now = deps.clock.now();
+  const prepared = await prepare(db, org, request, deps.config);
+  const funds = await readFunds(db, org.id);
+  if (funds === undefined) throw notFound(`organisation ${org.id} not found`);
+  if (available(funds, now) < prepared.total) {
+    throw insufficientFunds(prepared.total, funds, org.currency, now);
+  }
+  const units = prepared.lines.reduce((n, l) => n + l.input.quantity, 0);
+  return {
+    order: {
+      reference: '',
+      organisationId: org.id,
+      status: 'validated',
+      statusMessage: statusMessage(request, units, 0),
+      total: prepared.total,
+      currency: org.currency,
+      assign: request.assign,
+      createdAt: iso(now),
+      items: prepared.lines.map((l) => ({
+        lineNo: l.lineNo,
+        type: 'bundle',
+        item: l.bundle.name,
+        quantity: l.input.quantity,
+        pricePerUnit: l.pricePerUnit,
+        subTotal: l.subTotal,
+        iccids: [...(l.input.iccids ?? [])],
+      })),
+    },
+    activations: prepared.activations,
+  };
+}
+
+export async function placeOrder(
+  deps: OrderDeps,
+  org: OrderingOrganisation,
+  request: OrderRequest,
+  hooks: PlacementHooks = {},
+): Promise<PlacedOrder> {
+  if (request.type === 'validate') return validateOnly(deps, org, request);
+  const now = deps.clock.now();
+  const at = iso(now);
+  const expiry = iso(addDays(now, deps.config.inventoryValidityDays));
+  const reference = deps.random.uuid();
+
+  return deps.store.db.transaction().execute(async (trx) => {
+    const prepared = await prepare(trx, org, request, deps.config);
+    const activations = prepared.activations;
+    const lineIccids: string[][] = [];
+    let units = 0;
+    let newEsims = 0;
+    for (const line of prepared.lines) {
+      const quantity = line.input.quantity;
+      units += quantity;
+      // Assigned units still get a batch (nothing left in it), so revoking an unused one
+      // can return it to inventory.
+      const batchId = await insertBatch(trx, {
+        organisationId: org.id,
+        bundleName: line.bundle.name,
+        orderReference: reference,
+        total: quantity,
+        remaining: request.assign ? 0 : quantity,
+        expiry,
+        at,
+      });
+      const iccids: string[] = [];
+      if (request.assign) {
+        for (let unit = 0; unit < quantity; unit += 1) {
+          let iccid = line.input.iccids?.[unit];
+          if (iccid === undefined) {
+            const esim = await issueEsim(trx, deps, org.id, reference);
+            iccid = esim.iccid;
+            activations.set(iccid, {
+              iccid,
+              matchingId: esim.matching_id,
+              smdpAddress: esim.smdp_address,
+            });
+            newEsims += 1;
+          }
+          await createAssignment(trx, deps, {
+            organisationId: org.id,
+            iccid,
+            bundle: line.bundle,
+            reference,
+            batchId,
+          });
+          iccids.push(iccid);
+        }
+      }
+      lineIccids.push(iccids);
+    }
+    const order: StoredOrder = {
+      reference,
+      organisationId: org.id,
+      status: 'completed',
+      statusMessage: statusMessage(request, units, newEsims),
+      total: prepared.total,
+      currency: org.currency,
+      assign: request.assign,
+      createdAt: at,
+      items: prepared.lines.map((l, i) => ({
+        lineNo: l.lineNo,
+        type: 'bundle',
+        item: l.bundle.name,
+        quantity: l.input.quantity,
+        pricePerUnit: l.pricePerUnit,
+        subTotal: l.subTotal,
+        iccids: lineIccids[i] ?? [],
+      })),
+    };
+    await insertOrder(trx, order);
+    if (prepared.total > 0) {
+      await charge(trx, {
+        organisationId: org.id,
+        currency: org.currency,
+        amount: prepared.total,
+        kind: 'order',
+        reference,
+        description: `order ${reference}`,
+        at: now,
+        snapshot: org.funds,
+      });
+    }
+    const placed = { order, activations };
+    await hooks.beforeCommit?.(trx, placed);
+    return placed;
+  });
+}

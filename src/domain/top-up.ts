@@ -1,0 +1,283 @@
+import type { Clock } from '../clock.js';
+import { addSeconds, iso } from '../clock.js';
+import type { Config } from '../config.js';
+import type { ChargeLookup, ChargeOutcome, PaymentGateway } from '../payments/gateway.js';
+import { GatewayUnavailableError } from '../payments/gateway.js';
+import type { RandomSource } from '../random.js';
+import type { Db } from '../store/database.js';
+import { completeClaim, releaseClaim } from '../store/repositories/idempotency-repository.js';
+import { applyMovement, readFunds } from '../store/repositories/ledger-repository.js';
+import { findDefaultCard } from '../store/repositories/payment-repository.js';
+import type { TopUpRow } from '../store/repositories/top-up-repository.js';
+import {
+  dueForCheck,
+  insertTopUp,
+  postponeCheck,
+  settleTopUp,
+} from '../store/repositories/top-up-repository.js';
+import type { DomainError } from './errors.js';
+import { badRequest, notFound, unavailable } from './errors.js';
+
+// Balance top-up: charge the organisation's saved card through the payment gateway and credit
+// the balance. A top-up row is written before the charge is sent, so a charge is never lost:
+// - answered "succeeded": the row is settled and the balance credited in one transaction;
+// - answered "declined": 400 with the reason, nothing credited;
+// - not delivered (processor down): 503 with Retry-After, nothing charged, nothing credited;
+// - sent but not answered in PAYMENT_TIMEOUT_MS: 503 with Retry-After; the row is marked unknown
+//   and settled later, by the late answer or by reconciliation asking the processor. Settling is
+//   conditional on the row still being in doubt, so a top-up is credited at most once.
+
+export interface TopUpDeps {
+  readonly store: { readonly db: Db };
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly config: Config;
+  readonly payments: PaymentGateway;
+}
+
+export interface TopUpResult {
+  amount: number;
+  balance: number;
+  ref: number;
+}
+
+export interface TopUpHooks {
+  /** The Idempotency-Key of the request, if it carries one. */
+  readonly idempotencyKey?: string;
+  /**
+   * Called just before the charge is sent. From then on the top-up itself (as `owner`) finishes
+   * the request's idempotency record with the outcome: in the crediting transaction, or later
+   * by reconciliation if the answer is lost or the process dies.
+   */
+  handOver?(owner: string, until: Date): Promise<void>;
+}
+
+/** Seconds a client is asked to wait after a 503 from the processor. */
+export const PROCESSOR_RETRY_AFTER_SECONDS = 30;
+/** Seconds a client is asked to wait while an unanswered charge is being confirmed. */
+export const UNKNOWN_RETRY_AFTER_SECONDS = 10;
+// A pending row outlives its request only if the process died; reconciliation waits this long
+// past the payment timeout before treating it as in doubt.
+const CRASH_GRACE_SECONDS = 60;
+const MAX_CHECK_INTERVAL_SECONDS = 3600;
+
+/** Who finishes the idempotency record of a top-up whose outcome was unknown. */
+export const topUpOwner = (ref: number): string => `topup:${ref}`;
+const chargeReference = (ref: number): string => `topup-${ref}`;
+
+/** The `amount` query parameter: a string carrying a whole number of minor units within limits. */
+export function parseAmount(
+  raw: string | undefined,
+  limits: Pick<Config, 'topUpMin' | 'topUpMax'>,
+): number {
+  if (raw === undefined || raw.trim() === '') {
+    throw badRequest('query parameter amount is required (whole minor units)', 'invalid_amount');
+  }
+  if (!/^[+-]?\d+$/.test(raw.trim())) {
+    throw badRequest(
+      `amount must be a whole number of minor units, got "${raw}"`,
+      'invalid_amount',
+    );
+  }
+  const amount = Number(raw.trim());
+  if (amount <= 0) throw badRequest(`amount must be positive, got ${raw}`, 'invalid_amount');
+  if (amount < limits.topUpMin) {
+    throw badRequest(`amount must be at least ${limits.topUpMin}, got ${raw}`, 'invalid_amount');
+  }
+  if (!Number.isSafeInteger(amount) || amount > limits.topUpMax) {
+    throw badRequest(`amount must be at most ${limits.topUpMax}, got ${raw}`, 'invalid_amount');
+  }
+  return amount;
+}
+
+type Timed = { kind: 'answered'; outcome: ChargeOutcome } | { kind: 'timeout' };
+
+function withTimeout(charge: Promise<ChargeOutcome>, ms: number): Promise<Timed> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Timed>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timeout' }), ms);
+  });
+  return Promise.race([
+    charge.then((outcome): Timed => ({ kind: 'answered', outcome })),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function credit(
+  deps: TopUpDeps,
+  t: TopUpRow,
+  processorRef: string,
+): Promise<TopUpResult | undefined> {
+  const at = iso(deps.clock.now());
+  return deps.store.db.transaction().execute(async (trx) => {
+    if (!(await settleTopUp(trx, t.ref, 'succeeded', { processorRef, at }))) return undefined;
+    const balances = await applyMovement(trx, {
+      organisationId: t.organisationId,
+      kind: 'topup',
+      balanceDelta: t.amount,
+      testCreditDelta: 0,
+      reference: String(t.ref),
+      description: `top-up ${t.ref} (${processorRef})`,
+      at,
+    });
+    if (balances === undefined) throw notFound(`organisation ${t.organisationId} not found`);
+    const result = { amount: t.amount, balance: balances.balance, ref: t.ref };
+    if (t.idempotencyKey !== null) {
+      await completeClaim(
+        trx,
+        t.organisationId,
+        t.idempotencyKey,
+        topUpOwner(t.ref),
+        200,
+        JSON.stringify(result),
+      );
+    }
+    return result;
+  });
+}
+
+function declinedError(outcome: { code: string; reason: string }): DomainError {
+  return badRequest(`card declined: ${outcome.reason}`, outcome.code);
+}
+
+/**
+ * Settles a top-up in doubt with what the processor says, completing or releasing the
+ * idempotency record its request left behind. Safe to call more than once and from several
+ * processes: only the first settlement of a row has any effect.
+ */
+export async function settleInDoubt(
+  deps: TopUpDeps,
+  t: TopUpRow,
+  outcome: ChargeLookup,
+): Promise<void> {
+  const db = deps.store.db;
+  const at = iso(deps.clock.now());
+  const key = t.idempotencyKey;
+  if (outcome.status === 'succeeded') {
+    await credit(deps, t, outcome.processorRef);
+  } else if (outcome.status === 'declined') {
+    await db.transaction().execute(async (trx) => {
+      if (!(await settleTopUp(trx, t.ref, 'declined', { reason: outcome.reason, at }))) return;
+      if (key === null) return;
+      const error = declinedError(outcome);
+      const body = JSON.stringify({ message: error.message, code: outcome.code });
+      await completeClaim(trx, t.organisationId, key, topUpOwner(t.ref), 400, body);
+    });
+  } else if (outcome.status === 'not_found') {
+    await fail(deps, t, 'the processor has no record of the charge');
+  } else {
+    const wait = Math.min(5 * 2 ** t.checks, MAX_CHECK_INTERVAL_SECONDS);
+    await postponeCheck(db, t.ref, iso(addSeconds(deps.clock.now(), wait)));
+  }
+}
+
+/** Nothing was charged: the top-up failed and the client may simply try again, same key or not. */
+async function fail(deps: TopUpDeps, t: TopUpRow, reason: string): Promise<void> {
+  const at = iso(deps.clock.now());
+  await deps.store.db.transaction().execute(async (trx) => {
+    if (!(await settleTopUp(trx, t.ref, 'failed', { reason, at }))) return;
+    if (t.idempotencyKey !== null) {
+      await releaseClaim(trx, t.organisationId, t.idempotencyKey, topUpOwner(t.ref));
+    }
+  });
+}
+
+export async function topUp(
+  deps: TopUpDeps,
+  org: { id: string; currency: string },
+  rawAmount: string | undefined,
+  hooks: TopUpHooks = {},
+): Promise<TopUpResult> {
+  const amount = parseAmount(rawAmount, deps.config);
+  const db = deps.store.db;
+  const card = await findDefaultCard(db, org.id);
+  if (card === undefined) {
+    throw badRequest(
+      'no saved card: save a card in the portal first (simulator: esim org card <id> --number 4242424242424242)',
+      'no_card',
+    );
+  }
+  const now = deps.clock.now();
+  const timeoutSeconds = Math.ceil(deps.config.paymentTimeoutMs / 1000);
+  const row: TopUpRow = {
+    ref: await insertTopUp(db, {
+      organisationId: org.id,
+      amount,
+      cardId: card.id,
+      idempotencyKey: hooks.idempotencyKey ?? null,
+      at: iso(now),
+      nextCheckAt: iso(addSeconds(now, timeoutSeconds + CRASH_GRACE_SECONDS)),
+    }),
+    organisationId: org.id,
+    amount,
+    status: 'pending',
+    cardId: card.id,
+    idempotencyKey: hooks.idempotencyKey ?? null,
+    checks: 0,
+  };
+  await hooks.handOver?.(topUpOwner(row.ref), addSeconds(now, 24 * 3600));
+  const charge = deps.payments.charge({
+    token: card.token,
+    amount,
+    currency: org.currency,
+    reference: chargeReference(row.ref),
+  });
+  let answer: Timed;
+  try {
+    answer = await withTimeout(charge, deps.config.paymentTimeoutMs);
+  } catch (error) {
+    if (!(error instanceof GatewayUnavailableError)) throw error;
+    await fail(deps, row, error.message);
+    throw unavailable(
+      `payment processor unavailable, nothing was charged: ${error.message}`,
+      PROCESSOR_RETRY_AFTER_SECONDS,
+    );
+  }
+
+  if (answer.kind === 'timeout') {
+    const later = deps.clock.now();
+    await settleTopUp(db, row.ref, 'unknown', {
+      reason: `no answer within ${deps.config.paymentTimeoutMs} ms`,
+      nextCheckAt: iso(addSeconds(later, UNKNOWN_RETRY_AFTER_SECONDS)),
+      at: iso(later),
+    });
+    // The answer may still come; if it does, settle at once. If not (or this fails),
+    // reconciliation asks the processor.
+    charge.then(
+      (outcome) => settleInDoubt(deps, { ...row, status: 'unknown' }, outcome).catch(() => undefined),
+      () => undefined,
+    );
+    throw unavailable(
+      'the payment processor did not answer in time; the charge is being confirmed and, if it ' +
+        'went through, will be credited once',
+      UNKNOWN_RETRY_AFTER_SECONDS,
+    );
+  }
+
+  const outcome = answer.outcome;
+  if (outcome.status === 'declined') {
+    await settleInDoubt(deps, row, outcome);
+    throw declinedError(outcome);
+  }
+  const result = await credit(deps, row, outcome.processorRef);
+  if (result !== undefined) return result;
+  // Settled meanwhile by someone else (reconciliation after a very slow answer): credited once.
+  const funds = await readFunds(db, org.id);
+  return { amount, balance: funds?.balance ?? 0, ref: row.ref };
+}
+
+/** One pass of reconciliation over top-ups in doubt; returns how many were looked at. */
+export async function reconcileTopUps(deps: TopUpDeps, limit = 50): Promise<number> {
+  const due = await dueForCheck(deps.store.db, iso(deps.clock.now()), limit);
+  for (const t of due) {
+    let outcome: ChargeLookup;
+    try {
+      outcome = await deps.payments.lookup(chargeReference(t.ref));
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) throw error;
+      outcome = { status: 'processing' };
+    }
+    await settleInDoubt(deps, t, outcome);
+  }
+  return due.length;
+}

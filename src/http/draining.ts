@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './error-handler.js';
+
+/** Seconds a client is told to wait before retrying on another instance. */
+export const DRAIN_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * From the moment the app starts closing, every new request (readiness probes included) gets
+ * 503 {message} with Retry-After, so a load balancer moves traffic away while requests already
+ * in flight finish. Fastify's own closing response has neither the body shape nor Retry-After.
+ */
+export function installDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!draining) return;
+    reply.header('connection', 'close');
+    return sendError(reply, 503, 'this instance is shutting down; retry shortly', {
+      code: 'draining',
+      retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS,
+    });
+  });
+}

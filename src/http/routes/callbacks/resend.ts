@@ -1,0 +1,43 @@
+import { resendDelivery } from '../../../callbacks/deliveries.js';
+import type { AppDeps } from '../../../deps.js';
+import type { Api } from '../../api.js';
+import { withIdempotency } from '../../idempotency.js';
+import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { DeliverySummarySchema, IdParams, TAG } from './delivery-schema.js';
+
+const schema = {
+  tags: [TAG],
+  summary: 'Resend a usage callback',
+  description:
+    'Queues a failed, delivered or undeliverable callback for delivery again, to the current ' +
+    'callback URL and version, with a fresh retry schedule; past attempts are kept. Answers 202 ' +
+    'with the queued delivery. Accepts an Idempotency-Key header.',
+  'x-extension': true,
+  security: headerOnlySecurity,
+  params: IdParams,
+  response: {
+    202: DeliverySummarySchema,
+    400: {
+      ...standardErrors[400],
+      description: 'No callback URL is configured for the organisation.',
+    },
+    403: standardErrors[403],
+    404: standardErrors[404],
+    409: { ...ErrorRef, description: 'The callback is already queued or being delivered.' },
+    500: standardErrors[500],
+  },
+};
+
+export function registerResendCallback(app: Api, deps: AppDeps): void {
+  app.post('/callbacks/:id/resend', { schema }, (request, reply) =>
+    withIdempotency(deps, request, reply, async () => {
+      const queued = await resendDelivery(
+        { db: deps.store.db, clock: deps.clock },
+        request.organisation.id,
+        request.params.id,
+      );
+      reply.code(202);
+      return queued;
+    }),
+  );
+}

@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../../deps.js';
+import { catalogueItem } from '../../../domain/catalogue/view.js';
+import { notFound } from '../../../domain/errors.js';
+import { findBundleByName } from '../../../store/repositories/catalogue-repository.js';
+import type { Api } from '../../api.js';
+import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { BundleSchema } from './bundle-schema.js';
+
+const Params = Type.Object({
+  name: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Bundle name as in the catalogue, case-sensitive, e.g. esim_1GB_7D_GB_V2.',
+  }),
+});
+
+const schema = {
+  tags: ['Catalogue'],
+  summary: 'Get one bundle of the catalogue by name',
+  description: 'A bundle outside the organisation groups is answered like an unknown one (404).',
+  security: apiKeySecurity,
+  params: Params,
+  response: {
+    200: { ...BundleSchema, description: 'The bundle.' },
+    400: standardErrors[400],
+    403: standardErrors[403],
+    404: standardErrors[404],
+    500: standardErrors[500],
+  },
+};
+
+export function registerGetCatalogueBundle(app: Api, deps: AppDeps): void {
+  app.get(
+    '/catalogue/bundle/:name',
+    { schema, config: { recentOrganisation: true } },
+    async (request) => {
+      const { name } = request.params;
+      const groups = JSON.parse(request.organisation.groups) as string[];
+      const bundle = await findBundleByName(deps.store.db, name);
+      if (bundle === undefined || !bundle.groups.some((g) => groups.includes(g))) {
+        throw notFound(`bundle ${name} not found`);
+      }
+      return catalogueItem(bundle);
+    },
+  );
+}

@@ -1,0 +1,172 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../../deps.js';
+import {
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+  catalogueFilter,
+} from '../../../domain/catalogue/query.js';
+import { catalogueItem } from '../../../domain/catalogue/view.js';
+import { REGIONS } from '../../../domain/countries.js';
+import {
+  bundleFromRow,
+  catalogueVersion,
+  listCatalogue,
+} from '../../../store/repositories/catalogue-repository.js';
+import type { Api } from '../../api.js';
+import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { BundleSchema } from './bundle-schema.js';
+import { pagingLinks } from './link-header.js';
+import { createResponseCache } from './response-cache.js';
+
+const Querystring = Type.Object({
+  page: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,8}$',
+      default: '1',
+      description: 'Page to return, a whole number from 1. A page past the end returns [].',
+    }),
+  ),
+  perPage: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PER_PAGE,
+      default: DEFAULT_PER_PAGE,
+      description: `Bundles per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
+    }),
+  ),
+  direction: Type.Optional(
+    Type.Unsafe<'asc' | 'desc'>({
+      type: 'string',
+      enum: ['asc', 'desc'],
+      default: 'asc',
+      description: 'Ordering direction. Ties are always broken by name, ascending.',
+    }),
+  ),
+  orderBy: Type.Optional(
+    Type.Unsafe<'name' | 'duration' | 'dataAmount' | 'price'>({
+      type: 'string',
+      enum: ['name', 'duration', 'dataAmount', 'price'],
+      default: 'name',
+      description: 'Field to order by. Unlimited bundles order by their dataAmount of -1.',
+    }),
+  ),
+  description: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Case-insensitive search on description. `*` matches any run of characters and then the ' +
+        'pattern must match the whole description ("eSIM, 1GB*France*"); without `*` the text ' +
+        'matches anywhere ("france").',
+    }),
+  ),
+  group: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Only bundles of this group (exact, case-sensitive), e.g. Standard eSIM Bundles.',
+    }),
+  ),
+  countries: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description:
+        'Comma-separated ISO 3166-1 alpha-2 codes (e.g. FR,DE): bundles with at least one of them ' +
+        'as a base country. An unknown code is a 400.',
+    }),
+  ),
+  region: Type.Optional(
+    Type.String({
+      maxLength: 50,
+      description: `Bundles with a base country in this region, case-insensitive: ${REGIONS.join(', ')}.`,
+    }),
+  ),
+});
+
+const schema = {
+  tags: ['Catalogue'],
+  summary: 'List the bundles the organisation may order',
+  description:
+    'Only bundles of the organisation groups are listed. Filters combine with AND. The body is a ' +
+    'bare array; paging metadata is in the X-Total-Count and Link headers.',
+  security: apiKeySecurity,
+  querystring: Querystring,
+  response: {
+    200: Type.Array(BundleSchema, {
+      description: 'One page of bundles.',
+      headers: {
+        'X-Total-Count': {
+          type: 'integer',
+          description: 'Number of bundles matching the filters, over all pages.',
+        },
+        Link: {
+          type: 'string',
+          description:
+            'RFC 8288 links to the next, prev, first and last pages, keeping the other query parameters.',
+        },
+      },
+    }),
+    400: standardErrors[400],
+    403: standardErrors[403],
+    500: standardErrors[500],
+  },
+};
+
+/**
+ * The catalogue version, read from the database at most once per staleness period: within it, a
+ * cached answer is served without asking the database anything.
+ */
+function versionReader(deps: AppDeps): () => Promise<number> {
+  const { clock, config, store } = deps;
+  let known = -1;
+  let readAt = 0;
+  return async () => {
+    const now = clock.now().getTime();
+    if (known >= 0 && now >= readAt && now - readAt < config.catalogueStalenessMs) return known;
+    known = await catalogueVersion(store.db);
+    readAt = now;
+    return known;
+  };
+}
+
+/** Upper bound of the bytes the answer cache holds, whatever its entry count. */
+const CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+export function registerListCatalogue(app: Api, deps: AppDeps): void {
+  const base = deps.config.publicBaseUrl.replace(/\/+$/, '');
+  const cache = createResponseCache(deps.config.catalogueCacheEntries, CACHE_MAX_BYTES);
+  const db = deps.store.db;
+  const version = versionReader(deps);
+  app.get(
+    '/catalogue',
+    { schema, config: { recentOrganisation: true } },
+    async (request, reply) => {
+      const query = request.query;
+      const groups = JSON.parse(request.organisation.groups) as string[];
+      const filter = catalogueFilter(query, groups);
+      const page = Number(query.page ?? '1');
+      const perPage = query.perPage ?? DEFAULT_PER_PAGE;
+      let body: Buffer | string = '[]';
+      let total = 0;
+      if (filter !== undefined) {
+        const key = JSON.stringify(filter);
+        const current = await version();
+        const cached = cache.get(key, current);
+        if (cached !== undefined) {
+          ({ body, total } = cached);
+        } else {
+          const result = await listCatalogue(db, deps.store.dialect, filter);
+          // The route's response schema serialises the page, once per catalogue version.
+          const items = result.rows.map((row) => catalogueItem(bundleFromRow(row)));
+          body = Buffer.from(String(reply.serialize(items)));
+          total = result.total;
+          cache.set(key, { version: current, body, total });
+        }
+      }
+      return reply
+        .header('x-total-count', String(total))
+        .header('link', pagingLinks(base, request.url, page, perPage, total))
+        .type('application/json; charset=utf-8')
+        .send(body);
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../../deps.js';
+import { listHistory } from '../../../store/repositories/history-repository.js';
+import type { Api } from '../../api.js';
+import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { IccidParams, loadOwnedEsim } from './esim-view.js';
+
+const MAX_ENTRIES = 1000;
+
+const HistoryEntry = Type.Object({
+  name: Type.String({
+    description:
+      'The event: Bundle Applied, Bundle Queued, Bundle Activated, Bundle Depleted, Bundle Expired, Bundle Revoked, eSIM Downloaded, eSIM Installed, eSIM Deleted, Utilisation Alert.',
+  }),
+  bundle: Type.String({ description: 'Bundle name the event concerns; empty when none.' }),
+  date: Type.String({ description: 'When it happened, RFC 3339 UTC.' }),
+  bundleState: Type.String({
+    description:
+      'State of that bundle assignment after the event: Processing, Queued, Active, Depleted, Expired or Revoked; empty for an eSIM event with no bundle.',
+  }),
+  alertType: Type.String({
+    description: 'For alerts, the callback alert type (e.g. Utilisation); empty otherwise.',
+  }),
+});
+
+const schema = {
+  tags: ['eSIMs'],
+  summary: 'Get the history of an eSIM',
+  description: `Bundle and profile events of the eSIM, newest first (at most ${MAX_ENTRIES}).`,
+  security: apiKeySecurity,
+  params: IccidParams,
+  response: {
+    200: Type.Array(HistoryEntry),
+    400: standardErrors[400],
+    403: standardErrors[403],
+    404: standardErrors[404],
+    500: standardErrors[500],
+  },
+};
+
+export function registerGetEsimHistory(app: Api, deps: AppDeps): void {
+  app.get('/esims/:iccid/history', { schema }, async (request) => {
+    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
+    const rows = await listHistory(deps.store.db, esim.iccid, MAX_ENTRIES);
+    return rows.map((r) => ({
+      name: r.name,
+      bundle: r.bundle,
+      date: r.created_at,
+      bundleState: r.bundle_state,
+      alertType: r.alert_type,
+    }));
+  });
+}

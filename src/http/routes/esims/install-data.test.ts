@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import jsqr from 'jsqr';
+import { PNG } from 'pngjs';
+import yauzl from 'yauzl';
+import { FR_1MB, buy, getJson, seedTestBundles } from '../../../../test/esim-fixtures.js';
+import { DATABASES, startTestApp } from '../../../../test/harness.js';
+import type { TestApp, TestOrg } from '../../../../test/harness.js';
+
+// jsqr is CommonJS with an ES-style default export in its types; take whichever form loads.
+type Decode = typeof jsqr.default;
+const jsQR: Decode =
+  (jsqr as unknown as { default?: Decode }).default ?? (jsqr as unknown as Decode);
+
+/** Every entry of a ZIP archive by name. */
+function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
+      if (error !== null || zip === undefined) return reject(error ?? new Error('no zip'));
+      const files = new Map<string, Buffer>();
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (err, stream) => {
+          if (err !== null || stream === undefined) return reject(err ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            files.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(files));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+function decodeQr(png: Buffer): string | undefined {
+  const image = PNG.sync.read(png);
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
+}
+
+for (const kind of DATABASES) {
+  describe(`GET /v2.1/esims/assignments (install data) [${kind}]`, () => {
+    let t: TestApp;
+    let org: TestOrg;
+    let other: TestOrg;
+    let reference: string;
+    let iccids: string[];
+
+    before(async () => {
+      t = await startTestApp(kind);
+      await seedTestBundles(t);
+      org = await t.createOrg({ balance: 100_000 });
+      other = await t.createOrg({ balance: 100_000 });
+      ({ orderReference: reference, iccids } = await buy(t, org, FR_1MB.name, { quantity: 2 }));
+    });
+    after(() => t.close());
+
+    const activation = async (iccid: string): Promise<string> => {
+      const e = (await getJson(t, org, `/v2.1/esims/${iccid}`)) as Record<string, string>;
+      return `LPA:1$${e['smdpAddress']}$${e['matchingId']}`;
+    };
+
+    it('returns a CSV with one row per eSIM', async () => {
+      const res = await t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/esims/assignments?reference=${reference}`,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(String(res.headers['content-type']), /^text\/csv/);
+      assert.match(String(res.headers['content-disposition']), /attachment; filename=".*\.csv"/);
+      const lines = res.body.trim().split('\r\n');
+      assert.equal(lines[0], 'ICCID,Matching ID,RSP URL,Bundle');
+      const rows = lines.slice(1).map((l) => l.split(','));
+      assert.deepEqual(rows.map((r) => r[0]).sort(), [...iccids].sort());
+      for (const [iccid, matchingId, rsp, bundle] of rows) {
+        assert.equal(`LPA:1$${rsp}$${matchingId}`, await activation(iccid ?? ''));
+        assert.equal(bundle, FR_1MB.name);
+      }
+    });
+
+    it('returns a ZIP of PNG QR codes that decode to each activation code', async () => {
+      for (const request of [
+        { url: `/v2.1/esims/assignments?reference=${reference}&format=zip` },
+        {
+          url: `/v2.1/esims/assignments?reference=${reference}`,
+          headers: { accept: 'application/zip' },
+        },
+      ]) {
+        const res = await t.request(org.apiKey, { method: 'GET', ...request });
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers['content-type'], 'application/zip');
+        const files = await unzip(res.rawPayload);
+        assert.deepEqual([...files.keys()].sort(), iccids.map((i) => `${i}.png`).sort());
+        for (const iccid of iccids) {
+          const png = files.get(`${iccid}.png`);
+          assert.ok(png);
+          assert.equal(decodeQr(png), await activation(iccid));
+        }
+      }
+    });
+
+    it('answers 404 for an unknown or another organisation\u2019s reference', async () => {
+      for (const [key, ref] of [
+        [org.apiKey, '00000000-0000-4000-8000-000000000000'],
+        [other.apiKey, reference],
+      ] as const) {
+        const res = await t.request(key, {
+          method: 'GET',
+          url: `/v2.1/esims/assignments?reference=${ref}`,
+        });
+        assert.equal(res.statusCode, 404);
+        assert.equal(res.json().message, `reference ${ref} not found`);
+      }
+      const missing = await t.request(org.apiKey, {
+        method: 'GET',
+        url: '/v2.1/esims/assignments',
+      });
+      assert.equal(missing.statusCode, 400);
+    });
+  });
+}

@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../../deps.js';
+import { notFound } from '../../../domain/errors.js';
+import { findNetwork } from '../../../store/repositories/network-repository.js';
+import type { Api } from '../../api.js';
+import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { IccidParams, loadOwnedEsim } from './esim-view.js';
+
+const schema = {
+  tags: ['eSIMs'],
+  summary: 'Get the last known location of an eSIM',
+  description:
+    'The network the eSIM last registered on. An eSIM never seen on a network is a 404 saying so.',
+  security: apiKeySecurity,
+  params: IccidParams,
+  response: {
+    200: Type.Object({
+      mobileNetworkCode: Type.String({ description: 'MCC followed by MNC, e.g. 23415.' }),
+      networkName: Type.String({ description: 'Operator brand, e.g. Vodafone UK.' }),
+      country: Type.String({ description: 'ISO 3166-1 alpha-2 code of the network country.' }),
+      lastSeen: Type.String({
+        description:
+          'When the network last saw the eSIM (attach, or data use; refreshed at most once a minute), RFC 3339 UTC.',
+      }),
+    }),
+    400: standardErrors[400],
+    403: standardErrors[403],
+    404: standardErrors[404],
+    500: standardErrors[500],
+  },
+};
+
+export function registerGetEsimLocation(app: Api, deps: AppDeps): void {
+  app.get('/esims/:iccid/location', { schema }, async (request) => {
+    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
+    const network = await findNetwork(deps.store.db, esim.iccid);
+    if (network === undefined) {
+      throw notFound(`eSIM ${esim.iccid} has not been seen on a network yet`);
+    }
+    return {
+      mobileNetworkCode: network.mcc + network.mnc,
+      networkName: network.network_name,
+      country: network.country,
+      lastSeen: network.last_seen,
+    };
+  });
+}

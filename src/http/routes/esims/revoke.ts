@@ -1,0 +1,147 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { AppDeps } from '../../../deps.js';
+import { notFound } from '../../../domain/errors.js';
+import { planRevoke, revokeAssignment } from '../../../domain/lifecycle/revoke.js';
+import { findAssignment } from '../../../store/repositories/assignment-repository.js';
+import type { Api } from '../../api.js';
+import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { ICCID_DESCRIPTION, loadOwnedEsim } from './esim-view.js';
+
+const Params = Type.Object({
+  iccid: Type.String({ description: ICCID_DESCRIPTION }),
+  name: Type.String({ description: 'Bundle name as in the catalogue (case-sensitive).' }),
+  assignmentId: Type.String({
+    description: 'Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks.',
+  }),
+});
+
+const Query = Type.Object({
+  type: Type.Optional(
+    Type.Unsafe<'validate' | 'transaction'>({
+      type: 'string',
+      enum: ['validate', 'transaction'],
+      default: 'transaction',
+      description:
+        'validate: report what the revoke would do and change nothing. transaction (default): revoke.',
+    }),
+  ),
+});
+
+const RevokeResult = Type.Object({
+  status: Type.String({
+    description: 'validated (type=validate: nothing changed) or revoked (type=transaction).',
+  }),
+  assignmentId: Type.String(),
+  bundle: Type.String({ description: 'Bundle name.' }),
+  previousState: Type.String({ description: 'State before the revoke.' }),
+  bundleState: Type.String({
+    description: 'State after the call: unchanged for validate, Revoked for transaction.',
+  }),
+  refundToInventory: Type.Boolean({
+    description:
+      'True when the assignment was unused (Processing or Queued): the unit goes back to inventory. ' +
+      'An Active assignment is revoked without refund.',
+  }),
+});
+
+const DESCRIPTION =
+  'Revokes one assignment of a bundle on an eSIM (for example one month of a repeated bundle). ' +
+  'Processing or Queued assignments become Revoked and the unit is refunded to inventory (to the ' +
+  'batch it was drawn from; a unit bought with assign=true comes back as a new batch of one that ' +
+  'lapses when the assignment would have). An Active assignment becomes Revoked without refund. ' +
+  'Depleted, Expired or Revoked assignments cannot be revoked (400). An assignment that does not ' +
+  'exist, is not of that bundle or not on that eSIM is a 404.';
+
+const responses = {
+  200: RevokeResult,
+  400: standardErrors[400],
+  403: standardErrors[403],
+  404: standardErrors[404],
+  500: standardErrors[500],
+};
+
+const successorPath = (iccid: string, name: string, id: string): string =>
+  `/v2.1/esims/${encodeURIComponent(iccid)}/bundles/${encodeURIComponent(name)}/assignments/${encodeURIComponent(id)}`;
+
+export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
+  const handle = async (
+    orgId: string,
+    params: { iccid: string; name: string; assignmentId: string },
+    type: 'validate' | 'transaction',
+  ) => {
+    const esim = await loadOwnedEsim(deps, orgId, params.iccid);
+    const missing = () =>
+      notFound(
+        `assignment ${params.assignmentId} of bundle ${params.name} not found on eSIM ${esim.iccid}`,
+      );
+    const found = await findAssignment(deps.store.db, orgId, esim.iccid, params.assignmentId);
+    if (found === undefined || found.bundle_name !== params.name) throw missing();
+    if (type === 'validate') {
+      const plan = planRevoke(found);
+      return {
+        status: 'validated',
+        assignmentId: found.id,
+        bundle: found.bundle_name,
+        previousState: found.state,
+        bundleState: found.state,
+        refundToInventory: plan.refundToInventory,
+      };
+    }
+    const done = await deps.store.db
+      .transaction()
+      .execute((trx) => revokeAssignment(trx, deps, found));
+    return {
+      status: 'revoked',
+      assignmentId: found.id,
+      bundle: found.bundle_name,
+      previousState: found.state,
+      bundleState: done.assignment.state,
+      refundToInventory: done.refundedToInventory,
+    };
+  };
+
+  app.delete(
+    '/esims/:iccid/bundles/:name/assignments/:assignmentId',
+    {
+      schema: {
+        tags: ['eSIMs'],
+        summary: 'Revoke one assignment of a bundle',
+        description: `${DESCRIPTION} Successor of the deprecated .../applications/{assignmentId} route, with the same behaviour.`,
+        security: headerOnlySecurity,
+        params: Params,
+        querystring: Query,
+        response: responses,
+      },
+    },
+    async (request) =>
+      handle(request.organisation.id, request.params, request.query.type ?? 'transaction'),
+  );
+
+  app.delete(
+    '/esims/:iccid/bundles/:name/applications/:assignmentId',
+    {
+      schema: {
+        tags: ['eSIMs'],
+        summary: 'Revoke one assignment of a bundle (deprecated)',
+        description: `${DESCRIPTION} Deprecated: every response carries Deprecation: true and a Link to the successor, DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}.`,
+        deprecated: true,
+        security: headerOnlySecurity,
+        params: Params,
+        querystring: Query,
+        response: responses,
+      },
+      // Set before the handler runs so error responses carry the headers too.
+      onRequest: async (request, reply: FastifyReply) => {
+        const p = request.params as Record<string, string | undefined>;
+        reply.header('deprecation', 'true');
+        reply.header(
+          'link',
+          `<${successorPath(p['iccid'] ?? '', p['name'] ?? '', p['assignmentId'] ?? '')}>; rel="successor-version"`,
+        );
+      },
+    },
+    async (request) =>
+      handle(request.organisation.id, request.params, request.query.type ?? 'transaction'),
+  );
+}

@@ -1,0 +1,126 @@
+import { Type } from '@sinclair/typebox';
+import type { Config } from '../../../config.js';
+import type { AppDeps } from '../../../deps.js';
+import type { OrderingOrganisation } from '../../../domain/orders/placement.js';
+import { placeOrder } from '../../../domain/orders/placement.js';
+import type { OrderRequest } from '../../../domain/orders/validation.js';
+import type { OrganisationRow } from '../../../store/schema.js';
+import type { Api } from '../../api.js';
+import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { OrderSchema, placedOrderBody } from './order-schema.js';
+
+function bodySchema(config: Config) {
+  const line = Type.Object({
+    type: Type.Unsafe<'bundle'>({
+      type: 'string',
+      enum: ['bundle'],
+      description: 'Line type; only `bundle`.',
+    }),
+    item: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Bundle name from the catalogue (case-sensitive), e.g. esim_1GB_7D_GB_V2.',
+    }),
+    quantity: Type.Integer({
+      minimum: 1,
+      maximum: config.orderMaxQuantityPerLine,
+      description: `Units of the bundle, 1 to ${config.orderMaxQuantityPerLine} per line (ORDER_MAX_QUANTITY_PER_LINE).`,
+    }),
+    iccids: Type.Optional(
+      Type.Array(Type.String({ maxLength: 32 }), {
+        maxItems: config.orderMaxQuantityPerLine,
+        description:
+          'assign: true only: eSIMs of the organisation to put the units on, exactly `quantity` of ' +
+          'them. Without it, assign: true issues new eSIMs.',
+      }),
+    ),
+    allowReassign: Type.Optional(
+      Type.Boolean({
+        description:
+          'Accepted for compatibility. Every eSIM of this service can take every bundle, so it changes nothing.',
+      }),
+    ),
+  });
+  return Type.Object({
+    type: Type.Optional(
+      Type.Unsafe<'validate' | 'transaction'>({
+        type: 'string',
+        enum: ['validate', 'transaction'],
+        default: 'transaction',
+        description:
+          '`validate` checks everything (bundles, groups, quantities, ICCIDs, funds) and charges ' +
+          'and stores nothing. `transaction` places the order, all or nothing.',
+      }),
+    ),
+    assign: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          '`false`: the bundles go into inventory. `true`: each unit is assigned to an eSIM ' +
+          '(the listed `iccids`, or new eSIMs), starting in state Processing.',
+      }),
+    ),
+    order: Type.Array(line, {
+      minItems: 1,
+      maxItems: config.orderMaxLines,
+      description: `Order lines, 1 to ${config.orderMaxLines} (ORDER_MAX_LINES); at most ${config.orderMaxQuantityPerOrder} units in all (ORDER_MAX_QUANTITY_PER_ORDER).`,
+    }),
+  });
+}
+
+/** The caller's organisation as order placement needs it. */
+export function orderingOrganisation(org: OrganisationRow): OrderingOrganisation {
+  return {
+    id: org.id,
+    currency: org.currency,
+    groups: JSON.parse(org.groups) as string[],
+    funds: {
+      balance: Number(org.balance),
+      testCredit: Number(org.test_credit),
+      testCreditExpiry: org.test_credit_expiry,
+    },
+  };
+}
+
+export function registerPlaceOrder(app: Api, deps: AppDeps): void {
+  const schema = {
+    tags: ['Orders'],
+    summary: 'Place or validate an order',
+    description:
+      'The price is debited from test credit first (while unexpired), then from the balance. ' +
+      'Insufficient funds, an unknown bundle or one outside the organisation groups, an ICCID the ' +
+      'organisation does not own, or a quantity above the limits: 400, and nothing changes.',
+    security: headerOnlySecurity,
+    headers: IdempotencyHeaders,
+    body: bodySchema(deps.config),
+    response: {
+      200: OrderSchema,
+      400: standardErrors[400],
+      403: standardErrors[403],
+      409: idempotencyConflict,
+      500: standardErrors[500],
+    },
+  };
+  app.post('/orders', { schema }, async (request, reply) => {
+    const body = request.body;
+    const order: OrderRequest = {
+      type: body.type ?? 'transaction',
+      assign: body.assign ?? false,
+      order: body.order,
+    };
+    const org = orderingOrganisation(request.organisation);
+    // validate writes nothing, so it is safe to repeat and needs no idempotency record.
+    if (order.type === 'validate') return placedOrderBody(await placeOrder(deps, org, order));
+    return withIdempotency(deps, request, reply, async (idem) => {
+      let response: ReturnType<typeof placedOrderBody> | undefined;
+      const placed = await placeOrder(deps, org, order, {
+        async beforeCommit(trx, result) {
+          response = placedOrderBody(result);
+          await idem.complete(trx, 200, response);
+        },
+      });
+      return response ?? placedOrderBody(placed);
+    });
+  });
+}

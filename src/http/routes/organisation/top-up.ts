@@ -1,0 +1,66 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../../deps.js';
+import { topUp } from '../../../domain/top-up.js';
+import type { Api } from '../../api.js';
+import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+
+const TopUpResult = Type.Object(
+  {
+    amount: Type.Integer({ description: 'Amount charged and credited, in minor units.' }),
+    balance: Type.Integer({ description: 'Balance after the top-up, in minor units.' }),
+    ref: Type.Integer({ description: 'Unique reference of this top-up.' }),
+  },
+  { title: 'TopUpResult' },
+);
+
+export function registerTopUp(app: Api, deps: AppDeps): void {
+  const { topUpMin, topUpMax } = deps.config;
+  const schema = {
+    tags: ['Organisation'],
+    summary: 'Top up the prepaid balance by charging the saved card',
+    description:
+      'Charges the card saved in the portal (the first payment is made there) and credits the ' +
+      'balance. Declined: 400 with the reason. Processor unreachable or not answering in time: ' +
+      '503 with Retry-After and the balance unchanged; a charge whose answer was lost is ' +
+      'confirmed with the processor afterwards and credited at most once.',
+    security: headerOnlySecurity,
+    headers: IdempotencyHeaders,
+    querystring: Type.Object({
+      amount: Type.String({
+        description: `Amount to charge, a string carrying a whole number of minor units of the organisation currency (cents for USD), ${topUpMin} to ${topUpMax} (TOPUP_MIN, TOPUP_MAX).`,
+      }),
+    }),
+    response: {
+      200: TopUpResult,
+      400: {
+        ...ErrorRef,
+        description:
+          'Bad amount (code invalid_amount), no saved card (no_card), or the card was declined (card_declined, insufficient_funds).',
+      },
+      403: standardErrors[403],
+      409: idempotencyConflict,
+      500: standardErrors[500],
+      503: {
+        ...ErrorRef,
+        description:
+          'The payment processor is unavailable or did not answer in time; see Retry-After. The balance is unchanged.',
+      },
+    },
+  };
+  app.post('/organisation/balance', { schema }, (request, reply) =>
+    withIdempotency(
+      deps,
+      request,
+      reply,
+      (idem) =>
+        topUp(
+          deps,
+          { id: request.organisation.id, currency: request.organisation.currency },
+          request.query.amount,
+          { idempotencyKey: idem.key, handOver: (owner, until) => idem.handOver(owner, until) },
+        ),
+      { leaseSeconds: Math.ceil(deps.config.paymentTimeoutMs / 1000) + 60 },
+    ),
+  );
+}

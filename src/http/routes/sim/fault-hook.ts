@@ -1,0 +1,67 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../../deps.js';
+import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
+import { consumeFault, listFaults } from '../../../store/repositories/sim-repository.js';
+import { sendError } from '../../error-handler.js';
+
+const API_PREFIX = '/v2.1';
+
+/** '/orders' and '/v2.1/orders' mean the same; a trailing slash is ignored. */
+export function normaliseRoutePattern(route: string): string {
+  let pattern = route.trim();
+  if (!pattern.startsWith('/')) pattern = `/${pattern}`;
+  if (!pattern.startsWith(`${API_PREFIX}/`) && pattern !== API_PREFIX)
+    pattern = API_PREFIX + pattern;
+  return pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern;
+}
+
+function patternRegex(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+function matches(fault: SimFaultRow, method: string, path: string, template: string): boolean {
+  if (fault.method !== '*' && fault.method !== method) return false;
+  const re = patternRegex(fault.route);
+  return re.test(path) || (template !== '' && re.test(template));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Simulated failures on the /v2.1 scope (simulator mode): runs first on every request, before
+ * authentication, so an integrator can see how their client copes with errors and slowness.
+ */
+export function installFaultHook(app: FastifyInstance, deps: AppDeps): void {
+  const simulator = deps.simulator;
+  if (simulator === undefined) return;
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!simulator.faultsMayExist) return undefined;
+    const faults = await listFaults(deps.store.db);
+    if (faults.length === 0) {
+      simulator.faultsMayExist = false;
+      return undefined;
+    }
+    const path = request.url.split('?')[0] ?? '';
+    const template = request.routeOptions.url ?? '';
+    for (const fault of faults) {
+      if (!matches(fault, request.method, path, template)) continue;
+      if (fault.probability !== null && simulator.network.random.float() >= fault.probability) {
+        continue;
+      }
+      if (fault.remaining !== null && !(await consumeFault(deps.store.db, fault.id))) continue;
+      if (fault.latency_ms > 0) await sleep(fault.latency_ms);
+      if (fault.status === null) return undefined;
+      return sendError(
+        reply,
+        fault.status,
+        `simulated fault: ${request.method} ${path} answers ${fault.status} (fault ${fault.id})`,
+        {
+          code: 'simulated_fault',
+          retryAfterSeconds: fault.status === 429 || fault.status === 503 ? 1 : undefined,
+        },
+      );
+    }
+    return undefined;
+  });
+}

@@ -1,0 +1,128 @@
+import { Type } from '@sinclair/typebox';
+import { iso } from '../../../clock.js';
+import type { AppDeps } from '../../../deps.js';
+import { badRequest } from '../../../domain/errors.js';
+import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
+import {
+  deleteFaults,
+  insertFault,
+  listFaults,
+} from '../../../store/repositories/sim-repository.js';
+import type { Api } from '../../api.js';
+import { normaliseRoutePattern } from './fault-hook.js';
+import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
+
+const Fault = Type.Object({
+  id: Type.String(),
+  route: Type.String({ description: 'Path pattern it matches.' }),
+  method: Type.String({ description: 'HTTP method, or * for any.' }),
+  status: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Status answered; null: latency only.',
+  }),
+  remaining: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Calls it still fires for; null: until removed.',
+  }),
+  probability: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Chance of firing per matching call; null: always.',
+  }),
+  latencyMs: Type.Integer({ description: 'Delay added before answering, ms.' }),
+  createdAt: Type.String(),
+});
+
+function faultBody(r: SimFaultRow) {
+  return {
+    id: r.id,
+    route: r.route,
+    method: r.method,
+    status: r.status,
+    remaining: r.remaining,
+    probability: r.probability,
+    latencyMs: r.latency_ms,
+    createdAt: r.created_at,
+  };
+}
+
+export function registerSimFaults(app: Api, deps: AppDeps): void {
+  app.post(
+    '/faults',
+    {
+      schema: {
+        ...simMarks,
+        summary: 'Add a fault to /v2.1 routes',
+        description:
+          'Matching /v2.1 requests answer `status` with {"message","code":"simulated_fault"} (429 and ' +
+          '503 with Retry-After: 1) and/or are delayed by latencyMs. `route` is a path such as ' +
+          '/v2.1/orders or a pattern with * for any run of characters (/v2.1/esims/*); the /v2.1 ' +
+          'prefix may be left out; a route template such as /v2.1/esims/:iccid matches too. `count` ' +
+          'fires it for the next N matching calls, `probability` on each call with that chance ' +
+          '(reproducible under SIM_SEED); with neither it fires on every matching call until removed. ' +
+          'Faults are checked before authentication, in the order they were added; the first that ' +
+          'fires applies.',
+        body: Type.Object(
+          {
+            route: Type.String({ minLength: 1, maxLength: 300 }),
+            method: Type.Optional(
+              Type.String({
+                default: '*',
+                pattern: '^(\\*|[A-Za-z]+)$',
+                description: 'e.g. POST; * for any.',
+              }),
+            ),
+            status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
+            count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+            probability: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+            latencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 60_000, default: 0 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Fault, ...simErrors },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const latency = body.latencyMs ?? 0;
+      if (body.status === undefined && latency === 0) {
+        throw badRequest('body must set status, latencyMs or both');
+      }
+      const row: SimFaultRow = {
+        id: deps.random.uuid(),
+        route: normaliseRoutePattern(body.route),
+        method: (body.method ?? '*').toUpperCase(),
+        status: body.status ?? null,
+        remaining: body.count ?? null,
+        probability: body.probability ?? null,
+        latency_ms: latency,
+        created_at: iso(deps.clock.now()),
+      };
+      await insertFault(deps.store.db, row);
+      simulatorOf(deps).faultsMayExist = true;
+      return faultBody(row);
+    },
+  );
+
+  app.get(
+    '/faults',
+    {
+      schema: {
+        ...simMarks,
+        summary: 'List active faults',
+        response: { 200: Type.Object({ faults: Type.Array(Fault) }), ...simErrors },
+      },
+    },
+    async () => ({ faults: (await listFaults(deps.store.db)).map(faultBody) }),
+  );
+
+  app.delete(
+    '/faults',
+    {
+      schema: {
+        ...simMarks,
+        summary: 'Remove faults',
+        description: 'Removes the fault with the given id, or every fault when id is omitted.',
+        querystring: Type.Object({ id: Type.Optional(Type.String()) }),
+        response: { 200: Type.Object({ removed: Type.Integer() }), ...simErrors },
+      },
+    },
+    async (request) => ({ removed: await deleteFaults(deps.store.db, request.query.id) }),
+  );
+}

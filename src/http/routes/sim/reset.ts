@@ -1,0 +1,41 @@
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../../deps.js';
+import {
+  SIM_KEYS,
+  deleteFaults,
+  deleteSimState,
+} from '../../../store/repositories/sim-repository.js';
+import { deleteAllSms } from '../../../store/repositories/sms-repository.js';
+import type { Api } from '../../api.js';
+import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
+
+export function registerSimReset(app: Api, deps: AppDeps): void {
+  app.post(
+    '/reset',
+    {
+      schema: {
+        ...simMarks,
+        summary: 'Reset the simulator',
+        description:
+          'Removes every fault, goes back to the configured processing delay, empties the SMS outbox ' +
+          'and restarts the network random sequence from SIM_SEED. Organisations, eSIMs, bundles and ' +
+          'the clock are kept: the clock never goes back, because stored times would then lie in the future.',
+        response: {
+          200: Type.Object({ reset: Type.Array(Type.String()) }),
+          ...simErrors,
+        },
+      },
+    },
+    async () => {
+      const simulator = simulatorOf(deps);
+      await deps.store.db.transaction().execute(async (trx) => {
+        await deleteFaults(trx);
+        await deleteSimState(trx, SIM_KEYS.processingDelaySeconds);
+        await deleteAllSms(trx);
+      });
+      simulator.network.reseed();
+      simulator.faultsMayExist = false;
+      return { reset: ['faults', 'processing', 'sms', 'seed'] };
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+import type { Operator } from 'mcc-mnc-list';
+import { countryByIso } from '../domain/countries.js';
+
+// Real mobile operators (MCC/MNC, brand) from the maintained mcc-mnc-list package, joined to the
+// countries of world-countries. Only operational national networks of a known country are kept.
+
+export interface NetworkOperator {
+  readonly mcc: string;
+  readonly mnc: string;
+  readonly name: string;
+  readonly country: string; // ISO2
+  /** Runs its own radio network (not an MVNO), so a visiting eSIM would register on it. */
+  readonly radio: boolean;
+}
+
+const list = createRequire(import.meta.url)('mcc-mnc-list/mcc-mnc-list.json') as Operator[];
+
+const byCountry = new Map<string, NetworkOperator[]>();
+const byCode = new Map<string, NetworkOperator>();
+for (const o of list) {
+  if (o.status !== 'Operational' || o.type !== 'National') continue;
+  if (!/^\d{3}$/.test(o.mcc) || !/^\d{2,3}$/.test(o.mnc)) continue;
+  const country = countryByIso(o.countryCode ?? '');
+  if (country === undefined) continue;
+  const name = (o.brand ?? '').trim() || (o.operator ?? '').trim();
+  if (name === '') continue;
+  const bands = (o.bands ?? '').trim();
+  const radio = /GSM|UMTS|LTE|5G/.test(bands) && !/MVNO/i.test(bands);
+  const op: NetworkOperator = { mcc: o.mcc, mnc: o.mnc, name, country: country.iso, radio };
+  if (byCode.has(op.mcc + op.mnc)) continue;
+  byCode.set(op.mcc + op.mnc, op);
+  const ops = byCountry.get(op.country) ?? [];
+  ops.push(op);
+  byCountry.set(op.country, ops);
+}
+
+/** Operators a visiting eSIM can register on: radio networks first, MVNOs only if none. */
+export function operatorsIn(country: string): readonly NetworkOperator[] {
+  const all = byCountry.get(country.toUpperCase()) ?? [];
+  const radio = all.filter((o) => o.radio);
+  return radio.length > 0 ? radio : all;
+}
+
+export function operatorByCode(mcc: string, mnc: string): NetworkOperator | undefined {
+  return byCode.get(mcc + mnc);
+}

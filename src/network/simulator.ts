@@ -1,0 +1,63 @@
+import type { Clock } from '../clock.js';
+import { OffsetClock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { NetworkEventSink } from '../domain/network-events.js';
+import type { Db, DialectName } from '../store/database.js';
+import { SIM_KEYS, readSimState, writeSimState } from '../store/repositories/sim-repository.js';
+import type { NetworkAdapter } from './network-adapter.js';
+import type { SimulatedNetwork } from './simulated-network.js';
+import { createSimulatedNetwork } from './simulated-network.js';
+
+/** What the /_sim control plane drives. Present in simulator mode only. */
+export interface Simulator {
+  readonly clock: OffsetClock;
+  readonly network: SimulatedNetwork;
+  /**
+   * False once a lookup found no fault rows, so ordinary requests skip the fault check until the
+   * control plane adds one. Faults live in rows; this flag only saves a query (simulator mode is a
+   * single process).
+   */
+  faultsMayExist: boolean;
+}
+
+/** The simulator clock, with the offset it had before the last restart. */
+export async function restoreSimulatorClock(db: Db): Promise<OffsetClock> {
+  const raw = await readSimState(db, SIM_KEYS.clockOffsetMs);
+  const offset = raw === undefined ? 0 : Number(raw);
+  return new OffsetClock(Number.isFinite(offset) ? offset : 0);
+}
+
+/** Moves the simulator clock forward and records the offset so it survives a restart. */
+export async function advanceSimulatorClock(
+  db: Db,
+  clock: OffsetClock,
+  seconds: number,
+): Promise<Date> {
+  const now = clock.advance(seconds);
+  await writeSimState(db, SIM_KEYS.clockOffsetMs, String(clock.offset));
+  return now;
+}
+
+/**
+ * The network adapter (the simulated network is the default in both modes: production plugs a
+ * real one in here) and, in simulator mode, the control object for /_sim. `events` is read at
+ * the time of each event, so the sink can be wired after this.
+ */
+export function networkServices(
+  config: Config,
+  store: { readonly db: Db; readonly dialect: DialectName },
+  clock: Clock,
+  events: () => NetworkEventSink,
+): { network: NetworkAdapter; simulator: Simulator | undefined } {
+  const network = createSimulatedNetwork({
+    config,
+    store,
+    clock,
+    networkEvents: { record: (trx, event, at) => events().record(trx, event, at) },
+  });
+  const simulator =
+    config.mode === 'simulator' && clock instanceof OffsetClock
+      ? { clock, network, faultsMayExist: true }
+      : undefined;
+  return { network, simulator };
+}

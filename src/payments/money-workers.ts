@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { iso } from '../clock.js';
+import type { AppDeps } from '../deps.js';
+import { expireTestCredit } from '../domain/ledger.js';
+import { reconcileTopUps } from '../domain/top-up.js';
+import { purgeExpiredRecords } from '../store/repositories/idempotency-repository.js';
+import type { Worker } from '../workers.js';
+import { intervalWorker } from '../workers.js';
+
+// Background work on money. State lives in rows (topups.status/next_check_at, test credit
+// expiry, idempotency expiry), so any number of server processes may run these at once.
+
+/** Asks the processor about charges whose answer was lost, and credits each at most once. */
+export function createTopUpReconciler(deps: AppDeps, log: FastifyBaseLogger): Worker {
+  return intervalWorker(
+    'top-up-reconciler',
+    deps.config.topUpReconcileIntervalMs,
+    () => reconcileTopUps(deps),
+    (error) => log.error({ err: error }, 'top-up reconciliation failed'),
+  );
+}
+
+/** Writes off expired test credit and forgets idempotency records past their 24 hours. */
+export function createMoneyHousekeeping(deps: AppDeps, log: FastifyBaseLogger): Worker {
+  return intervalWorker(
+    'money-housekeeping',
+    deps.config.schedulerIntervalMs,
+    async () => {
+      const now = deps.clock.now();
+      await expireTestCredit(deps.store.db, now);
+      await purgeExpiredRecords(deps.store.db, iso(now));
+    },
+    (error) => log.error({ err: error }, 'money housekeeping failed'),
+  );
+}

@@ -1,0 +1,126 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../clock.js';
+import { iso } from '../clock.js';
+import { badRequest } from '../domain/errors.js';
+import { luhnValid } from '../domain/esim-issuer.js';
+import type { RandomSource } from '../random.js';
+import type { Db } from '../store/database.js';
+import {
+  finishProcessorCharge,
+  findProcessorCharge,
+  insertProcessorCharge,
+} from '../store/repositories/payment-repository.js';
+import type { ChargeLookup, ChargeOutcome, DeclineCode, PaymentGateway } from './gateway.js';
+import { GatewayUnavailableError } from './gateway.js';
+import type { TestBehaviour } from './test-cards.js';
+import { TEST_CARDS, findTestCard } from './test-cards.js';
+
+// The built-in test processor: behaves like a remote card processor for the documented test
+// numbers. The outcome travels in the token (the processor's own business), so saved cards keep
+// working across restarts. Each charge is recorded when it arrives and again when it is decided,
+// in the shared database, so lookup() answers from any server process. `latencyMs` delays each
+// answer; above PAYMENT_TIMEOUT_MS it turns charges into ones of unknown outcome.
+
+export interface TestProcessorOptions {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly latencyMs: number;
+}
+
+const TOKEN = /^tok_test_(success|decline|insufficient_funds|processor_down)_[0-9a-f]{32}$/;
+
+const DECLINES: Partial<Record<TestBehaviour, { code: DeclineCode; reason: string }>> = {
+  decline: { code: 'card_declined', reason: 'the card was declined' },
+  insufficient_funds: { code: 'insufficient_funds', reason: 'the card has insufficient funds' },
+};
+
+function behaviourOf(token: string): TestBehaviour | undefined {
+  const match = TOKEN.exec(token);
+  return match?.[1] as TestBehaviour | undefined;
+}
+
+function outcomeOf(row: { status: string; declineCode: string | null; processorRef: string }) {
+  if (row.status === 'succeeded') {
+    return { status: 'succeeded', processorRef: row.processorRef } as const;
+  }
+  const decline = Object.values(DECLINES).find((d) => d.code === row.declineCode);
+  return {
+    status: 'declined',
+    code: decline?.code ?? 'card_declined',
+    reason: decline?.reason ?? 'the card was declined',
+  } as const;
+}
+
+export function createTestProcessor(options: TestProcessorOptions): PaymentGateway {
+  const { db, clock, random } = options;
+  const hex = (): string => random.uuid().replace(/-/g, '');
+  return {
+    name: 'test',
+
+    async tokenise(card) {
+      const number = card.number.replace(/[\s-]/g, '');
+      if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
+        throw badRequest('card number is not a valid card number', 'invalid_card');
+      }
+      const test = findTestCard(number);
+      if (test === undefined) {
+        throw badRequest(
+          `card number is not a test card of the built-in test processor; use one of ${TEST_CARDS.map((c) => c.number).join(', ')}`,
+          'invalid_card',
+        );
+      }
+      if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) {
+        throw badRequest('card expiry month must be 1 to 12', 'invalid_card');
+      }
+      const now = clock.now();
+      const expired =
+        card.expYear < now.getUTCFullYear() ||
+        (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1);
+      if (expired) throw badRequest('card expiry is in the past', 'expired_card');
+      return {
+        token: `tok_test_${test.behaviour}_${hex()}`,
+        brand: test.brand,
+        last4: number.slice(-4),
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+      };
+    },
+
+    async charge(request): Promise<ChargeOutcome> {
+      const behaviour = behaviourOf(request.token);
+      if (behaviour === 'processor_down') throw new GatewayUnavailableError();
+      const processorRef = `ch_test_${hex()}`;
+      // Received: from here on the charge exists at the processor, whether or not we answer.
+      await insertProcessorCharge(db, {
+        reference: request.reference,
+        token: request.token,
+        amount: request.amount,
+        currency: request.currency,
+        status: 'processing',
+        declineCode: null,
+        processorRef,
+        at: iso(clock.now()),
+      });
+      if (options.latencyMs > 0) await sleep(options.latencyMs);
+      const decline = behaviour === undefined ? DECLINES.decline : DECLINES[behaviour];
+      await finishProcessorCharge(
+        db,
+        request.reference,
+        decline === undefined ? 'succeeded' : 'declined',
+        decline?.code ?? null,
+        iso(clock.now()),
+      );
+      return decline === undefined
+        ? { status: 'succeeded', processorRef }
+        : { status: 'declined', ...decline };
+    },
+
+    async lookup(reference): Promise<ChargeLookup> {
+      const row = await findProcessorCharge(db, reference);
+      if (row === undefined) return { status: 'not_found' };
+      if (row.status === 'processing') return { status: 'processing' };
+      return outcomeOf(row);
+    },
+  };
+}

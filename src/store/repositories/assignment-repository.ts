@@ -1,0 +1,190 @@
+import { sql } from 'kysely';
+import type { Executor } from '../database.js';
+import type { AssignmentRow, AssignmentsTable } from '../schema.js';
+
+// Assignment rows. The `state` column is written only through updateAssignmentIfState, which
+// src/domain/lifecycle/transition.ts calls after checking the transition table.
+
+/** Numbers from the database arrive as strings on some drivers (pg int8): normalise once. */
+export function normaliseAssignment(row: AssignmentRow): AssignmentRow {
+  return {
+    ...row,
+    batch_id: row.batch_id === null ? null : Number(row.batch_id),
+    initial_bytes: Number(row.initial_bytes),
+    remaining_bytes: Number(row.remaining_bytes),
+    used_bytes: Number(row.used_bytes),
+    unlimited: Number(row.unlimited),
+    duration_days: Number(row.duration_days),
+    queue_position: Number(row.queue_position),
+  };
+}
+
+export async function insertAssignment(db: Executor, row: AssignmentRow): Promise<void> {
+  await db.insertInto('assignments').values(row).execute();
+}
+
+export async function nextQueuePosition(db: Executor, iccid: string): Promise<number> {
+  const row = await db
+    .selectFrom('assignments')
+    .select((eb) => eb.fn.max('queue_position').as('max'))
+    .where('iccid', '=', iccid)
+    .executeTakeFirst();
+  const max = row?.max;
+  return max === null || max === undefined ? 1 : Number(max) + 1;
+}
+
+export async function findAssignment(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+  id: string,
+): Promise<AssignmentRow | undefined> {
+  const row = await db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('iccid', '=', iccid)
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : normaliseAssignment(row);
+}
+
+/** Every assignment of an eSIM in queue order (oldest first). */
+export async function listAssignmentsOfEsim(
+  db: Executor,
+  iccid: string,
+  bundleName?: string,
+): Promise<AssignmentRow[]> {
+  let query = db.selectFrom('assignments').selectAll().where('iccid', '=', iccid);
+  if (bundleName !== undefined) query = query.where('bundle_name', '=', bundleName);
+  const rows = await query.orderBy('queue_position').execute();
+  return rows.map(normaliseAssignment);
+}
+
+/** Assignments that can serve data now or later, in queue order. */
+export async function listLiveAssignments(db: Executor, iccid: string): Promise<AssignmentRow[]> {
+  const rows = await db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('iccid', '=', iccid)
+    .where('state', 'in', ['Processing', 'Queued', 'Active'])
+    .orderBy('queue_position')
+    .execute();
+  return rows.map(normaliseAssignment);
+}
+
+export async function listAssignmentsByReference(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<AssignmentRow[]> {
+  const rows = await db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('reference', '=', reference)
+    .where('organisation_id', '=', organisationId)
+    .orderBy('created_at')
+    .orderBy('iccid')
+    .execute();
+  return rows.map(normaliseAssignment);
+}
+
+export type DueKind = 'processing' | 'ended' | 'lapsed';
+
+/**
+ * Rows whose time has come: Processing past processing_due_at, Active/Depleted past end_time,
+ * Queued past valid_until. Oldest first, at most `limit`.
+ */
+export async function listDueAssignments(
+  db: Executor,
+  kind: DueKind,
+  at: string,
+  limit: number,
+): Promise<AssignmentRow[]> {
+  let query = db.selectFrom('assignments').selectAll();
+  if (kind === 'processing') {
+    query = query
+      .where('state', '=', 'Processing')
+      .where('processing_due_at', '<=', at)
+      .orderBy('processing_due_at');
+  } else if (kind === 'ended') {
+    query = query
+      .where('state', 'in', ['Active', 'Depleted'])
+      .where('end_time', '<=', at)
+      .orderBy('end_time');
+  } else {
+    query = query
+      .where('state', '=', 'Queued')
+      .where('valid_until', '<=', at)
+      .orderBy('valid_until');
+  }
+  const rows = await query.orderBy('id').limit(limit).execute();
+  return rows.map(normaliseAssignment);
+}
+
+export type AssignmentChanges = Partial<
+  Pick<
+    AssignmentsTable,
+    | 'state'
+    | 'remaining_bytes'
+    | 'used_bytes'
+    | 'start_time'
+    | 'end_time'
+    | 'processing_due_at'
+    | 'updated_at'
+  >
+>;
+
+/**
+ * Optimistic update: applies only when the row still has the state and usage the caller read,
+ * so two writers can never both move the same assignment. Returns whether it applied.
+ */
+export async function updateAssignmentIfState(
+  db: Executor,
+  read: Pick<AssignmentRow, 'id' | 'state' | 'used_bytes'>,
+  changes: AssignmentChanges,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('assignments')
+    .set(changes)
+    .where('id', '=', read.id)
+    .where('state', '=', read.state)
+    .where('used_bytes', '=', read.used_bytes)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Counts assignments per state for an eSIM list (one query for a page of eSIMs). */
+export async function countAssignmentsByState(
+  db: Executor,
+  iccids: readonly string[],
+): Promise<Map<string, Record<string, number>>> {
+  const result = new Map<string, Record<string, number>>();
+  if (iccids.length === 0) return result;
+  const rows = await db
+    .selectFrom('assignments')
+    .select(['iccid', 'state', sql<number>`count(*)`.as('n')])
+    .where('iccid', 'in', iccids)
+    .groupBy(['iccid', 'state'])
+    .execute();
+  for (const r of rows) {
+    const entry = result.get(r.iccid) ?? {};
+    entry[r.state] = Number(r.n);
+    result.set(r.iccid, entry);
+  }
+  return result;
+}
+
+/** Catalogue descriptions of the named bundles (for listing an eSIM's bundles). */
+export async function bundleDescriptions(
+  db: Executor,
+  names: readonly string[],
+): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('bundles')
+    .select(['name', 'description'])
+    .where('name', 'in', [...new Set(names)])
+    .execute();
+  return new Map(rows.map((r) => [r.name, r.description]));
+}

@@ -1,0 +1,27 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../database.js';
+import type { EsimHistoryTable } from '../schema.js';
+
+export type HistoryRow = Selectable<EsimHistoryTable>;
+
+export async function insertHistory(
+  db: Executor,
+  entry: Insertable<EsimHistoryTable>,
+): Promise<void> {
+  await db.insertInto('esim_history').values(entry).execute();
+}
+
+/** Newest first: entries written in one transaction share a timestamp, so order by id too. */
+export async function listHistory(
+  db: Executor,
+  iccid: string,
+  limit: number,
+): Promise<HistoryRow[]> {
+  return db
+    .selectFrom('esim_history')
+    .selectAll()
+    .where('iccid', '=', iccid)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

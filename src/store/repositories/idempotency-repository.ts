@@ -1,0 +1,172 @@
+import type { Executor } from '../database.js';
+
+// Idempotency records, keyed by (organisation, key). A record is claimed by one request at a time
+// (`owner`), finished with the response it produced, and replayed until `expires_at`.
+
+export interface IdempotencyRecord {
+  readonly requestHash: string;
+  readonly state: 'running' | 'done';
+  readonly responseStatus: number | null;
+  readonly responseBody: string | null;
+  readonly expiresAt: string;
+  readonly lockedUntil: string | null;
+  readonly owner: string | null;
+}
+
+export interface Claim {
+  readonly organisationId: string;
+  readonly key: string;
+  readonly requestHash: string;
+  readonly owner: string;
+  readonly at: string;
+  readonly expiresAt: string;
+  readonly lockedUntil: string;
+}
+
+/** Inserts a running record; false when the key already has one (of any age). */
+export async function insertClaim(db: Executor, c: Claim): Promise<boolean> {
+  const result = await db
+    .insertInto('idempotency_keys')
+    .values({
+      organisation_id: c.organisationId,
+      idem_key: c.key,
+      request_hash: c.requestHash,
+      state: 'running',
+      response_status: null,
+      response_body: null,
+      created_at: c.at,
+      expires_at: c.expiresAt,
+      owner: c.owner,
+      locked_until: c.lockedUntil,
+    })
+    .onConflict((oc) => oc.columns(['organisation_id', 'idem_key']).doNothing())
+    .returning('idem_key')
+    .executeTakeFirst();
+  return result !== undefined;
+}
+
+/**
+ * Takes over a record that has expired, or that is still running past its lease (its holder
+ * died). Conditional, so of two requests racing for the same stale record only one wins.
+ */
+export async function takeOverClaim(db: Executor, c: Claim): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({
+      request_hash: c.requestHash,
+      state: 'running',
+      response_status: null,
+      response_body: null,
+      created_at: c.at,
+      expires_at: c.expiresAt,
+      owner: c.owner,
+      locked_until: c.lockedUntil,
+    })
+    .where('organisation_id', '=', c.organisationId)
+    .where('idem_key', '=', c.key)
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<=', c.at),
+        eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', c.at)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findIdempotencyRecord(
+  db: Executor,
+  organisationId: string,
+  key: string,
+): Promise<IdempotencyRecord | undefined> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select([
+      'request_hash',
+      'state',
+      'response_status',
+      'response_body',
+      'expires_at',
+      'locked_until',
+      'owner',
+    ])
+    .where('organisation_id', '=', organisationId)
+    .where('idem_key', '=', key)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    requestHash: row.request_hash,
+    state: row.state === 'done' ? 'done' : 'running',
+    responseStatus: row.response_status === null ? null : Number(row.response_status),
+    responseBody: row.response_body,
+    expiresAt: row.expires_at,
+    lockedUntil: row.locked_until,
+    owner: row.owner,
+  };
+}
+
+/** Stores the response of a claim; false when the claim is no longer held by `owner`. */
+export async function completeClaim(
+  db: Executor,
+  organisationId: string,
+  key: string,
+  owner: string,
+  status: number,
+  body: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: status, response_body: body, locked_until: null })
+    .where('organisation_id', '=', organisationId)
+    .where('idem_key', '=', key)
+    .where('owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Hands a running claim to a new owner with a new lease (e.g. to the reconciliation of a charge). */
+export async function transferClaim(
+  db: Executor,
+  organisationId: string,
+  key: string,
+  owner: string,
+  newOwner: string,
+  lockedUntil: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ owner: newOwner, locked_until: lockedUntil })
+    .where('organisation_id', '=', organisationId)
+    .where('idem_key', '=', key)
+    .where('owner', '=', owner)
+    .where('state', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Drops a running claim so the client may retry with the same key. */
+export async function releaseClaim(
+  db: Executor,
+  organisationId: string,
+  key: string,
+  owner: string,
+): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('organisation_id', '=', organisationId)
+    .where('idem_key', '=', key)
+    .where('owner', '=', owner)
+    .where('state', '=', 'running')
+    .execute();
+}
+
+/** Removes records past their replay window (and abandoned claims); returns how many. */
+export async function purgeExpiredRecords(db: Executor, at: string): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('expires_at', '<=', at)
+    .where((eb) => eb.or([eb('state', '=', 'done'), eb('locked_until', '<=', at)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Executor } from '../database.js';
+
+// Inventory: bundles bought without being applied, one batch per bundle per order. `total` is
+// the units bought, `remaining` the units not yet applied; unapplied units lapse at `expiry`.
+
+export interface NewBatch {
+  organisationId: string;
+  bundleName: string;
+  orderReference: string;
+  total: number;
+  remaining: number;
+  expiry: string;
+  at: string;
+}
+
+export async function insertBatch(trx: Executor, b: NewBatch): Promise<number> {
+  const row = await trx
+    .insertInto('inventory_batches')
+    .values({
+      organisation_id: b.organisationId,
+      bundle_name: b.bundleName,
+      order_reference: b.orderReference,
+      total: b.total,
+      remaining: b.remaining,
+      expiry: b.expiry,
+      created_at: b.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+// A concurrent draw can empty the chosen batch between the pick and the decrement; then the
+// decrement matches nothing and the next batch is tried. Bounded, so a pathological race ends.
+const DRAW_ATTEMPTS = 16;
+
+/**
+ * Takes one unit of a bundle from the organisation's inventory: the oldest unexpired batch with
+ * units left first. The decrement is conditional (remaining > 0), so concurrent draws never take
+ * more than a batch holds, on either database. Undefined when nothing is left to draw.
+ */
+export async function drawFromInventory(
+  trx: Executor,
+  organisationId: string,
+  bundleName: string,
+  at: string,
+): Promise<{ batchId: number } | undefined> {
+  for (let attempt = 0; attempt < DRAW_ATTEMPTS; attempt += 1) {
+    const candidate = await trx
+      .selectFrom('inventory_batches')
+      .select('id')
+      .where('organisation_id', '=', organisationId)
+      .where('bundle_name', '=', bundleName)
+      .where('expiry', '>', at)
+      .where('remaining', '>', 0)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (candidate === undefined) return undefined;
+    const taken = await trx
+      .updateTable('inventory_batches')
+      .set({ remaining: sql<number>`remaining - 1` })
+      .where('id', '=', candidate.id)
+      .where('remaining', '>', 0)
+      .where('expiry', '>', at)
+      .returning('id')
+      .executeTakeFirst();
+    if (taken !== undefined) return { batchId: Number(taken.id) };
+  }
+  return undefined;
+}
+
+/** Puts one unit back into its batch (revoke of an unused assignment); never above the batch total. */
+export async function returnToInventory(trx: Executor, batchId: number): Promise<void> {
+  await trx
+    .updateTable('inventory_batches')
+    .set({ remaining: sql<number>`remaining + 1` })
+    .where('id', '=', batchId)
+    .where(sql<boolean>`remaining < total`)
+    .execute();
+}
+
+export interface InventoryBatchRow {
+  id: number;
+  bundleName: string;
+  total: number;
+  remaining: number;
+  expiry: string;
+}
+
+/** The organisation's unexpired batches with units left, by bundle name then oldest first. */
+export async function listAvailableBatches(
+  db: Executor,
+  organisationId: string,
+  at: string,
+): Promise<InventoryBatchRow[]> {
+  const rows = await db
+    .selectFrom('inventory_batches')
+    .select(['id', 'bundle_name', 'total', 'remaining', 'expiry'])
+    .where('organisation_id', '=', organisationId)
+    .where('expiry', '>', at)
+    .where('remaining', '>', 0)
+    .orderBy('bundle_name')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    bundleName: r.bundle_name,
+    total: Number(r.total),
+    remaining: Number(r.remaining),
+    expiry: r.expiry,
+  }));
+}

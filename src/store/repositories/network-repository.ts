@@ -1,0 +1,200 @@
+import type { CompiledQuery, InferResult, Selectable } from 'kysely';
+import type { DialectName, Executor } from '../database.js';
+import type { AssignmentRow, EsimNetworkTable } from '../schema.js';
+import { normaliseAssignment } from './assignment-repository.js';
+
+export type NetworkRow = Selectable<EsimNetworkTable>;
+
+export async function findNetwork(db: Executor, iccid: string): Promise<NetworkRow | undefined> {
+  const row = await db
+    .selectFrom('esim_network')
+    .selectAll()
+    .where('iccid', '=', iccid)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { ...row, attached: Number(row.attached) };
+}
+
+export async function upsertNetwork(db: Executor, row: NetworkRow): Promise<void> {
+  const { iccid, ...rest } = row;
+  await db
+    .insertInto('esim_network')
+    .values(row)
+    .onConflict((oc) => oc.column('iccid').doUpdateSet(rest))
+    .execute();
+  void iccid;
+}
+
+export async function touchNetwork(
+  db: Executor,
+  iccid: string,
+  changes: Partial<Pick<NetworkRow, 'last_seen' | 'first_used_at' | 'attached'>>,
+): Promise<void> {
+  await db.updateTable('esim_network').set(changes).where('iccid', '=', iccid).execute();
+}
+
+export async function detachAll(db: Executor): Promise<void> {
+  await db.updateTable('esim_network').set({ attached: 0 }).execute();
+}
+
+export interface UsageView {
+  readonly esim: {
+    readonly iccid: string;
+    readonly organisationId: string;
+    readonly profileStatus: string;
+  };
+  /** Where the eSIM is attached; undefined when it has never attached. */
+  readonly network: NetworkRow | undefined;
+  /** Processing, Queued and Active assignments in queue order, with their bundle's terms. */
+  readonly live: LiveAssignment[];
+}
+
+export interface LiveAssignment {
+  readonly row: AssignmentRow;
+  readonly description: string;
+  /** Base and roaming countries (ISO2) where the bundle can be used. */
+  readonly coverage: ReadonlySet<string>;
+}
+
+function parseList(json: string | null | undefined): string[] {
+  if (json === null || json === undefined || json === '') return [];
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function usageViewQuery(db: Executor, iccid: string) {
+  return db
+    .selectFrom('esims as e')
+    .leftJoin('esim_network as n', 'n.iccid', 'e.iccid')
+    .leftJoin('assignments as a', (join) =>
+      join.onRef('a.iccid', '=', 'e.iccid').on('a.state', 'in', ['Processing', 'Queued', 'Active']),
+    )
+    .leftJoin('bundles as b', 'b.name', 'a.bundle_name')
+    .select([
+      'e.iccid as e_iccid',
+      'e.organisation_id as e_org',
+      'e.profile_status as e_status',
+      'n.mcc as n_mcc',
+      'n.mnc as n_mnc',
+      'n.network_name as n_name',
+      'n.country as n_country',
+      'n.attached as n_attached',
+      'n.last_seen as n_last_seen',
+      'n.first_used_at as n_first_used',
+      'a.id',
+      'a.reference',
+      'a.iccid',
+      'a.organisation_id',
+      'a.bundle_name',
+      'a.batch_id',
+      'a.state',
+      'a.initial_bytes',
+      'a.remaining_bytes',
+      'a.used_bytes',
+      'a.unlimited',
+      'a.duration_days',
+      'a.queue_position',
+      'a.processing_due_at',
+      'a.valid_until',
+      'a.start_time',
+      'a.end_time',
+      'a.alerts_sent',
+      'a.created_at',
+      'a.updated_at',
+      'b.description',
+      'b.countries',
+      'b.roaming',
+    ])
+    .where('e.iccid', '=', iccid)
+    .orderBy('a.queue_position');
+}
+
+type UsageViewRow = InferResult<ReturnType<typeof usageViewQuery>>[number];
+
+// Usage reports are the hottest path of the service (thousands a second): building this query
+// through the builder costs more than running it, so its SQL is compiled once per dialect and
+// only the ICCID parameter changes. A pure cache of text, not state.
+const ICCID_SLOT = '\u0000iccid';
+const compiledViews = new Map<DialectName, CompiledQuery<UsageViewRow>>();
+
+function compiledUsageView(db: Executor, dialect: DialectName, iccid: string) {
+  let compiled = compiledViews.get(dialect);
+  if (compiled === undefined) {
+    compiled = usageViewQuery(db, ICCID_SLOT).compile();
+    compiledViews.set(dialect, compiled);
+  }
+  const query: CompiledQuery<UsageViewRow> = {
+    ...compiled,
+    parameters: compiled.parameters.map((p) => (p === ICCID_SLOT ? iccid : p)),
+  };
+  return query;
+}
+
+/**
+ * Everything a usage report needs, in one statement: the eSIM, where it is attached and its
+ * live assignments (one row per assignment, or a single row with no assignment columns).
+ */
+export async function readUsageView(
+  db: Executor,
+  iccid: string,
+  dialect: DialectName,
+): Promise<UsageView | undefined> {
+  if (dialect === 'postgres') {
+    // Reports on one eSIM queue on its row instead of racing. The lock is its own statement so
+    // the read below gets a snapshot taken after the previous holder committed (FOR UPDATE on
+    // the join would re-check only the locked row, not the joined ones). SQLite runs one writing
+    // transaction at a time anyway and has no FOR UPDATE.
+    await db.selectFrom('esims').select('iccid').where('iccid', '=', iccid).forUpdate().execute();
+  }
+  const rows = (await db.executeQuery(compiledUsageView(db, dialect, iccid))).rows;
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const network: NetworkRow | undefined =
+    first.n_mcc === null || first.n_mcc === undefined
+      ? undefined
+      : {
+          iccid,
+          mcc: first.n_mcc,
+          mnc: first.n_mnc ?? '',
+          network_name: first.n_name ?? '',
+          country: first.n_country ?? '',
+          attached: Number(first.n_attached),
+          last_seen: first.n_last_seen ?? '',
+          first_used_at: first.n_first_used ?? null,
+        };
+  const live: LiveAssignment[] = [];
+  for (const r of rows) {
+    if (r.id === null || r.id === undefined) continue;
+    const row = normaliseAssignment({
+      id: r.id,
+      reference: r.reference ?? '',
+      iccid,
+      organisation_id: r.organisation_id ?? first.e_org,
+      bundle_name: r.bundle_name ?? '',
+      batch_id: r.batch_id ?? null,
+      state: r.state ?? '',
+      initial_bytes: r.initial_bytes ?? 0,
+      remaining_bytes: r.remaining_bytes ?? 0,
+      used_bytes: r.used_bytes ?? 0,
+      unlimited: r.unlimited ?? 0,
+      duration_days: r.duration_days ?? 0,
+      queue_position: r.queue_position ?? 0,
+      processing_due_at: r.processing_due_at ?? null,
+      valid_until: r.valid_until ?? '',
+      start_time: r.start_time ?? null,
+      end_time: r.end_time ?? null,
+      alerts_sent: r.alerts_sent ?? '[]',
+      created_at: r.created_at ?? '',
+      updated_at: r.updated_at ?? '',
+    });
+    live.push({
+      row,
+      description: r.description ?? '',
+      coverage: new Set([...parseList(r.countries), ...parseList(r.roaming)]),
+    });
+  }
+  return {
+    esim: { iccid: first.e_iccid, organisationId: first.e_org, profileStatus: first.e_status },
+    network,
+    live,
+  };
+}

@@ -1,0 +1,204 @@
+import type { Executor } from '../database.js';
+
+export interface StoredOrderItem {
+  lineNo: number;
+  type: string;
+  item: string;
+  quantity: number;
+  pricePerUnit: number;
+  subTotal: number;
+  /** The eSIMs an assigned line went onto, in unit order; empty for inventory lines. */
+  iccids: string[];
+}
+
+export interface StoredOrder {
+  reference: string;
+  organisationId: string;
+  status: string;
+  statusMessage: string;
+  total: number;
+  currency: string;
+  assign: boolean;
+  createdAt: string;
+  items: StoredOrderItem[];
+}
+
+/** Writes an order and its lines in the caller's transaction (two statements). */
+export async function insertOrder(trx: Executor, order: StoredOrder): Promise<void> {
+  await trx
+    .insertInto('orders')
+    .values({
+      reference: order.reference,
+      organisation_id: order.organisationId,
+      status: order.status,
+      status_message: order.statusMessage,
+      total: order.total,
+      currency: order.currency,
+      assign: order.assign ? 1 : 0,
+      source: 'order',
+      created_at: order.createdAt,
+    })
+    .execute();
+  await trx
+    .insertInto('order_items')
+    .values(
+      order.items.map((i) => ({
+        order_reference: order.reference,
+        line_no: i.lineNo,
+        type: i.type,
+        item: i.item,
+        quantity: i.quantity,
+        price_per_unit: i.pricePerUnit,
+        sub_total: i.subTotal,
+        iccids: JSON.stringify(i.iccids),
+      })),
+    )
+    .execute();
+}
+
+type OrderRow = {
+  reference: string;
+  organisation_id: string;
+  status: string;
+  status_message: string;
+  total: number;
+  currency: string;
+  assign: number;
+  created_at: string;
+};
+
+async function withItems(db: Executor, orders: OrderRow[]): Promise<StoredOrder[]> {
+  if (orders.length === 0) return [];
+  const items = await db
+    .selectFrom('order_items')
+    .select([
+      'order_reference',
+      'line_no',
+      'type',
+      'item',
+      'quantity',
+      'price_per_unit',
+      'sub_total',
+      'iccids',
+    ])
+    .where(
+      'order_reference',
+      'in',
+      orders.map((o) => o.reference),
+    )
+    .orderBy('order_reference')
+    .orderBy('line_no')
+    .execute();
+  const byOrder = new Map<string, StoredOrderItem[]>();
+  for (const i of items) {
+    const list = byOrder.get(i.order_reference) ?? [];
+    list.push({
+      lineNo: Number(i.line_no),
+      type: i.type,
+      item: i.item,
+      quantity: Number(i.quantity),
+      pricePerUnit: Number(i.price_per_unit),
+      subTotal: Number(i.sub_total),
+      iccids: JSON.parse(i.iccids) as string[],
+    });
+    byOrder.set(i.order_reference, list);
+  }
+  return orders.map((o) => ({
+    reference: o.reference,
+    organisationId: o.organisation_id,
+    status: o.status,
+    statusMessage: o.status_message,
+    total: Number(o.total),
+    currency: o.currency,
+    assign: Number(o.assign) === 1,
+    createdAt: o.created_at,
+    items: byOrder.get(o.reference) ?? [],
+  }));
+}
+
+const ORDER_COLUMNS = [
+  'reference',
+  'organisation_id',
+  'status',
+  'status_message',
+  'total',
+  'currency',
+  'assign',
+  'created_at',
+] as const;
+
+/** An order of the organisation; undefined when missing or another organisation's. */
+export async function findOrder(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<StoredOrder | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select(ORDER_COLUMNS)
+    .where('reference', '=', reference)
+    .where('organisation_id', '=', organisationId)
+    .where('source', '=', 'order')
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const [order] = await withItems(db, [row]);
+  return order;
+}
+
+/** A page of the organisation's orders, newest first. */
+export async function listOrders(
+  db: Executor,
+  organisationId: string,
+  page: { offset: number; limit: number },
+): Promise<StoredOrder[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select(ORDER_COLUMNS)
+    .where('organisation_id', '=', organisationId)
+    .where('source', '=', 'order')
+    .orderBy('created_at', 'desc')
+    .orderBy('reference', 'desc')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+  return withItems(db, rows);
+}
+
+export async function countOrders(db: Executor, organisationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organisation_id', '=', organisationId)
+    .where('source', '=', 'order')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface EsimActivation {
+  iccid: string;
+  matchingId: string;
+  smdpAddress: string;
+}
+
+/** Activation details of the given eSIMs of the organisation, keyed by ICCID. */
+export async function findActivations(
+  db: Executor,
+  organisationId: string,
+  iccids: readonly string[],
+): Promise<Map<string, EsimActivation>> {
+  const out = new Map<string, EsimActivation>();
+  const unique = [...new Set(iccids)];
+  // Chunked: SQLite limits the number of bound parameters per statement.
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db
+      .selectFrom('esims')
+      .select(['iccid', 'matching_id', 'smdp_address'])
+      .where('organisation_id', '=', organisationId)
+      .where('iccid', 'in', unique.slice(i, i + 500))
+      .execute();
+    for (const r of rows) {
+      out.set(r.iccid, { iccid: r.iccid, matchingId: r.matching_id, smdpAddress: r.smdp_address });
+    }
+  }
+  return out;
+}

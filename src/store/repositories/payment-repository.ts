@@ -1,0 +1,144 @@
+import type { Executor } from '../database.js';
+
+// Saved cards (tokens only: brand, last four, expiry) and the built-in test processor's record
+// of the charges it received.
+
+export interface SavedCard {
+  id: string;
+  organisationId: string;
+  token: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  isDefault: boolean;
+  createdAt: string;
+}
+
+/** Saves a card as the organisation's default (the one top-up charges). */
+export async function insertDefaultCard(trx: Executor, card: SavedCard): Promise<void> {
+  await trx
+    .updateTable('payment_cards')
+    .set({ is_default: 0 })
+    .where('organisation_id', '=', card.organisationId)
+    .where('is_default', '=', 1)
+    .execute();
+  await trx
+    .insertInto('payment_cards')
+    .values({
+      id: card.id,
+      organisation_id: card.organisationId,
+      token: card.token,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      is_default: 1,
+      created_at: card.createdAt,
+    })
+    .execute();
+}
+
+function toCard(r: {
+  id: string;
+  organisation_id: string;
+  token: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  is_default: number;
+  created_at: string;
+}): SavedCard {
+  return {
+    id: r.id,
+    organisationId: r.organisation_id,
+    token: r.token,
+    brand: r.brand,
+    last4: r.last4,
+    expMonth: Number(r.exp_month),
+    expYear: Number(r.exp_year),
+    isDefault: Number(r.is_default) === 1,
+    createdAt: r.created_at,
+  };
+}
+
+export async function findDefaultCard(
+  db: Executor,
+  organisationId: string,
+): Promise<SavedCard | undefined> {
+  const row = await db
+    .selectFrom('payment_cards')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('is_default', '=', 1)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return row === undefined ? undefined : toCard(row);
+}
+
+export async function listCards(db: Executor, organisationId: string): Promise<SavedCard[]> {
+  const rows = await db
+    .selectFrom('payment_cards')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map(toCard);
+}
+
+export interface ProcessorCharge {
+  reference: string;
+  token: string;
+  amount: number;
+  currency: string;
+  status: 'processing' | 'succeeded' | 'declined';
+  declineCode: string | null;
+  processorRef: string;
+  at: string;
+}
+
+export async function insertProcessorCharge(db: Executor, c: ProcessorCharge): Promise<void> {
+  await db
+    .insertInto('test_processor_charges')
+    .values({
+      reference: c.reference,
+      token: c.token,
+      amount: c.amount,
+      currency: c.currency,
+      status: c.status,
+      decline_code: c.declineCode,
+      processor_ref: c.processorRef,
+      created_at: c.at,
+      updated_at: c.at,
+    })
+    .execute();
+}
+
+export async function finishProcessorCharge(
+  db: Executor,
+  reference: string,
+  status: 'succeeded' | 'declined',
+  declineCode: string | null,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('test_processor_charges')
+    .set({ status, decline_code: declineCode, updated_at: at })
+    .where('reference', '=', reference)
+    .execute();
+}
+
+export async function findProcessorCharge(
+  db: Executor,
+  reference: string,
+): Promise<{ status: string; declineCode: string | null; processorRef: string } | undefined> {
+  const row = await db
+    .selectFrom('test_processor_charges')
+    .select(['status', 'decline_code', 'processor_ref'])
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+  return row === undefined
+    ? undefined
+    : { status: row.status, declineCode: row.decline_code, processorRef: row.processor_ref };
+}

@@ -1,0 +1,78 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../database.js';
+import type { SimFaultsTable } from '../schema.js';
+
+// Simulator state that must survive a restart: the clock offset, runtime settings, faults.
+
+export type SimFaultRow = Selectable<SimFaultsTable>;
+
+export const SIM_KEYS = {
+  clockOffsetMs: 'clock_offset_ms',
+  processingDelaySeconds: 'processing_delay_seconds',
+} as const;
+
+export async function readSimState(db: Executor, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sim_state')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+export async function writeSimState(db: Executor, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('sim_state')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
+export async function deleteSimState(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom('sim_state').where('key', '=', key).execute();
+}
+
+export async function readProcessingDelayOverride(db: Executor): Promise<number | undefined> {
+  const raw = await readSimState(db, SIM_KEYS.processingDelaySeconds);
+  return raw === undefined ? undefined : Number(raw);
+}
+
+export async function insertFault(db: Executor, row: Insertable<SimFaultsTable>): Promise<void> {
+  await db.insertInto('sim_faults').values(row).execute();
+}
+
+export async function listFaults(db: Executor): Promise<SimFaultRow[]> {
+  const rows = await db
+    .selectFrom('sim_faults')
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    status: r.status === null ? null : Number(r.status),
+    remaining: r.remaining === null ? null : Number(r.remaining),
+    probability: r.probability === null ? null : Number(r.probability),
+    latency_ms: Number(r.latency_ms),
+  }));
+}
+
+/** Takes one of a counted fault's remaining uses; false when another request took the last. */
+export async function consumeFault(db: Executor, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sim_faults')
+    .set((eb) => ({ remaining: eb('remaining', '-', 1) }))
+    .where('id', '=', id)
+    .where('remaining', '>', 0)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await db.deleteFrom('sim_faults').where('id', '=', id).where('remaining', '<=', 0).execute();
+  return true;
+}
+
+export async function deleteFaults(db: Executor, id?: string): Promise<number> {
+  let query = db.deleteFrom('sim_faults');
+  if (id !== undefined) query = query.where('id', '=', id);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

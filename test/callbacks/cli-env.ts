@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import type { DatabaseKind } from '../databases.js';
+import { freshDatabase } from '../databases.js';
+
+// A database the CLI can open once per command (a temp SQLite file, or a fresh PostgreSQL
+// database), and main() run in-process with captured output.
+
+export const TEST_MASTER_KEY = '07'.repeat(32);
+
+export interface CliDatabase {
+  readonly url: string;
+  readonly dataDir: string;
+  drop(): Promise<void>;
+}
+
+export async function cliDatabase(kind: DatabaseKind): Promise<CliDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'esim-callbacks-'));
+  if (kind === 'sqlite') {
+    return {
+      url: `sqlite:${join(dataDir, 'esim.sqlite')}`,
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const db = await freshDatabase(kind);
+  if (db.target.kind !== 'postgres') throw new Error('expected a PostgreSQL target');
+  return {
+    url: db.target.url,
+    dataDir,
+    async drop() {
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CliRun {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+export async function runCli(
+  argv: readonly string[],
+  env: Record<string, string>,
+): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(
+    argv,
+    { LOG_LEVEL: 'silent', ...env },
+    {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+    },
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}

@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, eventually } from '../harness.js';
+import type { Received } from '../receiver.js';
+import { cliDatabase, runCli } from './cli-env.js';
+import type { CliDatabase } from './cli-env.js';
+import { startReceiverProcess, startServerProcess } from './processes.js';
+import type { Proc, ReceiverProc } from './processes.js';
+
+// Durability of the outbox: with callbacks flowing, a server is killed with SIGKILL; every event
+// it had recorded must still reach the receiver (at least once), checked against the receiver's
+// own log. On PostgreSQL two instances share the database: no event may be delivered by both at
+// the same time, and none may be lost when one of them dies.
+
+const ESIMS = 20;
+const EVENTS_PER_ESIM = 6; // FirstAttachment, FirstUse, Utilisation 1/50/80/100 %
+
+const SERVER_ENV = {
+  CALLBACK_CONCURRENCY: '4',
+  CALLBACK_TIMEOUT_MS: '1000',
+  CALLBACK_CONNECT_TIMEOUT_MS: '500',
+  CALLBACK_WORKER_INTERVAL_MS: '50',
+  CALLBACK_RETRY_SCHEDULE: '0.2,0.5,1',
+};
+
+interface Delivery {
+  id: string;
+  status: string;
+}
+
+class Scenario {
+  db!: CliDatabase;
+  env!: Record<string, string>;
+  receiver!: ReceiverProc;
+  logFile!: string;
+  org!: { id: string; apiKey: string };
+  servers: Proc[] = [];
+
+  async setUp(kind: 'sqlite' | 'postgres'): Promise<void> {
+    this.db = await cliDatabase(kind);
+    this.logFile = join(this.db.dataDir, 'receiver.jsonl');
+    this.receiver = await startReceiverProcess(['--log', this.logFile]);
+    // Slow while events are produced, so the kill surely comes mid-flow; fast afterwards.
+    await this.receiver.behave('*', { delayMs: 1000 });
+    this.env = { DATABASE_URL: this.db.url, DATA_DIR: this.db.dataDir, ...SERVER_ENV };
+    const created = await runCli(
+      [
+        'org',
+        'create',
+        '--name',
+        'Durable',
+        '--balance',
+        '10000000',
+        '--no-card',
+        '--callback-url',
+        `${this.receiver.url}/hook`,
+        '--callback-version',
+        'V3',
+        '--json',
+      ],
+      this.env,
+    );
+    assert.equal(created.code, 0, created.err);
+    this.org = JSON.parse(created.out);
+  }
+
+  async tearDown(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.kill('SIGKILL')));
+    await this.receiver?.kill('SIGTERM');
+    await this.db?.drop();
+  }
+
+  async startServer(): Promise<Proc> {
+    const server = await startServerProcess(this.env);
+    this.servers.push(server);
+    return server;
+  }
+
+  async call(
+    server: Proc,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<Record<string, unknown>> {
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { 'x-api-key': this.org.apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  }
+
+  /** Buys eSIMs and drives each through attach and use of its whole bundle: 6 events each. */
+  async produceEvents(server: Proc): Promise<void> {
+    const catalogue = (await this.call(
+      server,
+      'GET',
+      '/v2.1/catalogue?countries=FR&orderBy=dataAmount',
+    )) as unknown as {
+      name: string;
+      dataAmount: number;
+      unlimited: boolean;
+    }[];
+    const bundle = catalogue.find((b) => !b.unlimited && b.dataAmount > 0);
+    assert.ok(bundle);
+    const order = await this.call(server, 'POST', '/v2.1/orders', {
+      type: 'transaction',
+      assign: true,
+      order: [{ type: 'bundle', item: bundle.name, quantity: ESIMS }],
+    });
+    const iccids = (order['order'] as { iccids: string[] }[])[0]?.iccids ?? [];
+    assert.equal(iccids.length, ESIMS);
+    const bytes = bundle.dataAmount * 1_000_000;
+    for (const iccid of iccids) {
+      await this.call(server, 'POST', `/_sim/esims/${iccid}/install`, {});
+      await this.call(server, 'POST', `/_sim/esims/${iccid}/attach`, { country: 'FR' });
+      for (const share of [0.6, 0.25, 0.15]) {
+        await this.call(server, 'POST', `/_sim/esims/${iccid}/usage`, {
+          bytes: Math.round(bytes * share),
+        });
+      }
+    }
+  }
+
+  async outbox(server: Proc): Promise<Delivery[]> {
+    const body = await this.call(server, 'GET', '/v2.1/callbacks?perPage=500');
+    return body['callbacks'] as Delivery[];
+  }
+
+  log(): Received[] {
+    return readFileSync(this.logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Received);
+  }
+
+  /** Waits until the receiver's log holds enough callbacks that deliveries are under way. */
+  async flowing(atLeast: number): Promise<void> {
+    await eventually(
+      async () => (this.log().length >= atLeast ? true : undefined),
+      30_000,
+      'callbacks flowing',
+    );
+  }
+
+  /** Waits for every outbox event to be delivered; checks the log covers each of them. */
+  async everyEventDelivered(server: Proc): Promise<{ outbox: Delivery[]; log: Received[] }> {
+    const outbox = await eventually(
+      async () => {
+        const rows = await this.outbox(server);
+        return rows.length === ESIMS * EVENTS_PER_ESIM &&
+          rows.every((r) => r.status === 'delivered')
+          ? rows
+          : undefined;
+      },
+      60_000,
+      'every event delivered',
+    );
+    const log = this.log();
+    const logged = new Set(
+      log.filter((r) => r.status === 200).map((r) => String(r.headers['x-event-id'])),
+    );
+    const missing = outbox.filter((e) => !logged.has(e.id));
+    assert.deepEqual(missing, [], 'every event in the outbox reached the receiver');
+    return { outbox, log };
+  }
+}
+
+function overlapping(log: readonly Received[]): string[] {
+  const byEvent = new Map<string, Received[]>();
+  for (const r of log) {
+    const id = String(r.headers['x-event-id']);
+    byEvent.set(id, [...(byEvent.get(id) ?? []), r]);
+  }
+  const clashes: string[] = [];
+  for (const [id, list] of byEvent) {
+    const sorted = [...list].sort((a, b) => a.receivedAt - b.receivedAt);
+    for (let i = 1; i < sorted.length; i += 1) {
+      const prev = sorted[i - 1];
+      const cur = sorted[i];
+      if (prev !== undefined && cur !== undefined && cur.receivedAt < prev.respondedAt)
+        clashes.push(id);
+    }
+  }
+  return clashes;
+}
+
+for (const kind of DATABASES) {
+  describe(`callbacks survive SIGKILL and restart [${kind}]`, () => {
+    const s = new Scenario();
+    before(() => s.setUp(kind));
+    after(() => s.tearDown());
+
+    it('delivers every event recorded before the kill at least once', async () => {
+      const first = await s.startServer();
+      await s.produceEvents(first);
+      await s.flowing(4);
+      await first.kill('SIGKILL');
+      assert.ok(s.log().length < ESIMS * EVENTS_PER_ESIM, 'the kill came mid-flow');
+      await s.receiver.behave('*', { delayMs: 20 });
+
+      const second = await s.startServer();
+      const { log } = await s.everyEventDelivered(second);
+      assert.deepEqual(overlapping(log), []);
+    });
+  });
+}
+
+if (DATABASES.includes('postgres')) {
+  describe('two instances on one PostgreSQL database, one killed mid-flow', () => {
+    const s = new Scenario();
+    before(() => s.setUp('postgres'));
+    after(() => s.tearDown());
+
+    it('never delivers an event from both at once and loses none', async () => {
+      const a = await s.startServer();
+      const b = await s.startServer();
+      await s.produceEvents(a);
+      await s.flowing(12);
+      const instances = new Set(
+        s.log().map((r) => /instance\/(\S+)/.exec(String(r.headers['user-agent']))?.[1]),
+      );
+      assert.equal(instances.size, 2, 'both instances were delivering');
+      await a.kill('SIGKILL');
+      await s.receiver.behave('*', { delayMs: 20 });
+      const { log } = await s.everyEventDelivered(b);
+      assert.deepEqual(
+        overlapping(log),
+        [],
+        'no event was delivered by two instances at the same time',
+      );
+    });
+  });
+}

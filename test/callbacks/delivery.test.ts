@@ -1,0 +1,315 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, eventually, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+import { verifyCallbackSignature } from '../../src/verify.js';
+import { startReceiver } from '../receiver.js';
+import type { Receiver } from '../receiver.js';
+import { deliveries, oneEvent, recordUsage, snapshot, workerFor } from './fixtures.js';
+import { rotateApiKey, updateOrganisationSettings } from '../../src/domain/organisations.js';
+import type { CallbackWorker } from '../../src/callbacks/delivery-worker.js';
+
+for (const kind of DATABASES) {
+  describe(`usage callback delivery [${kind}]`, () => {
+    let t: TestApp;
+    let receiver: Receiver;
+    let worker: CallbackWorker;
+    let v2: TestOrg;
+    let v3: TestOrg;
+
+    before(async () => {
+      receiver = await startReceiver();
+      t = await startTestApp(kind, {
+        callbackRetryScheduleSeconds: [0.05, 0.05],
+        callbackWorkerIntervalMs: 20,
+        callbackTimeoutMs: 400,
+      });
+      v2 = await t.createOrg({ callbackUrl: `${receiver.url}/v2`, callbackVersion: 'V2' });
+      v3 = await t.createOrg({ callbackUrl: `${receiver.url}/v3`, callbackVersion: 'V3' });
+      worker = workerFor(t);
+      worker.start();
+    });
+    after(async () => {
+      await worker.stop();
+      await t.close();
+      await receiver.close();
+    });
+
+    it('sends V2 reduced and V3 full signed bodies with stable event headers', async () => {
+      const a = snapshot({ usedBytes: 600_000_000 });
+      await recordUsage(t, v2.id, a, 0, { firstUse: true });
+      await recordUsage(t, v3.id, a, 0, { firstUse: true });
+      await eventually(async () =>
+        receiver.at('/v2').length === 3 && receiver.at('/v3').length === 3 ? true : undefined,
+      );
+      for (const r of receiver.at('/v3')) {
+        const signature = String(r.headers['x-signature-sha256']);
+        assert.ok(verifyCallbackSignature(r.rawBody, signature, v3.apiKey));
+        assert.equal(verifyCallbackSignature(r.rawBody, signature, v2.apiKey), false);
+        const body = JSON.parse(r.rawBody);
+        assert.deepEqual(Object.keys(body.bundle), [
+          'id',
+          'reference',
+          'name',
+          'description',
+          'initialQuantity',
+          'remainingQuantity',
+          'startTime',
+          'endTime',
+          'unlimited',
+        ]);
+      }
+      for (const r of receiver.at('/v2')) {
+        assert.equal(r.headers['x-signature-sha256'], undefined);
+        const body = JSON.parse(r.rawBody);
+        assert.deepEqual(Object.keys(body), ['iccid', 'alertType', 'bundle']);
+        assert.deepEqual(Object.keys(body.bundle), [
+          'id',
+          'name',
+          'initialQuantity',
+          'remainingQuantity',
+          'startTime',
+          'endTime',
+        ]);
+      }
+      const listed = await settled(v3, 'delivered');
+      assert.equal(listed.length, 3);
+      assert.deepEqual(
+        new Set(receiver.at('/v3').map((r) => r.headers['x-event-id'])),
+        new Set(listed.map((d) => d.id)),
+      );
+    });
+    async function detail(org: TestOrg, id: string) {
+      const res = await t.request(org.apiKey, { method: 'GET', url: `/v2.1/callbacks/${id}` });
+      assert.equal(res.statusCode, 200);
+      return res.json() as {
+        status: string;
+        attemptCount: number;
+        nextAttemptAt: string;
+        attempts: {
+          attemptNo: number;
+          statusCode: number;
+          error: string;
+          latencyMs: number;
+          responseSnippet: string;
+        }[];
+      };
+    }
+
+    async function settled(org: TestOrg, status: string) {
+      return eventually(
+        async () => {
+          const list = await deliveries(t, org.apiKey);
+          return list.length > 0 && list.every((d) => d.status === status) ? list : undefined;
+        },
+        10_000,
+        `deliveries ${status}`,
+      );
+    }
+
+    it('retries a receiver that answers 500 twice and records exactly three attempts', async () => {
+      const org = await t.createOrg({
+        callbackUrl: `${receiver.url}/flaky`,
+        callbackVersion: 'V3',
+      });
+      receiver.behave('/flaky', { statuses: [500, 500], status: 200 });
+      await oneEvent(t, org.id);
+      const [d] = await settled(org, 'delivered');
+      assert.ok(d);
+      const got = receiver.at('/flaky');
+      assert.equal(got.length, 3);
+      assert.equal(new Set(got.map((r) => r.headers['x-event-id'])).size, 1);
+      assert.deepEqual(
+        got.map((r) => r.headers['x-delivery-attempt']),
+        ['1', '2', '3'],
+      );
+      assert.deepEqual(
+        got.map((r) => r.rawBody),
+        [got[0]?.rawBody, got[0]?.rawBody, got[0]?.rawBody],
+      );
+      const shown = await detail(org, d.id);
+      assert.equal(shown.attemptCount, 3);
+      assert.deepEqual(
+        shown.attempts.map((a) => a.statusCode),
+        [500, 500, 200],
+      );
+      assert.deepEqual(
+        shown.attempts.map((a) => a.attemptNo),
+        [1, 2, 3],
+      );
+      assert.equal(shown.attempts[0]?.responseSnippet, 'status 500');
+    });
+
+    it('marks a delivery failed when the schedule runs out, and a resend then delivers it', async () => {
+      const org = await t.createOrg({ callbackUrl: `${receiver.url}/down`, callbackVersion: 'V2' });
+      receiver.behave('/down', { status: 503 });
+      await oneEvent(t, org.id);
+      const [d] = await settled(org, 'failed');
+      assert.ok(d);
+      assert.equal(receiver.at('/down').length, 3); // schedule of two waits: three attempts
+      receiver.behave('/down', { status: 204 });
+      const resent = await t.request(org.apiKey, {
+        method: 'POST',
+        url: `/v2.1/callbacks/${d.id}/resend`,
+      });
+      assert.equal(resent.statusCode, 202);
+      assert.equal(resent.json().status, 'pending');
+      await settled(org, 'delivered');
+      const shown = await detail(org, d.id);
+      assert.deepEqual(
+        shown.attempts.map((a) => a.statusCode),
+        [503, 503, 503, 204],
+      );
+      assert.equal(receiver.at('/down').at(-1)?.headers['x-delivery-attempt'], '4');
+    });
+
+    it('honours Retry-After on 429 and waits for the clock', async () => {
+      const org = await t.createOrg({ callbackUrl: `${receiver.url}/busy`, callbackVersion: 'V2' });
+      receiver.behave('/busy', { statuses: [429], status: 200, retryAfter: '120' });
+      await oneEvent(t, org.id);
+      const [d] = await eventually(async () => {
+        const list = await deliveries(t, org.apiKey);
+        return list[0]?.attemptCount === 1 && list[0].status === 'pending' ? list : undefined;
+      });
+      assert.ok(d);
+      const shown = await detail(org, d.id);
+      const wait = Date.parse(shown.nextAttemptAt) - t.clock.now().getTime();
+      assert.ok(wait > 100_000 && wait <= 120_000, `next attempt in ${wait} ms`);
+      t.clock.advance(121);
+      await settled(org, 'delivered');
+      assert.equal(receiver.at('/busy').length, 2);
+    });
+
+    it('records redirects and timeouts as failed attempts, never following a redirect', async () => {
+      const org = await t.createOrg({
+        callbackUrl: `${receiver.url}/moved`,
+        callbackVersion: 'V2',
+      });
+      receiver.behave('/moved', { redirectTo: `${receiver.url}/elsewhere` });
+      await oneEvent(t, org.id);
+      const [d] = await settled(org, 'failed');
+      assert.ok(d);
+      assert.equal(receiver.at('/elsewhere').length, 0);
+      const shown = await detail(org, d.id);
+      assert.equal(shown.attempts[0]?.statusCode, 302);
+      assert.match(shown.attempts[0]?.error ?? '', /redirect to .*\/elsewhere not followed/);
+
+      const slow = await t.createOrg({
+        callbackUrl: `${receiver.url}/slow`,
+        callbackVersion: 'V2',
+      });
+      receiver.behave('/slow', { delayMs: 1500 });
+      await oneEvent(t, slow.id);
+      const [late] = await settled(slow, 'failed');
+      assert.ok(late);
+      const timedOut = await detail(slow, late.id);
+      assert.equal(timedOut.attempts.length, 3);
+      for (const a of timedOut.attempts) {
+        assert.equal(a.statusCode, 0);
+        assert.match(a.error, /no complete response within 400 ms/);
+        assert.ok(a.latencyMs >= 390 && a.latencyMs < 1500, `latency ${a.latencyMs}`);
+      }
+    });
+
+    it('keeps events of an organisation without a callback URL as undeliverable', async () => {
+      const org = await t.createOrg({ callbackVersion: 'V3' });
+      await oneEvent(t, org.id);
+      const [d] = await deliveries(t, org.apiKey);
+      assert.equal(d?.status, 'undeliverable');
+      assert.ok(d);
+      const refused = await t.request(org.apiKey, {
+        method: 'POST',
+        url: `/v2.1/callbacks/${d.id}/resend`,
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.match(refused.json().message, /callbackUrl/);
+      const orgDeps = {
+        db: t.deps.store.db,
+        clock: t.deps.clock,
+        random: t.deps.random,
+        cipher: t.deps.cipher,
+      };
+      await updateOrganisationSettings(orgDeps, org.id, { callbackUrl: `${receiver.url}/late` });
+      const resent = await t.request(org.apiKey, {
+        method: 'POST',
+        url: `/v2.1/callbacks/${d.id}/resend`,
+      });
+      assert.equal(resent.statusCode, 202);
+      await settled(org, 'delivered');
+      assert.equal(receiver.at('/late').length, 1);
+    });
+
+    it('signs with the new API key after a rotation', async () => {
+      const org = await t.createOrg({
+        callbackUrl: `${receiver.url}/rotated`,
+        callbackVersion: 'V3',
+      });
+      await oneEvent(t, org.id);
+      await settled(org, 'delivered');
+      const orgDeps = {
+        db: t.deps.store.db,
+        clock: t.deps.clock,
+        random: t.deps.random,
+        cipher: t.deps.cipher,
+      };
+      const newKey = await rotateApiKey(orgDeps, org.id);
+      await recordUsage(t, org.id, snapshot({ usedBytes: 10_000_000 }), 0);
+      await eventually(async () => (receiver.at('/rotated').length === 2 ? true : undefined));
+      const [before, afterRotation] = receiver.at('/rotated');
+      assert.ok(before && afterRotation);
+      const sig = (r: typeof before) => String(r.headers['x-signature-sha256']);
+      assert.ok(verifyCallbackSignature(before.rawBody, sig(before), org.apiKey));
+      assert.ok(verifyCallbackSignature(afterRotation.rawBody, sig(afterRotation), newKey));
+      assert.equal(
+        verifyCallbackSignature(afterRotation.rawBody, sig(afterRotation), org.apiKey),
+        false,
+      );
+    });
+
+    it('takes over an event whose worker died mid-delivery once its lease lapses', async () => {
+      const org = await t.createOrg({
+        callbackUrl: `${receiver.url}/orphan`,
+        callbackVersion: 'V2',
+      });
+      await worker.stop();
+      await oneEvent(t, org.id);
+      const past = new Date(t.clock.now().getTime() - 1000).toISOString();
+      await t.deps.store.db
+        .updateTable('callback_events')
+        .set({ status: 'delivering', locked_by: 'crashed-instance', locked_until: past })
+        .where('organisation_id', '=', org.id)
+        .execute();
+      worker = workerFor(t);
+      worker.start();
+      await settled(org, 'delivered');
+      assert.equal(receiver.at('/orphan').length, 1);
+    });
+
+    it('on stop, finishes sends under way and hands unsent claims back', async () => {
+      await worker.stop();
+      const org = await t.createOrg({
+        callbackUrl: `${receiver.url}/drain`,
+        callbackVersion: 'V2',
+      });
+      receiver.behave('/drain', { delayMs: 250 });
+      const events = t.config.callbackConcurrency + 4;
+      for (let i = 0; i < events; i += 1) await oneEvent(t, org.id);
+      const stopping = workerFor(t);
+      stopping.start();
+      await eventually(async () =>
+        receiver.at('/drain').length >= t.config.callbackConcurrency ? true : undefined,
+      );
+      await stopping.stop();
+      const list = await deliveries(t, org.apiKey);
+      const count = (status: string) => list.filter((d) => d.status === status).length;
+      assert.equal(count('delivered'), receiver.at('/drain').length);
+      assert.equal(count('delivering'), 0);
+      assert.equal(count('delivered') + count('pending'), events);
+      assert.ok(count('pending') > 0, 'some claims were still queued when the worker stopped');
+      worker = workerFor(t);
+      worker.start();
+      await settled(org, 'delivered');
+      assert.equal(receiver.at('/drain').length, events);
+    });
+  });
+}

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { scratchDir, spawnEsim } from './cli/helpers.js';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error;
+  }
+  assert.fail(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('starts from defaults that run a simulator on the embedded database', () => {
+    const config = loadConfig({});
+    assert.equal(config.mode, 'simulator');
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.deepEqual(config.database, { kind: 'sqlite', path: './data/esim.sqlite' });
+    assert.equal(config.masterKey, undefined);
+    assert.equal(config.demoOnFirstStart, true);
+    assert.equal(config.publicBaseUrl, 'http://localhost:8080');
+    assert.ok(Object.isFrozen(config));
+  });
+
+  it('reads every database form', () => {
+    const db = (url: string, dir = './data') =>
+      loadConfig({ DATABASE_URL: url, DATA_DIR: dir }).database;
+    assert.deepEqual(db('sqlite:/tmp/x.db'), { kind: 'sqlite', path: '/tmp/x.db' });
+    assert.deepEqual(db('sqlite:rel/x.db'), { kind: 'sqlite', path: 'rel/x.db' });
+    assert.deepEqual(db('sqlite:///abs/x.db'), { kind: 'sqlite', path: '/abs/x.db' });
+    assert.deepEqual(db('sqlite::memory:'), { kind: 'sqlite', path: ':memory:' });
+    assert.deepEqual(db('postgres://u:p@db:5432/esim'), {
+      kind: 'postgres',
+      url: 'postgres://u:p@db:5432/esim',
+    });
+    assert.equal(db('postgresql://db/esim').kind, 'postgres');
+    assert.deepEqual(loadConfig({ DATA_DIR: '/srv/esim' }).database, {
+      kind: 'sqlite',
+      path: '/srv/esim/esim.sqlite',
+    });
+  });
+
+  it('takes the master key as hex or base64 and requires it in production', () => {
+    const hex = 'ab'.repeat(32);
+    assert.deepEqual(loadConfig({ MASTER_KEY: hex }).masterKey, Buffer.from(hex, 'hex'));
+    const b64 = Buffer.alloc(32, 9).toString('base64');
+    assert.deepEqual(loadConfig({ MASTER_KEY: b64 }).masterKey, Buffer.alloc(32, 9));
+    const production = loadConfig({
+      MODE: 'production',
+      MASTER_KEY: hex,
+      DATABASE_URL: 'postgres://db/esim',
+    });
+    assert.equal(production.demoOnFirstStart, false);
+    assert.equal(configError({ MODE: 'production' }).setting, 'MASTER_KEY');
+    const short = configError({ MASTER_KEY: 'abcd' });
+    assert.equal(short.setting, 'MASTER_KEY');
+    assert.doesNotMatch(short.message, /abcd/, 'the secret is not echoed');
+  });
+
+  it('refuses bad values with a message naming the setting', () => {
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ PORT: 'abc' }, 'PORT', /must be an integer/],
+      [{ PORT: '70000' }, 'PORT', /between 0 and 65535/],
+      [{ MODE: 'staging' }, 'MODE', /simulator or production/],
+      [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', /sqlite:<path>/],
+      [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL', /file path/],
+      [{ DATABASE_URL: 'postgres://[bad' }, 'DATABASE_URL', /not a valid/],
+      [
+        { MODE: 'production', MASTER_KEY: 'ab'.repeat(32), DATABASE_URL: 'sqlite::memory:' },
+        'DATABASE_URL',
+        /not allowed in production/,
+      ],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of fatal, error/],
+      [{ HOST: 'http://x' }, 'HOST', /host name or IP/],
+      [{ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL', /absolute/],
+      [{ PUBLIC_BASE_URL: 'ftp://example.com' }, 'PUBLIC_BASE_URL', /http or https/],
+      [{ SMDP_ADDRESS: 'bad host!' }, 'SMDP_ADDRESS', /DNS host name/],
+      [{ DEMO_ON_FIRST_START: 'maybe' }, 'DEMO_ON_FIRST_START', /true or false/],
+      [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES', /between/],
+      [{ TOPUP_MIN: '5000', TOPUP_MAX: '100' }, 'TOPUP_MIN', /TOPUP_MAX/],
+      [{ CALLBACK_RETRY_SCHEDULE: '1,x' }, 'CALLBACK_RETRY_SCHEDULE', /positive seconds/],
+      [{ CALLBACK_ALLOW_CIDRS: '10.0.0.0' }, 'CALLBACK_ALLOW_CIDRS', /CIDR/],
+    ];
+    for (const [env, setting, message] of cases) {
+      const error = configError(env);
+      assert.equal(error.setting, setting, JSON.stringify(env));
+      assert.match(error.message, message);
+      assert.ok(error.message.startsWith(`${setting}: `));
+      assert.equal(error.message.includes('\n'), false);
+    }
+  });
+
+  it('documents every setting it reads in docs/configuration.md, once', () => {
+    const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+    const read = new Set(
+      [...source.matchAll(/env(?:,\s*|\[)'([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] ?? ''),
+    );
+    const docs = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
+    const rows = [...docs.matchAll(/^\| `([A-Z][A-Z0-9_]+)` +\|/gm)].map((m) => m[1] ?? '');
+    const twice = rows.filter((key, i) => rows.indexOf(key) !== i);
+    assert.deepEqual(twice, [], 'documented more than once');
+    const undocumented = [...read].filter((key) => !rows.includes(key));
+    assert.deepEqual(undocumented, [], 'read in src/config.ts, missing from docs/configuration.md');
+    const unknown = rows.filter((key) => !read.has(key));
+    assert.deepEqual(unknown, [], 'in docs/configuration.md, never read by src/config.ts');
+    assert.ok(read.size > 20);
+  });
+});
+
+describe('esim serve with a bad setting', () => {
+  async function refuses(env: Record<string, string>, setting: string): Promise<void> {
+    const data = scratchDir();
+    const dataDir = join(data.path, 'never-created');
+    try {
+      const run = spawnEsim({ DATA_DIR: dataDir, PORT: '0', ...env }, 'serve');
+      const code = await run.exited;
+      const lines = run.stderr().trim().split('\n');
+      assert.equal(code, 78, `${JSON.stringify(env)}: ${run.stderr()}`);
+      assert.equal(lines.length, 1, run.stderr());
+      assert.match(lines[0] ?? '', new RegExp(`^esim: configuration error: ${setting}: `));
+      assert.doesNotMatch(run.stdout(), /listening/);
+      assert.equal(existsSync(dataDir), false, 'nothing was written');
+    } finally {
+      data.remove();
+    }
+  }
+
+  it('exits 78 with one line naming the setting, and does not start', async () => {
+    await Promise.all([
+      refuses({ PORT: 'abc' }, 'PORT'),
+      refuses({ MODE: 'staging' }, 'MODE'),
+      refuses({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'),
+      refuses({ MODE: 'production' }, 'MASTER_KEY'),
+    ]);
+  });
+
+  it('names PORT when the port is taken', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    const data = scratchDir();
+    try {
+      const run = spawnEsim({ DATA_DIR: data.path, PORT: String(port) }, 'serve');
+      assert.equal(await run.exited, 78, run.stderr());
+      assert.equal(
+        run.stderr().trim(),
+        `esim: configuration error: PORT: ${port} is already in use on 127.0.0.1`,
+      );
+    } finally {
+      blocker.close();
+      data.remove();
+    }
+  });
+});

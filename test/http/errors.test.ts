@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+
+// The error model: every error is {"message"} (plus an optional `code`), never a stack, and every
+// response carries a request id.
+
+function assertErrorBody(body: unknown): { message: string; code?: string } {
+  assert.ok(typeof body === 'object' && body !== null, 'error body is an object');
+  const error = body as Record<string, unknown>;
+  assert.equal(typeof error['message'], 'string');
+  assert.ok((error['message'] as string).length > 0);
+  for (const key of Object.keys(error)) assert.ok(['message', 'code'].includes(key), key);
+  return error as { message: string; code?: string };
+}
+
+for (const kind of DATABASES) {
+  describe(`error model [${kind}]`, () => {
+    let t: TestApp;
+    let org: TestOrg;
+
+    before(async () => {
+      t = await startTestApp(kind, { bodyLimitBytes: 2048 });
+      org = await t.createOrg({ balance: 10_000 });
+    });
+    after(() => t.close());
+
+    it('answers an unknown route with 404 {message}, with or without a key', async () => {
+      for (const [method, url, key] of [
+        ['GET', '/v2.1/no-such-thing', org.apiKey],
+        ['GET', '/v2.1/no-such-thing', undefined],
+        ['DELETE', '/v2.1/organisation', org.apiKey],
+        ['GET', '/nowhere?api_key=x', undefined],
+      ] as const) {
+        const res = await t.request(key, { method, url });
+        assert.equal(res.statusCode, 404, `${method} ${url}`);
+        assert.match(String(res.headers['content-type']), /^application\/json/);
+        const body = assertErrorBody(res.json());
+        assert.ok(!body.message.includes('api_key=x'), 'the query string is not echoed');
+        assert.ok(res.headers['x-request-id']);
+      }
+    });
+
+    it('answers malformed JSON with 400 {message}', async () => {
+      const res = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"type": "transaction", "order": [',
+      });
+      assert.equal(res.statusCode, 400);
+      assert.match(assertErrorBody(res.json()).message, /not valid JSON/);
+      const empty = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
+      assert.equal(empty.statusCode, 400);
+      assert.match(assertErrorBody(empty.json()).message, /empty/);
+    });
+
+    it('answers a body over BODY_LIMIT_BYTES with 413 {message}', async () => {
+      const res = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ type: 'validate', padding: 'x'.repeat(4096) }),
+      });
+      assert.equal(res.statusCode, 413);
+      assert.match(assertErrorBody(res.json()).message, /2048 byte limit/);
+      assert.ok(res.headers['x-request-id']);
+    });
+
+    it('answers a body that is not JSON with 415 {message}', async () => {
+      const res = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'type=transaction',
+      });
+      assert.equal(res.statusCode, 415);
+      const body = assertErrorBody(res.json());
+      assert.equal(body.message, 'request body must be application/json, not text/plain');
+    });
+
+    it('answers a malformed URL with 400 {message} and a request id', async () => {
+      const res = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/esims/%E0%A4%A' });
+      assert.equal(res.statusCode, 400);
+      assertErrorBody(res.json());
+      assert.ok(res.headers['x-request-id']);
+    });
+
+    it('answers an unexpected failure with 500 {message} and no internals', async () => {
+      const victim = await t.createOrg();
+      await t.deps.store.db
+        .updateTable('organisations')
+        .set({ groups: 'not json at all' })
+        .where('id', '=', victim.id)
+        .execute();
+      const res = await t.request(victim.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.equal(res.statusCode, 500);
+      const body = assertErrorBody(res.json());
+      assert.equal(body.message, 'internal server error');
+      assert.doesNotMatch(res.body, /SyntaxError|JSON\.parse|at .*\.ts|\/work\//);
+      assert.ok(res.headers['x-request-id']);
+    });
+  });
+}
+
+describe('request ids', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp('sqlite');
+  });
+  after(() => t.close());
+
+  it('echoes a well-formed X-Request-Id and replaces anything else', async () => {
+    const echoed = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'client-42.a:b_c' },
+    });
+    assert.equal(echoed.headers['x-request-id'], 'client-42.a:b_c');
+    for (const bad of ['has space', 'x'.repeat(200), 'semi;colon', '']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/healthz',
+        headers: { 'x-request-id': bad },
+      });
+      const id = String(res.headers['x-request-id']);
+      assert.notEqual(id, bad);
+      assert.match(id, /^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('gives every response its own id', async () => {
+    const ids = new Set<string>();
+    for (const url of ['/healthz', '/readyz', '/v2.1/organisation', '/nowhere']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      ids.add(String(res.headers['x-request-id']));
+    }
+    assert.equal(ids.size, 4);
+  });
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { redactUrl } from '../../src/http/auth.js';
+import { DATABASES, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+
+// Access logs must never carry an API key: not the X-API-Key header, not the api_key query value
+// in any spelling. The app's real logger is captured at info level.
+
+for (const kind of DATABASES) {
+  describe(`access logs [${kind}]`, () => {
+    let t: TestApp;
+    let org: TestOrg;
+    let app: FastifyInstance;
+    const lines: string[] = [];
+
+    before(async () => {
+      t = await startTestApp(kind);
+      org = await t.createOrg();
+      app = await buildApp(t.deps, {
+        logLevel: 'info',
+        logStream: { write: (line) => void lines.push(line) },
+      });
+      await app.ready();
+    });
+    after(async () => {
+      await app.close();
+      await t.close();
+    });
+
+    it('logs every request with its redacted URL and request id, and never the key', async () => {
+      const key = encodeURIComponent(org.apiKey);
+      const requests: { url: string; headers?: Record<string, string>; method?: 'GET' | 'POST' }[] =
+        [
+          { url: '/v2.1/organisation', headers: { 'x-api-key': org.apiKey } },
+          { url: `/v2.1/organisation?api_key=${key}`, headers: { 'x-request-id': 'trace-1' } },
+          { url: `/v2.1/organisation?foo=1&API_KEY=${key}&bar=2` },
+          { url: `/v2.1/organisation?api%5Fkey=${key}` },
+          { url: `/v2.1/organisation?api_key[]=${key}` },
+          { url: `/v2.1/organisation?api_key=${key}`, method: 'POST' },
+          { url: `/v2.1/unknown?api_key=${key}` },
+          { url: '/v2.1/organisation', headers: { 'x-api-key': `${org.apiKey}-wrong` } },
+        ];
+      for (const r of requests) {
+        await app.inject({ method: r.method ?? 'GET', url: r.url, headers: r.headers ?? {} });
+      }
+      const log = lines.join('');
+      assert.ok(lines.length >= requests.length * 2, 'a line per request and per response');
+      const secret = org.apiKey.slice('esim_'.length);
+      assert.equal(log.includes(secret), false, 'the key never appears');
+      assert.equal(log.includes(encodeURIComponent(secret)), false);
+      assert.ok(
+        log.includes('/v2.1/organisation?api_key=[REDACTED]'),
+        'the redacted URL is logged',
+      );
+      assert.ok(log.includes('?foo=1&API_KEY=[REDACTED]&bar=2'));
+      assert.ok(log.includes('"reqId":"trace-1"'), 'lines carry the request id');
+      for (const line of lines) {
+        const entry = JSON.parse(line) as { req?: Record<string, unknown> };
+        if (entry.req !== undefined) {
+          assert.deepEqual(Object.keys(entry.req).sort(), ['method', 'remoteAddress', 'url']);
+        }
+      }
+    });
+  });
+}
+
+describe('redactUrl', () => {
+  it('replaces every api_key value and keeps the rest of the URL', () => {
+    assert.equal(redactUrl('/a'), '/a');
+    assert.equal(redactUrl('/a?x=1'), '/a?x=1');
+    assert.equal(redactUrl('/a?api_key=s&x=1'), '/a?api_key=[REDACTED]&x=1');
+    assert.equal(redactUrl('/a?x=1&Api_Key=s'), '/a?x=1&Api_Key=[REDACTED]');
+    assert.equal(redactUrl('/a?api%5fkey=s'), '/a?api%5fkey=[REDACTED]');
+    assert.equal(redactUrl('/a?api_key'), '/a?api_key=[REDACTED]');
+    assert.equal(redactUrl('/a?api_key=s&api_key=t'), '/a?api_key=[REDACTED]&api_key=[REDACTED]');
+    assert.equal(redactUrl('/a?%zz=1'), '/a?%zz=1');
+  });
+});
