@@ -25,6 +25,9 @@ const config = loadConfig({
   HOST: '127.0.0.1',
   LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
   DEMO_ON_FIRST_START: 'false',
+  // Passed through so the uncached path can be measured too (docs in bench/README.md).
+  CATALOGUE_CACHE_ENTRIES: process.env['CATALOGUE_CACHE_ENTRIES'],
+  CATALOGUE_STALENESS_MS: process.env['CATALOGUE_STALENESS_MS'],
 });
 // Set up the database (migrations, built-in catalogue, one organisation) before the server starts.
 const setup = await openServices(config);

@@ -6,7 +6,7 @@
 // default postgres://postgres@127.0.0.1:5432/postgres; "off" skips PostgreSQL).
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -122,7 +122,22 @@ async function prepare(env: Record<string, string>): Promise<string> {
   }
 }
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined elsewhere. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces): utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ url: string; cpu(): number | undefined; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -139,6 +154,7 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
   });
   return {
     url,
+    cpu: () => cpuSeconds(child.pid),
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -178,9 +194,13 @@ async function runOne(target: Target, options: OrdersBenchOptions): Promise<bool
   const apiKey = await prepare(env);
   const server = await startServer(env);
   let result;
+  let cpuUsed: number | undefined;
   try {
     await measure(server.url, apiKey, options.warmupSeconds);
+    const before = server.cpu();
     result = await measure(server.url, apiKey, options.durationSeconds);
+    const after = server.cpu();
+    cpuUsed = before === undefined || after === undefined ? undefined : after - before;
   } finally {
     await server.stop();
   }
@@ -195,6 +215,13 @@ async function runOne(target: Target, options: OrdersBenchOptions): Promise<bool
       (clean ? '' : `   (${result.non2xx} non-2xx, ${result.errors} errors)`) +
       `   target >= ${target2}: ${met ? 'PASS' : 'MISS'}`,
   );
+  if (cpuUsed !== undefined && result.requests.total > 0) {
+    const perOrder = (cpuUsed * 1e6) / result.requests.total;
+    // Informative: what one fully available core would sustain at this cost per order.
+    options.print(
+      `            server CPU ${perOrder.toFixed(0)} µs per order (one core: ~${(1e6 / perOrder).toFixed(0)} orders/s)`,
+    );
+  }
   options.print(`            esim ledger verify: ${verify.ok ? 'PASS' : 'FAIL'} (${verify.line})`);
   return met;
 }
