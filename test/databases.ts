@@ -58,6 +58,18 @@ export async function freshDatabase(kind: DatabaseKind): Promise<TestDatabase> {
     async drop() {
       const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await c.connect();
+      // pg's Pool.end() resolves before its sockets have closed; forcing the drop while they
+      // close makes the server send them a FATAL error that surfaces as an uncaught exception
+      // in the test process. Wait (bounded) for them to go first.
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline) {
+        const { rows } = await c.query<{ n: string }>(
+          'select count(*) as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if (Number(rows[0]?.n ?? 0) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },

@@ -98,23 +98,29 @@ export function createHttpSender(options: HttpSenderOptions): CallbackTransport 
 
     return new Promise<SendOutcome>((resolve) => {
       let settled = false;
-      let totalTimer: NodeJS.Timeout | undefined;
+      // Runs long after req and finish below are set (request creation failing clears it).
+      const totalTimer = setTimeout(() => {
+        finish(failed(`no complete response within ${options.timeoutMs} ms`));
+        req.destroy();
+      }, options.timeoutMs);
       const finish = (outcome: SendOutcome): void => {
         if (settled) return;
         settled = true;
         clearTimeout(totalTimer);
         resolve(outcome);
       };
-      const req = (secure ? https : http).request(url, {
-        method: 'POST',
-        agent: secure ? httpsAgent : httpAgent,
-        lookup,
-        headers: { ...request.headers, 'content-length': String(request.body.length) },
-      });
-      totalTimer = setTimeout(() => {
-        finish(failed(`no complete response within ${options.timeoutMs} ms`));
-        req.destroy();
-      }, options.timeoutMs);
+      let req: http.ClientRequest;
+      try {
+        req = (secure ? https : http).request(url, {
+          method: 'POST',
+          agent: secure ? httpsAgent : httpAgent,
+          lookup,
+          headers: { ...request.headers, 'content-length': String(request.body.length) },
+        });
+      } catch (error) {
+        finish(failed(describe(error)));
+        return;
+      }
       req.on('socket', (socket) => {
         if (!socket.connecting) return;
         const connectTimer = setTimeout(() => {

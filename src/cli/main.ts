@@ -107,4 +107,6 @@ export async function main(
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   process.exitCode = await main(process.argv.slice(2));
+  // Once the command is done, a leftover handle (a socket, a timer) must not keep it alive.
+  setTimeout(() => process.exit(), 2000).unref();
 }

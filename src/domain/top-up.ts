@@ -244,7 +244,8 @@ export async function topUp(
     // The answer may still come; if it does, settle at once. If not (or this fails),
     // reconciliation asks the processor.
     charge.then(
-      (outcome) => settleInDoubt(deps, { ...row, status: 'unknown' }, outcome).catch(() => undefined),
+      (outcome) =>
+        settleInDoubt(deps, { ...row, status: 'unknown' }, outcome).catch(() => undefined),
       () => undefined,
     );
     throw unavailable(

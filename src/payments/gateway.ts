@@ -32,9 +32,7 @@ export type ChargeOutcome =
   | { readonly status: 'declined'; readonly code: DeclineCode; readonly reason: string };
 
 export type ChargeLookup =
-  | ChargeOutcome
-  | { readonly status: 'processing' }
-  | { readonly status: 'not_found' };
+  ChargeOutcome | { readonly status: 'processing' } | { readonly status: 'not_found' };
 
 /**
  * The processor could not be reached, so the request was not delivered and nothing was charged.

@@ -13,7 +13,7 @@ import type { Spawned } from './helpers.js';
 const STARTUP_MS = 60_000;
 
 async function started(server: Spawned): Promise<string> {
-  return eventually(
+  const listening = eventually(
     async () => {
       if (server.child.exitCode !== null) {
         throw new Error(`server exited early: ${server.stderr()}`);
@@ -23,6 +23,9 @@ async function started(server: Spawned): Promise<string> {
     STARTUP_MS,
     'the server to listen',
   );
+  return listening.catch((error: unknown) => {
+    throw new Error(`${String(error)}\nstdout: ${server.stdout()}\nstderr: ${server.stderr()}`);
+  });
 }
 
 async function stop(server: Spawned): Promise<number | null> {

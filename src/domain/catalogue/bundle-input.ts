@@ -1,6 +1,6 @@
 import type { Bundle } from '../bundle.js';
 import { countryByIso } from '../countries.js';
-import { BUNDLE_NAME_PATTERN, fixedDescription, unlimitedDescription } from './naming.js';
+import { BUNDLE_NAME_PATTERN, bundleDescription } from './naming.js';
 
 // Validation of one imported bundle, whatever the file format: JSON gives typed values, CSV
 // gives strings that are converted first (see import-file.ts). Every problem is reported, each
@@ -156,9 +156,11 @@ export function checkBundle(raw: RawBundle): Checked {
       countries.length === 1
         ? (countryByIso(countries[0] ?? '')?.name ?? '')
         : `${countries.length} countries`;
-    description = unlimited
-      ? unlimitedDescription('UL', duration, area).replace('Unlimited Lite', 'Unlimited')
-      : fixedDescription(dataAmount / 1000, duration, area);
+    description = bundleDescription(
+      unlimited ? 'Unlimited' : `${dataAmount / 1000}GB`,
+      duration,
+      area,
+    );
   }
   return {
     bundle: {

@@ -47,10 +47,15 @@ function daysText(days: number): string {
   return days === 1 ? '1 Day' : `${days} Days`;
 }
 
+/** A description in the live convention, e.g. "eSIM, 1GB, 7 Days, France, V2". */
+export function bundleDescription(dataLabel: string, days: number, areaLabel: string): string {
+  return `eSIM, ${dataLabel}, ${daysText(days)}, ${areaLabel}, V2`;
+}
+
 export function fixedDescription(gb: number, days: number, areaLabel: string): string {
-  return `eSIM, ${gb}GB, ${daysText(days)}, ${areaLabel}, V2`;
+  return bundleDescription(`${gb}GB`, days, areaLabel);
 }
 
 export function unlimitedDescription(tier: UnlimitedTier, days: number, areaLabel: string): string {
-  return `eSIM, ${UNLIMITED_TIERS[tier].label}, ${daysText(days)}, ${areaLabel}, V2`;
+  return bundleDescription(UNLIMITED_TIERS[tier].label, days, areaLabel);
 }

@@ -32,9 +32,6 @@ export const HISTORY_NAME: { readonly [S in BundleState]: string } = {
   Revoked: 'Bundle Revoked',
 };
 
-/** States in which an assignment can still serve data now or later. */
-export const LIVE_STATES: readonly BundleState[] = ['Processing', 'Queued', 'Active'];
-
 export function isBundleState(value: string): value is BundleState {
   return (BUNDLE_STATES as readonly string[]).includes(value);
 }

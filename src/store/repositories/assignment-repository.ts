@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Executor } from '../database.js';
 import type { AssignmentRow, AssignmentsTable } from '../schema.js';
 
@@ -49,7 +48,7 @@ export async function findAssignment(
   return row === undefined ? undefined : normaliseAssignment(row);
 }
 
-/** Every assignment of an eSIM in queue order (oldest first). */
+/** Every assignment of an eSIM (optionally of one bundle) in queue order, oldest first. */
 export async function listAssignmentsOfEsim(
   db: Executor,
   iccid: string,
@@ -57,19 +56,7 @@ export async function listAssignmentsOfEsim(
 ): Promise<AssignmentRow[]> {
   let query = db.selectFrom('assignments').selectAll().where('iccid', '=', iccid);
   if (bundleName !== undefined) query = query.where('bundle_name', '=', bundleName);
-  const rows = await query.orderBy('queue_position').execute();
-  return rows.map(normaliseAssignment);
-}
-
-/** Assignments that can serve data now or later, in queue order. */
-export async function listLiveAssignments(db: Executor, iccid: string): Promise<AssignmentRow[]> {
-  const rows = await db
-    .selectFrom('assignments')
-    .selectAll()
-    .where('iccid', '=', iccid)
-    .where('state', 'in', ['Processing', 'Queued', 'Active'])
-    .orderBy('queue_position')
-    .execute();
+  const rows = await query.orderBy('queue_position').orderBy('id').execute();
   return rows.map(normaliseAssignment);
 }
 
@@ -152,27 +139,6 @@ export async function updateAssignmentIfState(
     .where('used_bytes', '=', read.used_bytes)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/** Counts assignments per state for an eSIM list (one query for a page of eSIMs). */
-export async function countAssignmentsByState(
-  db: Executor,
-  iccids: readonly string[],
-): Promise<Map<string, Record<string, number>>> {
-  const result = new Map<string, Record<string, number>>();
-  if (iccids.length === 0) return result;
-  const rows = await db
-    .selectFrom('assignments')
-    .select(['iccid', 'state', sql<number>`count(*)`.as('n')])
-    .where('iccid', 'in', iccids)
-    .groupBy(['iccid', 'state'])
-    .execute();
-  for (const r of rows) {
-    const entry = result.get(r.iccid) ?? {};
-    entry[r.state] = Number(r.n);
-    result.set(r.iccid, entry);
-  }
-  return result;
 }
 
 /** Catalogue descriptions of the named bundles (for listing an eSIM's bundles). */

@@ -14,14 +14,23 @@ export async function findNetwork(db: Executor, iccid: string): Promise<NetworkR
   return row === undefined ? undefined : { ...row, attached: Number(row.attached) };
 }
 
+/** Where the eSIM is attached now (one row per eSIM, replaced on every attach). */
 export async function upsertNetwork(db: Executor, row: NetworkRow): Promise<void> {
-  const { iccid, ...rest } = row;
   await db
     .insertInto('esim_network')
     .values(row)
-    .onConflict((oc) => oc.column('iccid').doUpdateSet(rest))
+    .onConflict((oc) =>
+      oc.column('iccid').doUpdateSet({
+        mcc: row.mcc,
+        mnc: row.mnc,
+        network_name: row.network_name,
+        country: row.country,
+        attached: row.attached,
+        last_seen: row.last_seen,
+        first_used_at: row.first_used_at,
+      }),
+    )
     .execute();
-  void iccid;
 }
 
 export async function touchNetwork(
@@ -30,10 +39,6 @@ export async function touchNetwork(
   changes: Partial<Pick<NetworkRow, 'last_seen' | 'first_used_at' | 'attached'>>,
 ): Promise<void> {
   await db.updateTable('esim_network').set(changes).where('iccid', '=', iccid).execute();
-}
-
-export async function detachAll(db: Executor): Promise<void> {
-  await db.updateTable('esim_network').set({ attached: 0 }).execute();
 }
 
 export interface UsageView {
@@ -105,7 +110,8 @@ function usageViewQuery(db: Executor, iccid: string) {
       'b.roaming',
     ])
     .where('e.iccid', '=', iccid)
-    .orderBy('a.queue_position');
+    .orderBy('a.queue_position')
+    .orderBy('a.id');
 }
 
 type UsageViewRow = InferResult<ReturnType<typeof usageViewQuery>>[number];

@@ -83,15 +83,7 @@ export async function postponeCheck(db: Executor, ref: number, nextCheckAt: stri
 export async function dueForCheck(db: Executor, at: string, limit: number): Promise<TopUpRow[]> {
   const rows = await db
     .selectFrom('topups')
-    .select([
-      'ref',
-      'organisation_id',
-      'amount',
-      'status',
-      'card_id',
-      'idempotency_key',
-      'checks',
-    ])
+    .select(['ref', 'organisation_id', 'amount', 'status', 'card_id', 'idempotency_key', 'checks'])
     .where('status', 'in', ['pending', 'unknown'])
     .where('next_check_at', '<=', at)
     .orderBy('next_check_at')
@@ -111,15 +103,7 @@ export async function dueForCheck(db: Executor, at: string, limit: number): Prom
 export async function findTopUp(db: Executor, ref: number): Promise<TopUpRow | undefined> {
   const r = await db
     .selectFrom('topups')
-    .select([
-      'ref',
-      'organisation_id',
-      'amount',
-      'status',
-      'card_id',
-      'idempotency_key',
-      'checks',
-    ])
+    .select(['ref', 'organisation_id', 'amount', 'status', 'card_id', 'idempotency_key', 'checks'])
     .where('ref', '=', ref)
     .executeTakeFirst();
   if (r === undefined) return undefined;

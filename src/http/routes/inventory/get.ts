@@ -46,11 +46,7 @@ const schema = {
 export function registerGetInventory(app: Api, deps: AppDeps): void {
   app.get('/inventory', { schema }, async (request) => {
     const db = deps.store.db;
-    const batches = await listAvailableBatches(
-      db,
-      request.organisation.id,
-      iso(deps.clock.now()),
-    );
+    const batches = await listAvailableBatches(db, request.organisation.id, iso(deps.clock.now()));
     const byBundle = new Map<string, InventoryBatchRow[]>();
     for (const b of batches) byBundle.set(b.bundleName, [...(byBundle.get(b.bundleName) ?? []), b]);
     const bundles = [];

@@ -13,7 +13,11 @@ import {
 
 const UNIT = 'test_concurrency_unit';
 const PRICE = 100;
-const ORDER = { type: 'transaction', assign: false, order: [{ type: 'bundle', item: UNIT, quantity: 1 }] };
+const ORDER = {
+  type: 'transaction',
+  assign: false,
+  order: [{ type: 'bundle', item: UNIT, quantity: 1 }],
+};
 
 async function balanceOf(t: TestApp, org: TestOrg): Promise<number> {
   const res = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
@@ -24,7 +28,11 @@ function assertExactlyHundred(statuses: { status: number; message?: string }[]):
   const ok = statuses.filter((s) => s.status === 200).length;
   const refused = statuses.filter((s) => s.status === 400);
   assert.equal(ok, 100, `succeeded: ${ok}`);
-  assert.equal(refused.length, 100, JSON.stringify(statuses.filter((s) => s.status !== 200 && s.status !== 400)));
+  assert.equal(
+    refused.length,
+    100,
+    JSON.stringify(statuses.filter((s) => s.status !== 200 && s.status !== 400)),
+  );
   for (const r of refused) assert.match(r.message ?? '', /^insufficient balance: /);
 }
 

@@ -42,7 +42,10 @@ const schema = {
       description: 'One page of orders, newest first.',
       headers: {
         'X-Total-Count': { type: 'integer', description: 'Number of orders over all pages.' },
-        Link: { type: 'string', description: 'RFC 8288 links to the next, prev, first and last pages.' },
+        Link: {
+          type: 'string',
+          description: 'RFC 8288 links to the next, prev, first and last pages.',
+        },
       },
     }),
     400: standardErrors[400],

@@ -158,7 +158,10 @@ for (const kind of DATABASES) {
       assert.equal(await balanceOf(org), 1000);
       assert.deepEqual(await ordersOf(org), []);
       assert.deepEqual(await inventoryOf(org), []);
-      assert.deepEqual(await Promise.all([countRows('orders'), countRows('ledger_entries')]), before);
+      assert.deepEqual(
+        await Promise.all([countRows('orders'), countRows('ledger_entries')]),
+        before,
+      );
     });
 
     it('assigns onto new eSIMs: real eSIM records, bundles starting in Processing', async () => {
@@ -289,11 +292,15 @@ for (const kind of DATABASES) {
           /at most 30 units per order/,
         ],
         [
-          { order: Array.from({ length: 4 }, () => ({ type: 'bundle', item: SMALL, quantity: 1 })) },
+          {
+            order: Array.from({ length: 4 }, () => ({ type: 'bundle', item: SMALL, quantity: 1 })),
+          },
           /order/,
         ],
         [
-          { order: [{ type: 'bundle', item: SMALL, quantity: 1, iccids: ['8944000000000000000'] }] },
+          {
+            order: [{ type: 'bundle', item: SMALL, quantity: 1, iccids: ['8944000000000000000'] }],
+          },
           /order\[0\]\.iccids is only allowed with assign: true/,
         ],
         [
