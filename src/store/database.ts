@@ -37,6 +37,9 @@ export function openStore(target: DatabaseTarget, options: { poolSize?: number }
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: options.poolSize ?? 20 });
+  // An idle client that the server drops (restart, failover, admin termination) is removed from
+  // the pool by pg itself; without a listener the 'error' event would crash the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import type { DatabaseKind } from '../databases.js';
-import { freshDatabase } from '../databases.js';
+import pg from 'pg';
+import { POSTGRES_ADMIN_URL, freshDatabase } from '../databases.js';
+import { eventually } from '../harness.js';
 
 // A database the CLI can open once per command (a temp SQLite file, or a fresh PostgreSQL
 // database), and main() run in-process with captured output.
@@ -14,6 +16,31 @@ export interface CliDatabase {
   readonly url: string;
   readonly dataDir: string;
   drop(): Promise<void>;
+}
+
+/**
+ * Waits until no session is connected to the database. A closed pg pool resolves before its
+ * sockets are gone, and dropping the database under a closing socket makes that client throw.
+ */
+async function closedConnections(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  try {
+    await eventually(
+      async () => {
+        const { rows } = await admin.query<{ n: string }>(
+          'select count(*) as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        return Number(rows[0]?.n) === 0 ? true : undefined;
+      },
+      10_000,
+      `connections to ${name} to close`,
+    );
+  } finally {
+    await admin.end();
+  }
 }
 
 export async function cliDatabase(kind: DatabaseKind): Promise<CliDatabase> {
@@ -27,10 +54,12 @@ export async function cliDatabase(kind: DatabaseKind): Promise<CliDatabase> {
   }
   const db = await freshDatabase(kind);
   if (db.target.kind !== 'postgres') throw new Error('expected a PostgreSQL target');
+  const url = db.target.url;
   return {
-    url: db.target.url,
+    url,
     dataDir,
     async drop() {
+      await closedConnections(url);
       await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

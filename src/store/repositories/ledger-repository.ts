@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '../database.js';
 
 export interface LedgerMovement {
@@ -37,6 +37,7 @@ export async function applyMovement(
   trx: Executor,
   m: LedgerMovement,
 ): Promise<Balances | undefined> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) return applyMovementInOne(trx, m);
   const updated = await trx
     .updateTable('organisations')
     .set({
@@ -68,6 +69,34 @@ export async function applyMovement(
     })
     .execute();
   return { balance: Number(updated.balance), testCredit: Number(updated.test_credit) };
+}
+
+/**
+ * PostgreSQL: the same conditional update and its journal entry in one statement (a
+ * data-modifying CTE). The balance row stays locked from this statement to the commit, so one
+ * round trip less is one round trip less that concurrent debits of the organisation wait for.
+ */
+async function applyMovementInOne(trx: Executor, m: LedgerMovement): Promise<Balances | undefined> {
+  const b = sql`${m.balanceDelta}::bigint`;
+  const t = sql`${m.testCreditDelta}::bigint`;
+  const expect =
+    m.expectTestCredit === undefined ? sql`` : sql`and test_credit = ${m.expectTestCredit}::bigint`;
+  const result = await sql<{ balance_after: number; test_credit_after: number }>`
+    with moved as (
+      update organisations
+      set balance = balance + ${b}, test_credit = test_credit + ${t}, updated_at = ${m.at}
+      where id = ${m.organisationId} and balance + ${b} >= 0 and test_credit + ${t} >= 0 ${expect}
+      returning id, balance, test_credit
+    )
+    insert into ledger_entries (organisation_id, kind, balance_delta, test_credit_delta,
+      balance_after, test_credit_after, reference, description, created_at)
+    select id, ${m.kind}, ${b}, ${t}, balance, test_credit, ${m.reference}, ${m.description}, ${m.at}
+    from moved
+    returning balance_after, test_credit_after
+  `.execute(trx);
+  const row = result.rows[0];
+  if (row === undefined) return undefined;
+  return { balance: Number(row.balance_after), testCredit: Number(row.test_credit_after) };
 }
 
 export interface Funds {
