@@ -143,10 +143,13 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+const BASELINE = fileURLToPath(new URL('./orders-baseline-server.ts', import.meta.url));
+
 async function startServer(
   env: Record<string, string>,
+  args: readonly string[] = [BIN, 'serve'],
 ): Promise<{ url: string; cpu(): number | undefined; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -247,11 +250,27 @@ async function runOne(
   return informative ? verify.ok : met;
 }
 
+/** The same requests against a bare route that answers from memory: the machine's HTTP ceiling. */
+async function runBaseline(options: OrdersBenchOptions): Promise<void> {
+  const server = await startServer({}, ['--import', 'tsx', BASELINE]);
+  try {
+    await measure(server.url, ['unused'], options.warmupSeconds);
+    const result = await measure(server.url, ['unused'], options.durationSeconds);
+    options.print(
+      `  ${'bare route, same bodies'.padEnd(27)} ${result.requests.average.toFixed(0).padStart(6)} req/s` +
+        `      p50 ${result.latency.p50.toFixed(1)} ms   p99 ${result.latency.p99.toFixed(1)} ms   (baseline)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 export async function runOrdersBenchmark(options: OrdersBenchOptions): Promise<boolean> {
   options.print(
     `orders: POST /v2.1/orders (transaction, assign: false, 1 unit), ${CONNECTIONS} connections, ` +
       `${options.durationSeconds} s after ${options.warmupSeconds} s warm-up`,
   );
+  await runBaseline(options);
   let met = true;
   const sqlite = sqliteTarget();
   try {

@@ -3,6 +3,7 @@
 // unless one fails to run. Baselines are recorded in bench/baselines.md.
 import { callbacksSecondsFromEnv, runCallbacksBenchmark } from './callbacks.js';
 import { benchOptionsFromEnv, runCatalogueBenchmark } from './catalogue.js';
+import { ordersBenchOptionsFromEnv, runOrdersBenchmark } from './orders.js';
 
 interface Benchmark {
   readonly name: string;
@@ -12,6 +13,7 @@ interface Benchmark {
 const BENCHMARKS: readonly Benchmark[] = [
   { name: 'catalogue', run: (print) => runCatalogueBenchmark(benchOptionsFromEnv(print)) },
   { name: 'callbacks', run: (print) => runCallbacksBenchmark(print, callbacksSecondsFromEnv()) },
+  { name: 'orders', run: (print) => runOrdersBenchmark(ordersBenchOptionsFromEnv(print)) },
 ];
 
 const only = process.argv.slice(2);

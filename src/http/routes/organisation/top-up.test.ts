@@ -108,6 +108,7 @@ for (const kind of DATABASES) {
       assert.equal(res.statusCode, 400);
       assert.equal(res.json().code, 'no_card');
       assert.equal(await balanceOf(t, org), 1000);
+      assert.deepEqual(await journal(t, org), [{ kind: 'opening', delta: 1000 }]);
     });
 
     it('refuses bad amounts with 400 naming amount, changing nothing', async () => {
