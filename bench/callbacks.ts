@@ -21,11 +21,11 @@ import { buildV3 } from '../src/callbacks/payload.js';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
+import { openAccount } from '../src/domain/ledger.js';
 import { createOrganisation } from '../src/domain/organisations.js';
 import { openServices } from '../src/main.js';
 import type { NetworkAdapter } from '../src/network/network-adapter.js';
 import { createSimulatedNetwork } from '../src/network/simulated-network.js';
-import { applyMovement } from '../src/store/repositories/ledger-repository.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 
 const TARGET_INGEST = 5000;
@@ -43,17 +43,13 @@ async function createOrg(
   const created = await createOrganisation(
     { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
     { name: `Bench ${deps.random.uuid().slice(0, 6)}`, callbackUrl, callbackVersion: 'V3' },
-    async (trx, org) => {
-      await applyMovement(trx, {
+    (trx, org) =>
+      openAccount(trx, {
         organisationId: org.id,
-        kind: 'opening',
-        balanceDelta: 100_000_000,
-        testCreditDelta: 0,
-        reference: org.id,
+        balance: 100_000_000,
         description: 'benchmark balance',
-        at: iso(deps.clock.now()),
-      });
-    },
+        at: deps.clock.now(),
+      }),
   );
   return { id: created.id, apiKey: created.apiKey };
 }

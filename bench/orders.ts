@@ -19,10 +19,10 @@ import pg from 'pg';
 import { iso } from '../src/clock.js';
 import { main } from '../src/cli/main.js';
 import { loadConfig } from '../src/config.js';
+import { openAccount } from '../src/domain/ledger.js';
 import { createOrganisation } from '../src/domain/organisations.js';
 import { openServices } from '../src/main.js';
 import { upsertBundles } from '../src/store/repositories/catalogue-repository.js';
-import { applyMovement } from '../src/store/repositories/ledger-repository.js';
 
 const CONNECTIONS = 32;
 const BUNDLE = 'bench_orders_1GB_7D';
@@ -83,7 +83,8 @@ async function prepare(env: Record<string, string>, organisations: number): Prom
   const services = await openServices(loadConfig(env));
   try {
     const { deps } = services;
-    const at = iso(deps.clock.now());
+    const now = deps.clock.now();
+    const at = iso(now);
     await deps.store.db.transaction().execute((trx) =>
       upsertBundles(
         trx,
@@ -110,17 +111,13 @@ async function prepare(env: Record<string, string>, organisations: number): Prom
       const org = await createOrganisation(
         { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
         { name: `Benchmark Org ${i + 1}` },
-        async (trx, row) => {
-          await applyMovement(trx, {
+        (trx, row) =>
+          openAccount(trx, {
             organisationId: row.id,
-            kind: 'opening',
-            balanceDelta: 1_000_000_000,
-            testCreditDelta: 0,
-            reference: row.id,
+            balance: 1_000_000_000,
             description: 'benchmark funds',
-            at,
-          });
-        },
+            at: now,
+          }),
       );
       keys.push(org.apiKey);
     }

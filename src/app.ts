@@ -6,7 +6,8 @@ import type { AppDeps } from './deps.js';
 import { redactUrl, requireApiKey } from './http/auth.js';
 import { installDraining } from './http/draining.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
-import { registerDocsPage, registerOpenApi } from './http/openapi.js';
+import { installInputGuard } from './http/input-guard.js';
+import { OPENAPI_PATH, registerDocsPage, registerOpenApi } from './http/openapi.js';
 import { healthRoutes } from './http/routes/health.js';
 import { callbacksRoutes } from './http/routes/callbacks/index.js';
 import { catalogueRoutes } from './http/routes/catalogue/index.js';
@@ -70,12 +71,13 @@ export async function buildApp(
   });
   installDraining(app);
   installErrorHandling(app);
+  installInputGuard(app);
   app.addSchema(ErrorBody);
   app.addSchema(Country);
   await registerOpenApi(app, deps.config.publicBaseUrl);
 
   healthRoutes(app as Api, deps);
-  app.get('/v2.1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   await registerDocsPage(app);
 
   await app.register(

@@ -119,6 +119,15 @@ export async function getJson(t: TestApp, org: TestOrg, url: string): Promise<un
   return res.json();
 }
 
+/** Units of a bundle left in the organisation inventory, from GET /inventory. */
+export async function inventoryUnits(t: TestApp, org: TestOrg, name: string): Promise<number> {
+  const body = (await getJson(t, org, '/v2.1/inventory')) as {
+    bundles: { name: string; available: { remaining: number }[] }[];
+  };
+  const bundle = body.bundles.find((b) => b.name === name);
+  return bundle?.available.reduce((n, b) => n + b.remaining, 0) ?? 0;
+}
+
 export interface AssignmentView {
   id: string;
   reference: string;

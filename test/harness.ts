@@ -1,14 +1,14 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { OffsetClock, iso } from '../src/clock.js';
+import { OffsetClock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import { testConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
 import type { NewOrganisationInput } from '../src/domain/organisations.js';
+import { openAccount } from '../src/domain/ledger.js';
 import { createOrganisation } from '../src/domain/organisations.js';
 import { openServices } from '../src/main.js';
 import { openStore } from '../src/store/database.js';
-import { applyMovement } from '../src/store/repositories/ledger-repository.js';
 import type { DatabaseKind, TestDatabase } from './databases.js';
 import { freshDatabase } from './databases.js';
 
@@ -58,35 +58,12 @@ export async function startTestApp(
     config,
     async createOrg(input = {}) {
       counter += 1;
-      const { balance = 0, testCredit = 0, ...rest } = input;
+      const { balance, testCredit, ...rest } = input;
       const created = await createOrganisation(
         { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
         { name: `Test Org ${counter}`, ...rest },
-        async (trx, org) => {
-          const at = iso(deps.clock.now());
-          if (balance > 0) {
-            await applyMovement(trx, {
-              organisationId: org.id,
-              kind: 'opening',
-              balanceDelta: balance,
-              testCreditDelta: 0,
-              reference: org.id,
-              description: 'test opening balance',
-              at,
-            });
-          }
-          if (testCredit > 0) {
-            await applyMovement(trx, {
-              organisationId: org.id,
-              kind: 'test_credit_grant',
-              balanceDelta: 0,
-              testCreditDelta: testCredit,
-              reference: org.id,
-              description: 'test credit',
-              at,
-            });
-          }
-        },
+        (trx, org) =>
+          openAccount(trx, { organisationId: org.id, balance, testCredit, at: deps.clock.now() }),
       );
       return { id: created.id, apiKey: created.apiKey };
     },

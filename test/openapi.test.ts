@@ -147,7 +147,13 @@ describe('OpenAPI document (simulator mode)', () => {
       | undefined;
     assert.ok(usage, 'callback operation present');
     const headers = usage.parameters.map((p) => p.name);
-    for (const h of ['X-Signature-SHA256', 'X-Event-Id', 'X-Event-Timestamp']) {
+    for (const h of [
+      'X-Signature-SHA256',
+      'X-Event-Id',
+      'X-Event-Timestamp',
+      'X-Delivery-Attempt',
+      'User-Agent',
+    ]) {
       assert.ok(headers.includes(h), `header ${h}`);
     }
     const refs = usage.requestBody.content['application/json']?.schema.oneOf.map((s) => s.$ref);

@@ -126,12 +126,19 @@ export class AddressGuard {
    * addresses (::ffff:127.0.0.1) are judged by the IPv4 address inside (BlockList does that).
    */
   refusal(address: string): string | undefined {
+    if (isIP(address) === 0) return `${address} is not an IP address`;
+    const category = this.category(address);
+    return category === undefined ? undefined : `${address} is ${category}`;
+  }
+
+  /** The refused range an IP address falls in ("a private address"), or undefined. */
+  category(address: string): string | undefined {
     const version = isIP(address);
-    if (version === 0) return `${address} is not an IP address`;
+    if (version === 0) return 'not an IP address';
     const family: Family = version === 4 ? 'ipv4' : 'ipv6';
     if (this.allowed.check(address, family)) return undefined;
     for (const [name, list] of this.categories) {
-      if (list.check(address, family)) return `${address} is ${name}`;
+      if (list.check(address, family)) return name;
     }
     return undefined;
   }
@@ -176,10 +183,14 @@ export function callbackUrlCheck(
       }
     }
     for (const address of addresses) {
-      const why = guard.refusal(address);
-      if (why !== undefined) {
+      const category = guard.category(address);
+      if (category !== undefined) {
+        const subject =
+          address === host
+            ? `${host} is ${category}`
+            : `${host} resolves to ${address}, ${category}`;
         throw badRequest(
-          `callbackUrl is refused: ${host} resolves to ${why}; callbacks are only sent to public addresses (CALLBACK_ALLOW_CIDRS opens a range)`,
+          `callbackUrl is refused: ${subject}; callbacks are only sent to public addresses (CALLBACK_ALLOW_CIDRS opens a range)`,
         );
       }
     }

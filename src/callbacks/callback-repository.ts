@@ -72,15 +72,30 @@ export async function claimDueEvents(
 }
 
 /**
- * Puts events whose lease lapsed (their worker died or hung) back to pending, so any worker can
- * claim them. Their attempt count is unchanged: the lost attempt left no outcome.
+ * No worker leases an event for longer than this: its lease covers a send and its timeouts,
+ * bounded by configuration to a few minutes. A lease further ahead was written against another
+ * clock (a simulated one, before leases ran on real time, or before the system clock was stepped
+ * back) and would otherwise hold its event for that long; it is treated as lapsed.
  */
-export async function reclaimExpired(db: Db, now: string): Promise<number> {
+export const MAX_LEASE_SECONDS = 3600;
+
+/**
+ * Puts events whose lease lapsed (their worker died or hung) back to pending, so any worker can
+ * claim them. Their attempt count is unchanged: the lost attempt left no outcome. `leaseNow` is
+ * real time (leases run on it); `at` is the service's clock, for updated_at.
+ */
+export async function reclaimExpired(
+  db: Db,
+  times: { readonly leaseNow: string; readonly at: string },
+): Promise<number> {
+  const horizon = new Date(Date.parse(times.leaseNow) + MAX_LEASE_SECONDS * 1000).toISOString();
   const result = await db
     .updateTable('callback_events')
-    .set({ status: 'pending', locked_until: null, locked_by: null, updated_at: now })
+    .set({ status: 'pending', locked_until: null, locked_by: null, updated_at: times.at })
     .where('status', '=', 'delivering')
-    .where('locked_until', '<=', now)
+    .where((eb) =>
+      eb.or([eb('locked_until', '<=', times.leaseNow), eb('locked_until', '>', horizon)]),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

@@ -1,4 +1,5 @@
-import { addSeconds, iso } from '../clock.js';
+import type { Clock } from '../clock.js';
+import { addSeconds, iso, systemClock } from '../clock.js';
 import type { AppDeps } from '../deps.js';
 import type { Worker } from '../workers.js';
 import { guardFor } from './address-guard.js';
@@ -19,6 +20,12 @@ import { createHttpSender } from './http-sender.js';
 // claims are taken over when the lease lapses), sends them with bounded concurrency over
 // keep-alive connections, and writes the outcomes in batches. State lives in the rows; the timer
 // only wakes the loop when it has gone idle.
+//
+// Two clocks: when an event is due (next_attempt_at) is domain time, from deps.clock, which the
+// simulator and tests advance to bring retries forward. A lease (locked_until) bounds real work —
+// a send and its timeouts — so it runs on real time (the lease clock, the system clock unless a
+// test injects one): advancing the simulated clock, on this instance or another, never makes a
+// lease under way look lapsed, so two instances cannot send the same event at once.
 
 /** How long an outcome may wait for others to share its transaction. */
 const FLUSH_DELAY_MS = 5;
@@ -35,6 +42,8 @@ export interface CallbackWorkerOptions {
   /** Extra trusted CA certificates for https receivers (PEM). */
   readonly ca?: string | Buffer;
   readonly instanceId?: string;
+  /** The clock of leases; the system clock unless a test needs to move it. */
+  readonly leaseClock?: Clock;
 }
 
 export interface CallbackWorker extends Worker {
@@ -56,6 +65,7 @@ export function createCallbackWorker(
 ): CallbackWorker {
   const { config, store, clock, random, cipher } = deps;
   const instanceId = options.instanceId ?? random.uuid().slice(0, 8);
+  const leaseClock = options.leaseClock ?? systemClock;
   const guard = guardFor(config);
   const transport =
     options.transport ??
@@ -83,7 +93,7 @@ export function createCallbackWorker(
 
   async function claim(limit: number): Promise<number> {
     const now = clock.now();
-    const leaseUntil = addSeconds(now, leaseSeconds);
+    const leaseUntil = addSeconds(leaseClock.now(), leaseSeconds);
     const rows = await claimDueEvents(store.db, store.dialect, {
       now: iso(now),
       leaseUntil: iso(leaseUntil),
@@ -121,7 +131,7 @@ export function createCallbackWorker(
     }
     // Too close to the end of the lease: another instance may take it over mid-send. Leave it
     // to lapse and be claimed afresh rather than risk two concurrent deliveries.
-    if (turn.now.getTime() + config.callbackTimeoutMs >= item.leaseUntil.getTime()) return;
+    if (leaseClock.now().getTime() + config.callbackTimeoutMs >= item.leaseUntil.getTime()) return;
     const target = item.target;
     const attemptedAt = turn.now;
     const request = buildRequest(item.event, target, item.event.attempts + 1, instanceId);
@@ -182,7 +192,11 @@ export function createCallbackWorker(
    * waits on the store and the store sees few, large claims.
    */
   async function pump(): Promise<boolean> {
-    let worked = (await reclaimExpired(store.db, iso(clock.now()))) > 0;
+    const lapsed = await reclaimExpired(store.db, {
+      leaseNow: iso(leaseClock.now()),
+      at: iso(clock.now()),
+    });
+    let worked = lapsed > 0;
     for (;;) {
       if (!stopping && queue.length <= concurrency / 2) {
         const room = batchSize - queue.length - inFlight.size;

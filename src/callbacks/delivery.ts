@@ -1,6 +1,6 @@
 import { addSeconds, iso } from '../clock.js';
 import type { RandomSource } from '../random.js';
-import { CALLBACK_HEADERS } from '../http/schemas/usage-callback.js';
+import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../http/schemas/usage-callback.js';
 import type { CallbackEventRow, Outcome } from './callback-repository.js';
 import type { OutgoingCallback, SendOutcome } from './http-sender.js';
 import type { CallbackV3 } from './payload.js';
@@ -10,9 +10,6 @@ import { signBody } from './signer.js';
 
 // One delivery turn, minus the I/O: the request for an event (body by version, headers,
 // signature) and the event's next state from what the receiver answered.
-
-export const USER_AGENT = 'esim-bundle-service/2.1 (usage callbacks)';
-export const ATTEMPT_HEADER = 'X-Delivery-Attempt';
 
 export interface Target {
   readonly url: string;
@@ -38,10 +35,10 @@ export function buildRequest(
   );
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
-    'user-agent': `${USER_AGENT} instance/${instance}`,
+    [CALLBACK_HEADERS.userAgent]: `${CALLBACK_USER_AGENT} instance/${instance}`,
     [CALLBACK_HEADERS.eventId]: event.id,
     [CALLBACK_HEADERS.timestamp]: event.created_at,
-    [ATTEMPT_HEADER]: String(attemptNo),
+    [CALLBACK_HEADERS.attempt]: String(attemptNo),
   };
   if (v3) headers[CALLBACK_HEADERS.signature] = signBody(body, target.apiKey);
   return { url: target.url, body, headers };

@@ -12,16 +12,12 @@ import type { UsageCallbackV2Body, UsageCallbackV3Body } from '../http/schemas/u
 // `previousCountry` on FirstAttachment and CountryChange. `bundle` is absent only when an eSIM
 // attaches while it has no bundle in use or queued.
 
-type BundleV3 = UsageCallbackV3Body['bundle'];
-type BundleV2 = UsageCallbackV2Body['bundle'];
+type BundleV3 = NonNullable<UsageCallbackV3Body['bundle']>;
 
-export type CallbackV3 = Omit<UsageCallbackV3Body, 'bundle'> & {
-  bundle?: BundleV3;
-  threshold?: number;
-  country?: string;
-  previousCountry?: string;
-};
-export type CallbackV2 = Omit<UsageCallbackV2Body, 'bundle'> & { bundle?: BundleV2 };
+/** The full (V3) body, exactly as its OpenAPI schema describes it. */
+export type CallbackV3 = UsageCallbackV3Body;
+/** The reduced (V2) body, exactly as its OpenAPI schema describes it. */
+export type CallbackV2 = UsageCallbackV2Body;
 
 function bundleOf(a: AssignmentSnapshot): BundleV3 {
   return {

@@ -36,6 +36,13 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
+/** The one positional argument a command takes, e.g. an organisation id. */
+export function onePositional(positionals: readonly string[], what: string): string {
+  const [value, ...extra] = positionals;
+  if (value === undefined || extra.length > 0) throw new UsageError(`expected exactly one ${what}`);
+  return value;
+}
+
 export function requireOption(value: string | undefined, name: string): string {
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
   return value;

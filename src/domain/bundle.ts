@@ -20,8 +20,3 @@ export const BYTES_PER_MB = 1_000_000;
 export function bundleBytes(bundle: Pick<Bundle, 'dataAmount' | 'unlimited'>): number {
   return bundle.unlimited ? -1 : bundle.dataAmount * BYTES_PER_MB;
 }
-
-/** The countries (base and roaming) where a bundle can be used. */
-export function coveredCountries(bundle: Pick<Bundle, 'countries' | 'roaming'>): Set<string> {
-  return new Set([...bundle.countries, ...bundle.roaming]);
-}

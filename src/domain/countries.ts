@@ -34,9 +34,3 @@ export function allCountries(): readonly CountryInfo[] {
 }
 
 export const REGIONS = ['Africa', 'Americas', 'Asia', 'Europe', 'Oceania', 'Antarctic'] as const;
-
-/** The spec's Country object. */
-export function toCountry(iso: string): { name: string; region: string; iso: string } {
-  const c = countryByIso(iso);
-  return { name: c?.name ?? iso, region: c?.region ?? '', iso };
-}

@@ -1,12 +1,11 @@
 import type { AppDeps } from '../deps.js';
-import { iso } from '../clock.js';
 import { defaultExpiry, saveCard } from '../payments/cards.js';
 import { DEFAULT_TEST_CARD } from '../payments/test-cards.js';
-import { applyMovement } from '../store/repositories/ledger-repository.js';
 import {
   countOrganisations,
   listOrganisations,
 } from '../store/repositories/organisation-repository.js';
+import { openAccount } from './ledger.js';
 import { addUser, createOrganisation } from './organisations.js';
 
 export const DEMO_NAME = 'Demo Organisation';
@@ -34,17 +33,13 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
   const created = await createOrganisation(
     orgDeps,
     { name: DEMO_NAME, businessType: 'Travel', country: 'GB' },
-    async (trx, org) => {
-      await applyMovement(trx, {
+    (trx, org) =>
+      openAccount(trx, {
         organisationId: org.id,
-        kind: 'opening',
-        balanceDelta: DEMO_OPENING_BALANCE,
-        testCreditDelta: 0,
-        reference: org.id,
+        balance: DEMO_OPENING_BALANCE,
         description: 'demo opening balance',
-        at: iso(deps.clock.now()),
-      });
-    },
+        at: deps.clock.now(),
+      }),
   );
   await addUser(orgDeps, created.id, {
     email: DEMO_ADMIN_EMAIL,

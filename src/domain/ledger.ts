@@ -145,6 +145,46 @@ export async function grantTestCredit(
   return result;
 }
 
+/**
+ * The money a new organisation starts with, journaled in the transaction that creates it: an
+ * opening balance and opening test credit (expiring at `testCreditExpiresAt`, or never), each
+ * only when positive.
+ */
+export async function openAccount(
+  trx: Executor,
+  o: {
+    organisationId: string;
+    balance?: number;
+    testCredit?: number;
+    testCreditExpiresAt?: Date;
+    /** Journal description of the opening balance. */
+    description?: string;
+    at: Date;
+  },
+): Promise<void> {
+  const { organisationId, balance = 0, testCredit = 0, at } = o;
+  if (balance > 0) {
+    await applyMovement(trx, {
+      organisationId,
+      kind: 'opening',
+      balanceDelta: balance,
+      testCreditDelta: 0,
+      reference: organisationId,
+      description: o.description ?? 'opening balance',
+      at: iso(at),
+    });
+  }
+  if (testCredit > 0) {
+    await grantTestCredit(trx, {
+      organisationId,
+      amount: testCredit,
+      expiresAt: o.testCreditExpiresAt ?? null,
+      description: 'opening test credit',
+      at,
+    });
+  }
+}
+
 /** Writes off test credit whose expiry has passed; returns how many organisations were swept. */
 export async function expireTestCredit(db: Db, at: Date): Promise<number> {
   const due = await findExpiredTestCredit(db, iso(at), 100);

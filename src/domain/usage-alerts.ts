@@ -3,9 +3,6 @@ import type { NetworkEvent } from './network-events.js';
 // Which usage callbacks a network event calls for. Pure: the outbox writer turns the answer into
 // rows, in the same transaction as the change the network reported.
 
-export const ALERT_TYPES = ['Utilisation', 'FirstUse', 'FirstAttachment', 'CountryChange'] as const;
-export type AlertType = (typeof ALERT_TYPES)[number];
-
 /** Percent used of the Active bundle at which a Utilisation alert is sent, once each. */
 export const UTILISATION_THRESHOLDS = [1, 50, 80, 100] as const;
 

@@ -2,7 +2,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { standardErrors } from './schemas/common.js';
-import { CALLBACK_HEADERS, UsageCallbackV2, UsageCallbackV3 } from './schemas/usage-callback.js';
+import {
+  CALLBACK_HEADERS,
+  CALLBACK_USER_AGENT,
+  UsageCallbackV2,
+  UsageCallbackV3,
+} from './schemas/usage-callback.js';
 
 // The OpenAPI 3.0.1 document is generated from the route schemas. What this module adds is what
 // no single route owns: the document header, the tag list, the usage callback, and the error
@@ -132,13 +137,13 @@ type OpenApiObject = {
   components?: { schemas?: Record<string, unknown> };
 };
 
-// A callback body schema as plain JSON (no symbols, no $id) for the components section. `bundle`
-// is listed as optional here: the builder leaves it out when an eSIM attaches with no bundle.
+// A callback body schema as plain JSON (no symbols, no $id) for the components section, in
+// OpenAPI 3.0's dialect like the route schemas.
 function callbackSchema(schema: unknown): unknown {
-  const plain = JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
+  const plain: unknown = JSON.parse(JSON.stringify(schema), (key, value: unknown) =>
     key === '$id' ? undefined : value,
-  ) as { required?: string[] };
-  plain.required = (plain.required ?? []).filter((field) => field !== 'bundle');
+  );
+  toOpenApi30(plain);
   return plain;
 }
 
@@ -172,6 +177,16 @@ const usageCallback = {
         header(
           CALLBACK_HEADERS.timestamp,
           'When the event happened, RFC 3339 UTC. Not part of the signature.',
+          true,
+        ),
+        header(
+          CALLBACK_HEADERS.attempt,
+          'Number of this attempt at delivering the event, from 1; a resend continues the count.',
+          true,
+        ),
+        header(
+          CALLBACK_HEADERS.userAgent,
+          `\`${CALLBACK_USER_AGENT} instance/<id>\`, naming the sending instance.`,
           true,
         ),
       ],

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
 import type { DatabaseKind } from '../databases.js';
 import pg from 'pg';
 import { POSTGRES_ADMIN_URL, freshDatabase } from '../databases.js';
+import { esim } from '../cli/helpers.js';
+import type { CliResult } from '../cli/helpers.js';
 import { eventually } from '../harness.js';
 
 // A database the CLI can open once per command (a temp SQLite file, or a fresh PostgreSQL
@@ -66,25 +67,7 @@ export async function cliDatabase(kind: DatabaseKind): Promise<CliDatabase> {
   };
 }
 
-export interface CliRun {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-export async function runCli(
-  argv: readonly string[],
-  env: Record<string, string>,
-): Promise<CliRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    { LOG_LEVEL: 'silent', ...env },
-    {
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-    },
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
+/** Runs the CLI in-process with captured output, logging nothing unless told otherwise. */
+export function runCli(argv: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  return esim({ LOG_LEVEL: 'silent', ...env }, ...argv);
 }

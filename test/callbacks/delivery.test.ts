@@ -8,6 +8,7 @@ import type { Receiver } from '../receiver.js';
 import { deliveries, oneEvent, recordUsage, snapshot, workerFor } from './fixtures.js';
 import { rotateApiKey, updateOrganisationSettings } from '../../src/domain/organisations.js';
 import type { CallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import type { CallbackTransport, SendOutcome } from '../../src/callbacks/http-sender.js';
 
 for (const kind of DATABASES) {
   describe(`usage callback delivery [${kind}]`, () => {
@@ -266,6 +267,53 @@ for (const kind of DATABASES) {
       );
     });
 
+    it('keeps a lease under way while the simulated clock jumps ahead', async () => {
+      await worker.stop();
+      const org = await t.createOrg({
+        callbackUrl: `${receiver.url}/leased`,
+        callbackVersion: 'V2',
+      });
+      await oneEvent(t, org.id);
+      // Instance A's receiver answers only when the test lets it.
+      let answer: (outcome: SendOutcome) => void = () => undefined;
+      let sentByA = 0;
+      const gated: CallbackTransport = {
+        send: () => {
+          sentByA += 1;
+          return new Promise((resolve) => {
+            answer = resolve;
+          });
+        },
+        close: () => undefined,
+      };
+      const a = workerFor(t, { transport: gated, instanceId: 'a' });
+      const aDone = a.drain();
+      await eventually(async () => (sentByA === 1 ? true : undefined));
+
+      // Mid-delivery, the simulated clock moves a month ahead; instance B runs a full turn.
+      t.clock.advance(30 * 86_400);
+      const b = workerFor(t, { instanceId: 'b' });
+      await b.drain();
+      assert.equal(receiver.at('/leased').length, 0, 'B sent an event A is delivering');
+      assert.equal((await deliveries(t, org.apiKey))[0]?.status, 'delivering');
+
+      answer({
+        statusCode: 204,
+        latencyMs: 1,
+        error: null,
+        responseSnippet: '',
+        retryAfter: undefined,
+      });
+      await aDone;
+      const [d] = await deliveries(t, org.apiKey);
+      assert.equal(d?.status, 'delivered');
+      assert.equal(d?.attemptCount, 1);
+      assert.equal(sentByA, 1);
+      assert.equal(receiver.at('/leased').length, 0);
+      worker = workerFor(t);
+      worker.start();
+    });
+
     it('takes over an event whose worker died mid-delivery once its lease lapses', async () => {
       const org = await t.createOrg({
         callbackUrl: `${receiver.url}/orphan`,
@@ -273,16 +321,36 @@ for (const kind of DATABASES) {
       });
       await worker.stop();
       await oneEvent(t, org.id);
-      const past = new Date(t.clock.now().getTime() - 1000).toISOString();
-      await t.deps.store.db
-        .updateTable('callback_events')
-        .set({ status: 'delivering', locked_by: 'crashed-instance', locked_until: past })
+      await oneEvent(t, org.id);
+      // Leases run on real time: one lapsed a second ago; one so far ahead that no worker can
+      // have granted it (written against a simulated clock) counts as lapsed too.
+      const [lapsed, farAhead] = await t.deps.store.db
+        .selectFrom('callback_events')
+        .select('id')
         .where('organisation_id', '=', org.id)
         .execute();
+      assert.ok(lapsed && farAhead);
+      for (const [row, until] of [
+        [lapsed, new Date(Date.now() - 1000)],
+        [farAhead, new Date(Date.now() + 30 * 86_400_000)],
+      ] as const) {
+        await t.deps.store.db
+          .updateTable('callback_events')
+          .set({
+            status: 'delivering',
+            locked_by: 'crashed-instance',
+            locked_until: until.toISOString(),
+          })
+          .where('id', '=', row.id)
+          .execute();
+      }
       worker = workerFor(t);
       worker.start();
-      await settled(org, 'delivered');
-      assert.equal(receiver.at('/orphan').length, 1);
+      await eventually(async () => {
+        const list = await deliveries(t, org.apiKey);
+        return list.length === 2 && list.every((d) => d.status === 'delivered') ? true : undefined;
+      });
+      assert.equal(receiver.at('/orphan').length, 2);
     });
 
     it('on stop, finishes sends under way and hands unsent claims back', async () => {

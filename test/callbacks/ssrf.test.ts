@@ -63,6 +63,63 @@ for (const kind of DATABASES) {
       });
     }
 
+    it('applies the same guard to esim org create, which then creates nothing', async () => {
+      for (const url of [
+        'https://127.0.0.1/hook',
+        'http://callbacks.example.com/hook',
+        'https://169.254.169.254/latest/meta-data',
+      ]) {
+        const run = await runCli(
+          ['org', 'create', '--name', 'Internal', '--balance', '5000', '--callback-url', url],
+          env,
+        );
+        assert.equal(run.code, 1, url);
+        assert.equal(run.out, '');
+        assert.match(run.err, /callbackUrl (is refused|must be an https URL)/);
+      }
+      const refused = await runCli(
+        ['org', 'create', '--name', 'Internal', '--callback-url', 'https://10.1.2.3/hook'],
+        env,
+      );
+      assert.match(
+        refused.err,
+        /^esim: callbackUrl is refused: 10\.1\.2\.3 is a private address; callbacks are only sent to public addresses/,
+      );
+      const named = await runCli(
+        ['org', 'create', '--name', 'Internal', '--callback-url', 'https://localhost/hook'],
+        env,
+      );
+      assert.match(named.err, /localhost resolves to (127\.0\.0\.1|::1), a loopback address;/);
+      const listed = await runCli(['org', 'list', '--json'], env);
+      assert.deepEqual(
+        (JSON.parse(listed.out) as { name: string }[]).map((o) => o.name),
+        ['Guarded'],
+      );
+      const verified = await runCli(['ledger', 'verify', '--json'], env);
+      assert.equal(verified.code, 0, verified.err);
+
+      const created = await runCli(
+        [
+          'org',
+          'create',
+          '--name',
+          'Public',
+          '--callback-url',
+          'https://93.184.215.14/hook',
+          '--json',
+        ],
+        env,
+      );
+      assert.equal(created.code, 0, created.err);
+      const publicOrg = (
+        JSON.parse((await runCli(['org', 'list', '--json'], env)).out) as {
+          name: string;
+          callbackUrl: string;
+        }[]
+      ).find((o) => o.name === 'Public');
+      assert.equal(publicOrg?.callbackUrl, 'https://93.184.215.14/hook');
+    });
+
     it('accepts a public address and a range opened by CALLBACK_ALLOW_CIDRS', async () => {
       for (const url of ['https://93.184.215.14/hook', 'https://127.0.0.2:8443/hook']) {
         const run = await runCli(['org', 'update', orgId, '--callback-url', url, '--json'], env);

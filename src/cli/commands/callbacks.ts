@@ -2,17 +2,10 @@ import type { EventStatus } from '../../callbacks/callback-repository.js';
 import { EVENT_STATUSES } from '../../callbacks/callback-repository.js';
 import { getDelivery, listDeliveries, resendDelivery } from '../../callbacks/deliveries.js';
 import type { Command } from '../command.js';
-import { UsageError, parse, parseInteger } from '../command.js';
+import { UsageError, onePositional, parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';
 
 // Operator view of usage callback deliveries, straight on the database (no running server).
-
-function onlyPositional(positionals: string[], what: string): string {
-  const [value] = positionals;
-  if (positionals.length !== 1 || value === undefined)
-    throw new UsageError(`expected exactly one ${what}`);
-  return value;
-}
 
 function statusOption(value: string | undefined): EventStatus | undefined {
   if (value === undefined) return undefined;
@@ -33,7 +26,7 @@ export const callbacksList: Command = {
       'per-page': { type: 'string' },
       json: { type: 'boolean' },
     });
-    const orgId = onlyPositional(positionals, 'organisation id');
+    const orgId = onePositional(positionals, 'organisation id');
     const status = statusOption(values.status);
     const page = parseInteger(values.page, 'page', 1) ?? 1;
     const perPage = parseInteger(values['per-page'], 'per-page', 1) ?? 50;
@@ -62,7 +55,7 @@ export const callbacksShow: Command = {
   summary: 'Show one usage callback: its body, state and every delivery attempt',
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, { json: { type: 'boolean' } });
-    const id = onlyPositional(positionals, 'event id');
+    const id = onePositional(positionals, 'event id');
     return withServices(ctx.config(), async (deps) => {
       const d = await getDelivery(deps.store.db, undefined, id);
       if (values.json === true) {
@@ -94,7 +87,7 @@ export const callbacksResend: Command = {
   summary: 'Queue a failed, delivered or undeliverable callback for delivery again',
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, { json: { type: 'boolean' } });
-    const id = onlyPositional(positionals, 'event id');
+    const id = onePositional(positionals, 'event id');
     return withServices(ctx.config(), async (deps) => {
       const queued = await resendDelivery({ db: deps.store.db, clock: deps.clock }, undefined, id);
       ctx.io.out(

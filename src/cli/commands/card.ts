@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps.js';
 import { defaultExpiry, describeCard, parseExpiry, saveCard } from '../../payments/cards.js';
 import { DEFAULT_TEST_CARD, TEST_CARDS } from '../../payments/test-cards.js';
 import type { Command } from '../command.js';
-import { UsageError, parse, requireOption } from '../command.js';
+import { onePositional, parse, requireOption } from '../command.js';
 import { withServices } from '../services.js';
 import { afterCreateSteps } from './org.js';
 
@@ -17,10 +17,7 @@ export const orgCard: Command = {
       exp: { type: 'string' },
       json: { type: 'boolean' },
     });
-    const [orgId, ...extra] = positionals;
-    if (orgId === undefined || extra.length > 0) {
-      throw new UsageError('expected exactly one organisation id');
-    }
+    const orgId = onePositional(positionals, 'organisation id');
     const number = requireOption(values.number, 'number');
     return withServices(ctx.config(), async (deps) => {
       const expiry = values.exp === undefined ? defaultExpiry(deps.clock) : parseExpiry(values.exp);

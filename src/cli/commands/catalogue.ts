@@ -8,14 +8,8 @@ import { parseCountryList } from '../../domain/catalogue/query.js';
 import { catalogueItem } from '../../domain/catalogue/view.js';
 import { listAllBundles } from '../../store/repositories/catalogue-repository.js';
 import type { Command } from '../command.js';
-import { UsageError, parse } from '../command.js';
+import { UsageError, onePositional, parse } from '../command.js';
 import { withServices } from '../services.js';
-
-function onePath(positionals: readonly string[]): string {
-  const [path, ...rest] = positionals;
-  if (path === undefined || rest.length > 0) throw new UsageError('expected exactly one file');
-  return path;
-}
 
 function countLine(summary: {
   added: string[];
@@ -45,7 +39,7 @@ export const catalogueImport: Command = {
       format: { type: 'string' },
       json: { type: 'boolean' },
     });
-    const path = onePath(positionals);
+    const path = onePositional(positionals, 'file');
     const requested = values.format?.toLowerCase();
     if (requested !== undefined && requested !== 'json' && requested !== 'csv') {
       throw new UsageError(`--format must be json or csv, got "${values.format ?? ''}"`);

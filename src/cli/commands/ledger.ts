@@ -2,7 +2,7 @@ import { verifyLedger } from '../../domain/ledger.js';
 import { listLedgerEntries } from '../../store/repositories/ledger-repository.js';
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
 import type { Command } from '../command.js';
-import { UsageError, parse, parseInteger } from '../command.js';
+import { onePositional, parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';
 
 export const ledgerVerify: Command = {
@@ -37,10 +37,7 @@ export const ledgerShow: Command = {
       limit: { type: 'string' },
       json: { type: 'boolean' },
     });
-    const [orgId, ...extra] = positionals;
-    if (orgId === undefined || extra.length > 0) {
-      throw new UsageError('expected exactly one organisation id');
-    }
+    const orgId = onePositional(positionals, 'organisation id');
     const limit = parseInteger(values.limit, 'limit', 1) ?? 20;
     return withServices(ctx.config(), async (deps) => {
       const org = await findOrganisationById(deps.store.db, orgId);

@@ -1,4 +1,5 @@
-import { addDays, iso } from '../../clock.js';
+import { addDays } from '../../clock.js';
+import { openAccount } from '../../domain/ledger.js';
 import {
   CALLBACK_VERSIONS,
   addUser,
@@ -8,10 +9,9 @@ import {
 } from '../../domain/organisations.js';
 import type { OrganisationChanges, OrganisationDeps } from '../../domain/organisations.js';
 import type { AppDeps } from '../../deps.js';
-import { applyMovement, setTestCreditExpiry } from '../../store/repositories/ledger-repository.js';
 import { listOrganisations } from '../../store/repositories/organisation-repository.js';
-import type { Command, CommandContext } from '../command.js';
-import { UsageError, parse, parseInteger, requireOption } from '../command.js';
+import type { Command } from '../command.js';
+import { UsageError, onePositional, parse, parseInteger, requireOption } from '../command.js';
 import { withServices } from '../services.js';
 
 const orgDeps = (deps: AppDeps): OrganisationDeps => ({
@@ -27,13 +27,6 @@ function splitList(value: string | undefined): string[] | undefined {
     ?.split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-}
-
-function onePositional(ctx: CommandContext, positionals: string[], what: string): string {
-  if (positionals.length !== 1 || positionals[0] === undefined)
-    throw new UsageError(`expected exactly one ${what}`);
-  void ctx;
-  return positionals[0];
 }
 
 /**
@@ -76,7 +69,7 @@ export const orgCreate: Command = {
     }
     const callbackVersion = callbackVersionFlag(values['callback-version']);
     return withServices(ctx.config(), async (deps) => {
-      const at = iso(deps.clock.now());
+      const now = deps.clock.now();
       const created = await createOrganisation(
         orgDeps(deps),
         {
@@ -86,37 +79,15 @@ export const orgCreate: Command = {
           callbackUrl: values['callback-url'],
           callbackVersion,
         },
-        async (trx, org) => {
-          if (balance > 0) {
-            await applyMovement(trx, {
-              organisationId: org.id,
-              kind: 'opening',
-              balanceDelta: balance,
-              testCreditDelta: 0,
-              reference: org.id,
-              description: 'opening balance',
-              at,
-            });
-          }
-          if (testCredit > 0) {
-            await applyMovement(trx, {
-              organisationId: org.id,
-              kind: 'test_credit_grant',
-              balanceDelta: 0,
-              testCreditDelta: testCredit,
-              reference: org.id,
-              description: 'opening test credit',
-              at,
-            });
-            if (testCreditDays !== undefined) {
-              await setTestCreditExpiry(
-                trx,
-                org.id,
-                iso(addDays(deps.clock.now(), testCreditDays)),
-              );
-            }
-          }
-        },
+        (trx, org) =>
+          openAccount(trx, {
+            organisationId: org.id,
+            balance,
+            testCredit,
+            testCreditExpiresAt:
+              testCreditDays === undefined ? undefined : addDays(now, testCreditDays),
+            at: now,
+          }),
       );
       const notes: string[] = [];
       for (const step of afterCreateSteps) {
@@ -207,7 +178,7 @@ export const orgUpdate: Command = {
       groups: { type: 'string' },
       json: { type: 'boolean' },
     });
-    const id = onePositional(ctx, positionals, 'organisation id');
+    const id = onePositional(positionals, 'organisation id');
     const changes: OrganisationChanges = {};
     for (const [flag, field] of Object.entries(UPDATE_FLAGS)) {
       const value = (values as Record<string, string | undefined>)[flag];
@@ -244,7 +215,7 @@ export const orgRotateKey: Command = {
     'Replace an organisation’s API key (also the V3 callback signing key); the old key stops working at once',
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, { json: { type: 'boolean' } });
-    const id = onePositional(ctx, positionals, 'organisation id');
+    const id = onePositional(positionals, 'organisation id');
     return withServices(ctx.config(), async (deps) => {
       const apiKey = await rotateApiKey(orgDeps(deps), id);
       ctx.io.out(values.json === true ? JSON.stringify({ id, apiKey }) : `apiKey: ${apiKey}`);
@@ -267,7 +238,7 @@ export const userAdd: Command = {
       'time-zone': { type: 'string' },
       json: { type: 'boolean' },
     });
-    const orgId = onePositional(ctx, positionals, 'organisation id');
+    const orgId = onePositional(positionals, 'organisation id');
     const input = {
       email: requireOption(values.email, 'email'),
       firstName: requireOption(values['first-name'], 'first-name'),

@@ -1,5 +1,5 @@
 import type { Command, CommandContext } from '../command.js';
-import { UsageError, parse, parseInteger } from '../command.js';
+import { UsageError, onePositional, parse, parseInteger } from '../command.js';
 
 // `esim sim ...`: the /_sim control plane of a running simulator, over HTTP, so the same
 // commands drive a local server, a container or a CI service. SIM_ADMIN_TOKEN (environment) is
@@ -52,11 +52,8 @@ async function call(
   return 0;
 }
 
-function iccidArg(positionals: string[]): string {
-  if (positionals.length !== 1 || positionals[0] === undefined) {
-    throw new UsageError('expected exactly one ICCID');
-  }
-  return encodeURIComponent(positionals[0]);
+function iccidArg(positionals: readonly string[]): string {
+  return encodeURIComponent(onePositional(positionals, 'ICCID'));
 }
 
 export const simInstall: Command = {

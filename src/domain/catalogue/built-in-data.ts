@@ -5,9 +5,8 @@
 /** 1 = large, cheap markets with every size; 4 = remote markets with a few small bundles. */
 export type Tier = 1 | 2 | 3 | 4;
 
-/** Markets with the full range (8 sizes and unlimited bundles). */
-export const TIER_1: readonly string[] = [
-  // European Union and the wider single market
+/** The 27 member states of the European Union. */
+const EU27 = [
   'AT',
   'BE',
   'BG',
@@ -35,6 +34,12 @@ export const TIER_1: readonly string[] = [
   'SI',
   'ES',
   'SE',
+];
+
+/** Markets with the full range (8 sizes and unlimited bundles). */
+export const TIER_1: readonly string[] = [
+  // European Union and the wider single market
+  ...EU27,
   'GB',
   'NO',
   'IS',
@@ -190,36 +195,6 @@ export const UNLIMITED_PLUS_COUNTRIES: readonly string[] = [
   'AU',
   'AE',
   'TR',
-];
-
-const EU27 = [
-  'AT',
-  'BE',
-  'BG',
-  'HR',
-  'CY',
-  'CZ',
-  'DK',
-  'EE',
-  'FI',
-  'FR',
-  'DE',
-  'GR',
-  'HU',
-  'IE',
-  'IT',
-  'LV',
-  'LT',
-  'LU',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SK',
-  'SI',
-  'ES',
-  'SE',
 ];
 
 export interface RegionDefinition {

@@ -27,7 +27,7 @@ export interface NewAssignmentInput {
   readonly bundle: Bundle;
   /** The order or apply reference, shared by every assignment it created. */
   readonly reference: string;
-  /** The inventory batch the unit came from (refunds go back there); null for a direct order. */
+  /** The inventory batch the unit came from (its provenance); null when there is none. */
   readonly batchId: number | null;
 }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
 import type { Executor } from '../../store/database.js';
-import { insertBatch, returnToInventory } from '../../store/repositories/inventory-repository.js';
+import { refundToInventory } from '../../store/repositories/inventory-repository.js';
 import type { AssignmentRow } from '../../store/schema.js';
 import { badRequest } from '../errors.js';
 import { canTransition } from './states.js';
@@ -28,9 +28,11 @@ export function planRevoke(assignment: AssignmentRow): RevokePlan {
 }
 
 /**
- * Revokes an assignment in the caller's transaction. An unused one is refunded to inventory: to
- * the batch it was drawn from, or, when it came straight from an order, as a new batch of one unit
- * that lapses when the assignment would have (valid_until).
+ * Revokes an assignment in the caller's transaction. An unused one is refunded to inventory as a
+ * new batch of one unit that lapses when the assignment would have (valid_until): the customer
+ * keeps exactly the validity the unit had on the eSIM, whether or not the batch it was drawn from
+ * has lapsed in the meantime. The conditional transition makes a second, concurrent revoke fail,
+ * so a unit is refunded at most once.
  */
 export async function revokeAssignment(
   trx: Executor,
@@ -41,19 +43,13 @@ export async function revokeAssignment(
   const now = ctx.clock.now();
   const revoked = await transition(trx, assignment, 'Revoked', { at: now });
   if (plan.refundToInventory) {
-    if (assignment.batch_id !== null) {
-      await returnToInventory(trx, assignment.batch_id);
-    } else {
-      await insertBatch(trx, {
-        organisationId: assignment.organisation_id,
-        bundleName: assignment.bundle_name,
-        orderReference: assignment.reference,
-        total: 1,
-        remaining: 1,
-        expiry: assignment.valid_until,
-        at: iso(now),
-      });
-    }
+    await refundToInventory(trx, {
+      organisationId: assignment.organisation_id,
+      bundleName: assignment.bundle_name,
+      reference: assignment.reference,
+      expiry: assignment.valid_until,
+      at: iso(now),
+    });
   }
   return { assignment: revoked, refundedToInventory: plan.refundToInventory };
 }

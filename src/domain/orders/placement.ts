@@ -109,6 +109,41 @@ function statusMessage(request: OrderRequest, units: number, newEsims: number): 
   return `Order completed: ${bundles} assigned (${newEsims} new eSIM${newEsims === 1 ? '' : 's'})`;
 }
 
+/** The order record of the prepared lines; `lineIccids[i]` are the eSIMs line i went onto. */
+function orderRecord(
+  org: OrderingOrganisation,
+  request: OrderRequest,
+  prepared: Prepared,
+  outcome: {
+    reference: string;
+    status: 'validated' | 'completed';
+    createdAt: string;
+    newEsims: number;
+    lineIccids: readonly (readonly string[])[];
+  },
+): StoredOrder {
+  const units = prepared.lines.reduce((n, l) => n + l.input.quantity, 0);
+  return {
+    reference: outcome.reference,
+    organisationId: org.id,
+    status: outcome.status,
+    statusMessage: statusMessage(request, units, outcome.newEsims),
+    total: prepared.total,
+    currency: org.currency,
+    assign: request.assign,
+    createdAt: outcome.createdAt,
+    items: prepared.lines.map((l, i) => ({
+      lineNo: l.lineNo,
+      type: 'bundle',
+      item: l.bundle.name,
+      quantity: l.input.quantity,
+      pricePerUnit: l.pricePerUnit,
+      subTotal: l.subTotal,
+      iccids: [...(outcome.lineIccids[i] ?? [])],
+    })),
+  };
+}
+
 async function validateOnly(
   deps: OrderDeps,
   org: OrderingOrganisation,
@@ -122,27 +157,14 @@ async function validateOnly(
   if (available(funds, now) < prepared.total) {
     throw insufficientFunds(prepared.total, funds, org.currency, now);
   }
-  const units = prepared.lines.reduce((n, l) => n + l.input.quantity, 0);
   return {
-    order: {
+    order: orderRecord(org, request, prepared, {
       reference: '',
-      organisationId: org.id,
       status: 'validated',
-      statusMessage: statusMessage(request, units, 0),
-      total: prepared.total,
-      currency: org.currency,
-      assign: request.assign,
       createdAt: iso(now),
-      items: prepared.lines.map((l) => ({
-        lineNo: l.lineNo,
-        type: 'bundle',
-        item: l.bundle.name,
-        quantity: l.input.quantity,
-        pricePerUnit: l.pricePerUnit,
-        subTotal: l.subTotal,
-        iccids: [...(l.input.iccids ?? [])],
-      })),
-    },
+      newEsims: 0,
+      lineIccids: prepared.lines.map((l) => l.input.iccids ?? []),
+    }),
     activations: prepared.activations,
   };
 }
@@ -163,11 +185,9 @@ export async function placeOrder(
     const prepared = await prepare(trx, org, request, deps.config);
     const activations = prepared.activations;
     const lineIccids: string[][] = [];
-    let units = 0;
     let newEsims = 0;
     for (const line of prepared.lines) {
       const quantity = line.input.quantity;
-      units += quantity;
       // Assigned units still get a batch (nothing left in it), so revoking an unused one
       // can return it to inventory.
       const batchId = await insertBatch(trx, {
@@ -205,25 +225,13 @@ export async function placeOrder(
       }
       lineIccids.push(iccids);
     }
-    const order: StoredOrder = {
+    const order = orderRecord(org, request, prepared, {
       reference,
-      organisationId: org.id,
       status: 'completed',
-      statusMessage: statusMessage(request, units, newEsims),
-      total: prepared.total,
-      currency: org.currency,
-      assign: request.assign,
       createdAt: at,
-      items: prepared.lines.map((l, i) => ({
-        lineNo: l.lineNo,
-        type: 'bundle',
-        item: l.bundle.name,
-        quantity: l.input.quantity,
-        pricePerUnit: l.pricePerUnit,
-        subTotal: l.subTotal,
-        iccids: lineIccids[i] ?? [],
-      })),
-    };
+      newEsims,
+      lineIccids,
+    });
     await insertOrder(trx, order);
     if (prepared.total > 0) {
       await charge(trx, {

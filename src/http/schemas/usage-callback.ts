@@ -2,20 +2,33 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 
 // The usage callback the service POSTs to an organisation's callback URL (spec part 6). These
-// schemas describe it in the OpenAPI document; the payload builder (src/callbacks/payload.ts)
-// produces exactly these shapes.
+// schemas describe it in the OpenAPI document and are the type of what is sent: the payload
+// builder (src/callbacks/payload.ts) derives its types from them, and no other field may appear
+// (additionalProperties: false). The request headers are named here too, for the sender and the
+// document alike.
 
 export const CALLBACK_HEADERS = {
   signature: 'X-Signature-SHA256',
   eventId: 'X-Event-Id',
   timestamp: 'X-Event-Timestamp',
+  attempt: 'X-Delivery-Attempt',
+  userAgent: 'User-Agent',
 } as const;
 
-const alertType = Type.String({
-  description:
-    'Utilisation (the bundle passed 1, 50, 80 or 100 % used), FirstUse, FirstAttachment or CountryChange.',
-  example: 'Utilisation',
-});
+/** The User-Agent of every delivery, followed by ` instance/<id>` of the sending instance. */
+export const CALLBACK_USER_AGENT = 'esim-bundle-service/2.1 (usage callbacks)';
+
+export const ALERT_TYPES = ['Utilisation', 'FirstUse', 'FirstAttachment', 'CountryChange'] as const;
+export const UTILISATION_THRESHOLDS = [1, 50, 80, 100] as const;
+
+const alertType = Type.Union(
+  ALERT_TYPES.map((value) => Type.Literal(value)),
+  {
+    description:
+      'Utilisation (the bundle passed 1, 50, 80 or 100 % used), FirstUse (first data use), FirstAttachment (first network attachment) or CountryChange.',
+    example: 'Utilisation',
+  },
+);
 const iccid = Type.String({ description: 'ICCID of the eSIM: 19 digits.' });
 const assignmentId = Type.String({
   description:
@@ -52,22 +65,24 @@ export const UsageCallbackBundleV3 = Type.Object(
     endTime,
     unlimited: Type.Boolean({ description: 'Whether the bundle is unlimited.' }),
   },
-  { description: 'The bundle in use.' + bundleNote },
+  { description: 'The bundle in use.' + bundleNote, additionalProperties: false },
 );
 
 export const UsageCallbackBundleV2 = Type.Object(
   { id: assignmentId, name, initialQuantity, remainingQuantity, startTime, endTime },
-  { description: 'The bundle in use.' + bundleNote },
+  { description: 'The bundle in use.' + bundleNote, additionalProperties: false },
 );
 
 export const UsageCallbackV3 = Type.Object(
   {
     iccid,
     alertType,
-    bundle: UsageCallbackBundleV3,
+    bundle: Type.Optional(UsageCallbackBundleV3),
     threshold: Type.Optional(
       Type.Integer({
-        description: 'Utilisation only: the percentage used that was passed (1, 50, 80 or 100).',
+        enum: [...UTILISATION_THRESHOLDS],
+        description:
+          'Utilisation only: the percentage used that was passed (1, 50, 80 or 100). One usage report can pass several thresholds; each gets its own event.',
       }),
     ),
     country: Type.Optional(
@@ -82,15 +97,17 @@ export const UsageCallbackV3 = Type.Object(
   {
     $id: 'UsageCallbackV3',
     title: 'UsageCallbackV3',
+    additionalProperties: false,
     description: `Full shape, sent when the organisation's callback version is V3. Signed: ${CALLBACK_HEADERS.signature} = base64(HMAC-SHA256(key = the API key, message = the exact body bytes)).`,
   },
 );
 
 export const UsageCallbackV2 = Type.Object(
-  { iccid, alertType, bundle: UsageCallbackBundleV2 },
+  { iccid, alertType, bundle: Type.Optional(UsageCallbackBundleV2) },
   {
     $id: 'UsageCallbackV2',
     title: 'UsageCallbackV2',
+    additionalProperties: false,
     description:
       "Reduced shape, sent when the organisation's callback version is V2 (the default). Unsigned.",
   },

@@ -23,22 +23,25 @@ export interface Claim {
   readonly lockedUntil: string;
 }
 
+/** The columns of a freshly claimed, running record. */
+function claimedColumns(c: Claim) {
+  return {
+    request_hash: c.requestHash,
+    state: 'running',
+    response_status: null,
+    response_body: null,
+    created_at: c.at,
+    expires_at: c.expiresAt,
+    owner: c.owner,
+    locked_until: c.lockedUntil,
+  } as const;
+}
+
 /** Inserts a running record; false when the key already has one (of any age). */
 export async function insertClaim(db: Executor, c: Claim): Promise<boolean> {
   const result = await db
     .insertInto('idempotency_keys')
-    .values({
-      organisation_id: c.organisationId,
-      idem_key: c.key,
-      request_hash: c.requestHash,
-      state: 'running',
-      response_status: null,
-      response_body: null,
-      created_at: c.at,
-      expires_at: c.expiresAt,
-      owner: c.owner,
-      locked_until: c.lockedUntil,
-    })
+    .values({ organisation_id: c.organisationId, idem_key: c.key, ...claimedColumns(c) })
     .onConflict((oc) => oc.columns(['organisation_id', 'idem_key']).doNothing())
     .returning('idem_key')
     .executeTakeFirst();
@@ -52,16 +55,7 @@ export async function insertClaim(db: Executor, c: Claim): Promise<boolean> {
 export async function takeOverClaim(db: Executor, c: Claim): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({
-      request_hash: c.requestHash,
-      state: 'running',
-      response_status: null,
-      response_body: null,
-      created_at: c.at,
-      expires_at: c.expiresAt,
-      owner: c.owner,
-      locked_until: c.lockedUntil,
-    })
+    .set(claimedColumns(c))
     .where('organisation_id', '=', c.organisationId)
     .where('idem_key', '=', c.key)
     .where((eb) =>
@@ -105,6 +99,11 @@ export async function findIdempotencyRecord(
   };
 }
 
+/** The running record of (organisation, key) while `owner` still holds it. */
+function heldBy(organisationId: string, key: string, owner: string) {
+  return { organisation_id: organisationId, idem_key: key, owner, state: 'running' } as const;
+}
+
 /** Stores the response of a claim; false when the claim is no longer held by `owner`. */
 export async function completeClaim(
   db: Executor,
@@ -117,10 +116,7 @@ export async function completeClaim(
   const result = await db
     .updateTable('idempotency_keys')
     .set({ state: 'done', response_status: status, response_body: body, locked_until: null })
-    .where('organisation_id', '=', organisationId)
-    .where('idem_key', '=', key)
-    .where('owner', '=', owner)
-    .where('state', '=', 'running')
+    .where((eb) => eb.and(heldBy(organisationId, key, owner)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -137,10 +133,7 @@ export async function transferClaim(
   const result = await db
     .updateTable('idempotency_keys')
     .set({ owner: newOwner, locked_until: lockedUntil })
-    .where('organisation_id', '=', organisationId)
-    .where('idem_key', '=', key)
-    .where('owner', '=', owner)
-    .where('state', '=', 'running')
+    .where((eb) => eb.and(heldBy(organisationId, key, owner)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -154,10 +147,7 @@ export async function releaseClaim(
 ): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
-    .where('organisation_id', '=', organisationId)
-    .where('idem_key', '=', key)
-    .where('owner', '=', owner)
-    .where('state', '=', 'running')
+    .where((eb) => eb.and(heldBy(organisationId, key, owner)))
     .execute();
 }
 

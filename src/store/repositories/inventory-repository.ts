@@ -72,14 +72,25 @@ export async function drawFromInventory(
   return undefined;
 }
 
-/** Puts one unit back into its batch (revoke of an unused assignment); never above the batch total. */
-export async function returnToInventory(trx: Executor, batchId: number): Promise<void> {
-  await trx
-    .updateTable('inventory_batches')
-    .set({ remaining: sql<number>`remaining + 1` })
-    .where('id', '=', batchId)
-    .where(sql<boolean>`remaining < total`)
-    .execute();
+/**
+ * A refunded unit (revoke of an unused assignment), as a batch of its own that lapses at
+ * `expiry`. A new row rather than an increment of the batch the unit came from: that batch may
+ * have lapsed since (the unit would be lost) or lapse sooner than the unit's own validity, and an
+ * insert cannot race a concurrent draw from it.
+ */
+export async function refundToInventory(
+  trx: Executor,
+  r: { organisationId: string; bundleName: string; reference: string; expiry: string; at: string },
+): Promise<number> {
+  return insertBatch(trx, {
+    organisationId: r.organisationId,
+    bundleName: r.bundleName,
+    orderReference: r.reference,
+    total: 1,
+    remaining: 1,
+    expiry: r.expiry,
+    at: r.at,
+  });
 }
 
 export interface InventoryBatchRow {

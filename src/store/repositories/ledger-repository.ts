@@ -105,12 +105,11 @@ export interface Funds {
   testCreditExpiry: string | null;
 }
 
-export async function readFunds(db: Executor, organisationId: string): Promise<Funds | undefined> {
-  const row = await db
-    .selectFrom('organisations')
-    .select(['balance', 'test_credit', 'test_credit_expiry'])
-    .where('id', '=', organisationId)
-    .executeTakeFirst();
+const FUNDS_COLUMNS = ['balance', 'test_credit', 'test_credit_expiry'] as const;
+
+function toFunds(
+  row: { balance: number; test_credit: number; test_credit_expiry: string | null } | undefined,
+): Funds | undefined {
   if (row === undefined) return undefined;
   return {
     balance: Number(row.balance),
@@ -119,24 +118,30 @@ export async function readFunds(db: Executor, organisationId: string): Promise<F
   };
 }
 
+export async function readFunds(db: Executor, organisationId: string): Promise<Funds | undefined> {
+  return toFunds(
+    await db
+      .selectFrom('organisations')
+      .select(FUNDS_COLUMNS)
+      .where('id', '=', organisationId)
+      .executeTakeFirst(),
+  );
+}
+
 /**
  * The organisation's balances, read through a no-op update so that on PostgreSQL the row stays
  * locked until the caller's transaction ends (the same statement on both dialects; SQLite
  * transactions are serialised anyway).
  */
 export async function lockFunds(trx: Executor, organisationId: string): Promise<Funds | undefined> {
-  const row = await trx
-    .updateTable('organisations')
-    .set({ balance: sql<number>`balance` })
-    .where('id', '=', organisationId)
-    .returning(['balance', 'test_credit', 'test_credit_expiry'])
-    .executeTakeFirst();
-  if (row === undefined) return undefined;
-  return {
-    balance: Number(row.balance),
-    testCredit: Number(row.test_credit),
-    testCreditExpiry: row.test_credit_expiry,
-  };
+  return toFunds(
+    await trx
+      .updateTable('organisations')
+      .set({ balance: sql<number>`balance` })
+      .where('id', '=', organisationId)
+      .returning(FUNDS_COLUMNS)
+      .executeTakeFirst(),
+  );
 }
 
 export async function setTestCreditExpiry(

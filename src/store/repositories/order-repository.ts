@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../database.js';
+import type { OrdersTable } from '../schema.js';
 
 export interface StoredOrderItem {
   lineNo: number;
@@ -56,16 +58,7 @@ export async function insertOrder(trx: Executor, order: StoredOrder): Promise<vo
     .execute();
 }
 
-type OrderRow = {
-  reference: string;
-  organisation_id: string;
-  status: string;
-  status_message: string;
-  total: number;
-  currency: string;
-  assign: number;
-  created_at: string;
-};
+type OrderRow = Omit<Selectable<OrdersTable>, 'source'>;
 
 async function withItems(db: Executor, orders: OrderRow[]): Promise<StoredOrder[]> {
   if (orders.length === 0) return [];

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../database.js';
+import type { PaymentCardsTable } from '../schema.js';
 
 // Saved cards (tokens only: brand, last four, expiry) and the built-in test processor's record
 // of the charges it received.
@@ -39,17 +41,7 @@ export async function insertDefaultCard(trx: Executor, card: SavedCard): Promise
     .execute();
 }
 
-function toCard(r: {
-  id: string;
-  organisation_id: string;
-  token: string;
-  brand: string;
-  last4: string;
-  exp_month: number;
-  exp_year: number;
-  is_default: number;
-  created_at: string;
-}): SavedCard {
+function toCard(r: Selectable<PaymentCardsTable>): SavedCard {
   return {
     id: r.id,
     organisationId: r.organisation_id,
@@ -75,16 +67,6 @@ export async function findDefaultCard(
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   return row === undefined ? undefined : toCard(row);
-}
-
-export async function listCards(db: Executor, organisationId: string): Promise<SavedCard[]> {
-  const rows = await db
-    .selectFrom('payment_cards')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .orderBy('created_at', 'desc')
-    .execute();
-  return rows.map(toCard);
 }
 
 export interface ProcessorCharge {

@@ -1,8 +1,9 @@
 import type { Executor } from '../database.js';
 
 // Top-ups: one row per charge attempt. `status` moves pending -> succeeded | declined | failed,
-// or pending -> unknown (sent, no answer) -> succeeded | declined | failed by reconciliation.
-// Every move is conditional on the status it leaves, so two settlers never both credit.
+// or pending -> unknown (sent, no answer) -> succeeded | declined | failed by reconciliation, and
+// failed -> succeeded when a charge the processor had no record of arrives after all. Every move
+// is conditional on the status it leaves, so two settlers never both credit.
 
 export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
 
@@ -46,14 +47,24 @@ export async function insertTopUp(
   return Number(row.ref);
 }
 
-/** Moves a top-up out of pending/unknown; false when another settler got there first. */
+/**
+ * Moves a top-up out of pending/unknown; false when another settler got there first. The
+ * processor's answer that a charge succeeded also moves a `failed` one: reconciliation fails a
+ * top-up whose charge the processor had no record of yet, and a charge that arrives after that
+ * lookup has still taken the money, so it is credited (once: the move leaves `failed` only once).
+ */
 export async function settleTopUp(
   db: Executor,
   ref: number,
   to: 'succeeded' | 'declined' | 'failed' | 'unknown',
   details: { processorRef?: string; reason?: string; nextCheckAt?: string | null; at: string },
 ): Promise<boolean> {
-  const from: TopUpStatus[] = to === 'unknown' ? ['pending'] : ['pending', 'unknown'];
+  const from: TopUpStatus[] =
+    to === 'unknown'
+      ? ['pending']
+      : to === 'succeeded'
+        ? ['pending', 'unknown', 'failed']
+        : ['pending', 'unknown'];
   const result = await db
     .updateTable('topups')
     .set({
@@ -98,22 +109,4 @@ export async function dueForCheck(db: Executor, at: string, limit: number): Prom
     idempotencyKey: r.idempotency_key,
     checks: Number(r.checks),
   }));
-}
-
-export async function findTopUp(db: Executor, ref: number): Promise<TopUpRow | undefined> {
-  const r = await db
-    .selectFrom('topups')
-    .select(['ref', 'organisation_id', 'amount', 'status', 'card_id', 'idempotency_key', 'checks'])
-    .where('ref', '=', ref)
-    .executeTakeFirst();
-  if (r === undefined) return undefined;
-  return {
-    ref: Number(r.ref),
-    organisationId: r.organisation_id,
-    amount: Number(r.amount),
-    status: r.status as TopUpStatus,
-    cardId: r.card_id,
-    idempotencyKey: r.idempotency_key,
-    checks: Number(r.checks),
-  };
 }

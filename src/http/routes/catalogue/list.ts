@@ -13,27 +13,18 @@ import {
   listCatalogue,
 } from '../../../store/repositories/catalogue-repository.js';
 import type { Api } from '../../api.js';
+import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
-import { pagingLinks } from './link-header.js';
 import { createResponseCache } from './response-cache.js';
 
 const Querystring = Type.Object({
-  page: Type.Optional(
-    Type.String({
-      pattern: '^[1-9][0-9]{0,8}$',
-      default: '1',
-      description: 'Page to return, a whole number from 1. A page past the end returns [].',
-    }),
-  ),
-  perPage: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: MAX_PER_PAGE,
-      default: DEFAULT_PER_PAGE,
-      description: `Bundles per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
-    }),
-  ),
+  ...pagingQuery({
+    items: 'Bundles',
+    defaultPerPage: DEFAULT_PER_PAGE,
+    maxPerPage: MAX_PER_PAGE,
+    pastEnd: 'returns []',
+  }),
   direction: Type.Optional(
     Type.Unsafe<'asc' | 'desc'>({
       type: 'string',
@@ -93,17 +84,7 @@ const schema = {
   response: {
     200: Type.Array(BundleSchema, {
       description: 'One page of bundles.',
-      headers: {
-        'X-Total-Count': {
-          type: 'integer',
-          description: 'Number of bundles matching the filters, over all pages.',
-        },
-        Link: {
-          type: 'string',
-          description:
-            'RFC 8288 links to the next, prev, first and last pages, keeping the other query parameters.',
-        },
-      },
+      headers: pagingHeaders('Number of bundles matching the filters, over all pages.'),
     }),
     400: standardErrors[400],
     403: standardErrors[403],
@@ -132,7 +113,6 @@ function versionReader(deps: AppDeps): () => Promise<number> {
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 export function registerListCatalogue(app: Api, deps: AppDeps): void {
-  const base = deps.config.publicBaseUrl.replace(/\/+$/, '');
   const cache = createResponseCache(deps.config.catalogueCacheEntries, CACHE_MAX_BYTES);
   const db = deps.store.db;
   const version = versionReader(deps);
@@ -143,8 +123,7 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
       const query = request.query;
       const groups = JSON.parse(request.organisation.groups) as string[];
       const filter = catalogueFilter(query, groups);
-      const page = Number(query.page ?? '1');
-      const perPage = query.perPage ?? DEFAULT_PER_PAGE;
+      const page = requestedPage(query, DEFAULT_PER_PAGE);
       let body: Buffer | string = '[]';
       let total = 0;
       if (filter !== undefined) {
@@ -162,9 +141,7 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
           cache.set(key, { version: current, body, total });
         }
       }
-      return reply
-        .header('x-total-count', String(total))
-        .header('link', pagingLinks(base, request.url, page, perPage, total))
+      return setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total)
         .type('application/json; charset=utf-8')
         .send(body);
     },

@@ -6,6 +6,7 @@ import {
   assignmentsOf,
   buy,
   getJson,
+  inventoryUnits,
   seedTestBundles,
 } from '../../../../test/esim-fixtures.js';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
@@ -26,15 +27,7 @@ for (const kind of DATABASES) {
     });
     after(() => t.close());
 
-    const units = async (name: string): Promise<number> => {
-      const body = (await getJson(t, org, '/v2.1/inventory')) as {
-        bundles: { name: string; available: { remaining: number }[] }[];
-      };
-      return (
-        body.bundles.find((b) => b.name === name)?.available.reduce((n, b) => n + b.remaining, 0) ??
-        0
-      );
-    };
+    const units = (name: string): Promise<number> => inventoryUnits(t, org, name);
     const apply = (key: string, payload: Record<string, unknown>) =>
       t.request(key, { method: 'POST', url: '/v2.1/esims/apply', payload });
 

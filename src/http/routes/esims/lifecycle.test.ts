@@ -9,6 +9,7 @@ import {
   buy,
   getJson,
   installAndAttach,
+  inventoryUnits,
   seedTestBundles,
   sim,
   use,
@@ -140,14 +141,7 @@ for (const kind of DATABASES) {
       assert.equal(revoke.statusCode, 200, revoke.body);
       assert.equal(revoke.json().refundToInventory, true);
       assert.equal(await stateOf(iccid, a3.id), 'Revoked');
-      const inventory = (await getJson(t, org, '/v2.1/inventory')) as {
-        bundles: { name: string; available: { remaining: number }[] }[];
-      };
-      const refunded = inventory.bundles.find((b) => b.name === FR_1MB.name);
-      assert.equal(
-        refunded?.available.reduce((n, b) => n + b.remaining, 0),
-        1,
-      );
+      assert.equal(await inventoryUnits(t, org, FR_1MB.name), 1);
 
       // 30 days on, both started bundles have expired.
       const advanced = await sim(t, 'POST', '/_sim/clock/advance', { seconds: 30 * DAY + 1 });

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { countEsims, listEsims } from '../../../store/repositories/esim-repository.js';
 import type { Api } from '../../api.js';
+import { pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { pagingLinks } from '../catalogue/link-header.js';
 import { EsimSchema, esimBody } from './esim-view.js';
 
 const DEFAULT_PER_PAGE = 50;
@@ -17,21 +17,12 @@ const schema = {
     'body (pageCount, rows, pageSize) and, as for the catalogue, in the X-Total-Count and Link headers.',
   security: apiKeySecurity,
   querystring: Type.Object({
-    page: Type.Optional(
-      Type.String({
-        pattern: '^[1-9][0-9]{0,8}$',
-        default: '1',
-        description: 'Page to return, a whole number from 1. A page past the end is empty.',
-      }),
-    ),
-    perPage: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_PER_PAGE,
-        default: DEFAULT_PER_PAGE,
-        description: `eSIMs per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
-      }),
-    ),
+    ...pagingQuery({
+      items: 'eSIMs',
+      defaultPerPage: DEFAULT_PER_PAGE,
+      maxPerPage: MAX_PER_PAGE,
+      pastEnd: 'is empty',
+    }),
     direction: Type.Optional(
       Type.Unsafe<'asc' | 'desc'>({
         type: 'string',
@@ -65,15 +56,14 @@ const schema = {
 export function registerListEsims(app: Api, deps: AppDeps): void {
   app.get('/esims', { schema }, async (request, reply) => {
     const orgId = request.organisation.id;
-    const page = Number(request.query.page ?? '1');
-    const perPage = request.query.perPage ?? DEFAULT_PER_PAGE;
+    const page = requestedPage(request.query, DEFAULT_PER_PAGE);
+    const { perPage } = page;
     const direction = request.query.direction ?? 'asc';
     const [total, rows] = await Promise.all([
       countEsims(deps.store.db, orgId),
-      listEsims(deps.store.db, orgId, { offset: (page - 1) * perPage, limit: perPage, direction }),
+      listEsims(deps.store.db, orgId, { offset: page.offset, limit: perPage, direction }),
     ]);
-    reply.header('x-total-count', String(total));
-    reply.header('link', pagingLinks(deps.config.publicBaseUrl, request.url, page, perPage, total));
+    setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
     return {
       esims: rows.map((r) => ({
         ...esimBody(r),

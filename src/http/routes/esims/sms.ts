@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors.js';
 import type { Api } from '../../api.js';
-import { withIdempotency } from '../../idempotency.js';
-import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams, loadOwnedEsim } from './esim-view.js';
 
 export const SMS_MAX_CHARACTERS = 160;
@@ -38,10 +38,7 @@ const schema = {
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
-    409: {
-      ...ErrorRef,
-      description: 'Idempotency-Key reused with another body, or its first request is running.',
-    },
+    409: idempotencyConflict,
     500: standardErrors[500],
   },
 };

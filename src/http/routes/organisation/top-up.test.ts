@@ -271,6 +271,57 @@ for (const kind of DATABASES) {
     });
   });
 
+  describe(`top-up whose charge reaches the processor after reconciliation gave up [${kind}]`, () => {
+    let t: TestApp;
+
+    before(async () => {
+      t = await startTestApp(kind, { paymentLatencyMs: 1500, paymentTimeoutMs: 30 });
+    });
+    after(() => t.close());
+
+    it('credits the late success once, although the top-up was marked failed', async () => {
+      const org = await t.createOrg({ balance: 100 });
+      await withCard(t, org, SUCCESS);
+      const res = await topUp(t, org, '?amount=1500', { 'idempotency-key': 'late-arrival' });
+      assert.equal(res.statusCode, 503, res.body);
+      const db = t.deps.store.db;
+      const { ref } = await db
+        .selectFrom('topups')
+        .select('ref')
+        .where('organisation_id', '=', org.id)
+        .executeTakeFirstOrThrow();
+      // As if the charge were still on its way: the processor has no record of it when asked.
+      await db
+        .deleteFrom('test_processor_charges')
+        .where('reference', '=', `topup-${ref}`)
+        .execute();
+      t.clock.advance(60);
+      await reconcileTopUps(t.deps);
+      const failed = await db
+        .selectFrom('topups')
+        .select('status')
+        .where('ref', '=', ref)
+        .executeTakeFirstOrThrow();
+      assert.equal(failed.status, 'failed');
+      assert.equal(await balanceOf(t, org), 100);
+
+      // Then the processor answers: the charge went through, so the balance is credited.
+      await eventually(
+        async () => ((await balanceOf(t, org)) === 1600 ? true : undefined),
+        10_000,
+        'the late success to be credited',
+      );
+      assert.deepEqual(await journal(t, org), [
+        { kind: 'opening', delta: 100 },
+        { kind: 'topup', delta: 1500 },
+      ]);
+      await reconcileTopUps(t.deps);
+      assert.equal(await balanceOf(t, org), 1600);
+      const verified = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.equal(verified.json().organisations[0].balance, 1600);
+    });
+  });
+
   describe(`top-up without a payment processor [${kind}]`, () => {
     let t: TestApp;
 

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest } from '../domain/errors.js';
+
+// Checks every route's validated input for two things its schema cannot express, before any
+// handler sees it:
+// - a number that is not finite. Ajv coerces the query string "Infinity" or "1e309" to Infinity
+//   for an integer parameter and then skips minimum and maximum for it, so the schema alone lets
+//   it through (to a LIMIT, say);
+// - a NUL character in a string. PostgreSQL text cannot hold one and refuses the whole statement.
+// Either is a 400 naming the field, in the wording of the validation errors.
+
+const PARTS = [
+  ['params', 'path parameter'],
+  ['query', 'query parameter'],
+  ['body', 'body field'],
+] as const;
+
+interface Problem {
+  /** Where in the part, e.g. order[0].item; empty for the part itself (a scalar body). */
+  readonly path: string;
+  readonly issue: string;
+}
+
+function problem(value: unknown, path: string, depth = 0): Problem | undefined {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? undefined : { path, issue: 'must be a finite number' };
+  }
+  if (typeof value === 'string') {
+    return value.includes('\u0000')
+      ? { path, issue: 'must not contain a NUL character' }
+      : undefined;
+  }
+  // The depth bound keeps a pathologically nested body from exhausting the stack.
+  if (typeof value !== 'object' || value === null || depth > 64) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = problem(item, `${path}[${i}]`, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const found = problem(item, path === '' ? key : `${path}.${key}`, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Installs the check on every route of the app (a preHandler hook: after schema validation). */
+export function installInputGuard(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    for (const [part, where] of PARTS) {
+      const found = problem(request[part], '');
+      if (found !== undefined) {
+        const subject = found.path === '' ? 'request body' : `${where} ${found.path}`;
+        throw badRequest(`${subject} ${found.issue}`, 'validation_failed');
+      }
+    }
+  });
+}

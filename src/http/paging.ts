@@ -1,0 +1,115 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+
+// Paging of the list routes (GET /catalogue, /orders, /esims, /callbacks): the page and perPage
+// query parameters, and the X-Total-Count and Link response headers.
+
+export interface PagingLimits {
+  /** Plural noun of the listed items, capitalised: "Bundles per page, ...". */
+  readonly items: string;
+  readonly defaultPerPage: number;
+  readonly maxPerPage: number;
+  /** What a page past the end answers, e.g. "returns []" or "is empty". */
+  readonly pastEnd: string;
+}
+
+/** The page and perPage query parameters, to spread into a route's querystring schema. */
+export function pagingQuery(limits: PagingLimits) {
+  const { items, defaultPerPage, maxPerPage, pastEnd } = limits;
+  return {
+    page: Type.Optional(
+      Type.String({
+        pattern: '^[1-9][0-9]{0,8}$',
+        default: '1',
+        description: `Page to return, a whole number from 1. A page past the end ${pastEnd}.`,
+      }),
+    ),
+    perPage: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: maxPerPage,
+        default: defaultPerPage,
+        description: `${items} per page, 1 to ${maxPerPage} (default ${defaultPerPage}).`,
+      }),
+    ),
+  };
+}
+
+/** The response headers of a paged list, for its 200 schema; `total` describes X-Total-Count. */
+export function pagingHeaders(total: string) {
+  return {
+    'X-Total-Count': { type: 'integer', description: total },
+    Link: {
+      type: 'string',
+      description:
+        'RFC 8288 links to the next, prev, first and last pages, keeping the other query parameters.',
+    },
+  };
+}
+
+export interface Page {
+  readonly page: number;
+  readonly perPage: number;
+  /** Rows to skip: (page - 1) * perPage. */
+  readonly offset: number;
+}
+
+/** The page a validated query asks for. */
+export function requestedPage(
+  query: { readonly page?: string; readonly perPage?: number },
+  defaultPerPage: number,
+): Page {
+  const page = Number(query.page ?? '1');
+  const perPage = query.perPage ?? defaultPerPage;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+/** Sets X-Total-Count and Link on the reply of a paged list. */
+export function setPagingHeaders(
+  reply: FastifyReply,
+  base: string,
+  url: string,
+  page: Page,
+  total: number,
+): FastifyReply {
+  return reply
+    .header('x-total-count', String(total))
+    .header('link', pagingLinks(base, url, page.page, page.perPage, total));
+}
+
+// The links keep every query parameter of the request except page, which they set, and api_key,
+// which never appears in a link: links end up in logs, proxies and browser histories.
+
+function isApiKey(name: string): boolean {
+  return name.toLowerCase().startsWith('api_key');
+}
+
+function pageUrl(base: string, path: string, params: URLSearchParams, page: number): string {
+  const next = new URLSearchParams();
+  for (const [name, value] of params) {
+    if (name !== 'page' && !isApiKey(name)) next.append(name, value);
+  }
+  next.append('page', String(page));
+  return `${base}${path}?${next.toString()}`;
+}
+
+/** The Link header value (RFC 8288) for a page: next and prev where they exist, first and last always. */
+function pagingLinks(
+  base: string,
+  url: string,
+  page: number,
+  perPage: number,
+  total: number,
+): string {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const params = new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
+  const last = Math.max(1, Math.ceil(total / perPage));
+  const links: string[] = [];
+  if (page < last) links.push(`<${pageUrl(base, path, params, page + 1)}>; rel="next"`);
+  if (page > 1)
+    links.push(`<${pageUrl(base, path, params, Math.min(page - 1, last))}>; rel="prev"`);
+  links.push(`<${pageUrl(base, path, params, 1)}>; rel="first"`);
+  links.push(`<${pageUrl(base, path, params, last)}>; rel="last"`);
+  return links.join(', ');
+}
