@@ -1,8 +1,5 @@
 import { createHmac } from 'node:crypto';
 
-/** Name of the V3 signature header (spec part 5 leaves it unnamed; docs/callbacks.md). */
-export const SIGNATURE_HEADER = 'X-Signature-SHA256';
-
 /**
  * base64(HMAC-SHA256(key = the organisation's API key, message = the exact body bytes sent)).
  * Sign the bytes that go on the wire, never a re-serialisation of them.

@@ -49,7 +49,7 @@ export interface TopUpHooks {
    * the request's idempotency record with the outcome: in the crediting transaction, or later
    * by reconciliation if the answer is lost or the process dies.
    */
-  handOver?(owner: string, until: Date): Promise<void>;
+  handOver?(owner: string, leaseSeconds: number): Promise<void>;
 }
 
 /** Seconds a client is asked to wait after a 503 from the processor. */
@@ -215,7 +215,7 @@ export async function topUp(
     idempotencyKey: hooks.idempotencyKey ?? null,
     checks: 0,
   };
-  await hooks.handOver?.(topUpOwner(row.ref), addSeconds(now, 24 * 3600));
+  await hooks.handOver?.(topUpOwner(row.ref), 24 * 3600);
   const charge = deps.payments.charge({
     token: card.token,
     amount,

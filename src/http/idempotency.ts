@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { addSeconds, iso } from '../clock.js';
+import { addSeconds, iso, systemClock } from '../clock.js';
 import { DomainError, badRequest, conflict } from '../domain/errors.js';
 import type { Executor } from '../store/database.js';
 import {
@@ -48,8 +48,8 @@ export interface Idempotency {
   readonly key: string | undefined;
   /** Stores the response in the caller's transaction; throws 409 if the claim was lost meanwhile. */
   complete(trx: Executor, status: number, body: unknown): Promise<void>;
-  /** Passes the running claim to `owner`, who must complete or release it before `lockedUntil`. */
-  handOver(owner: string, lockedUntil: Date): Promise<void>;
+  /** Passes the running claim to `owner`, who must complete or release it within leaseSeconds. */
+  handOver(owner: string, leaseSeconds: number): Promise<void>;
 }
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -144,6 +144,10 @@ export async function withIdempotency<T>(
   const db = deps.store.db;
   const organisationId = request.organisation.id;
   const now = deps.clock.now();
+  // The replay window follows the service clock (the simulator may advance it); a claim's lease
+  // is an operational timeout on the system clock, so advancing the simulator clock never lets a
+  // second request take over one that is still running.
+  const leaseNow = systemClock.now();
   const claim = {
     organisationId,
     key,
@@ -151,7 +155,8 @@ export async function withIdempotency<T>(
     owner: deps.random.uuid(),
     at: iso(now),
     expiresAt: iso(addSeconds(now, IDEMPOTENCY_TTL_SECONDS)),
-    lockedUntil: iso(addSeconds(now, options.leaseSeconds ?? DEFAULT_LEASE_SECONDS)),
+    leaseNow: iso(leaseNow),
+    lockedUntil: iso(addSeconds(leaseNow, options.leaseSeconds ?? DEFAULT_LEASE_SECONDS)),
   };
 
   if (!(await insertClaim(db, claim)) && !(await takeOverClaim(db, claim))) {
@@ -196,8 +201,9 @@ export async function withIdempotency<T>(
       }
       completed = true;
     },
-    async handOver(newOwner, lockedUntil) {
-      if (await transferClaim(db, organisationId, key, owner, newOwner, iso(lockedUntil))) {
+    async handOver(newOwner, leaseSeconds) {
+      const until = iso(addSeconds(systemClock.now(), leaseSeconds));
+      if (await transferClaim(db, organisationId, key, owner, newOwner, until)) {
         owner = newOwner;
         handedOver = true;
       }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { iso } from '../clock.js';
+import { iso, systemClock } from '../clock.js';
 import type { AppDeps } from '../deps.js';
 import { expireTestCredit } from '../domain/ledger.js';
 import { reconcileTopUps } from '../domain/top-up.js';
@@ -28,7 +28,7 @@ export function createMoneyHousekeeping(deps: AppDeps, log: FastifyBaseLogger): 
     async () => {
       const now = deps.clock.now();
       await expireTestCredit(deps.store.db, now);
-      await purgeExpiredRecords(deps.store.db, iso(now));
+      await purgeExpiredRecords(deps.store.db, iso(now), iso(systemClock.now()));
     },
     (error) => log.error({ err: error }, 'money housekeeping failed'),
   );

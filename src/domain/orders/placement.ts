@@ -188,8 +188,8 @@ export async function placeOrder(
     let newEsims = 0;
     for (const line of prepared.lines) {
       const quantity = line.input.quantity;
-      // Assigned units still get a batch (nothing left in it), so revoking an unused one
-      // can return it to inventory.
+      // Assigned units still get a batch (nothing left in it): every purchase is a batch, and
+      // each assignment records the batch it was bought in.
       const batchId = await insertBatch(trx, {
         organisationId: org.id,
         bundleName: line.bundle.name,

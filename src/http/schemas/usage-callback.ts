@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
+import { UTILISATION_THRESHOLDS } from '../../domain/usage-alerts.js';
 
 // The usage callback the service POSTs to an organisation's callback URL (spec part 6). These
 // schemas describe it in the OpenAPI document and are the type of what is sent: the payload
@@ -19,7 +20,6 @@ export const CALLBACK_HEADERS = {
 export const CALLBACK_USER_AGENT = 'esim-bundle-service/2.1 (usage callbacks)';
 
 export const ALERT_TYPES = ['Utilisation', 'FirstUse', 'FirstAttachment', 'CountryChange'] as const;
-export const UTILISATION_THRESHOLDS = [1, 50, 80, 100] as const;
 
 const alertType = Type.Union(
   ALERT_TYPES.map((value) => Type.Literal(value)),

@@ -20,6 +20,8 @@ export interface Claim {
   readonly owner: string;
   readonly at: string;
   readonly expiresAt: string;
+  /** Leases run on the system clock, not the simulator's: see src/http/idempotency.ts. */
+  readonly leaseNow: string;
   readonly lockedUntil: string;
 }
 
@@ -60,8 +62,8 @@ export async function takeOverClaim(db: Executor, c: Claim): Promise<boolean> {
     .where('idem_key', '=', c.key)
     .where((eb) =>
       eb.or([
-        eb('expires_at', '<=', c.at),
-        eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', c.at)]),
+        eb.and([eb('state', '=', 'done'), eb('expires_at', '<=', c.at)]),
+        eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', c.leaseNow)]),
       ]),
     )
     .executeTakeFirst();
@@ -152,11 +154,15 @@ export async function releaseClaim(
 }
 
 /** Removes records past their replay window (and abandoned claims); returns how many. */
-export async function purgeExpiredRecords(db: Executor, at: string): Promise<number> {
+export async function purgeExpiredRecords(
+  db: Executor,
+  at: string,
+  leaseNow: string,
+): Promise<number> {
   const result = await db
     .deleteFrom('idempotency_keys')
     .where('expires_at', '<=', at)
-    .where((eb) => eb.or([eb('state', '=', 'done'), eb('locked_until', '<=', at)]))
+    .where((eb) => eb.or([eb('state', '=', 'done'), eb('locked_until', '<=', leaseNow)]))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { countEsims, listEsims } from '../../../store/repositories/esim-repository.js';
 import type { Api } from '../../api.js';
-import { pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
+import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { EsimSchema, esimBody } from './esim-view.js';
 
@@ -33,20 +33,23 @@ const schema = {
     ),
   }),
   response: {
-    200: Type.Object({
-      esims: Type.Array(
-        Type.Composite([
-          EsimSchema,
-          Type.Object({
-            msisdn: Type.String({ description: 'Phone number (E.164 digits); empty when none.' }),
-            createDate: Type.String({ description: 'When the eSIM was issued, RFC 3339 UTC.' }),
-          }),
-        ]),
-      ),
-      pageCount: Type.Integer({ description: 'Number of pages at this perPage.' }),
-      rows: Type.Integer({ description: 'Number of eSIMs in total.' }),
-      pageSize: Type.Integer({ description: 'perPage used.' }),
-    }),
+    200: Type.Object(
+      {
+        esims: Type.Array(
+          Type.Composite([
+            EsimSchema,
+            Type.Object({
+              msisdn: Type.String({ description: 'Phone number (E.164 digits); empty when none.' }),
+              createDate: Type.String({ description: 'When the eSIM was issued, RFC 3339 UTC.' }),
+            }),
+          ]),
+        ),
+        pageCount: Type.Integer({ description: 'Number of pages at this perPage.' }),
+        rows: Type.Integer({ description: 'Number of eSIMs in total.' }),
+        pageSize: Type.Integer({ description: 'perPage used.' }),
+      },
+      { headers: pagingHeaders('Number of eSIMs over all pages.') },
+    ),
     400: standardErrors[400],
     403: standardErrors[403],
     500: standardErrors[500],

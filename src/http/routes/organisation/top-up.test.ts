@@ -191,7 +191,8 @@ for (const kind of DATABASES) {
         owner: topUpOwner(ref),
         at: iso(now),
         expiresAt: iso(new Date(now.getTime() + 86_400_000)),
-        lockedUntil: iso(new Date(now.getTime() + 86_400_000)),
+        leaseNow: iso(new Date()),
+        lockedUntil: iso(new Date(Date.now() + 86_400_000)),
       });
       await insertProcessorCharge(db, {
         reference: `topup-${ref}`,
@@ -350,6 +351,42 @@ for (const kind of DATABASES) {
       assert.equal(res.statusCode, 503);
       assert.match(res.json().message, /no payment processor is configured/);
       assert.equal(await balanceOf(t, org), 100);
+    });
+  });
+}
+
+for (const kind of DATABASES) {
+  describe(`POST /v2.1/organisation/balance while the simulator clock jumps [${kind}]`, () => {
+    let t: TestApp;
+
+    before(async () => {
+      t = await startTestApp(kind, { topUpMin: 500, topUpMax: 100_000, paymentLatencyMs: 400 });
+    });
+    after(() => t.close());
+
+    it('a repeat of a running top-up is a 409 even after the clock passes its lease and replay window', async () => {
+      const org = await t.createOrg({ balance: 0 });
+      await withCard(t, org, SUCCESS);
+      const headers = { 'idempotency-key': 'slow-top-up' };
+      const first = topUp(t, org, '?amount=700', headers);
+      await eventually(
+        async () =>
+          (await t.deps.store.db
+            .selectFrom('idempotency_keys')
+            .select('state')
+            .where('idem_key', '=', 'slow-top-up')
+            .executeTakeFirst()) ?? undefined,
+        10_000,
+        'the running idempotency claim',
+      );
+      t.clock.advance(3 * 86_400);
+      const repeat = await topUp(t, org, '?amount=700', headers);
+      assert.equal(repeat.statusCode, 409, repeat.body);
+      assert.equal(repeat.json().code, 'idempotency_in_progress');
+      const done = await first;
+      assert.equal(done.statusCode, 200, done.body);
+      assert.equal(await balanceOf(t, org), 700);
+      assert.deepEqual(await journal(t, org), [{ kind: 'topup', delta: 700 }]);
     });
   });
 }

@@ -58,7 +58,10 @@ export function registerTopUp(app: Api, deps: AppDeps): void {
           deps,
           { id: request.organisation.id, currency: request.organisation.currency },
           request.query.amount,
-          { idempotencyKey: idem.key, handOver: (owner, until) => idem.handOver(owner, until) },
+          {
+            idempotencyKey: idem.key,
+            handOver: (owner, leaseSeconds) => idem.handOver(owner, leaseSeconds),
+          },
         ),
       { leaseSeconds: Math.ceil(deps.config.paymentTimeoutMs / 1000) + 60 },
     ),
