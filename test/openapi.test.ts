@@ -12,6 +12,8 @@ interface Operation {
   summary?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string }[];
+  requestBody?: Record<string, unknown>;
   responses: Record<string, { description: string; content?: Record<string, unknown> }>;
   callbacks?: Record<string, Record<string, Record<string, Record<string, unknown>>>>;
   [extension: `x-${string}`]: unknown;
@@ -114,11 +116,23 @@ describe('OpenAPI document (simulator mode)', () => {
           assert.ok(response.content?.['application/json'], `${name} ${status} has a body`);
         }
         if (path.includes('{')) assert.ok(operation.responses['404'], `${name} documents 404`);
-        if (method === 'post') assert.ok(operation.responses['409'], `${name} documents 409`);
+        if (method === 'post') {
+          assert.ok(operation.responses['409'], `${name} documents 409`);
+          const headers = (operation.parameters ?? []).filter((p) => p.in === 'header');
+          assert.ok(
+            headers.some((p) => p.name.toLowerCase() === 'idempotency-key'),
+            `${name} documents the Idempotency-Key header`,
+          );
+        }
+        if (operation.requestBody !== undefined) {
+          for (const status of ['413', '415']) {
+            assert.ok(operation.responses[status], `${name} documents ${status}`);
+          }
+        }
       }
     }
     const topUp = doc.paths[`${API_PREFIX}/organisation/balance`]?.['post'];
-    if (topUp !== undefined) assert.ok(topUp.responses['503'], 'top-up documents 503');
+    assert.ok(topUp?.responses['503'], 'top-up documents 503');
   });
 
   it('marks extensions and the simulator control plane', () => {
@@ -132,7 +146,7 @@ describe('OpenAPI document (simulator mode)', () => {
       }
     }
     const extension = doc.paths[`${API_PREFIX}/orders`]?.['get'];
-    if (extension !== undefined) assert.equal(extension['x-extension'], true);
+    assert.equal(extension?.['x-extension'], true, 'GET /orders is an extension');
   });
 
   it('describes the usage callback, V3 signed and V2 reduced, on GET /organisation', () => {

@@ -38,6 +38,12 @@ const stdio: CliIo = {
   err: (line) => process.stderr.write(line + '\n'),
 };
 
+// `esim org list | head` closes stdout early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 function help(print: (line: string) => void): void {
   print('Usage: esim <command> [options]\n');
   for (const command of Object.values(COMMANDS))
@@ -70,6 +76,20 @@ export async function main(
     return 2;
   }
   const found = findCommand(argv);
+  const group = Object.entries(COMMANDS).filter(([words]) => words.split(' ')[0] === argv[0]);
+  if (found === undefined && group.length > 0) {
+    // A command group such as `esim org`: its own commands, as help or as a usage mistake.
+    const wantsHelp = argv.includes('--help') || argv.includes('-h');
+    const print = wantsHelp ? io.out : io.err;
+    if (!wantsHelp) {
+      const given =
+        argv[1] === undefined ? 'a subcommand is required' : `unknown subcommand "${argv[1]}"`;
+      print(`esim ${argv[0]}: ${given}`);
+    }
+    print(`Usage: esim ${argv[0]} <command> [options]\n`);
+    for (const [, command] of group) print(`  ${command.usage}\n      ${command.summary}`);
+    return wantsHelp ? 0 : 2;
+  }
   if (found === undefined) {
     io.err(`esim: unknown command "${argv.slice(0, 2).join(' ')}"`);
     help(io.err);

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import { standardErrors } from './schemas/common.js';
+import { ErrorRef, standardErrors } from './schemas/common.js';
 import {
   CALLBACK_HEADERS,
   CALLBACK_USER_AGENT,
@@ -88,7 +88,8 @@ function methodsOf(route: RouteOptions): string[] {
 
 // Fills the responses every authenticated operation can give because of the platform: the key
 // check (403), request validation (400), the error handler (500), resource lookup on path
-// parameters (404) and the Idempotency-Key replay guard on POST (409). A route's own entries win.
+// parameters (404), the Idempotency-Key replay guard on POST (409), and the body parser on
+// operations that take a body (413, 415). A route's own entries win.
 function withPlatformResponses(schema: Schema, method: string, url: string): Schema {
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   const add = (status: number, value: unknown): void => {
@@ -103,6 +104,10 @@ function withPlatformResponses(schema: Schema, method: string, url: string): Sch
       description:
         'Idempotency-Key conflict: the key was used with a different request, or the first request with it is still running.',
     });
+  }
+  if (schema.body !== undefined) {
+    add(413, { ...ErrorRef, description: 'The request body is larger than BODY_LIMIT_BYTES.' });
+    add(415, { ...ErrorRef, description: 'The request body is not application/json.' });
   }
   add(500, standardErrors[500]);
   const operation = `${method} ${url.slice(API_PREFIX.length)}`;

@@ -309,6 +309,11 @@ describe('esim usage errors', () => {
     assert.match(res.err, /esim org create --name/);
     const group = await esim({}, 'org');
     assert.equal(group.code, 2);
+    assert.match(group.err, /^esim org: a subcommand is required/);
+    assert.match(group.err, /esim org rotate-key <id>/);
+    const wrong = await esim({}, 'org', 'delete');
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.err, /^esim org: unknown subcommand "delete"/);
     const none = await esim({});
     assert.equal(none.code, 2);
     assert.match(none.err, /Usage: esim <command>/);
@@ -321,6 +326,13 @@ describe('esim usage errors', () => {
     const one = await esim({ MODE: 'staging' }, 'org', 'create', '--help');
     assert.equal(one.code, 0);
     assert.match(one.out, /^Usage: esim org create/);
+    for (const word of ['org', 'user', 'catalogue', 'ledger', 'callbacks', 'sim']) {
+      const group = await esim({ MODE: 'staging' }, word, '--help');
+      assert.equal(group.code, 0, `${word} --help: ${group.err}`);
+      assert.match(group.out, new RegExp(`^Usage: esim ${word} <command>`));
+      assert.match(group.out, new RegExp(`  esim ${word} \\S+`));
+      assert.doesNotMatch(group.out, /esim serve/);
+    }
   });
 
   it('a bad setting exits 78 naming it', async () => {

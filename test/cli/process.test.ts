@@ -32,6 +32,20 @@ describe('bin/esim.js', () => {
     }
   });
 
+  it('stops quietly when its reader closes stdout early (esim … | head)', async () => {
+    const data = scratchDir();
+    try {
+      const env = { DATABASE_URL: `sqlite:${join(data.path, 'cli.sqlite')}`, DATA_DIR: data.path };
+      const run = spawnEsim(env, 'catalogue', 'list');
+      // Close the reading end after the first chunk, as `head -n 1` does.
+      run.child.stdout?.once('data', () => run.child.stdout?.destroy());
+      assert.equal(await run.exited, 0, run.stderr());
+      assert.doesNotMatch(run.stderr(), /EPIPE|Error/);
+    } finally {
+      data.remove();
+    }
+  });
+
   it('exits 2 with the usage on stderr for an unknown command', async () => {
     const run = spawnEsim({}, 'frobnicate');
     assert.equal(await run.exited, 2);

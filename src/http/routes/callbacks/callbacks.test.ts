@@ -132,5 +132,34 @@ for (const kind of DATABASES) {
       });
       assert.equal(query.statusCode, 403);
     });
+
+    it('resends once for a repeated Idempotency-Key and replays the answer', async () => {
+      const id = ids[2] ?? '';
+      // As if the retry schedule had run out.
+      await t.deps.store.db
+        .updateTable('callback_events')
+        .set({ status: 'failed' })
+        .where('id', '=', id)
+        .execute();
+      const resend = () =>
+        t.request(org.apiKey, {
+          method: 'POST',
+          url: `/v2.1/callbacks/${id}/resend`,
+          headers: { 'idempotency-key': 'resend-once' },
+        });
+      const first = await resend();
+      assert.equal(first.statusCode, 202, first.body);
+      assert.equal(first.json().status, 'pending');
+      const again = await resend();
+      assert.equal(again.statusCode, 202, again.body);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(again.json(), first.json());
+      // Without the key the same resend meets the queued delivery: 409.
+      const plain = await t.request(org.apiKey, {
+        method: 'POST',
+        url: `/v2.1/callbacks/${id}/resend`,
+      });
+      assert.equal(plain.statusCode, 409);
+    });
   });
 }

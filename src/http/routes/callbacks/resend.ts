@@ -1,7 +1,7 @@
 import { resendDelivery } from '../../../callbacks/deliveries.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
-import { withIdempotency } from '../../idempotency.js';
+import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
 import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { DeliverySummarySchema, IdParams, TAG } from './delivery-schema.js';
 
@@ -15,6 +15,7 @@ const schema = {
   'x-extension': true,
   security: headerOnlySecurity,
   params: IdParams,
+  headers: IdempotencyHeaders,
   response: {
     202: DeliverySummarySchema,
     400: {
@@ -23,7 +24,10 @@ const schema = {
     },
     403: standardErrors[403],
     404: standardErrors[404],
-    409: { ...ErrorRef, description: 'The callback is already queued or being delivered.' },
+    409: {
+      ...ErrorRef,
+      description: `The callback is already queued or being delivered. ${idempotencyConflict.description}`,
+    },
     500: standardErrors[500],
   },
 };

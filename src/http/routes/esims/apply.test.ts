@@ -82,5 +82,32 @@ for (const kind of DATABASES) {
       assert.equal(await units(FR_2MB.name), 1);
       assert.equal(((await getJson(t, org, '/v2.1/esims')) as { rows: number }).rows, esimsBefore);
     });
+
+    it('replays an apply with the same Idempotency-Key and takes the unit once', async () => {
+      const buyer = await t.createOrg({ balance: 100_000 });
+      await buy(t, buyer, FR_1MB.name, { quantity: 2, assign: false });
+      const send = (payload: Record<string, unknown>) =>
+        t.request(buyer.apiKey, {
+          method: 'POST',
+          url: '/v2.1/esims/apply',
+          headers: { 'idempotency-key': 'apply-once' },
+          payload,
+        });
+      const first = await send({ name: FR_1MB.name });
+      assert.equal(first.statusCode, 200, first.body);
+      assert.equal(first.headers['idempotent-replayed'], undefined);
+      const again = await send({ name: FR_1MB.name });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(again.json(), first.json());
+      assert.equal(await inventoryUnits(t, buyer, FR_1MB.name), 1);
+      const esims = (await getJson(t, buyer, '/v2.1/esims')) as { rows: number };
+      assert.equal(esims.rows, 1);
+
+      const other = await send({ name: FR_2MB.name });
+      assert.equal(other.statusCode, 409);
+      assert.equal(other.json().code, 'idempotency_key_reused');
+      assert.equal(await inventoryUnits(t, buyer, FR_1MB.name), 1);
+    });
   });
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { MAX_REPEAT, applyFromInventory } from '../../../domain/lifecycle/apply.js';
 import type { Api } from '../../api.js';
-import { idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { checkIccid } from './esim-view.js';
 
@@ -16,6 +16,7 @@ const schema = {
     'without enough units in inventory nothing changes (400). The applyReference works with ' +
     'GET /esims/assignments for install data. Accepts Idempotency-Key.',
   security: headerOnlySecurity,
+  headers: IdempotencyHeaders,
   body: Type.Object(
     {
       name: Type.String({ minLength: 1, description: 'Bundle name (case-sensitive).' }),

@@ -57,6 +57,10 @@ for (const kind of DATABASES) {
       assert.equal(missing.statusCode, 400);
       const outbox = await sim(t, 'GET', `/_sim/sms?iccid=${unnumbered}`);
       assert.deepEqual(outbox['messages'], []);
+      // Nothing refused reached the numbered eSIM either: only the two accepted messages.
+      const numberedOutbox = await sim(t, 'GET', `/_sim/sms?iccid=${numbered}`);
+      const delivered = (numberedOutbox['messages'] as { message: string }[]).map((m) => m.message);
+      assert.deepEqual(delivered.sort(), ['x', '\u{1F600}'.repeat(160)].sort());
     });
 
     it('replays a request with the same Idempotency-Key instead of sending twice', async () => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors.js';
 import type { Api } from '../../api.js';
-import { idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams, loadOwnedEsim } from './esim-view.js';
 
@@ -16,6 +16,7 @@ const schema = {
     'In simulator mode delivered messages appear in GET /_sim/sms.',
   security: headerOnlySecurity,
   params: IccidParams,
+  headers: IdempotencyHeaders,
   body: Type.Object(
     {
       message: Type.String({

@@ -19,6 +19,16 @@ const ORDER = {
   order: [{ type: 'bundle', item: UNIT, quantity: 1 }],
 };
 
+async function journalKinds(t: TestApp, org: TestOrg): Promise<string[]> {
+  const rows = await t.deps.store.db
+    .selectFrom('ledger_entries')
+    .select('kind')
+    .where('organisation_id', '=', org.id)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.kind);
+}
+
 async function balanceOf(t: TestApp, org: TestOrg): Promise<number> {
   const res = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
   return res.json().organisations[0].balance;
@@ -100,6 +110,7 @@ for (const kind of DATABASES) {
       const orders = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/orders' });
       assert.equal(orders.json().length, 1);
       assert.equal(await balanceOf(t, org), 9 * PRICE);
+      assert.deepEqual(await journalKinds(t, org), ['opening', 'order']);
     });
 
     it('a key reused with another request is a 409; a refused order is replayed as refused', async () => {

@@ -44,7 +44,9 @@ for (const kind of DATABASES) {
       (await t.request(org.apiKey, { method: 'GET', url: '/v2.1/orders' })).json();
     const inventoryOf = async (org: TestOrg) =>
       (await t.request(org.apiKey, { method: 'GET', url: '/v2.1/inventory' })).json().bundles;
-    const countRows = async (table: 'esims' | 'assignments' | 'ledger_entries' | 'orders') => {
+    const countRows = async (
+      table: 'esims' | 'assignments' | 'ledger_entries' | 'orders' | 'inventory_batches',
+    ) => {
       const row = await t.deps.store.db
         .selectFrom(table)
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -128,7 +130,20 @@ for (const kind of DATABASES) {
 
     it('validate checks everything, charges nothing and stores nothing', async () => {
       const org = await t.createOrg({ balance: 1000 });
-      const before = await Promise.all([countRows('orders'), countRows('ledger_entries')]);
+      const owned = (
+        await post(await t.createOrg({ balance: 1000 }), {
+          assign: true,
+          order: [{ type: 'bundle', item: SMALL, quantity: 1 }],
+        })
+      ).json().order[0].iccids as string[];
+      const tables = [
+        'orders',
+        'ledger_entries',
+        'esims',
+        'assignments',
+        'inventory_batches',
+      ] as const;
+      const before = await Promise.all(tables.map(countRows));
       const ok = await post(org, {
         type: 'validate',
         order: [{ type: 'bundle', item: SMALL, quantity: 4 }],
@@ -155,13 +170,22 @@ for (const kind of DATABASES) {
         order: [{ type: 'bundle', item: SMALL, quantity: 1 }],
       });
       assert.equal(withIccids.statusCode, 200);
+      assert.deepEqual(withIccids.json().order[0].iccids, []);
+      const notOwned = await post(org, {
+        type: 'validate',
+        assign: true,
+        order: [{ type: 'bundle', item: SMALL, quantity: 1, iccids: owned }],
+      });
+      assert.equal(notOwned.statusCode, 400);
+      assert.match(notOwned.json().message, /order\[0\]\.iccids\[0\]: eSIM \d+ not found/);
       assert.equal(await balanceOf(org), 1000);
       assert.deepEqual(await ordersOf(org), []);
       assert.deepEqual(await inventoryOf(org), []);
       assert.deepEqual(
-        await Promise.all([countRows('orders'), countRows('ledger_entries')]),
-        before,
+        (await t.request(org.apiKey, { method: 'GET', url: '/v2.1/esims' })).json().esims,
+        [],
       );
+      assert.deepEqual(await Promise.all(tables.map(countRows)), before);
     });
 
     it('assigns onto new eSIMs: real eSIM records, bundles starting in Processing', async () => {

@@ -350,7 +350,9 @@ for (const kind of DATABASES) {
       const res = await topUp(t, org, '?amount=1500');
       assert.equal(res.statusCode, 503);
       assert.match(res.json().message, /no payment processor is configured/);
+      assert.ok(Number(res.headers['retry-after']) > 0);
       assert.equal(await balanceOf(t, org), 100);
+      assert.deepEqual(await journal(t, org), [{ kind: 'opening', delta: 100 }]);
     });
   });
 }
