@@ -1,8 +1,11 @@
 // Runs every *.test.ts under src/ and test/ with node's test runner (through tsx).
 // Node 20's runner does not expand globs itself. Arguments narrow the run to files whose path
 // contains one of them, e.g. `npm test -- catalogue orders`.
-import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+// Process tests start bin/esim.js, which runs the compiled dist/: it is rebuilt first whenever a
+// source file is newer than the last build, so no test ever runs stale JavaScript.
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 function collect(dir) {
@@ -13,6 +16,36 @@ function collect(dir) {
   });
 }
 
+function newestSource(dir) {
+  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return Math.max(newest, newestSource(path));
+    return entry.name.endsWith('.test.ts') ? newest : Math.max(newest, statSync(path).mtimeMs);
+  }, 0);
+}
+
+function ensureBuilt() {
+  const stamp = join('dist', '.tsbuildinfo');
+  let built = 0;
+  try {
+    built = statSync(stamp).mtimeMs;
+  } catch {
+    // never built
+  }
+  const sources = Math.max(newestSource('src'), statSync('tsconfig.build.json').mtimeMs);
+  if (built >= sources) return;
+  console.error('building dist/ (sources changed since the last build)');
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
+  // tsc emits despite type errors; `npm run typecheck` reports those.
+  if (run.status !== 0) console.error('the build reported errors; dist/ is emitted anyway');
+  const now = new Date();
+  utimesSync(stamp, now, now);
+}
+
+ensureBuilt();
 const filters = process.argv.slice(2);
 const files = ['src', 'test']
   .flatMap(collect)

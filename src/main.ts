@@ -5,7 +5,7 @@ import { createOutboxSink } from './callbacks/outbox.js';
 import type { Clock } from './clock.js';
 import { iso, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { listenError } from './config.js';
+import { ConfigError, listenError } from './config.js';
 import type { AppDeps } from './deps.js';
 import { seedBuiltInCatalogue } from './domain/catalogue/seed.js';
 import { announceDemo } from './domain/demo.js';
@@ -17,6 +17,8 @@ import { createKeyCipher } from './security/api-keys.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
 import type { Store } from './store/database.js';
+import { DatabaseInUseError, takeServerLock } from './store/server-lock.js';
+import type { ServerLock } from './store/server-lock.js';
 import { createWorkers } from './workers.js';
 
 // Wires the real dependencies together. The CLI's `serve` calls startServer; tests use the
@@ -76,7 +78,15 @@ export async function startServer(
   config: Config,
   print: (line: string) => void = (line) => process.stdout.write(line + '\n'),
 ): Promise<RunningServer> {
-  const services = await openServices(config);
+  // Before anything touches the database: a second server on one SQLite file is refused here.
+  const lock = lockDatabase(config);
+  let services: Services;
+  try {
+    services = await openServices(config);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const { deps } = services;
   let app: FastifyInstance | undefined;
   let address: string;
@@ -86,6 +96,7 @@ export async function startServer(
   } catch (error) {
     await app?.close();
     await services.close();
+    lock?.release();
     throw listenError(error, config);
   }
   // The address carries the real port, also when PORT=0 asked for any free one.
@@ -102,8 +113,21 @@ export async function startServer(
       await app.close();
       await Promise.all(workers.map((w) => w.stop()));
       await services.close();
+      lock?.release();
     })();
     return closing;
   };
   return { app, url, close };
+}
+
+function lockDatabase(config: Config): ServerLock | undefined {
+  try {
+    return takeServerLock(config.database);
+  } catch (error) {
+    if (!(error instanceof DatabaseInUseError)) throw error;
+    throw new ConfigError(
+      'DATABASE_URL',
+      `${error.message}: a SQLite database serves one instance; to run several, use PostgreSQL (DATABASE_URL=postgres://…)`,
+    );
+  }
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import type { CliIo, Command } from './command.js';
 import { UsageError } from './command.js';
+import { backupCommand, restoreCommand } from './commands/backup.js';
 import { callbacksList, callbacksResend, callbacksShow } from './commands/callbacks.js';
 import { catalogueImport, catalogueList } from './commands/catalogue.js';
 import { orgCard } from './commands/card.js';
@@ -17,6 +18,8 @@ import { simCommands } from './commands/sim.js';
 export const COMMANDS: Record<string, Command> = {
   serve,
   migrate: migrateCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
   'org create': orgCreate,
   'org list': orgList,
   'org update': orgUpdate,
