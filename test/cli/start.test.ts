@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { eventually } from '../harness.js';
+import { scratchDir } from './helpers.js';
+
+// `npm start` is what the README tells everyone to run: it must serve from the compiled
+// JavaScript in dist/ with plain node, with no TypeScript compiler loaded at run time.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  argv: string[];
+}
+
+function processes(): ProcessInfo[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        // Field 4 of /proc/<pid>/stat, after the parenthesised command name.
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        return [{ pid: Number(name), ppid, argv }];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
+
+function descendants(root: number): ProcessInfo[] {
+  const all = processes();
+  const found: ProcessInfo[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all) {
+      if (parents.has(p.ppid) && !parents.has(p.pid)) {
+        parents.add(p.pid);
+        found.push(p);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  const data = scratchDir();
+  let serverPid: number | undefined;
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      DATA_DIR: data.path,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  after(async () => {
+    if (serverPid !== undefined) process.kill(serverPid, 'SIGTERM');
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    data.remove();
+  });
+
+  it('serves from dist/ with plain node: no tsx anywhere in its process tree', async () => {
+    const url = await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`npm start exited: ${output}`);
+        return /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      },
+      60_000,
+      'npm start to listen',
+    );
+    assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    assert.match(output, /^API key: esim_/m, 'the demo key of a fresh data directory');
+
+    assert.ok(child.pid !== undefined);
+    const tree = descendants(child.pid);
+    const server = tree.find(
+      (p) => p.argv.includes('serve') && p.argv.some((a) => /node$/.test(a)),
+    );
+    assert.ok(server, JSON.stringify(tree));
+    serverPid = server.pid;
+    assert.deepEqual(server.argv.slice(1), ['dist/cli/main.js', 'serve']);
+    const everything = [child.pid, ...tree.map((p) => p.pid)];
+    for (const p of tree) {
+      assert.doesNotMatch(p.argv.join(' '), /tsx|esbuild|typescript|\.ts\b/, `pid ${p.pid}`);
+    }
+    assert.ok(everything.length <= 3, `npm, at most a shell, node: ${JSON.stringify(tree)}`);
+
+    process.kill(server.pid, 'SIGTERM');
+    serverPid = undefined;
+    assert.equal(await exited, 0, output);
+  });
+});
