@@ -90,7 +90,7 @@ describe('pg_dump and pg_restore of the PostgreSQL database', { skip }, () => {
       );
       assert.ok(bundle);
       for (let i = 0; i < 5; i++) {
-        const order = await app.inject({
+        const placed = await app.inject({
           method: 'POST',
           url: '/v2.1/orders',
           headers,
@@ -100,7 +100,7 @@ describe('pg_dump and pg_restore of the PostgreSQL database', { skip }, () => {
             order: [{ type: 'bundle', item: bundle.name, quantity: 1 + i }],
           },
         });
-        assert.equal(order.statusCode, 200, order.body);
+        assert.equal(placed.statusCode, 200, placed.body);
       }
     } finally {
       await close();
