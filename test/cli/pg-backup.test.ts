@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { LightMyRequestResponse } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, freshDatabase } from '../databases.js';
 import type { TestDatabase } from '../databases.js';
@@ -89,15 +90,16 @@ describe('pg_dump and pg_restore of the PostgreSQL database', { skip }, () => {
         (b) => b.price > 0,
       );
       assert.ok(bundle);
-      for (let i = 0; i < 5; i++) {
-        const placed = await app.inject({
+      const item = bundle.name;
+      for (let quantity = 1; quantity <= 5; quantity++) {
+        const placed: LightMyRequestResponse = await app.inject({
           method: 'POST',
           url: '/v2.1/orders',
           headers,
           payload: {
             type: 'transaction',
             assign: false,
-            order: [{ type: 'bundle', item: bundle.name, quantity: 1 + i }],
+            order: [{ type: 'bundle', item, quantity }],
           },
         });
         assert.equal(placed.statusCode, 200, placed.body);
