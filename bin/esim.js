@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The `esim` command. It runs the compiled CLI in dist/ (built by `npm ci` through `prepare`, or
-// `npm run build`) with plain node. A checkout without dist/ falls back to the TypeScript sources
+// The `esim` command. It runs the compiled CLI, dist/esim.js (built by `npm ci` through `prepare`,
+// or `npm run build`), with plain node. A checkout without dist/ falls back to the TypeScript sources
 // through tsx, a development dependency.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const compiled = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const compiled = fileURLToPath(new URL('../dist/esim.js', import.meta.url));
 let entry = compiled;
 if (!existsSync(compiled)) {
   try {

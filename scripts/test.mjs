@@ -4,8 +4,7 @@
 // Process tests start bin/esim.js, which runs the compiled dist/: it is rebuilt first whenever a
 // source file is newer than the last build, so no test ever runs stale JavaScript.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function collect(dir) {
@@ -24,25 +23,25 @@ function newestSource(dir) {
   }, 0);
 }
 
-function ensureBuilt() {
-  const stamp = join('dist', '.tsbuildinfo');
-  let built = 0;
+function builtAt() {
   try {
-    built = statSync(stamp).mtimeMs;
+    return statSync(join('dist', 'esim.js')).mtimeMs;
   } catch {
-    // never built
+    return 0; // never built
   }
+}
+
+function ensureBuilt() {
   const sources = Math.max(newestSource('src'), statSync('tsconfig.build.json').mtimeMs);
-  if (built >= sources) return;
+  if (builtAt() >= sources) return;
   console.error('building dist/ (sources changed since the last build)');
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
+  const run = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  if (builtAt() < sources) {
+    console.error('the build failed: dist/esim.js is older than the sources');
+    process.exit(1);
+  }
   // tsc emits despite type errors; `npm run typecheck` reports those.
   if (run.status !== 0) console.error('the build reported errors; dist/ is emitted anyway');
-  const now = new Date();
-  utimesSync(stamp, now, now);
 }
 
 ensureBuilt();

@@ -94,7 +94,7 @@ describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, (
     );
     assert.ok(server, JSON.stringify(tree));
     serverPid = server.pid;
-    assert.deepEqual(server.argv.slice(1), ['dist/cli/main.js', 'serve']);
+    assert.deepEqual(server.argv.slice(1), ['dist/esim.js', 'serve']);
     const everything = [child.pid, ...tree.map((p) => p.pid)];
     for (const p of tree) {
       assert.doesNotMatch(p.argv.join(' '), /tsx|esbuild|typescript|\.ts\b/, `pid ${p.pid}`);
