@@ -4,6 +4,7 @@
 import { callbacksSecondsFromEnv, runCallbacksBenchmark } from './callbacks.js';
 import { benchOptionsFromEnv, runCatalogueBenchmark } from './catalogue.js';
 import { ordersBenchOptionsFromEnv, runOrdersBenchmark } from './orders.js';
+import { runStartBenchmark } from './start.js';
 
 interface Benchmark {
   readonly name: string;
@@ -14,6 +15,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'catalogue', run: (print) => runCatalogueBenchmark(benchOptionsFromEnv(print)) },
   { name: 'callbacks', run: (print) => runCallbacksBenchmark(print, callbacksSecondsFromEnv()) },
   { name: 'orders', run: (print) => runOrdersBenchmark(ordersBenchOptionsFromEnv(print)) },
+  { name: 'start', run: (print) => runStartBenchmark(print) },
 ];
 
 const only = process.argv.slice(2);
