@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
@@ -221,6 +221,18 @@ describe('esim restore refuses a copy that fails its checks [sqlite]', () => {
       await refused(file, /made under another master key/);
     } finally {
       other.remove();
+    }
+  });
+
+  it('a copy restored into a data directory that has no master key yet', async () => {
+    const fresh = scratchDir();
+    try {
+      const run = await esim({ DATA_DIR: fresh.path, LOG_LEVEL: 'silent' }, 'restore', good);
+      assert.equal(run.code, 1);
+      assert.match(run.err, /no master key: set MASTER_KEY, or put the master\.key/);
+      assert.deepEqual(readdirSync(fresh.path), ['esim.sqlite.lock'], 'no key was generated');
+    } finally {
+      fresh.remove();
     }
   });
 

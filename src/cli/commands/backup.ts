@@ -1,9 +1,9 @@
-import { copyFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Config } from '../../config.js';
 import { verifyLedger } from '../../domain/ledger.js';
 import { createKeyCipher } from '../../security/api-keys.js';
-import { resolveMasterKey } from '../../security/master-key.js';
+import { MASTER_KEY_FILE, resolveMasterKey } from '../../security/master-key.js';
 import { migrate, openStore } from '../../store/database.js';
 import { listOrganisations } from '../../store/repositories/organisation-repository.js';
 import { DatabaseInUseError, takeServerLock } from '../../store/server-lock.js';
@@ -106,7 +106,6 @@ interface CopyReport {
  */
 async function checkCopy(config: Config, path: string): Promise<CopyReport> {
   checkDatabaseFile(path);
-  const cipher = createKeyCipher(resolveMasterKey(config));
   const store = openStore({ kind: 'sqlite', path });
   try {
     let applied: string[];
@@ -127,6 +126,7 @@ async function checkCopy(config: Config, path: string): Promise<CopyReport> {
     }
     const [organisation] = await listOrganisations(store.db);
     if (organisation !== undefined) {
+      const cipher = createKeyCipher(existingMasterKey(config));
       try {
         cipher.decrypt(organisation.api_key_enc);
       } catch {
@@ -140,4 +140,15 @@ async function checkCopy(config: Config, path: string): Promise<CopyReport> {
   } finally {
     await store.close();
   }
+}
+
+/** The master key, without generating one: a new key could never open the backup's API keys. */
+function existingMasterKey(config: Config): Buffer {
+  if (config.masterKey === undefined && !existsSync(join(config.dataDir, MASTER_KEY_FILE))) {
+    throw new SqliteFileError(
+      `no master key: set MASTER_KEY, or put the ${MASTER_KEY_FILE} the backup was made with ` +
+        `into ${config.dataDir}`,
+    );
+  }
+  return resolveMasterKey(config);
 }
