@@ -152,6 +152,11 @@ export function switchDatabaseFile(target: string, replacement: string, keptAs: 
     kept = true;
   }
   for (const suffix of SIDECARS) rmSync(target + suffix, { force: true });
-  renameSync(replacement, target);
+  try {
+    renameSync(replacement, target);
+  } catch (error) {
+    if (kept) renameSync(keptAs, target); // put the previous database back
+    throw error;
+  }
   return kept;
 }
