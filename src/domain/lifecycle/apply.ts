@@ -2,10 +2,7 @@ import { iso } from '../../clock.js';
 import type { Executor } from '../../store/database.js';
 import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
 import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
-import {
-  drawFromInventory,
-  holdsBundle,
-} from '../../store/repositories/inventory-repository.js';
+import { drawFromInventory, holdsBundle } from '../../store/repositories/inventory-repository.js';
 import type { AssignmentRow, EsimRow } from '../../store/schema.js';
 import { issueEsim } from '../esim-issuer.js';
 import { badRequest, notFound } from '../errors.js';
