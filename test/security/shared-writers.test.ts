@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { spawnEsim } from '../cli/helpers.js';
+import type { FileBackedApp, ServerProcess } from '../fixtures/orders.js';
+import {
+  addBundles,
+  fixtureBundle,
+  runCli,
+  startFileBackedApp,
+  startServerProcess,
+} from '../fixtures/orders.js';
+import { DATABASES } from '../harness.js';
+import type { TestOrg } from '../harness.js';
+
+// Several processes writing one database at once: a running server, a second writer (this test
+// process, through the same app) and `esim` commands an operator runs meanwhile. On SQLite they
+// share one file, so each writer waits its turn (busy timeout, write transactions that take the
+// write lock up front, bounded retries) instead of failing with "database is locked". No request
+// may answer 5xx, no command may fail, and the money must come out exact.
+
+const PRICE = 7;
+const ORDERS_PER_WRITER = 150;
+const CONCURRENCY = 12;
+const CLI_COMMANDS = 3;
+const BUNDLE = 'esim_writers_1GB_7D_GB_V2';
+
+type Send = (payload: object) => Promise<{ status: number; body: string }>;
+
+/** Sends `count` orders through `send`, at most CONCURRENCY at once; returns the statuses. */
+async function load(send: Send, count: number): Promise<{ status: number; body: string }[]> {
+  const results: { status: number; body: string }[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < count) {
+      next += 1;
+      results.push(
+        await send({ type: 'transaction', order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }] }),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  return results;
+}
+
+for (const kind of DATABASES) {
+  describe(`security: several processes writing one database [${kind}]`, () => {
+    let f: FileBackedApp;
+    let server: ServerProcess;
+    let org: TestOrg;
+    const opening = 1_000_000;
+
+    before(async () => {
+      f = await startFileBackedApp(kind);
+      await addBundles(f.t, [fixtureBundle(BUNDLE, PRICE)]);
+      org = await f.t.createOrg({ name: 'Busy Writers', balance: opening });
+      server = await startServerProcess({ ...f.env, LOG_LEVEL: 'warn' });
+    });
+    after(async () => {
+      await server?.stop();
+      await f?.close();
+    });
+
+    it('serves concurrent orders through two processes and runs esim commands, with no 5xx', async () => {
+      const viaServer: Send = async (payload) => {
+        const res = await fetch(`${server.url}/v2.1/orders`, {
+          method: 'POST',
+          headers: { 'x-api-key': org.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(payload),
+        });
+        return { status: res.status, body: await res.text() };
+      };
+      const inProcess: Send = async (payload) => {
+        const res = await f.t.request(org.apiKey, { method: 'POST', url: '/v2.1/orders', payload });
+        return { status: res.statusCode, body: res.body };
+      };
+      const commands = Array.from({ length: CLI_COMMANDS }, (_, i) => {
+        const run = spawnEsim(
+          { ...f.env },
+          'org',
+          'create',
+          '--name',
+          `Operator ${i}`,
+          '--balance',
+          '5000',
+          '--json',
+        );
+        return run.exited.then((code) => ({ code, err: run.stderr() }));
+      });
+      const [a, b, cli] = await Promise.all([
+        load(viaServer, ORDERS_PER_WRITER),
+        load(inProcess, ORDERS_PER_WRITER),
+        Promise.all(commands),
+      ]);
+      const all = [...a, ...b];
+      const failed = all.filter((r) => r.status !== 200);
+      assert.deepEqual(
+        failed.slice(0, 3),
+        [],
+        `${failed.length} of ${all.length} orders failed, e.g. ${failed[0]?.status} ${failed[0]?.body}`,
+      );
+      for (const c of cli) assert.equal(c.code, 0, c.err);
+
+      const res = await f.t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.equal(res.json().organisations[0].balance, opening - 2 * ORDERS_PER_WRITER * PRICE);
+      const listed = await runCli(['org', 'list', '--json'], f.env);
+      assert.equal(listed.code, 0, listed.err);
+      const names = (JSON.parse(listed.out) as { name: string }[]).map((o) => o.name);
+      for (let i = 0; i < CLI_COMMANDS; i += 1) assert.ok(names.includes(`Operator ${i}`));
+      const verify = await runCli(['ledger', 'verify'], f.env);
+      assert.equal(verify.code, 0, verify.err);
+    });
+  });
+}
