@@ -20,6 +20,11 @@ import { TEST_CARDS, findTestCard } from './test-cards.js';
 // working across restarts. Each charge is recorded when it arrives and again when it is decided,
 // in the shared database, so lookup() answers from any server process. `latencyMs` delays each
 // answer; above PAYMENT_TIMEOUT_MS it turns charges into ones of unknown outcome.
+//
+// Like a real processor, it finishes a charge whether or not the caller is still waiting: a
+// charge is decided `latencyMs` after it arrived. The process that received it writes the
+// decision when its wait ends; if that process died meanwhile (SIGKILL mid-charge), the first
+// lookup after that moment decides it from the row, so a restarted service learns the outcome.
 
 export interface TestProcessorOptions {
   readonly db: Db;
@@ -38,6 +43,12 @@ const DECLINES: Partial<Record<TestBehaviour, { code: DeclineCode; reason: strin
 function behaviourOf(token: string): TestBehaviour | undefined {
   const match = TOKEN.exec(token);
   return match?.[1] as TestBehaviour | undefined;
+}
+
+/** What the processor decides for a charge on a token: the decline, or undefined for success. */
+function declineFor(token: string): { code: DeclineCode; reason: string } | undefined {
+  const behaviour = behaviourOf(token);
+  return behaviour === undefined ? DECLINES.decline : DECLINES[behaviour];
 }
 
 function outcomeOf(row: { status: string; declineCode: string | null; processorRef: string }) {
@@ -103,7 +114,7 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
         at: iso(clock.now()),
       });
       if (options.latencyMs > 0) await sleep(options.latencyMs);
-      const decline = behaviour === undefined ? DECLINES.decline : DECLINES[behaviour];
+      const decline = declineFor(request.token);
       await finishProcessorCharge(
         db,
         request.reference,
@@ -119,8 +130,24 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
     async lookup(reference): Promise<ChargeLookup> {
       const row = await findProcessorCharge(db, reference);
       if (row === undefined) return { status: 'not_found' };
-      if (row.status === 'processing') return { status: 'processing' };
-      return outcomeOf(row);
+      if (row.status !== 'processing') return outcomeOf(row);
+      const now = clock.now();
+      if (now.getTime() < Date.parse(row.receivedAt) + options.latencyMs) {
+        return { status: 'processing' };
+      }
+      // Due, but its receiver never wrote the decision (it died): decide it now.
+      const decline = declineFor(row.token);
+      await finishProcessorCharge(
+        db,
+        reference,
+        decline === undefined ? 'succeeded' : 'declined',
+        decline?.code ?? null,
+        iso(now),
+      );
+      const decided = await findProcessorCharge(db, reference);
+      return decided === undefined || decided.status === 'processing'
+        ? { status: 'processing' }
+        : outcomeOf(decided);
     },
   };
 }
