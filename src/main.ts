@@ -34,7 +34,8 @@ export async function openServices(
 ): Promise<Services> {
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
-  const store = options.store ?? openStore(config.database);
+  const store =
+    options.store ?? openStore(config.database, { busyWaitMs: config.sqliteBusyWaitMs });
   try {
     await migrate(store);
   } catch (error) {

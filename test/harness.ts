@@ -47,7 +47,10 @@ export async function startTestApp(
   const database: TestDatabase = await freshDatabase(kind);
   const config = testConfig({ database: database.target, ...overrides });
   const clock = new OffsetClock();
-  const store = openStore(config.database, { poolSize: 10 });
+  const store = openStore(config.database, {
+    poolSize: 10,
+    busyWaitMs: config.sqliteBusyWaitMs,
+  });
   const opened = await openServices(config, { store, clock, ...services });
   const deps = opened.deps;
   const app = await buildApp(deps, { logLevel: 'silent' });

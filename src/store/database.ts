@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
-import { BusyWaitingSqliteDialect } from './sqlite-busy.js';
+import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Schema>;
@@ -27,7 +27,14 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 /** How long SQLite itself waits for a lock before the asynchronous retries take over. */
 export const SQLITE_BUSY_TIMEOUT_MS = 250;
 
-export function openStore(target: DatabaseTarget, options: { poolSize?: number } = {}): Store {
+export interface StoreOptions {
+  /** PostgreSQL: connections in the pool (20). */
+  readonly poolSize?: number;
+  /** SQLite: how long a write may wait in all for a busy database (SQLITE_BUSY_WAIT_MS). */
+  readonly busyWaitMs?: number;
+}
+
+export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = new SQLite(target.path);
@@ -38,7 +45,11 @@ export function openStore(target: DatabaseTarget, options: { poolSize?: number }
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Schema>({
-      dialect: new BusyWaitingSqliteDialect({ database: withStatementCache(sqlite) }, sqlite),
+      dialect: new BusyWaitingSqliteDialect(
+        { database: withStatementCache(sqlite) },
+        sqlite,
+        options.busyWaitMs ?? BUSY_RETRY_MS,
+      ),
     });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }

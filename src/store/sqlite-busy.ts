@@ -23,11 +23,11 @@ import type {
 //    synchronous, so that wait holds up the whole event loop.
 // 3. Past it, BEGIN and statements outside a transaction (each one atomic, so safe to repeat)
 //    are retried after an asynchronous pause that lets the process serve other work, with
-//    growing, jittered pauses, up to BUSY_RETRY_MS in all. COMMIT is retried too: SQLite keeps
+//    growing, jittered pauses, up to SQLITE_BUSY_WAIT_MS (BUSY_RETRY_MS by default) in all. COMMIT is retried too: SQLite keeps
 //    the transaction open when COMMIT answers busy. A statement inside a transaction is never
 //    retried alone; with the lock taken at BEGIN it does not meet a busy database.
 
-/** The longest a statement or BEGIN is retried for before SQLITE_BUSY reaches the caller. */
+/** The default of how long a statement or BEGIN is retried before SQLITE_BUSY reaches the caller. */
 export const BUSY_RETRY_MS = 15_000;
 const FIRST_PAUSE_MS = 2;
 const LONGEST_PAUSE_MS = 100;
@@ -58,12 +58,13 @@ class BusyWaitingConnection implements DatabaseConnection {
   constructor(
     private readonly inner: DatabaseConnection,
     private readonly sqlite: SQLite.Database,
+    private readonly budgetMs: number,
   ) {}
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const repeatable = !this.sqlite.inTransaction || query.sql === 'commit';
     return repeatable
-      ? retryWhileBusy(() => this.inner.executeQuery<R>(query))
+      ? retryWhileBusy(() => this.inner.executeQuery<R>(query), this.budgetMs)
       : this.inner.executeQuery<R>(query);
   }
 
@@ -78,6 +79,7 @@ class BusyWaitingDriver implements Driver {
   constructor(
     private readonly inner: SqliteDriver,
     private readonly sqlite: SQLite.Database,
+    private readonly budgetMs: number,
   ) {}
 
   init(): Promise<void> {
@@ -86,7 +88,7 @@ class BusyWaitingDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.inner.acquireConnection();
-    this.connection ??= new BusyWaitingConnection(connection, this.sqlite);
+    this.connection ??= new BusyWaitingConnection(connection, this.sqlite, this.budgetMs);
     return this.connection;
   }
 
@@ -144,11 +146,12 @@ export class BusyWaitingSqliteDialect extends SqliteDialect {
   constructor(
     private readonly settings: SqliteDialectConfig,
     private readonly sqlite: SQLite.Database,
+    private readonly busyWaitMs: number,
   ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new BusyWaitingDriver(new SqliteDriver(this.settings), this.sqlite);
+    return new BusyWaitingDriver(new SqliteDriver(this.settings), this.sqlite, this.busyWaitMs);
   }
 }

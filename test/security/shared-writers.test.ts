@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
 import { spawnEsim } from '../cli/helpers.js';
 import type { FileBackedApp, ServerProcess } from '../fixtures/orders.js';
 import {
@@ -111,3 +112,48 @@ for (const kind of DATABASES) {
     });
   });
 }
+
+describe('security: a SQLite write that waits longer than SQLITE_BUSY_WAIT_MS [sqlite]', () => {
+  let f: FileBackedApp;
+  let org: TestOrg;
+
+  before(async () => {
+    f = await startFileBackedApp('sqlite', { sqliteBusyWaitMs: 300 });
+    await addBundles(f.t, [fixtureBundle(BUNDLE, PRICE)]);
+    org = await f.t.createOrg({ name: 'Patient', balance: 1000 });
+  });
+  after(() => f.close());
+
+  it('answers 503 with Retry-After, changes nothing, and succeeds once the lock is gone', async () => {
+    const target = f.t.config.database;
+    assert.ok(target.kind === 'sqlite');
+    // Another process holding the write lock (as a long catalogue import would).
+    const other = new SQLite(target.path);
+    const order = () =>
+      f.t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        payload: { order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }] },
+      });
+    try {
+      other.exec('begin immediate');
+      const started = Date.now();
+      const busy = await order();
+      assert.equal(busy.statusCode, 503, busy.body);
+      assert.deepEqual(busy.json(), {
+        message: 'the database is busy; retry shortly',
+        code: 'database_busy',
+      });
+      assert.equal(busy.headers['retry-after'], '1');
+      assert.ok(Date.now() - started >= 300, 'it waited before giving up');
+      other.exec('rollback');
+    } finally {
+      if (other.inTransaction) other.exec('rollback');
+      other.close();
+    }
+    const ok = await order();
+    assert.equal(ok.statusCode, 200, ok.body);
+    const res = await f.t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+    assert.equal(res.json().organisations[0].balance, 1000 - PRICE);
+  });
+});
