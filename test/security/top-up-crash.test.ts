@@ -9,17 +9,31 @@ import { startServerProcess } from '../callbacks/processes.js';
 import type { Proc } from '../callbacks/processes.js';
 import { DATABASES, eventually } from '../harness.js';
 
-// Top-ups cut by a crash: three top-ups are in flight at the test processor when the server is
-// killed with SIGKILL. With PAYMENT_LATENCY_MS=3000 the processor has decided them by the time
+// Top-ups cut by a crash: four top-ups are in flight at the test processor when the server is
+// killed with SIGKILL: three on a card that succeeds, one (another organisation's) on a card that
+// is declined. With PAYMENT_LATENCY_MS=3000 the processor has decided them by the time
 // the server is back; with 8000 it has not, and the restarted server must keep asking. After a restart each must be settled in bounded
-// time: the charge credited exactly once, and a replay of its Idempotency-Key answering with the
-// final result instead of 409 idempotency_in_progress. Before, the charges stayed `processing`,
+// time: each charge credited exactly once (or the decline recorded), and a replay of its
+// Idempotency-Key answering with the final result (200, or the 400 decline) instead of 409
+// idempotency_in_progress. Before, the charges stayed `processing`,
 // the top-ups `pending` and the keys locked for 24 hours. The measured times (restart to final
 // answer) are printed as test diagnostics; docs/payments.md states the bound.
 
-const AMOUNTS = [1000, 2000, 3000];
 /** The documented bound, from the restarted server listening to the last final answer. */
 const BOUND_MS = 30_000;
+const LATENCIES = [3000, 8000];
+
+interface Org {
+  id: string;
+  apiKey: string;
+}
+
+interface Answer {
+  status: number;
+  replayed: string | null;
+  body: { amount?: number; code?: string };
+  afterMs: number;
+}
 
 function targetOf(url: string): DatabaseTarget {
   return url.startsWith('sqlite:')
@@ -27,25 +41,30 @@ function targetOf(url: string): DatabaseTarget {
     : { kind: 'postgres', url };
 }
 
-const LATENCIES = [3000, 8000];
-
 for (const kind of DATABASES) {
   describe(`security: top-ups cut by SIGKILL resolve after a restart [${kind}]`, () => {
     let db: CliDatabase;
     let env: Record<string, string>;
     let store: Store;
-    let org: { id: string; apiKey: string };
+    let payer: Org;
+    let declined: Org;
     const servers: Proc[] = [];
 
     before(async () => {
       db = await cliDatabase(kind);
       env = { DATABASE_URL: db.url, DATA_DIR: db.dataDir };
-      const created = await runCli(
-        ['org', 'create', '--name', 'Crash Top-up', '--balance', '1000', '--json'],
-        env,
-      );
-      assert.equal(created.code, 0, created.err);
-      org = JSON.parse(created.out);
+      const create = async (name: string): Promise<Org> => {
+        const created = await runCli(
+          ['org', 'create', '--name', name, '--balance', '1000', '--json'],
+          env,
+        );
+        assert.equal(created.code, 0, created.err);
+        return JSON.parse(created.out) as Org;
+      };
+      payer = await create('Crash Top-up');
+      declined = await create('Crash Decline');
+      const card = await runCli(['org', 'card', declined.id, '--number', '4000000000000002'], env);
+      assert.equal(card.code, 0, card.err);
       store = openStore(targetOf(db.url), { poolSize: 2 });
     });
     after(async () => {
@@ -54,7 +73,7 @@ for (const kind of DATABASES) {
       await db?.drop();
     });
 
-    const balanceVia = async (server: Proc): Promise<number> => {
+    const balanceVia = async (server: Proc, org: Org): Promise<number> => {
       const res = await fetch(`${server.url}/v2.1/organisation`, {
         headers: { 'x-api-key': org.apiKey },
       });
@@ -63,10 +82,13 @@ for (const kind of DATABASES) {
       assert.ok(balance !== undefined);
       return balance;
     };
-    const chargeCount = async (): Promise<number> =>
-      (await store.db.selectFrom('test_processor_charges').select('reference').execute()).length;
+    const charges = async (status?: string): Promise<number> => {
+      let query = store.db.selectFrom('test_processor_charges').select('reference');
+      if (status !== undefined) query = query.where('status', '=', status);
+      return (await query.execute()).length;
+    };
 
-    const topUp = (server: Proc, amount: number, key: string) =>
+    const topUp = (server: Proc, org: Org, amount: number, key: string) =>
       fetch(`${server.url}/v2.1/organisation/balance?amount=${amount}`, {
         method: 'POST',
         headers: { 'x-api-key': org.apiKey, 'idempotency-key': key },
@@ -74,84 +96,84 @@ for (const kind of DATABASES) {
 
     for (const latency of LATENCIES) {
       it(`settles each charge once and replays the final answer within the bound (PAYMENT_LATENCY_MS=${latency})`, async (t) => {
+        const cases = [
+          { org: payer, amount: 1000, key: `crash-${latency}-a` },
+          { org: payer, amount: 2000, key: `crash-${latency}-b` },
+          { org: payer, amount: 3000, key: `crash-${latency}-c` },
+          { org: declined, amount: 1500, key: `crash-${latency}-d` },
+        ];
         const latencyEnv = { ...env, PAYMENT_LATENCY_MS: String(latency) };
-        const before = await chargeCount();
+        const before = { all: await charges(), succeeded: await charges('succeeded') };
         const first = await startServerProcess(latencyEnv);
         servers.push(first);
-        const opening = await balanceVia(first);
-        const keys = AMOUNTS.map((_, i) => `crash-${latency}-${i}`);
-        const inFlight = AMOUNTS.map((amount, i) =>
-          topUp(first, amount, keys[i] ?? '').then(
+        const opening = await balanceVia(first, payer);
+        const inFlight = cases.map((c) =>
+          topUp(first, c.org, c.amount, c.key).then(
             (res) => res.status,
             () => 'cut' as const,
           ),
         );
-        // Kill only once the processor has received all three charges and none is decided yet.
+        // Kill only once the processor has received every charge and decided none yet.
         await eventually(
-          async () => {
-            const rows = await store.db
-              .selectFrom('test_processor_charges')
-              .select('status')
-              .where('status', '=', 'processing')
-              .execute();
-            return rows.length === AMOUNTS.length ? true : undefined;
-          },
+          async () => ((await charges('processing')) === cases.length ? true : undefined),
           10_000,
-          'three charges in flight',
+          'every charge in flight',
         );
         await first.kill('SIGKILL');
-        assert.deepEqual(await Promise.all(inFlight), ['cut', 'cut', 'cut']);
+        assert.deepEqual(
+          await Promise.all(inFlight),
+          cases.map(() => 'cut'),
+        );
 
         const second = await startServerProcess(latencyEnv);
         servers.push(second);
         const restarted = Date.now();
         const answers = await Promise.all(
-          AMOUNTS.map((amount, i) =>
+          cases.map((c) =>
             eventually(
-              async () => {
-                const res = await topUp(second, amount, keys[i] ?? '');
+              async (): Promise<Answer | undefined> => {
+                const res = await topUp(second, c.org, c.amount, c.key);
                 if (res.status === 409) return undefined;
                 return {
                   status: res.status,
                   replayed: res.headers.get('idempotent-replayed'),
-                  body: (await res.json()) as { amount: number; balance: number; ref: number },
+                  body: (await res.json()) as Answer['body'],
                   afterMs: Date.now() - restarted,
                 };
               },
               BOUND_MS,
-              `the final answer of top-up ${i}`,
+              `the final answer of ${c.key}`,
             ),
           ),
         );
         for (const [i, answer] of answers.entries()) {
-          assert.equal(answer.status, 200, JSON.stringify(answer));
-          assert.equal(answer.replayed, 'true');
-          assert.equal(answer.body.amount, AMOUNTS[i]);
+          const c = cases[i];
+          assert.ok(c !== undefined);
+          assert.equal(answer.replayed, 'true', JSON.stringify(answer));
+          if (c.org === declined) {
+            assert.equal(answer.status, 400, JSON.stringify(answer));
+            assert.equal(answer.body.code, 'card_declined');
+          } else {
+            assert.equal(answer.status, 200, JSON.stringify(answer));
+            assert.equal(answer.body.amount, c.amount);
+          }
           t.diagnostic(
-            `${kind}, latency ${latency} ms, top-up ${i}: final answer ${answer.afterMs} ms after the restart`,
+            `${kind}, latency ${latency} ms, ${c.key}: final answer ${answer.afterMs} ms after the restart`,
           );
         }
         const slowest = Math.max(...answers.map((a) => a.afterMs));
         t.diagnostic(`${kind}, latency ${latency} ms: slowest ${slowest} ms after the restart`);
         assert.ok(slowest < BOUND_MS);
 
-        // Credited exactly once each, journaled; no second charge was made by the replays.
-        const total = AMOUNTS.reduce((a, b) => a + b, 0);
-        assert.equal(await balanceVia(second), opening + total);
-        const charges = await store.db
-          .selectFrom('test_processor_charges')
-          .select('status')
-          .where('status', '=', 'succeeded')
-          .execute();
-        assert.equal(charges.length, before + AMOUNTS.length);
-        assert.equal(await chargeCount(), before + AMOUNTS.length);
+        // Credited exactly once each, journaled; the decline credited nothing; the replays
+        // charged nothing more.
+        assert.equal(await balanceVia(second, payer), opening + 1000 + 2000 + 3000);
+        assert.equal(await balanceVia(second, declined), 1000);
+        assert.equal(await charges(), before.all + cases.length);
+        assert.equal(await charges('succeeded'), before.succeeded + 3);
+        assert.equal(await charges('processing'), 0);
         const verify = await runCli(['ledger', 'verify'], env);
         assert.equal(verify.code, 0, verify.err);
-
-        // A later request with one of the keys replays too.
-        const again = await topUp(second, AMOUNTS[0] ?? 0, keys[0] ?? '');
-        assert.equal(again.status, 200);
-        assert.equal(again.headers.get('idempotent-replayed'), 'true');
         await second.kill('SIGTERM');
       });
     }
