@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { spawnEsim } from '../cli/helpers.js';
@@ -6,6 +8,7 @@ import type { FileBackedApp, ServerProcess } from '../fixtures/orders.js';
 import {
   addBundles,
   fixtureBundle,
+  GROUP,
   runCli,
   startFileBackedApp,
   startServerProcess,
@@ -14,7 +17,8 @@ import { DATABASES } from '../harness.js';
 import type { TestOrg } from '../harness.js';
 
 // Several processes writing one database at once: a running server, a second writer (this test
-// process, through the same app) and `esim` commands an operator runs meanwhile. On SQLite they
+// process, through the same app) and `esim` commands an operator runs meanwhile (three
+// `org create`, one `catalogue import` of 300 bundles in one transaction). On SQLite they
 // share one file, so each writer waits its turn (busy timeout, write transactions that take the
 // write lock up front, bounded retries) instead of failing with "database is locked". No request
 // may answer 5xx, no command may fail, and the money must come out exact.
@@ -23,6 +27,7 @@ const PRICE = 7;
 const ORDERS_PER_WRITER = 150;
 const CONCURRENCY = 12;
 const CLI_COMMANDS = 3;
+const IMPORTED = 300;
 const BUNDLE = 'esim_writers_1GB_7D_GB_V2';
 
 type Send = (payload: object) => Promise<{ status: number; body: string }>;
@@ -87,6 +92,22 @@ for (const kind of DATABASES) {
         );
         return run.exited.then((code) => ({ code, err: run.stderr() }));
       });
+      const file = join(f.env['DATA_DIR'] ?? '', 'import.json');
+      writeFileSync(
+        file,
+        JSON.stringify(
+          Array.from({ length: IMPORTED }, (_, i) => ({
+            name: `esim_import_${i}_1GB_7D_GB_V2`,
+            groups: [GROUP],
+            countries: ['GB'],
+            dataAmount: 1000,
+            duration: 7,
+            price: 100 + i,
+          })),
+        ),
+      );
+      const importing = spawnEsim({ ...f.env }, 'catalogue', 'import', file, '--json');
+      commands.push(importing.exited.then((code) => ({ code, err: importing.stderr() })));
       const [a, b, cli] = await Promise.all([
         load(viaServer, ORDERS_PER_WRITER),
         load(inProcess, ORDERS_PER_WRITER),
@@ -107,6 +128,12 @@ for (const kind of DATABASES) {
       assert.equal(listed.code, 0, listed.err);
       const names = (JSON.parse(listed.out) as { name: string }[]).map((o) => o.name);
       for (let i = 0; i < CLI_COMMANDS; i += 1) assert.ok(names.includes(`Operator ${i}`));
+      const imported = await f.t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/catalogue/bundle/esim_import_${IMPORTED - 1}_1GB_7D_GB_V2`,
+      });
+      assert.equal(imported.statusCode, 200, imported.body);
+      assert.equal(imported.json().price, 100 + IMPORTED - 1);
       const verify = await runCli(['ledger', 'verify'], f.env);
       assert.equal(verify.code, 0, verify.err);
     });
