@@ -61,7 +61,7 @@ export const UNKNOWN_RETRY_AFTER_SECONDS = 10;
 // this long after that, as it does an unknown one.
 const CRASH_GRACE_SECONDS = UNKNOWN_RETRY_AFTER_SECONDS;
 /** The longest wait between two lookups of a charge the processor still reports as processing. */
-export const MAX_CHECK_INTERVAL_SECONDS = 300;
+const MAX_CHECK_INTERVAL_SECONDS = 300;
 
 /** Who finishes the idempotency record of a top-up whose outcome was unknown. */
 export const topUpOwner = (ref: number): string => `topup:${ref}`;
@@ -286,7 +286,8 @@ export async function reconcileTopUps(
   deps: TopUpDeps,
   options: ReconcileOptions = {},
 ): Promise<number> {
-  const limit = options.limit ?? 50;
+  // The start-up pass is unbounded in practice: only a crash leaves rows in doubt, and few.
+  const limit = options.limit ?? (options.atStart === true ? 1000 : 50);
   // At start, every row in doubt is due: compare with a time no check can be scheduled after.
   const dueBy = options.atStart === true ? '9999-12-31T23:59:59.999Z' : iso(deps.clock.now());
   const due = await dueForCheck(deps.store.db, dueBy, limit);
