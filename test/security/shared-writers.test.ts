@@ -151,7 +151,7 @@ describe('security: a SQLite write that waits longer than SQLITE_BUSY_WAIT_MS [s
   });
   after(() => f.close());
 
-  it('answers 503 with Retry-After, changes nothing, and succeeds once the lock is gone', async () => {
+  it('answers 503 with Retry-After (a command exits 1), changes nothing, and succeeds once the lock is gone', async () => {
     const target = f.t.config.database;
     assert.ok(target.kind === 'sqlite');
     // Another process holding the write lock (as a long catalogue import would).
@@ -173,6 +173,15 @@ describe('security: a SQLite write that waits longer than SQLITE_BUSY_WAIT_MS [s
       });
       assert.equal(busy.headers['retry-after'], '1');
       assert.ok(Date.now() - started >= 300, 'it waited before giving up');
+      const command = await runCli(['org', 'create', '--name', 'Blocked', '--json'], {
+        ...f.env,
+        SQLITE_BUSY_WAIT_MS: '300',
+      });
+      assert.equal(command.code, 1, command.out);
+      assert.equal(
+        command.err,
+        'esim: the database is busy: another process held it for longer than SQLITE_BUSY_WAIT_MS (300 ms); try again',
+      );
       other.exec('rollback');
     } finally {
       if (other.inTransaction) other.exec('rollback');
@@ -182,5 +191,8 @@ describe('security: a SQLite write that waits longer than SQLITE_BUSY_WAIT_MS [s
     assert.equal(ok.statusCode, 200, ok.body);
     const res = await f.t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
     assert.equal(res.json().organisations[0].balance, 1000 - PRICE);
+    const listed = await runCli(['org', 'list', '--json'], f.env);
+    const names = (JSON.parse(listed.out) as { name: string }[]).map((o) => o.name);
+    assert.deepEqual(names, ['Patient']);
   });
 });
