@@ -11,6 +11,7 @@ import { findDefaultCard } from '../store/repositories/payment-repository.js';
 import type { TopUpRow } from '../store/repositories/top-up-repository.js';
 import {
   dueForCheck,
+  findInDoubtByKey,
   insertTopUp,
   postponeCheck,
   settleTopUp,
@@ -303,4 +304,30 @@ export async function reconcileTopUps(
     await settleInDoubt(deps, t, outcome);
   }
   return due.length;
+}
+
+/**
+ * A retry of a top-up whose outcome is in doubt (its Idempotency-Key still held by the top-up,
+ * so the retry met 409 idempotency_in_progress): asks the processor now instead of at the next
+ * scheduled check, and settles the top-up if the processor has decided. True when the top-up was
+ * settled, so the retry can be answered with the outcome. As at start-up, only a decision is
+ * acted on: "no record" may mean the first request's charge is still on its way.
+ */
+export async function settleOnRetry(
+  deps: TopUpDeps,
+  organisationId: string,
+  key: string,
+): Promise<boolean> {
+  const t = await findInDoubtByKey(deps.store.db, organisationId, key);
+  if (t === undefined) return false;
+  let outcome: ChargeLookup;
+  try {
+    outcome = await deps.payments.lookup(chargeReference(t.ref));
+  } catch (error) {
+    if (error instanceof GatewayUnavailableError) return false;
+    throw error;
+  }
+  if (outcome.status !== 'succeeded' && outcome.status !== 'declined') return false;
+  await settleInDoubt(deps, t, outcome);
+  return true;
 }

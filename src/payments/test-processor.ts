@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
-import { iso } from '../clock.js';
+import { iso, systemClock } from '../clock.js';
 import { badRequest } from '../domain/errors.js';
 import { luhnValid } from '../domain/esim-issuer.js';
 import type { RandomSource } from '../random.js';
@@ -28,7 +28,14 @@ import { TEST_CARDS, findTestCard } from './test-cards.js';
 
 export interface TestProcessorOptions {
   readonly db: Db;
+  /** The service clock (the simulator's): card expiry is judged by it. */
   readonly clock: Clock;
+  /**
+   * The processor's own clock, for when charges arrive and are decided: real time by default,
+   * because the processor is another system and its latency is real; a jump of the simulator's
+   * clock must not decide a charge early.
+   */
+  readonly processorClock?: Clock;
   readonly random: RandomSource;
   readonly latencyMs: number;
 }
@@ -65,6 +72,7 @@ function outcomeOf(row: { status: string; declineCode: string | null; processorR
 
 export function createTestProcessor(options: TestProcessorOptions): PaymentGateway {
   const { db, clock, random } = options;
+  const processorClock = options.processorClock ?? systemClock;
   const hex = (): string => random.uuid().replace(/-/g, '');
   return {
     name: 'test',
@@ -111,7 +119,7 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
         status: 'processing',
         declineCode: null,
         processorRef,
-        at: iso(clock.now()),
+        at: iso(processorClock.now()),
       });
       if (options.latencyMs > 0) await sleep(options.latencyMs);
       const decline = declineFor(request.token);
@@ -120,7 +128,7 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
         request.reference,
         decline === undefined ? 'succeeded' : 'declined',
         decline?.code ?? null,
-        iso(clock.now()),
+        iso(processorClock.now()),
       );
       return decline === undefined
         ? { status: 'succeeded', processorRef }
@@ -131,7 +139,7 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
       const row = await findProcessorCharge(db, reference);
       if (row === undefined) return { status: 'not_found' };
       if (row.status !== 'processing') return outcomeOf(row);
-      const now = clock.now();
+      const now = processorClock.now();
       if (now.getTime() < Date.parse(row.receivedAt) + options.latencyMs) {
         return { status: 'processing' };
       }
