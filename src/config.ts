@@ -12,6 +12,11 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly database: DatabaseTarget;
+  /**
+   * SQLite: how long a write waits in all for another process (the server, an esim command) to
+   * release the database before it fails (a 503 for a request).
+   */
+  readonly sqliteBusyWaitMs: number;
   readonly dataDir: string;
   /** 32-byte key that encrypts API keys at rest; undefined means "generate into dataDir" (simulator only). */
   readonly masterKey: Buffer | undefined;
@@ -244,6 +249,7 @@ export function loadConfig(env: Env): Config {
     port,
     host: parseHost(env),
     database,
+    sqliteBusyWaitMs: int(env, 'SQLITE_BUSY_WAIT_MS', 15_000, 0, 600_000),
     dataDir,
     masterKey: parseMasterKey(env['MASTER_KEY'], mode),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),

@@ -1,3 +1,4 @@
+import type { Resolver } from './callbacks/address-guard.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { NetworkEventSink } from './domain/network-events.js';
@@ -21,6 +22,11 @@ export interface AppDeps {
   readonly cipher: KeyCipher;
   /** Extra checks on a callback URL at save time (the SSRF guard in production mode). */
   readonly checkCallbackUrl?: CallbackUrlCheck;
+  /**
+   * The DNS resolver of the callback address guard (production mode), at save time and on every
+   * delivery connection; the system resolver when unset. Tests inject one to play DNS answers.
+   */
+  readonly resolver?: Resolver;
   /** Receives what the network did (usage, attach) inside the lifecycle's transaction. */
   readonly networkEvents: NetworkEventSink;
   /** The mobile network: profile installs, attach, data use, SMS, MSISDNs. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { callbackUrlCheck } from './callbacks/address-guard.js';
+import type { Resolver } from './callbacks/address-guard.js';
 import { createOutboxSink } from './callbacks/outbox.js';
 import type { Clock } from './clock.js';
 import { iso, systemClock } from './clock.js';
@@ -31,11 +32,12 @@ export interface Services {
 
 export async function openServices(
   config: Config,
-  options: { store?: Store; clock?: Clock } = {},
+  options: { store?: Store; clock?: Clock; resolver?: Resolver } = {},
 ): Promise<Services> {
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
-  const store = options.store ?? openStore(config.database);
+  const store =
+    options.store ?? openStore(config.database, { busyWaitMs: config.sqliteBusyWaitMs });
   try {
     await migrate(store);
   } catch (error) {
@@ -53,7 +55,8 @@ export async function openServices(
     random: cryptoRandom,
     cipher,
     networkEvents: createOutboxSink({ random: cryptoRandom }),
-    checkCallbackUrl: callbackUrlCheck(config),
+    checkCallbackUrl: callbackUrlCheck(config, options.resolver),
+    ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...networkServices(config, store, clock, () => deps.networkEvents),
     payments:
       config.paymentGateway === 'test'

@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
+import type { Resolver } from '../src/callbacks/address-guard.js';
 import { OffsetClock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import { testConfig } from '../src/config.js';
@@ -41,13 +42,17 @@ let counter = 0;
 export async function startTestApp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
+  services: { resolver?: Resolver } = {},
 ): Promise<TestApp> {
   const database: TestDatabase = await freshDatabase(kind);
   const config = testConfig({ database: database.target, ...overrides });
   const clock = new OffsetClock();
-  const store = openStore(config.database, { poolSize: 10 });
-  const services = await openServices(config, { store, clock });
-  const deps = services.deps;
+  const store = openStore(config.database, {
+    poolSize: 10,
+    busyWaitMs: config.sqliteBusyWaitMs,
+  });
+  const opened = await openServices(config, { store, clock, ...services });
+  const deps = opened.deps;
   const app = await buildApp(deps, { logLevel: 'silent' });
   await app.ready();
   return {
@@ -74,7 +79,7 @@ export async function startTestApp(
     },
     async close() {
       await app.close();
-      await services.close();
+      await opened.close();
       await database.drop();
     },
   };

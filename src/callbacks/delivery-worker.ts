@@ -34,7 +34,10 @@ export interface WorkerLog {
   warn(details: object, message: string): void;
 }
 
-export type CallbackWorkerDeps = Pick<AppDeps, 'config' | 'store' | 'clock' | 'random' | 'cipher'>;
+export type CallbackWorkerDeps = Pick<
+  AppDeps,
+  'config' | 'store' | 'clock' | 'random' | 'cipher' | 'resolver'
+>;
 
 export interface CallbackWorkerOptions {
   /** Replaces the HTTP sender (the default is built from config, with the guard in production). */
@@ -73,6 +76,7 @@ export function createCallbackWorker(
       connectTimeoutMs: config.callbackConnectTimeoutMs,
       timeoutMs: config.callbackTimeoutMs,
       guard,
+      ...(deps.resolver === undefined ? {} : { resolver: deps.resolver }),
       requireHttps: config.mode === 'production',
       maxSockets: config.callbackConcurrency,
       ca: options.ca,

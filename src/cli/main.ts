@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Config } from '../config.js';
 import { DomainError } from '../domain/errors.js';
+import { BUSY_RETRY_MS, isBusyError } from '../store/sqlite-busy.js';
 import type { CliIo, Command } from './command.js';
 import { UsageError } from './command.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
@@ -121,6 +122,12 @@ export async function main(
     }
     if (error instanceof DomainError) {
       io.err(`esim: ${error.message}`);
+      return 1;
+    }
+    if (isBusyError(error)) {
+      io.err(
+        `esim: the database is busy: another process held it for longer than SQLITE_BUSY_WAIT_MS (${config?.sqliteBusyWaitMs ?? BUSY_RETRY_MS} ms); try again`,
+      );
       return 1;
     }
     io.err(`esim: ${error instanceof Error ? error.message : String(error)}`);

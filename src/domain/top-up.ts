@@ -11,6 +11,7 @@ import { findDefaultCard } from '../store/repositories/payment-repository.js';
 import type { TopUpRow } from '../store/repositories/top-up-repository.js';
 import {
   dueForCheck,
+  findInDoubtByKey,
   insertTopUp,
   postponeCheck,
   settleTopUp,
@@ -56,10 +57,12 @@ export interface TopUpHooks {
 export const PROCESSOR_RETRY_AFTER_SECONDS = 30;
 /** Seconds a client is asked to wait while an unanswered charge is being confirmed. */
 export const UNKNOWN_RETRY_AFTER_SECONDS = 10;
-// A pending row outlives its request only if the process died; reconciliation waits this long
-// past the payment timeout before treating it as in doubt.
-const CRASH_GRACE_SECONDS = 60;
-const MAX_CHECK_INTERVAL_SECONDS = 3600;
+// A pending row outlives its request only if the process died: the request itself marks it
+// unknown when PAYMENT_TIMEOUT_MS passes without an answer. Reconciliation treats it as in doubt
+// this long after that, as it does an unknown one.
+const CRASH_GRACE_SECONDS = UNKNOWN_RETRY_AFTER_SECONDS;
+/** The longest wait between two lookups of a charge the processor still reports as processing. */
+const MAX_CHECK_INTERVAL_SECONDS = 300;
 
 /** Who finishes the idempotency record of a top-up whose outcome was unknown. */
 export const topUpOwner = (ref: number): string => `topup:${ref}`;
@@ -267,9 +270,28 @@ export async function topUp(
   return { amount, balance: funds?.balance ?? 0, ref: row.ref };
 }
 
+export interface ReconcileOptions {
+  readonly limit?: number;
+  /**
+   * The pass a process makes when it starts: every top-up in doubt is looked up at once, due or
+   * not, so charges cut by a crash are settled (and their idempotency records completed) as soon
+   * as the processor has decided them, instead of when their next check falls due. Only what
+   * the processor knows is acted on: a charge it has no record of may belong to a request still
+   * running in another instance (its charge not yet arrived), so that one keeps its schedule.
+   */
+  readonly atStart?: boolean;
+}
+
 /** One pass of reconciliation over top-ups in doubt; returns how many were looked at. */
-export async function reconcileTopUps(deps: TopUpDeps, limit = 50): Promise<number> {
-  const due = await dueForCheck(deps.store.db, iso(deps.clock.now()), limit);
+export async function reconcileTopUps(
+  deps: TopUpDeps,
+  options: ReconcileOptions = {},
+): Promise<number> {
+  // The start-up pass is unbounded in practice: only a crash leaves rows in doubt, and few.
+  const limit = options.limit ?? (options.atStart === true ? 1000 : 50);
+  // At start, every row in doubt is due: compare with a time no check can be scheduled after.
+  const dueBy = options.atStart === true ? '9999-12-31T23:59:59.999Z' : iso(deps.clock.now());
+  const due = await dueForCheck(deps.store.db, dueBy, limit);
   for (const t of due) {
     let outcome: ChargeLookup;
     try {
@@ -278,7 +300,34 @@ export async function reconcileTopUps(deps: TopUpDeps, limit = 50): Promise<numb
       if (!(error instanceof GatewayUnavailableError)) throw error;
       outcome = { status: 'processing' };
     }
+    if (options.atStart === true && outcome.status === 'not_found') continue;
     await settleInDoubt(deps, t, outcome);
   }
   return due.length;
+}
+
+/**
+ * A retry of a top-up whose outcome is in doubt (its Idempotency-Key still held by the top-up,
+ * so the retry met 409 idempotency_in_progress): asks the processor now instead of at the next
+ * scheduled check, and settles the top-up if the processor has decided. True when the top-up was
+ * settled, so the retry can be answered with the outcome. As at start-up, only a decision is
+ * acted on: "no record" may mean the first request's charge is still on its way.
+ */
+export async function settleOnRetry(
+  deps: TopUpDeps,
+  organisationId: string,
+  key: string,
+): Promise<boolean> {
+  const t = await findInDoubtByKey(deps.store.db, organisationId, key);
+  if (t === undefined) return false;
+  let outcome: ChargeLookup;
+  try {
+    outcome = await deps.payments.lookup(chargeReference(t.ref));
+  } catch (error) {
+    if (error instanceof GatewayUnavailableError) return false;
+    throw error;
+  }
+  if (outcome.status !== 'succeeded' && outcome.status !== 'declined') return false;
+  await settleInDoubt(deps, t, outcome);
+  return true;
 }

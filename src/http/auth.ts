@@ -6,6 +6,7 @@ import type { Db } from '../store/database.js';
 import { findOrganisationByKeyHash } from '../store/repositories/organisation-repository.js';
 import type { OrganisationRow } from '../store/schema.js';
 import { sendError } from './error-handler.js';
+import { isKeyLikeName, keyLikeQueryParameter } from './query-key.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,10 +41,11 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 function presentedKey(request: FastifyRequest): { key?: string; problem?: string } {
   const header = request.headers['x-api-key'];
   const query = (request.query as Record<string, unknown> | undefined)?.['api_key'];
-  if (query !== undefined && !READ_METHODS.has(request.method)) {
+  // Any spelling (API_KEY, api_key[], api%5Fkey ...) is refused, even beside a valid header.
+  if (!READ_METHODS.has(request.method) && keyLikeQueryParameter(request.url) !== undefined) {
     return {
       problem:
-        'the api_key query parameter is accepted on GET and HEAD only; send the X-API-Key header',
+        'an API key in the query (api_key, in any spelling) is accepted on GET and HEAD only; send the X-API-Key header',
     };
   }
   if (typeof header === 'string' && header !== '') return { key: header };
@@ -98,18 +100,10 @@ export function requireApiKey(
   });
 }
 
-function decodedName(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    return raw;
-  }
-}
-
 /**
- * The URL with the value of every api_key parameter replaced, for log lines. Names are compared
- * decoded and case-insensitively (api%5Fkey, API_KEY, api_key[]), because the query parser
- * decodes them too and a key must never reach a log in any spelling.
+ * The URL with the value of every key-like parameter replaced, for log lines. Names are judged
+ * decoded and case-insensitively (api%5Fkey, API_KEY, api_key[]: see query-key.ts), because the
+ * query parser decodes them too and a key must never reach a log in any spelling.
  */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
@@ -120,7 +114,7 @@ export function redactUrl(url: string): string {
     .map((part) => {
       const eq = part.indexOf('=');
       const name = eq === -1 ? part : part.slice(0, eq);
-      return decodedName(name).toLowerCase().startsWith('api_key') ? `${name}=[REDACTED]` : part;
+      return isKeyLikeName(name) ? `${name}=[REDACTED]` : part;
     });
   return `${url.slice(0, start + 1)}${parts.join('&')}`;
 }

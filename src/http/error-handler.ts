@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
+import { isBusyError } from '../store/sqlite-busy.js';
 
 // The one place where errors become HTTP responses. Every error body is {"message"} (plus an
 // optional stable `code`); 5xx bodies never carry internals.
@@ -149,6 +150,15 @@ export function installErrorHandling(app: FastifyInstance): void {
       }
       if (status >= 400 && status < 500) {
         return sendError(reply, status, error.message, { code: CODES[status] ?? 'bad_request' });
+      }
+      if (isBusyError(error)) {
+        // Another process (an esim command, a second writer) held the SQLite database for
+        // longer than SQLITE_BUSY_WAIT_MS: nothing was written, and a retry is safe.
+        request.log.warn({ err: error }, 'database busy');
+        return sendError(reply, 503, 'the database is busy; retry shortly', {
+          code: 'database_busy',
+          retryAfterSeconds: 1,
+        });
       }
       request.log.error({ err: error }, 'unhandled error');
       return sendError(reply, 500, 'internal server error', { code: 'internal' });

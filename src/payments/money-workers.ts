@@ -10,12 +10,21 @@ import { intervalWorker } from '../workers.js';
 // Background work on money. State lives in rows (topups.status/next_check_at, test credit
 // expiry, idempotency expiry), so any number of server processes may run these at once.
 
-/** Asks the processor about charges whose answer was lost, and credits each at most once. */
+/**
+ * Asks the processor about charges whose answer was lost, and credits each at most once. The
+ * first pass, as the process starts, looks at every top-up in doubt at once (a previous process
+ * may have died mid-charge); later passes at those whose check is due.
+ */
 export function createTopUpReconciler(deps: AppDeps, log: FastifyBaseLogger): Worker {
+  let started = false;
   return intervalWorker(
     'top-up-reconciler',
     deps.config.topUpReconcileIntervalMs,
-    () => reconcileTopUps(deps),
+    async () => {
+      const atStart = !started;
+      await reconcileTopUps(deps, { atStart });
+      started = true;
+    },
     (error) => log.error({ err: error }, 'top-up reconciliation failed'),
   );
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
-import { iso } from '../clock.js';
+import { iso, systemClock } from '../clock.js';
 import { badRequest } from '../domain/errors.js';
 import { luhnValid } from '../domain/esim-issuer.js';
 import type { RandomSource } from '../random.js';
@@ -20,10 +20,22 @@ import { TEST_CARDS, findTestCard } from './test-cards.js';
 // working across restarts. Each charge is recorded when it arrives and again when it is decided,
 // in the shared database, so lookup() answers from any server process. `latencyMs` delays each
 // answer; above PAYMENT_TIMEOUT_MS it turns charges into ones of unknown outcome.
+//
+// Like a real processor, it finishes a charge whether or not the caller is still waiting: a
+// charge is decided `latencyMs` after it arrived. The process that received it writes the
+// decision when its wait ends; if that process died meanwhile (SIGKILL mid-charge), the first
+// lookup after that moment decides it from the row, so a restarted service learns the outcome.
 
 export interface TestProcessorOptions {
   readonly db: Db;
+  /** The service clock (the simulator's): card expiry is judged by it. */
   readonly clock: Clock;
+  /**
+   * The processor's own clock, for when charges arrive and are decided: real time by default,
+   * because the processor is another system and its latency is real; a jump of the simulator's
+   * clock must not decide a charge early.
+   */
+  readonly processorClock?: Clock;
   readonly random: RandomSource;
   readonly latencyMs: number;
 }
@@ -40,6 +52,12 @@ function behaviourOf(token: string): TestBehaviour | undefined {
   return match?.[1] as TestBehaviour | undefined;
 }
 
+/** What the processor decides for a charge on a token: the decline, or undefined for success. */
+function declineFor(token: string): { code: DeclineCode; reason: string } | undefined {
+  const behaviour = behaviourOf(token);
+  return behaviour === undefined ? DECLINES.decline : DECLINES[behaviour];
+}
+
 function outcomeOf(row: { status: string; declineCode: string | null; processorRef: string }) {
   if (row.status === 'succeeded') {
     return { status: 'succeeded', processorRef: row.processorRef } as const;
@@ -54,6 +72,7 @@ function outcomeOf(row: { status: string; declineCode: string | null; processorR
 
 export function createTestProcessor(options: TestProcessorOptions): PaymentGateway {
   const { db, clock, random } = options;
+  const processorClock = options.processorClock ?? systemClock;
   const hex = (): string => random.uuid().replace(/-/g, '');
   return {
     name: 'test',
@@ -100,16 +119,16 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
         status: 'processing',
         declineCode: null,
         processorRef,
-        at: iso(clock.now()),
+        at: iso(processorClock.now()),
       });
       if (options.latencyMs > 0) await sleep(options.latencyMs);
-      const decline = behaviour === undefined ? DECLINES.decline : DECLINES[behaviour];
+      const decline = declineFor(request.token);
       await finishProcessorCharge(
         db,
         request.reference,
         decline === undefined ? 'succeeded' : 'declined',
         decline?.code ?? null,
-        iso(clock.now()),
+        iso(processorClock.now()),
       );
       return decline === undefined
         ? { status: 'succeeded', processorRef }
@@ -119,8 +138,24 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
     async lookup(reference): Promise<ChargeLookup> {
       const row = await findProcessorCharge(db, reference);
       if (row === undefined) return { status: 'not_found' };
-      if (row.status === 'processing') return { status: 'processing' };
-      return outcomeOf(row);
+      if (row.status !== 'processing') return outcomeOf(row);
+      const now = processorClock.now();
+      if (now.getTime() < Date.parse(row.receivedAt) + options.latencyMs) {
+        return { status: 'processing' };
+      }
+      // Due, but its receiver never wrote the decision (it died): decide it now.
+      const decline = declineFor(row.token);
+      await finishProcessorCharge(
+        db,
+        reference,
+        decline === undefined ? 'succeeded' : 'declined',
+        decline?.code ?? null,
+        iso(now),
+      );
+      const decided = await findProcessorCharge(db, reference);
+      return decided === undefined || decided.status === 'processing'
+        ? { status: 'processing' }
+        : outcomeOf(decided);
     },
   };
 }

@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
+import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Schema>;
@@ -23,16 +24,32 @@ export interface Store {
 // well inside Number.MAX_SAFE_INTEGER.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
-export function openStore(target: DatabaseTarget, options: { poolSize?: number } = {}): Store {
+/** How long SQLite itself waits for a lock before the asynchronous retries take over. */
+export const SQLITE_BUSY_TIMEOUT_MS = 250;
+
+export interface StoreOptions {
+  /** PostgreSQL: connections in the pool (20). */
+  readonly poolSize?: number;
+  /** SQLite: how long a write may wait in all for a busy database (SQLITE_BUSY_WAIT_MS). */
+  readonly busyWaitMs?: number;
+}
+
+export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = new SQLite(target.path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('busy_timeout = 5000');
+    // Kept short: better-sqlite3 waits synchronously, holding up the event loop. Longer waits
+    // are asynchronous retries (sqlite-busy.ts).
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Schema>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new BusyWaitingSqliteDialect(
+        { database: withStatementCache(sqlite) },
+        sqlite,
+        options.busyWaitMs ?? BUSY_RETRY_MS,
+      ),
     });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }

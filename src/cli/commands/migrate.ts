@@ -7,7 +7,8 @@ export const migrateCommand: Command = {
   summary: 'Apply pending database migrations and exit',
   async run(ctx) {
     parse(ctx.args, {}, false);
-    const store = openStore(ctx.config().database);
+    const config = ctx.config();
+    const store = openStore(config.database, { busyWaitMs: config.sqliteBusyWaitMs });
     try {
       const applied = await migrate(store);
       ctx.io.out(

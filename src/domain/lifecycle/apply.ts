@@ -2,7 +2,7 @@ import { iso } from '../../clock.js';
 import type { Executor } from '../../store/database.js';
 import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
 import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
-import { drawFromInventory } from '../../store/repositories/inventory-repository.js';
+import { drawFromInventory, holdsBundle } from '../../store/repositories/inventory-repository.js';
 import type { AssignmentRow, EsimRow } from '../../store/schema.js';
 import { issueEsim } from '../esim-issuer.js';
 import { badRequest, notFound } from '../errors.js';
@@ -14,6 +14,8 @@ export const MAX_REPEAT = 100;
 export interface ApplyInput {
   readonly organisationId: string;
   readonly bundleName: string;
+  /** The organisation's bundle groups: what it may see in the catalogue. */
+  readonly groups: readonly string[];
   /** An eSIM the organisation owns; undefined issues a new one. */
   readonly iccid: string | undefined;
   /** How many units to apply to that one eSIM (they queue one after another). */
@@ -39,9 +41,16 @@ export async function applyFromInventory(
     throw badRequest(`body field repeat must be 1 to ${MAX_REPEAT}`);
   }
   const bundle = await findBundleByName(trx, input.bundleName);
-  if (bundle === undefined) {
+  // The organisation knows a bundle of its groups, or one it bought (its groups may have changed
+  // since). Any other bundle reads exactly like one that does not exist, so the answer never
+  // tells whether a name exists in groups the caller cannot see.
+  const known =
+    bundle !== undefined &&
+    (bundle.groups.some((g) => input.groups.includes(g)) ||
+      (await holdsBundle(trx, input.organisationId, bundle.name)));
+  if (bundle === undefined || !known) {
     throw badRequest(
-      `body field name: no bundle is called "${input.bundleName}"`,
+      `body field name: bundle "${input.bundleName}" is not available to this organisation`,
       'unknown_bundle',
     );
   }

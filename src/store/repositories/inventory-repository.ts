@@ -31,6 +31,22 @@ export async function insertBatch(trx: Executor, b: NewBatch): Promise<number> {
   return Number(row.id);
 }
 
+/** Whether the organisation ever bought units of the bundle into inventory (any batch, any age). */
+export async function holdsBundle(
+  db: Executor,
+  organisationId: string,
+  bundleName: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('inventory_batches')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('bundle_name', '=', bundleName)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 // A concurrent draw can empty the chosen batch between the pick and the decrement; then the
 // decrement matches nothing and the next batch is tried. Bounded, so a pathological race ends.
 const DRAW_ATTEMPTS = 16;

@@ -97,30 +97,50 @@ export async function insertProcessorCharge(db: Executor, c: ProcessorCharge): P
     .execute();
 }
 
+/**
+ * Decides a charge still processing; false when it was decided already (by the process that
+ * received it, or by a lookup after that process died).
+ */
 export async function finishProcessorCharge(
   db: Executor,
   reference: string,
   status: 'succeeded' | 'declined',
   declineCode: string | null,
   at: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('test_processor_charges')
     .set({ status, decline_code: declineCode, updated_at: at })
     .where('reference', '=', reference)
-    .execute();
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export interface ProcessorChargeState {
+  status: string;
+  declineCode: string | null;
+  processorRef: string;
+  token: string;
+  receivedAt: string;
 }
 
 export async function findProcessorCharge(
   db: Executor,
   reference: string,
-): Promise<{ status: string; declineCode: string | null; processorRef: string } | undefined> {
+): Promise<ProcessorChargeState | undefined> {
   const row = await db
     .selectFrom('test_processor_charges')
-    .select(['status', 'decline_code', 'processor_ref'])
+    .select(['status', 'decline_code', 'processor_ref', 'token', 'created_at'])
     .where('reference', '=', reference)
     .executeTakeFirst();
   return row === undefined
     ? undefined
-    : { status: row.status, declineCode: row.decline_code, processorRef: row.processor_ref };
+    : {
+        status: row.status,
+        declineCode: row.decline_code,
+        processorRef: row.processor_ref,
+        token: row.token,
+        receivedAt: row.created_at,
+      };
 }

@@ -90,17 +90,55 @@ export async function postponeCheck(db: Executor, ref: number, nextCheckAt: stri
     .execute();
 }
 
+const TOP_UP_COLUMNS = [
+  'ref',
+  'organisation_id',
+  'amount',
+  'status',
+  'card_id',
+  'idempotency_key',
+  'checks',
+] as const;
+
+/** The top-up in doubt (pending or unknown) that a request with this Idempotency-Key started. */
+export async function findInDoubtByKey(
+  db: Executor,
+  organisationId: string,
+  key: string,
+): Promise<TopUpRow | undefined> {
+  const row = await db
+    .selectFrom('topups')
+    .select(TOP_UP_COLUMNS)
+    .where('status', 'in', ['pending', 'unknown'])
+    .where('organisation_id', '=', organisationId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toTopUp(row);
+}
+
 /** Top-ups in doubt whose next check is due: sent without an answer, or left pending by a crash. */
 export async function dueForCheck(db: Executor, at: string, limit: number): Promise<TopUpRow[]> {
   const rows = await db
     .selectFrom('topups')
-    .select(['ref', 'organisation_id', 'amount', 'status', 'card_id', 'idempotency_key', 'checks'])
+    .select(TOP_UP_COLUMNS)
     .where('status', 'in', ['pending', 'unknown'])
     .where('next_check_at', '<=', at)
     .orderBy('next_check_at')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({
+  return rows.map(toTopUp);
+}
+
+function toTopUp(r: {
+  ref: number;
+  organisation_id: string;
+  amount: number;
+  status: string;
+  card_id: string;
+  idempotency_key: string | null;
+  checks: number;
+}): TopUpRow {
+  return {
     ref: Number(r.ref),
     organisationId: r.organisation_id,
     amount: Number(r.amount),
@@ -108,5 +146,5 @@ export async function dueForCheck(db: Executor, at: string, limit: number): Prom
     cardId: r.card_id,
     idempotencyKey: r.idempotency_key,
     checks: Number(r.checks),
-  }));
+  };
 }

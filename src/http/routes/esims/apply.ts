@@ -13,7 +13,9 @@ const schema = {
     'Takes units of a bundle from the organisation inventory (oldest unexpired batch first) and ' +
     'assigns them to an eSIM the organisation owns, or to a newly issued eSIM when iccid is ' +
     'omitted. Each assignment starts in Processing and is Queued once provisioned. All or nothing: ' +
-    'without enough units in inventory nothing changes (400). The applyReference works with ' +
+    'without enough units in inventory nothing changes (400, code insufficient_inventory). A ' +
+    'bundle that does not exist and one outside the organisation groups that it never bought get ' +
+    'the same 400 (code unknown_bundle). The applyReference works with ' +
     'GET /esims/assignments for install data. Accepts Idempotency-Key.',
   security: headerOnlySecurity,
   headers: IdempotencyHeaders,
@@ -71,6 +73,7 @@ export function registerApplyBundle(app: Api, deps: AppDeps): void {
         const result = await applyFromInventory(trx, deps, {
           organisationId: request.organisation.id,
           bundleName: name,
+          groups: JSON.parse(request.organisation.groups) as string[],
           iccid,
           repeat,
           reference,

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { topUp } from '../../../domain/top-up.js';
+import { DomainError } from '../../../domain/errors.js';
+import { settleOnRetry, topUp } from '../../../domain/top-up.js';
 import type { Api } from '../../api.js';
 import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
 import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
@@ -48,22 +49,39 @@ export function registerTopUp(app: Api, deps: AppDeps): void {
       },
     },
   };
-  app.post('/organisation/balance', { schema }, (request, reply) =>
-    withIdempotency(
-      deps,
-      request,
-      reply,
-      (idem) =>
-        topUp(
-          deps,
-          { id: request.organisation.id, currency: request.organisation.currency },
-          request.query.amount,
-          {
-            idempotencyKey: idem.key,
-            handOver: (owner, leaseSeconds) => idem.handOver(owner, leaseSeconds),
-          },
-        ),
-      { leaseSeconds: Math.ceil(deps.config.paymentTimeoutMs / 1000) + 60 },
-    ),
-  );
+  app.post('/organisation/balance', { schema }, async (request, reply) => {
+    const run = () =>
+      withIdempotency(
+        deps,
+        request,
+        reply,
+        (idem) =>
+          topUp(
+            deps,
+            { id: request.organisation.id, currency: request.organisation.currency },
+            request.query.amount,
+            {
+              idempotencyKey: idem.key,
+              handOver: (owner, leaseSeconds) => idem.handOver(owner, leaseSeconds),
+            },
+          ),
+        { leaseSeconds: Math.ceil(deps.config.paymentTimeoutMs / 1000) + 60 },
+      );
+    try {
+      return await run();
+    } catch (error) {
+      // A retry while the first request's charge is in doubt (its answer lost, or its process
+      // gone): if the processor has decided meanwhile, settle now and answer with the outcome.
+      const key = request.headers['idempotency-key'];
+      if (
+        error instanceof DomainError &&
+        error.reason === 'idempotency_in_progress' &&
+        typeof key === 'string' &&
+        (await settleOnRetry(deps, request.organisation.id, key))
+      ) {
+        return run();
+      }
+      throw error;
+    }
+  });
 }

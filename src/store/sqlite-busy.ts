@@ -1,0 +1,157 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type SQLite from 'better-sqlite3';
+import { CompiledQuery, SqliteDialect, SqliteDriver } from 'kysely';
+import type {
+  DatabaseConnection,
+  Driver,
+  QueryCompiler,
+  QueryResult,
+  SqliteDialectConfig,
+  TransactionSettings,
+} from 'kysely';
+
+// Several processes on one SQLite file: the server, `esim` commands an operator runs beside it,
+// or a second writer. SQLite lets one of them write at a time; the others must wait their turn
+// instead of failing with SQLITE_BUSY ("database is locked"). Three measures:
+//
+// 1. Write transactions begin IMMEDIATE: the write lock is taken at BEGIN, where waiting is safe.
+//    A deferred transaction that reads first and writes later fails at its first write, with no
+//    wait at all, whenever another process committed in between (its snapshot is stale), and it
+//    can then only be rolled back. Within one process nothing changes: the single connection
+//    runs one transaction at a time anyway. A transaction marked read-only begins deferred.
+// 2. busy_timeout (set in database.ts) makes SQLite itself wait, briefly: better-sqlite3 is
+//    synchronous, so that wait holds up the whole event loop.
+// 3. Past it, BEGIN and statements outside a transaction (each one atomic, so safe to repeat)
+//    are retried after an asynchronous pause that lets the process serve other work, with
+//    growing, jittered pauses, up to SQLITE_BUSY_WAIT_MS (BUSY_RETRY_MS by default) in all. COMMIT is retried too: SQLite keeps
+//    the transaction open when COMMIT answers busy. A statement inside a transaction is never
+//    retried alone; with the lock taken at BEGIN it does not meet a busy database.
+
+/** The default of how long a statement or BEGIN is retried before SQLITE_BUSY reaches the caller. */
+export const BUSY_RETRY_MS = 15_000;
+const FIRST_PAUSE_MS = 2;
+const LONGEST_PAUSE_MS = 100;
+
+export function isBusyError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** Runs `attempt` until it does not fail with SQLITE_BUSY, or until `budgetMs` has passed. */
+export async function retryWhileBusy<T>(
+  attempt: () => Promise<T>,
+  budgetMs = BUSY_RETRY_MS,
+): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let round = 0; ; round += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusyError(error) || Date.now() >= deadline) throw error;
+      const pause = Math.min(FIRST_PAUSE_MS * 2 ** round, LONGEST_PAUSE_MS);
+      await sleep(pause / 2 + Math.random() * (pause / 2));
+    }
+  }
+}
+
+class BusyWaitingConnection implements DatabaseConnection {
+  constructor(
+    private readonly inner: DatabaseConnection,
+    private readonly sqlite: SQLite.Database,
+    private readonly budgetMs: number,
+  ) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const repeatable = !this.sqlite.inTransaction || query.sql === 'commit';
+    return repeatable
+      ? retryWhileBusy(() => this.inner.executeQuery<R>(query), this.budgetMs)
+      : this.inner.executeQuery<R>(query);
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+class BusyWaitingDriver implements Driver {
+  private connection: BusyWaitingConnection | undefined;
+
+  constructor(
+    private readonly inner: SqliteDriver,
+    private readonly sqlite: SQLite.Database,
+    private readonly budgetMs: number,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.inner.acquireConnection();
+    this.connection ??= new BusyWaitingConnection(connection, this.sqlite, this.budgetMs);
+    return this.connection;
+  }
+
+  async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
+    const begin = settings.accessMode === 'read only' ? 'begin' : 'begin immediate';
+    await connection.executeQuery(CompiledQuery.raw(begin));
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(connection);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(connection);
+  }
+
+  savepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    return this.inner.savepoint(connection, name, compile);
+  }
+
+  rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    return this.inner.rollbackToSavepoint(connection, name, compile);
+  }
+
+  releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
+    return this.inner.releaseSavepoint(connection, name, compile);
+  }
+
+  releaseConnection(): Promise<void> {
+    return this.inner.releaseConnection();
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+/** Kysely's SQLite dialect, with write transactions that begin IMMEDIATE and wait when busy. */
+export class BusyWaitingSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly sqlite: SQLite.Database,
+    private readonly busyWaitMs: number,
+  ) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new BusyWaitingDriver(new SqliteDriver(this.settings), this.sqlite, this.busyWaitMs);
+  }
+}
