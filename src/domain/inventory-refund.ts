@@ -15,6 +15,7 @@ import {
 } from '../store/repositories/ledger-repository.js';
 import { unitPriceOf } from '../store/repositories/order-repository.js';
 import { badRequest, notFound } from './errors.js';
+import { testCreditUsable } from './ledger.js';
 
 // Inventory refund (POST /inventory/refund): unapplied units of one purchase batch go back to
 // the organisation's money, inside the refund window counted from the purchase. The money goes
@@ -103,8 +104,12 @@ export async function refundInventory(deps: RefundDeps, input: RefundInput): Pro
       0,
       Math.min(amount - toBalance, paid.fromTestCredit - refunded.testCredit),
     );
+    // Expired now (still on the books, or spent down to 0 before it lapsed), or written off
+    // since the order (the write-off clears the expiry).
     const creditExpired =
-      creditShare > 0 && (await testCreditExpiredSince(trx, organisationId, paid.entryId));
+      creditShare > 0 &&
+      (!testCreditUsable(funds, now) ||
+        (await testCreditExpiredSince(trx, organisationId, paid.entryId)));
     const toTestCredit = creditExpired ? 0 : creditShare;
     let balances = { balance: funds.balance, testCredit: funds.testCredit };
     if (toBalance + toTestCredit > 0) {
