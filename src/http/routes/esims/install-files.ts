@@ -32,7 +32,7 @@ const errors = {
 
 const CSV_EXAMPLE =
   'ICCID,Matching ID,RSP URL,Bundle\r\n' +
-  '8944000000000000018,ABCDE-FGHIJ-KLMNO-PQRST,smdp.esim-bundle.example,esim_1GB_7D_GB_V2\r\n';
+  '8944000000000000019,ABCDE-FGHIJ-KLMNO-PQRST,smdp.esim-bundle.example,esim_1GB_7D_GB_V2\r\n';
 
 export function registerInstallFiles(app: Api, deps: AppDeps): void {
   app.get(

@@ -35,7 +35,7 @@ const schema = {
       {
         description: 'The reference is stored.',
         examples: [
-          { status: 'success', iccid: '8944000000000000018', customerRef: 'customer-4711' },
+          { status: 'success', iccid: '8944000000000000019', customerRef: 'customer-4711' },
         ],
       },
     ),
