@@ -68,10 +68,12 @@ export function registerRefundInventory(app: Api, deps: AppDeps): void {
       {
         usageId: Type.Integer({
           minimum: 1,
+          maximum: Number.MAX_SAFE_INTEGER,
           description: 'Id of the inventory batch (available[].id in GET /inventory).',
         }),
         quantity: Type.Integer({
           minimum: 1,
+          maximum: 1_000_000,
           description: 'Units to refund, at most the batch remaining.',
         }),
       },
