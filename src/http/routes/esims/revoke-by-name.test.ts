@@ -92,6 +92,22 @@ for (const kind of DATABASES) {
       assert.equal((await states(iccid))[0]?.[1], 'Active');
     });
 
+    it('concurrent revokes by name each take a different unused assignment', async () => {
+      const { iccids } = await buy(t, org, FR_1MB.name);
+      const iccid = iccids[0] ?? '';
+      await buy(t, org, FR_1MB.name, { iccids: [iccid, iccid] });
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => revoke(org, iccid, FR_1MB.name)),
+      );
+      const ok = results.filter((r) => r.statusCode === 200);
+      assert.equal(ok.length, 3, results.map((r) => `${r.statusCode} ${r.body}`).join('\n'));
+      assert.equal(new Set(ok.map((r) => r.json().assignmentId)).size, 3);
+      const refused = results.find((r) => r.statusCode !== 200);
+      assert.equal(refused?.statusCode, 400);
+      assert.equal(refused?.json().code, 'no_unused_assignment');
+      assert.ok((await states(iccid)).every(([, state]) => state === 'Revoked'));
+    });
+
     it('is a 404 for a bundle never on the eSIM and for another organisation’s eSIM', async () => {
       const { iccids } = await buy(t, org, FR_1MB.name);
       const iccid = iccids[0] ?? '';
