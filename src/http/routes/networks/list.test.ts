@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
+import { runCli } from '../../../../test/fixtures/orders.js';
 
 interface CountryNetworks {
   name: string;
@@ -92,6 +93,22 @@ for (const kind of DATABASES) {
       const notBool = await networks('?returnAll=maybe');
       assert.equal(notBool.statusCode, 400);
       assert.match(notBool.json().message, /returnAll/);
+    });
+
+    it('esim networks prints the same', async () => {
+      const env = { MODE: 'simulator', LOG_LEVEL: 'silent' };
+      const api = (await networks('?isos=GB,FR')).json();
+      const json = await runCli(['networks', '--isos', 'GB,FR', '--json'], env);
+      assert.equal(json.code, 0, json.err);
+      assert.deepEqual(JSON.parse(json.out), api);
+      const text = await runCli(['networks', '--countries', 'France'], env);
+      assert.equal(text.code, 0, text.err);
+      assert.match(text.out, /^FR {2}France$/m);
+      assert.match(text.out, /^ {2}20801 {2}Orange /m);
+      assert.equal((await runCli(['networks'], env)).code, 2);
+      const bad = await runCli(['networks', '--isos', 'XX'], env);
+      assert.equal(bad.code, 1);
+      assert.match(bad.err, /"XX" is not an ISO 3166-1 alpha-2 code/);
     });
 
     it('needs a valid API key', async () => {
