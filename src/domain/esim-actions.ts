@@ -1,9 +1,13 @@
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
-import type { Db } from '../store/database.js';
+import type { Db, DialectName, Executor } from '../store/database.js';
 import { setCustomerRef } from '../store/repositories/esim-repository.js';
 import { insertHistory } from '../store/repositories/history-repository.js';
-import { findNetwork, touchNetwork } from '../store/repositories/network-repository.js';
+import {
+  findNetwork,
+  readUsageView,
+  touchNetwork,
+} from '../store/repositories/network-repository.js';
 import { badRequest, notFound } from './errors.js';
 
 // The live eSIM actions the contract leaves out: the organisation's own reference on an eSIM
@@ -15,8 +19,28 @@ export const HISTORY_REFRESHED = 'eSIM Refreshed';
 export const CUSTOMER_REF_MAX = 255;
 
 export interface ActionDeps {
-  readonly store: { readonly db: Db };
+  readonly store: { readonly db: Db; readonly dialect: DialectName };
   readonly clock: Clock;
+}
+
+/** An eSIM event in the history, naming the bundle in use (or next in line), as eSIM events do. */
+async function recordEsimEvent(
+  trx: Executor,
+  dialect: DialectName,
+  iccid: string,
+  name: string,
+  at: string,
+): Promise<void> {
+  const view = await readUsageView(trx, iccid, dialect);
+  const current = view?.live.find((a) => a.row.state === 'Active') ?? view?.live[0];
+  await insertHistory(trx, {
+    iccid,
+    name,
+    bundle: current?.row.bundle_name ?? '',
+    bundle_state: current?.row.state ?? '',
+    alert_type: '',
+    created_at: at,
+  });
 }
 
 export async function updateCustomerRef(
@@ -33,14 +57,7 @@ export async function updateCustomerRef(
     if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {
       throw notFound(`eSIM ${iccid} not found`);
     }
-    await insertHistory(trx, {
-      iccid,
-      name: HISTORY_UPDATED,
-      bundle: '',
-      bundle_state: '',
-      alert_type: '',
-      created_at: at,
-    });
+    await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_UPDATED, at);
   });
 }
 
@@ -57,13 +74,6 @@ export async function refreshEsim(deps: ActionDeps, iccid: string): Promise<void
     if (network !== undefined && network.attached === 1) {
       await touchNetwork(trx, iccid, { last_seen: at });
     }
-    await insertHistory(trx, {
-      iccid,
-      name: HISTORY_REFRESHED,
-      bundle: '',
-      bundle_state: '',
-      alert_type: '',
-      created_at: at,
-    });
+    await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_REFRESHED, at);
   });
 }

@@ -59,7 +59,16 @@ for (const kind of DATABASES) {
       const now = await location(iccid);
       assert.equal(now.mobileNetworkCode, seen.mobileNetworkCode);
       assert.ok(now.lastSeen > seen.lastSeen, `${now.lastSeen} after ${seen.lastSeen}`);
-      assert.equal((await history(iccid))[0]?.name, 'eSIM Refreshed');
+      const [entry] = (await history(iccid)) as unknown as {
+        name: string;
+        bundle: string;
+        bundleState: string;
+      }[];
+      // An eSIM event names the bundle in use or next in line.
+      assert.deepEqual(
+        [entry?.name, entry?.bundle, entry?.bundleState],
+        ['eSIM Refreshed', FR_1MB.name, 'Queued'],
+      );
       const details = (await getJson(t, org, `/v2.1/esims/${iccid}`)) as { lastAction: string };
       assert.equal(details.lastAction, 'eSIM Refreshed');
     });
