@@ -112,6 +112,20 @@ for (const kind of DATABASES) {
       assert.equal((await listed(iccid))?.customerRef, 'customer-4711');
       assert.equal((await newestHistory(iccid))?.name, 'eSIM Updated');
 
+      // The query-string form of the live documentation, without a body.
+      const byQuery = await t.request(org.apiKey, {
+        method: 'PUT',
+        url: `/v2.1/esims?iccid=${iccid}&customerRef=from-query`,
+      });
+      assert.equal(byQuery.statusCode, 200, byQuery.body);
+      assert.equal((await details(iccid)).customerRef, 'from-query');
+      const queryMissing = await t.request(org.apiKey, {
+        method: 'PUT',
+        url: `/v2.1/esims?iccid=${iccid}`,
+      });
+      assert.equal(queryMissing.statusCode, 400);
+      assert.match(queryMissing.json().message, /customerRef/);
+
       const cleared = await put(org, { iccid, customerRef: '' });
       assert.equal(cleared.statusCode, 200);
       assert.equal((await details(iccid)).customerRef, '');
