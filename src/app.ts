@@ -13,6 +13,7 @@ import { callbacksRoutes } from './http/routes/callbacks/index.js';
 import { catalogueRoutes } from './http/routes/catalogue/index.js';
 import { esimsRoutes } from './http/routes/esims/index.js';
 import { inventoryRoutes } from './http/routes/inventory/index.js';
+import { networksRoutes } from './http/routes/networks/index.js';
 import { ordersRoutes } from './http/routes/orders/index.js';
 import { organisationRoutes } from './http/routes/organisation/index.js';
 import { installFaultHook } from './http/routes/sim/fault-hook.js';
@@ -92,6 +93,7 @@ export async function buildApp(
       ordersRoutes(api as Api, deps);
       inventoryRoutes(api as Api, deps);
       esimsRoutes(api as Api, deps);
+      networksRoutes(api as Api, deps);
       callbacksRoutes(api as Api, deps);
     },
     { prefix: '/v2.1' },

@@ -41,6 +41,8 @@ export interface Config {
   readonly orderMaxQuantityPerOrder: number;
   readonly orderMaxLines: number;
   readonly inventoryValidityDays: number;
+  /** Days after purchase during which unapplied inventory can be refunded to balance (0: never). */
+  readonly inventoryRefundDays: number;
   // Top-up and payments
   readonly topUpMin: number;
   readonly topUpMax: number;
@@ -265,6 +267,7 @@ export function loadConfig(env: Env): Config {
     orderMaxQuantityPerOrder: int(env, 'ORDER_MAX_QUANTITY_PER_ORDER', 5000, 1, 10_000_000),
     orderMaxLines: int(env, 'ORDER_MAX_LINES', 50, 1, 1000),
     inventoryValidityDays: int(env, 'INVENTORY_VALIDITY_DAYS', 365, 1, 3650),
+    inventoryRefundDays: int(env, 'INVENTORY_REFUND_DAYS', 60, 0, 3650),
     topUpMin,
     topUpMax,
     paymentLatencyMs: int(env, 'PAYMENT_LATENCY_MS', 0, 0, 120_000),

@@ -8,9 +8,13 @@ import { UsageError } from './command.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
 import { callbacksList, callbacksResend, callbacksShow } from './commands/callbacks.js';
 import { catalogueImport, catalogueList } from './commands/catalogue.js';
+import { esimsRefresh, esimsSetRef } from './commands/esims.js';
+import { orgGroups } from './commands/groups.js';
+import { inventoryList, inventoryRefund } from './commands/inventory.js';
 import { orgCard } from './commands/card.js';
 import { ledgerShow, ledgerVerify } from './commands/ledger.js';
 import { migrateCommand } from './commands/migrate.js';
+import { networksList } from './commands/networks.js';
 import { orgCreate, orgList, orgRotateKey, orgUpdate, userAdd } from './commands/org.js';
 import { serve } from './commands/serve.js';
 import { simCommands } from './commands/sim.js';
@@ -34,6 +38,12 @@ export const COMMANDS: Record<string, Command> = {
   'callbacks list': callbacksList,
   'callbacks show': callbacksShow,
   'callbacks resend': callbacksResend,
+  'org groups': orgGroups,
+  'inventory list': inventoryList,
+  'inventory refund': inventoryRefund,
+  'esims set-ref': esimsSetRef,
+  'esims refresh': esimsRefresh,
+  networks: networksList,
   ...simCommands,
 };
 

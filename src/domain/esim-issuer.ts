@@ -98,6 +98,7 @@ export async function issueEsim(
       first_installed_at: null,
       order_reference: reference,
       created_at: iso(ctx.clock.now()),
+      customer_ref: null,
     };
     if (await insertIssuedEsim(trx, row)) return row;
   }

@@ -1,5 +1,9 @@
 import QRCode from 'qrcode';
 import yazl from 'yazl';
+import type { Executor } from '../store/database.js';
+import { listAssignmentsByReference } from '../store/repositories/assignment-repository.js';
+import { listEsimsByIccid } from '../store/repositories/esim-repository.js';
+import { notFound } from './errors.js';
 
 // Install data for the eSIMs of an order or apply reference: a CSV an operator can mail-merge,
 // and a ZIP with one QR code per eSIM that a phone camera turns into the profile download.
@@ -52,4 +56,46 @@ export async function installZip(rows: readonly InstallRow[], at: Date): Promise
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The install rows of an order or apply reference of the organisation: one per eSIM and bundle,
+ * in assignment order. A reference that is unknown or another organisation's is a 404.
+ */
+export async function loadInstallRows(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<InstallRow[]> {
+  const assignments = await listAssignmentsByReference(db, organisationId, reference);
+  if (assignments.length === 0) throw notFound(`reference ${reference} not found`);
+  const esims = new Map(
+    (
+      await listEsimsByIccid(
+        db,
+        organisationId,
+        assignments.map((a) => a.iccid),
+      )
+    ).map((e) => [e.iccid, e]),
+  );
+  const rows: InstallRow[] = [];
+  const seen = new Set<string>();
+  for (const a of assignments) {
+    const esim = esims.get(a.iccid);
+    const key = `${a.iccid}\n${a.bundle_name}`;
+    if (esim === undefined || seen.has(key)) continue;
+    seen.add(key);
+    rows.push({
+      iccid: esim.iccid,
+      matchingId: esim.matching_id,
+      smdpAddress: esim.smdp_address,
+      bundle: a.bundle_name,
+    });
+  }
+  return rows;
+}
+
+/** The base of a download's file name: the reference with anything unsafe replaced. */
+export function installFileName(reference: string): string {
+  return `esims-${reference.replace(/[^A-Za-z0-9-]/g, '_')}`;
 }

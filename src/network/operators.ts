@@ -9,12 +9,27 @@ export interface NetworkOperator {
   readonly mcc: string;
   readonly mnc: string;
   readonly name: string;
+  /** The operating company, e.g. "Telefónica Europe" for the brand "O2 (UK)". */
+  readonly operator: string;
   readonly country: string; // ISO2
+  /** Network generations its bands offer: 2G, 3G, 4G, 5G. */
+  readonly speed: readonly string[];
   /** Runs its own radio network (not an MVNO), so a visiting eSIM would register on it. */
   readonly radio: boolean;
 }
 
 const list = createRequire(import.meta.url)('mcc-mnc-list/mcc-mnc-list.json') as Operator[];
+
+const GENERATIONS: readonly [RegExp, string][] = [
+  [/GSM/, '2G'],
+  [/UMTS|CDMA2000|TD-SCDMA/, '3G'],
+  [/LTE/, '4G'],
+  [/5G/, '5G'],
+];
+
+function speedOf(bands: string): string[] {
+  return GENERATIONS.filter(([pattern]) => pattern.test(bands)).map(([, speed]) => speed);
+}
 
 const byCountry = new Map<string, NetworkOperator[]>();
 const byCode = new Map<string, NetworkOperator>();
@@ -27,7 +42,15 @@ for (const o of list) {
   if (name === '') continue;
   const bands = (o.bands ?? '').trim();
   const radio = /GSM|UMTS|LTE|5G/.test(bands) && !/MVNO/i.test(bands);
-  const op: NetworkOperator = { mcc: o.mcc, mnc: o.mnc, name, country: country.iso, radio };
+  const op: NetworkOperator = {
+    mcc: o.mcc,
+    mnc: o.mnc,
+    name,
+    operator: (o.operator ?? '').trim() || name,
+    country: country.iso,
+    speed: speedOf(bands),
+    radio,
+  };
   if (byCode.has(op.mcc + op.mnc)) continue;
   byCode.set(op.mcc + op.mnc, op);
   const ops = byCountry.get(op.country) ?? [];
@@ -44,4 +67,9 @@ export function operatorsIn(country: string): readonly NetworkOperator[] {
 
 export function operatorByCode(mcc: string, mnc: string): NetworkOperator | undefined {
   return byCode.get(mcc + mnc);
+}
+
+/** ISO2 codes of every country with at least one operator, sorted. */
+export function operatorCountries(): readonly string[] {
+  return [...byCountry.keys()].sort();
 }

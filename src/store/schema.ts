@@ -106,6 +106,7 @@ export interface InventoryBatchesTable {
   remaining: number;
   expiry: string;
   created_at: string;
+  source_batch_id: number | null; // 007-live-routes: a refunded unit's purchase batch
 }
 
 export interface LedgerEntriesTable {
@@ -185,6 +186,7 @@ export interface EsimsTable {
   first_installed_at: string | null;
   order_reference: string | null;
   created_at: string;
+  customer_ref: string | null; // 007-live-routes: the organisation's own reference (PUT /esims)
 }
 
 export interface AssignmentsTable {

@@ -21,6 +21,8 @@ export interface CatalogueItem {
   readonly unlimited: boolean;
   readonly roamingEnabled: readonly CountryView[];
   readonly price: number;
+  /** Live field (later versions): how the bundle is charged. Every bundle here is FixedCost. */
+  readonly billingType: 'FixedCost';
 }
 
 // Built once from the package data: the list endpoint maps thousands of codes a second.
@@ -45,5 +47,6 @@ export function catalogueItem(bundle: Bundle): CatalogueItem {
     unlimited: bundle.unlimited,
     roamingEnabled: bundle.roaming.map(countryView),
     price: bundle.price,
+    billingType: 'FixedCost',
   };
 }

@@ -49,6 +49,7 @@ export async function revokeAssignment(
       reference: assignment.reference,
       expiry: assignment.valid_until,
       at: iso(now),
+      sourceBatchId: assignment.batch_id === null ? null : Number(assignment.batch_id),
     });
   }
   return { assignment: revoked, refundedToInventory: plan.refundToInventory };

@@ -264,3 +264,18 @@ export async function listCatalogue(
     .executeTakeFirstOrThrow();
   return { rows: [], total: Number(counted.n) };
 }
+
+/** How many catalogue bundles each of the given groups holds (groups with none are left out). */
+export async function countBundlesByGroup(
+  db: Executor,
+  groups: readonly string[],
+): Promise<Map<string, number>> {
+  if (groups.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('bundle_groups')
+    .select((eb) => ['group_name', eb.fn.countAll<number>().as('n')])
+    .where('group_name', 'in', groups)
+    .groupBy('group_name')
+    .execute();
+  return new Map(rows.map((r) => [r.group_name, Number(r.n)]));
+}

@@ -91,3 +91,67 @@ export async function msisdnTaken(db: Executor, msisdn: string): Promise<boolean
     .executeTakeFirst();
   return row !== undefined;
 }
+
+export interface EsimActivity {
+  /** Name of the newest history entry, e.g. "Bundle Applied"; empty when none. */
+  readonly lastAction: string;
+  readonly actionDate: string;
+  /** When a bundle was first assigned to the eSIM; empty when never. */
+  readonly assignedDate: string;
+}
+
+/** The newest history entry and first assignment of each eSIM, in two statements. */
+export async function esimActivity(
+  db: Executor,
+  iccids: readonly string[],
+): Promise<Map<string, EsimActivity>> {
+  const result = new Map<string, EsimActivity>();
+  if (iccids.length === 0) return result;
+  const [latest, assigned] = await Promise.all([
+    db
+      .selectFrom('esim_history as h')
+      .select(['h.iccid', 'h.name', 'h.created_at'])
+      .where('h.id', 'in', (eb) =>
+        eb
+          .selectFrom('esim_history')
+          .select((e) => e.fn.max('id').as('id'))
+          .where('iccid', 'in', iccids)
+          .groupBy('iccid'),
+      )
+      .execute(),
+    db
+      .selectFrom('assignments')
+      .select((eb) => ['iccid', eb.fn.min('created_at').as('first')])
+      .where('iccid', 'in', iccids)
+      .groupBy('iccid')
+      .execute(),
+  ]);
+  const firstAssigned = new Map(assigned.map((a) => [a.iccid, String(a.first)]));
+  const newest = new Map(latest.map((h) => [h.iccid, h]));
+  for (const iccid of iccids) {
+    const h = newest.get(iccid);
+    result.set(iccid, {
+      lastAction: h?.name ?? '',
+      actionDate: h?.created_at ?? '',
+      assignedDate: firstAssigned.get(iccid) ?? '',
+    });
+  }
+  return result;
+}
+
+/** Sets the organisation's own reference on its eSIM; false when not the organisation's. */
+export async function setCustomerRef(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+  customerRef: string,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('esims')
+    .set({ customer_ref: customerRef })
+    .where('iccid', '=', iccid)
+    .where('organisation_id', '=', organisationId)
+    .returning('iccid')
+    .executeTakeFirst();
+  return updated !== undefined;
+}

@@ -12,6 +12,8 @@ export interface NewBatch {
   remaining: number;
   expiry: string;
   at: string;
+  /** A refunded unit: the batch it was drawn from (its purchase). */
+  sourceBatchId?: number | null;
 }
 
 export async function insertBatch(trx: Executor, b: NewBatch): Promise<number> {
@@ -25,6 +27,7 @@ export async function insertBatch(trx: Executor, b: NewBatch): Promise<number> {
       remaining: b.remaining,
       expiry: b.expiry,
       created_at: b.at,
+      source_batch_id: b.sourceBatchId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -96,7 +99,15 @@ export async function drawFromInventory(
  */
 export async function refundToInventory(
   trx: Executor,
-  r: { organisationId: string; bundleName: string; reference: string; expiry: string; at: string },
+  r: {
+    organisationId: string;
+    bundleName: string;
+    reference: string;
+    expiry: string;
+    at: string;
+    /** The batch the unit was drawn from, so an inventory refund finds its purchase. */
+    sourceBatchId: number | null;
+  },
 ): Promise<number> {
   return insertBatch(trx, {
     organisationId: r.organisationId,
@@ -106,7 +117,89 @@ export async function refundToInventory(
     remaining: 1,
     expiry: r.expiry,
     at: r.at,
+    sourceBatchId: r.sourceBatchId,
   });
+}
+
+export interface StoredBatch {
+  id: number;
+  organisationId: string;
+  bundleName: string;
+  orderReference: string;
+  total: number;
+  remaining: number;
+  expiry: string;
+  createdAt: string;
+  sourceBatchId: number | null;
+}
+
+async function readBatch(db: Executor, id: number): Promise<StoredBatch | undefined> {
+  const r = await db
+    .selectFrom('inventory_batches')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (r === undefined) return undefined;
+  return {
+    id: Number(r.id),
+    organisationId: r.organisation_id,
+    bundleName: r.bundle_name,
+    orderReference: r.order_reference,
+    total: Number(r.total),
+    remaining: Number(r.remaining),
+    expiry: r.expiry,
+    createdAt: r.created_at,
+    sourceBatchId:
+      r.source_batch_id === null || r.source_batch_id === undefined
+        ? null
+        : Number(r.source_batch_id),
+  };
+}
+
+/** A batch of the organisation; undefined when missing or another organisation's. */
+export async function findOwnedBatch(
+  db: Executor,
+  organisationId: string,
+  id: number,
+): Promise<StoredBatch | undefined> {
+  const batch = await readBatch(db, id);
+  return batch?.organisationId === organisationId ? batch : undefined;
+}
+
+// A unit revoked and refunded to inventory, applied again and revoked again makes a chain of
+// batches; this bounds the walk back to the purchase.
+const MAX_CHAIN = 1000;
+
+/** The batch a unit was bought in: follows refunded units back to their purchase. */
+export async function purchaseBatchOf(db: Executor, batch: StoredBatch): Promise<StoredBatch> {
+  let current = batch;
+  for (let step = 0; step < MAX_CHAIN && current.sourceBatchId !== null; step += 1) {
+    const source = await readBatch(db, current.sourceBatchId);
+    if (source === undefined) break;
+    current = source;
+  }
+  return current;
+}
+
+/**
+ * Takes `quantity` unapplied units out of a batch (an inventory refund). Conditional, like a
+ * draw: false when the batch no longer holds that many unexpired units.
+ */
+export async function takeFromBatch(
+  trx: Executor,
+  id: number,
+  quantity: number,
+  at: string,
+): Promise<boolean> {
+  const taken = await trx
+    .updateTable('inventory_batches')
+    .set({ remaining: sql<number>`remaining - ${quantity}` })
+    .where('id', '=', id)
+    .where('remaining', '>=', quantity)
+    .where('expiry', '>', at)
+    .returning('id')
+    .executeTakeFirst();
+  return taken !== undefined;
 }
 
 export interface InventoryBatchRow {

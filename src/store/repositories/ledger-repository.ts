@@ -300,3 +300,69 @@ export async function brokenLinks(db: Executor, limit = 100): Promise<BrokenLink
     testCreditAfter: Number(r.test_credit_after),
   }));
 }
+
+export interface OrderPayment {
+  /** Id of the order's journal entry; 0 when the order was free (nothing was journaled). */
+  entryId: number;
+  fromBalance: number;
+  fromTestCredit: number;
+}
+
+/** How an order was paid: its `order` journal entry, split between balance and test credit. */
+export async function orderPayment(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<OrderPayment> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select(['id', 'balance_delta', 'test_credit_delta'])
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'order')
+    .where('reference', '=', reference)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (row === undefined) return { entryId: 0, fromBalance: 0, fromTestCredit: 0 };
+  return {
+    entryId: Number(row.id),
+    fromBalance: -Number(row.balance_delta),
+    fromTestCredit: -Number(row.test_credit_delta),
+  };
+}
+
+/** What refunds journaled under a reference have given back so far. */
+export async function refundedFor(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<Balances> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('balance_delta'), sql<number>`0`).as('balance'),
+      eb.fn.coalesce(eb.fn.sum<number>('test_credit_delta'), sql<number>`0`).as('test_credit'),
+    ])
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'refund')
+    .where('reference', '=', reference)
+    .executeTakeFirstOrThrow();
+  return { balance: Number(row.balance), testCredit: Number(row.test_credit) };
+}
+
+/** Whether test credit was written off as expired after the given journal entry. */
+export async function testCreditExpiredSince(
+  db: Executor,
+  organisationId: string,
+  entryId: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'test_credit_expiry')
+    .where('id', '>', entryId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

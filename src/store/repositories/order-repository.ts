@@ -195,3 +195,20 @@ export async function findActivations(
   }
   return out;
 }
+
+/** What one unit of a bundle cost in an order (minor units); undefined when not in that order. */
+export async function unitPriceOf(
+  db: Executor,
+  orderReference: string,
+  item: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('order_items')
+    .select('price_per_unit')
+    .where('order_reference', '=', orderReference)
+    .where('item', '=', item)
+    .orderBy('line_no')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.price_per_unit);
+}

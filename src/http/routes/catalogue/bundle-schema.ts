@@ -30,4 +30,8 @@ export const BundleSchema = Type.Object({
   price: Type.Integer({
     description: 'Price per bundle in minor units of the organisation currency (cents for USD).',
   }),
+  billingType: Type.String({
+    description:
+      'How the bundle is charged, as the live service names it: FixedCost (the price is paid once, when ordered) for every bundle here.',
+  }),
 });

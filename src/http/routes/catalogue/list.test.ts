@@ -68,6 +68,7 @@ for (const kind of DATABASES) {
       assert.ok(first);
       assert.deepEqual(Object.keys(first).sort(), [
         'autostart',
+        'billingType',
         'countries',
         'dataAmount',
         'description',
@@ -79,6 +80,7 @@ for (const kind of DATABASES) {
         'speed',
         'unlimited',
       ]);
+      assert.equal((first as unknown as Record<string, unknown>)['billingType'], 'FixedCost');
       const link = String(res.headers['link']);
       assert.match(link, /<[^>]*\/v2\.1\/catalogue\?page=2>; rel="next"/);
       assert.doesNotMatch(link, /rel="prev"/);

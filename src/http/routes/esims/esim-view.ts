@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { isValidIccid } from '../../../domain/esim-issuer.js';
 import { badRequest, notFound } from '../../../domain/errors.js';
+import type { EsimActivity } from '../../../store/repositories/esim-repository.js';
 import { findOwnedEsim } from '../../../store/repositories/esim-repository.js';
 import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 
@@ -32,6 +33,36 @@ export const EsimSchema = Type.Object({
   }),
 });
 export type EsimBody = Static<typeof EsimSchema>;
+
+/** Live fields of an eSIM in the list and the details (later live versions' names). */
+export const EsimLiveFields = Type.Object({
+  customerRef: Type.String({
+    description:
+      'The organisation\u2019s own reference for the eSIM, set with PUT /esims; empty when unset.',
+  }),
+  lastAction: Type.String({
+    description:
+      'Newest entry of the eSIM history, e.g. Bundle Applied, eSIM Updated, eSIM Refreshed; empty when none.',
+  }),
+  actionDate: Type.String({
+    description: 'When lastAction happened, RFC 3339 UTC; empty when none.',
+  }),
+  physical: Type.Boolean({ description: 'Whether this is a physical SIM: always false here.' }),
+  assignedDate: Type.String({
+    description: 'When a bundle was first assigned to the eSIM, RFC 3339 UTC; empty when never.',
+  }),
+});
+export type EsimLiveBody = Static<typeof EsimLiveFields>;
+
+export function esimLiveFields(row: EsimRow, activity: EsimActivity | undefined): EsimLiveBody {
+  return {
+    customerRef: row.customer_ref ?? '',
+    lastAction: activity?.lastAction ?? '',
+    actionDate: activity?.actionDate ?? '',
+    physical: false,
+    assignedDate: activity?.assignedDate ?? '',
+  };
+}
 
 /** The 400 for a malformed ICCID; the same helper every route uses so the message is uniform. */
 export function checkIccid(iccid: string, field = 'path parameter iccid'): string {
@@ -77,6 +108,13 @@ export function activationCode(row: Pick<EsimRow, 'smdp_address' | 'matching_id'
 export const AssignmentSchema = Type.Object({
   id: Type.String({ description: 'Id of the assignment (used to revoke it).' }),
   reference: Type.String({ description: 'The order or apply reference that created it.' }),
+  assignmentReference: Type.String({
+    description:
+      'Live field name of the same reference (the order or apply reference); usable with the install-data routes.',
+  }),
+  callTypeGroup: Type.String({
+    description: 'What the assignment carries, as the live service names it: data.',
+  }),
   bundleState: Type.String({
     description: 'Processing, Queued, Active, Depleted, Expired or Revoked.',
   }),
@@ -101,6 +139,8 @@ export function assignmentBody(row: AssignmentRow): AssignmentBody {
   return {
     id: row.id,
     reference: row.reference,
+    assignmentReference: row.reference,
+    callTypeGroup: 'data',
     bundleState: row.state,
     initialQuantity: Number(row.initial_bytes),
     remainingQuantity: Number(row.remaining_bytes),

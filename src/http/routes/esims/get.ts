@@ -3,7 +3,16 @@ import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { EsimSchema, IccidParams, activationCode, esimBody, loadOwnedEsim } from './esim-view.js';
+import { esimActivity } from '../../../store/repositories/esim-repository.js';
+import {
+  EsimLiveFields,
+  EsimSchema,
+  IccidParams,
+  activationCode,
+  esimBody,
+  esimLiveFields,
+  loadOwnedEsim,
+} from './esim-view.js';
 
 const APPLE_SETUP = 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=';
 
@@ -26,6 +35,7 @@ const schema = {
   response: {
     200: Type.Composite([
       EsimSchema,
+      EsimLiveFields,
       Type.Object({
         appleInstallUrl: Type.Optional(
           Type.String({
@@ -57,7 +67,8 @@ export function registerGetEsim(app: Api, deps: AppDeps): void {
         `query parameter additionalFields: "${unknown}" is not supported; supported: appleInstallUrl`,
       );
     }
-    const body = esimBody(esim);
+    const activity = (await esimActivity(deps.store.db, [esim.iccid])).get(esim.iccid);
+    const body = { ...esimBody(esim), ...esimLiveFields(esim, activity) };
     if (!fields.includes('appleInstallUrl')) return body;
     return { ...body, appleInstallUrl: APPLE_SETUP + encodeURIComponent(activationCode(esim)) };
   });

@@ -10,7 +10,7 @@ const MAX_ENTRIES = 1000;
 const HistoryEntry = Type.Object({
   name: Type.String({
     description:
-      'The event: Bundle Applied, Bundle Queued, Bundle Activated, Bundle Depleted, Bundle Expired, Bundle Revoked, eSIM Downloaded, eSIM Installed, eSIM Deleted, Utilisation Alert.',
+      'The event: Bundle Applied, Bundle Queued, Bundle Activated, Bundle Depleted, Bundle Expired, Bundle Revoked, eSIM Downloaded, eSIM Installed, eSIM Deleted, Utilisation Alert, eSIM Updated (PUT /esims), eSIM Refreshed (GET /esims/{iccid}/refresh).',
   }),
   bundle: Type.String({ description: 'Bundle name the event concerns; empty when none.' }),
   date: Type.String({ description: 'When it happened, RFC 3339 UTC.' }),

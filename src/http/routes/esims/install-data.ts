@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { notFound } from '../../../domain/errors.js';
-import { installCsv, installZip } from '../../../domain/install-data.js';
-import type { InstallRow } from '../../../domain/install-data.js';
-import { listAssignmentsByReference } from '../../../store/repositories/assignment-repository.js';
-import { listEsimsByIccid } from '../../../store/repositories/esim-repository.js';
+import {
+  installCsv,
+  installFileName,
+  installZip,
+  loadInstallRows,
+} from '../../../domain/install-data.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 
@@ -50,36 +51,11 @@ const schema = {
 
 export function registerInstallData(app: Api, deps: AppDeps): void {
   app.get('/esims/assignments', { schema }, async (request, reply) => {
-    const orgId = request.organisation.id;
     const { reference } = request.query;
-    const assignments = await listAssignmentsByReference(deps.store.db, orgId, reference);
-    if (assignments.length === 0) throw notFound(`reference ${reference} not found`);
-    const esims = new Map(
-      (
-        await listEsimsByIccid(
-          deps.store.db,
-          orgId,
-          assignments.map((a) => a.iccid),
-        )
-      ).map((e) => [e.iccid, e]),
-    );
-    const rows: InstallRow[] = [];
-    const seen = new Set<string>();
-    for (const a of assignments) {
-      const esim = esims.get(a.iccid);
-      const key = `${a.iccid}\n${a.bundle_name}`;
-      if (esim === undefined || seen.has(key)) continue;
-      seen.add(key);
-      rows.push({
-        iccid: esim.iccid,
-        matchingId: esim.matching_id,
-        smdpAddress: esim.smdp_address,
-        bundle: a.bundle_name,
-      });
-    }
+    const rows = await loadInstallRows(deps.store.db, request.organisation.id, reference);
     const accept = String(request.headers.accept ?? '');
     const format = request.query.format ?? (/application\/zip/i.test(accept) ? 'zip' : 'csv');
-    const file = `esims-${reference.replace(/[^A-Za-z0-9-]/g, '_')}`;
+    const file = installFileName(reference);
     if (format === 'zip') {
       const zip = await installZip(rows, deps.clock.now());
       return reply

@@ -1,10 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { countEsims, listEsims } from '../../../store/repositories/esim-repository.js';
+import {
+  countEsims,
+  esimActivity,
+  listEsims,
+} from '../../../store/repositories/esim-repository.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { EsimSchema, esimBody } from './esim-view.js';
+import { EsimLiveFields, EsimSchema, esimBody, esimLiveFields } from './esim-view.js';
 
 const DEFAULT_PER_PAGE = 50;
 const MAX_PER_PAGE = 500;
@@ -38,6 +42,7 @@ const schema = {
         esims: Type.Array(
           Type.Composite([
             EsimSchema,
+            EsimLiveFields,
             Type.Object({
               msisdn: Type.String({ description: 'Phone number (E.164 digits); empty when none.' }),
               createDate: Type.String({ description: 'When the eSIM was issued, RFC 3339 UTC.' }),
@@ -67,9 +72,14 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       listEsims(deps.store.db, orgId, { offset: page.offset, limit: perPage, direction }),
     ]);
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
+    const activity = await esimActivity(
+      deps.store.db,
+      rows.map((r) => r.iccid),
+    );
     return {
       esims: rows.map((r) => ({
         ...esimBody(r),
+        ...esimLiveFields(r, activity.get(r.iccid)),
         msisdn: r.msisdn ?? '',
         createDate: r.created_at,
       })),

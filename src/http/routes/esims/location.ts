@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { notFound } from '../../../domain/errors.js';
+import { operatorByCode } from '../../../network/operators.js';
 import { findNetwork } from '../../../store/repositories/network-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
@@ -17,6 +18,10 @@ const schema = {
     200: Type.Object({
       mobileNetworkCode: Type.String({ description: 'MCC followed by MNC, e.g. 23415.' }),
       networkName: Type.String({ description: 'Operator brand, e.g. Vodafone UK.' }),
+      networkBrandName: Type.String({
+        description:
+          'Brand of the network, as the live service names the field (later versions); the same brand as networkName.',
+      }),
       country: Type.String({ description: 'ISO 3166-1 alpha-2 code of the network country.' }),
       lastSeen: Type.String({
         description:
@@ -40,6 +45,7 @@ export function registerGetEsimLocation(app: Api, deps: AppDeps): void {
     return {
       mobileNetworkCode: network.mcc + network.mnc,
       networkName: network.network_name,
+      networkBrandName: operatorByCode(network.mcc, network.mnc)?.name ?? network.network_name,
       country: network.country,
       lastSeen: network.last_seen,
     };

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
+import type { AssignmentRow } from '../../../store/schema.js';
 import { notFound } from '../../../domain/errors.js';
 import { planRevoke, revokeAssignment } from '../../../domain/lifecycle/revoke.js';
 import { findAssignment } from '../../../store/repositories/assignment-repository.js';
@@ -16,7 +18,7 @@ const Params = Type.Object({
   }),
 });
 
-const Query = Type.Object({
+export const RevokeQuery = Type.Object({
   type: Type.Optional(
     Type.Unsafe<'validate' | 'transaction'>({
       type: 'string',
@@ -28,7 +30,7 @@ const Query = Type.Object({
   ),
 });
 
-const RevokeResult = Type.Object({
+export const RevokeResult = Type.Object({
   status: Type.String({
     description: 'validated (type=validate: nothing changed) or revoked (type=transaction).',
   }),
@@ -64,6 +66,36 @@ const responses = {
 const successorPath = (iccid: string, name: string, id: string): string =>
   `/v2.1/esims/${encodeURIComponent(iccid)}/bundles/${encodeURIComponent(name)}/assignments/${encodeURIComponent(id)}`;
 
+/** Validates (reports, changes nothing) or revokes one assignment: the answer of every revoke route. */
+export async function revokeOne(
+  deps: AppDeps,
+  found: AssignmentRow,
+  type: 'validate' | 'transaction',
+): Promise<Static<typeof RevokeResult>> {
+  if (type === 'validate') {
+    const plan = planRevoke(found);
+    return {
+      status: 'validated',
+      assignmentId: found.id,
+      bundle: found.bundle_name,
+      previousState: found.state,
+      bundleState: found.state,
+      refundToInventory: plan.refundToInventory,
+    };
+  }
+  const done = await deps.store.db
+    .transaction()
+    .execute((trx) => revokeAssignment(trx, deps, found));
+  return {
+    status: 'revoked',
+    assignmentId: found.id,
+    bundle: found.bundle_name,
+    previousState: found.state,
+    bundleState: done.assignment.state,
+    refundToInventory: done.refundedToInventory,
+  };
+}
+
 export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
   const handle = async (
     orgId: string,
@@ -77,28 +109,7 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
       );
     const found = await findAssignment(deps.store.db, orgId, esim.iccid, params.assignmentId);
     if (found === undefined || found.bundle_name !== params.name) throw missing();
-    if (type === 'validate') {
-      const plan = planRevoke(found);
-      return {
-        status: 'validated',
-        assignmentId: found.id,
-        bundle: found.bundle_name,
-        previousState: found.state,
-        bundleState: found.state,
-        refundToInventory: plan.refundToInventory,
-      };
-    }
-    const done = await deps.store.db
-      .transaction()
-      .execute((trx) => revokeAssignment(trx, deps, found));
-    return {
-      status: 'revoked',
-      assignmentId: found.id,
-      bundle: found.bundle_name,
-      previousState: found.state,
-      bundleState: done.assignment.state,
-      refundToInventory: done.refundedToInventory,
-    };
+    return revokeOne(deps, found, type);
   };
 
   app.delete(
@@ -110,7 +121,7 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
         description: `${DESCRIPTION} Successor of the deprecated .../applications/{assignmentId} route, with the same behaviour.`,
         security: headerOnlySecurity,
         params: Params,
-        querystring: Query,
+        querystring: RevokeQuery,
         response: responses,
       },
     },
@@ -128,7 +139,7 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
         deprecated: true,
         security: headerOnlySecurity,
         params: Params,
-        querystring: Query,
+        querystring: RevokeQuery,
         response: responses,
       },
       // Set before the handler runs so error responses carry the headers too.
