@@ -39,11 +39,22 @@ export interface Claim {
   readonly limit: number;
 }
 
+/** Statuses of an event that is not finished: it holds back the later events of its eSIM. */
+export const OPEN: readonly EventStatus[] = ['pending', 'delivering'];
+
 /**
- * Leases up to `limit` due pending events to this worker. On PostgreSQL the candidate rows are
- * locked with SKIP LOCKED, so concurrent instances claim disjoint sets without waiting on each
- * other; SQLite serialises writers, which gives the same guarantee. The candidates come straight
- * off the (status, next_attempt_at) index.
+ * Leases up to `limit` due pending events to this worker, at most one per eSIM and only the
+ * earliest open one of each: an event is not claimed while an earlier event of the same eSIM
+ * (by `seq`, the insertion order) is pending, being delivered or waiting for a retry. So an
+ * eSIM's events reach the receiver one at a time and in order, acknowledged or failed for good
+ * before the next, while different eSIMs deliver in parallel.
+ *
+ * On PostgreSQL the candidate rows are locked with SKIP LOCKED, so concurrent instances claim
+ * disjoint sets without waiting on each other. An instance cannot claim an eSIM's next event
+ * while another holds its earlier one: that earlier row is pending (uncommitted claim) or
+ * delivering (committed) in any snapshot, and either status holds the next one back. SQLite
+ * serialises writers, which gives the same guarantee. The candidates come off the
+ * (status, next_attempt_at) index, the check off (iccid, status, seq).
  */
 export async function claimDueEvents(
   db: Db,
@@ -51,11 +62,23 @@ export async function claimDueEvents(
   claim: Claim,
 ): Promise<CallbackEventRow[]> {
   const due = db
-    .selectFrom('callback_events')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', claim.now)
-    .orderBy('next_attempt_at')
+    .selectFrom('callback_events as e')
+    .select('e.id')
+    .where('e.status', '=', 'pending')
+    .where('e.next_attempt_at', '<=', claim.now)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('callback_events as p')
+            .select('p.id')
+            .whereRef('p.iccid', '=', 'e.iccid')
+            .where('p.status', 'in', [...OPEN])
+            .whereRef('p.seq', '<', 'e.seq'),
+        ),
+      ),
+    )
+    // Ordering by next_attempt_at alone lets the scan stop after `limit` rows of the index.
+    .orderBy('e.next_attempt_at')
     .limit(claim.limit)
     .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
   return db
