@@ -11,6 +11,7 @@ import {
   textValidatorOptions,
 } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
+import { installCors } from './http/cors.js';
 import { installDraining } from './http/draining.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
@@ -90,6 +91,7 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
   installDraining(app);
+  await installCors(app, deps.config.corsOrigins);
   installErrorHandling(app);
   installBodyParsing(app);
   installBodyLeniency(app);

@@ -300,7 +300,17 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         description: DESCRIPTION,
         license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
-      servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' }],
+      // Relative unless PUBLIC_BASE_URL is set, so "Try it out" on the documentation page calls
+      // the address the page was loaded from, whatever host or port that is.
+      servers: [
+        publicBaseUrl === ''
+          ? {
+              url: '/',
+              description:
+                'This service, on the address this document was loaded from (PUBLIC_BASE_URL unset)',
+            }
+          : { url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' },
+      ],
       tags: TAGS,
       components: {
         securitySchemes: {

@@ -12,6 +12,7 @@ export function healthRoutes(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags: ['Operations'],
+        operationId: 'checkLiveness',
         summary: 'Liveness: the process is up',
         response: { 200: Status },
       },
@@ -23,6 +24,7 @@ export function healthRoutes(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags: ['Operations'],
+        operationId: 'checkReadiness',
         summary: 'Readiness: the database is reachable',
         response: { 200: Status, 503: ErrorRef },
       },

@@ -28,6 +28,7 @@ export function negotiateInstallFormat(accept: string | undefined): Format {
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'getInstallData',
   summary: 'Install data for an order or apply reference (CSV or ZIP of QR codes)',
   description:
     'The eSIMs assigned by one order (assign=true) or one apply, as a CSV with the columns ' +
