@@ -767,12 +767,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The simulated time and its offset from real time. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-11-23T17:20:52.842Z",
+                     *       "offsetSeconds": 0
+                     *     }
+                     */
                     "application/json": {
                         /** @description The simulated time, RFC 3339 UTC. */
                         now: string;
@@ -844,12 +850,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The new simulated time, and what the scheduler did at it. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "now": "2026-11-23T17:21:52.858Z",
+                     *       "offsetSeconds": 60,
+                     *       "provisioned": 0,
+                     *       "expired": 0
+                     *     }
+                     */
                     "application/json": {
                         /** @description Assignments that became Expired. */
                         expired: number;
@@ -932,12 +946,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The network the eSIM attached to. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "iccid": "8970180022909835052",
+                     *       "mobileNetworkCode": "20819",
+                     *       "mcc": "208",
+                     *       "mnc": "19",
+                     *       "networkName": "Haute-Garonne numérique",
+                     *       "country": "FR",
+                     *       "lastSeen": "2026-11-23T17:20:52.664Z"
+                     *     }
+                     */
                     "application/json": {
                         country: string;
                         iccid: string;
@@ -1018,12 +1043,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The profile status after the install. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "iccid": "8970180022909835052",
+                     *       "profileStatus": "Installed",
+                     *       "firstInstalledDateTime": "2026-11-23T17:20:52.617Z"
+                     *     }
+                     */
                     "application/json": {
                         firstInstalledDateTime: string;
                         iccid: string;
@@ -1097,12 +1129,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The phone number of the eSIM. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "iccid": "8970180022909835052",
+                     *       "msisdn": "33503461503"
+                     *     }
+                     */
                     "application/json": {
                         iccid: string;
                         /** @description E.164 digits without +. */
@@ -1176,12 +1214,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description How the usage was served. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "iccid": "8970180022909835052",
+                     *       "requestedBytes": 600000,
+                     *       "consumedBytes": 600000,
+                     *       "unservedBytes": 0,
+                     *       "reason": "",
+                     *       "transitions": [
+                     *         "Queued -> Active"
+                     *       ],
+                     *       "assignment": {
+                     *         "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
+                     *         "name": "esim_2GB_10D_FR_V2",
+                     *         "state": "Active",
+                     *         "remainingBytes": 1999400000,
+                     *         "usedBytes": 600000
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         assignment?: {
                             id: string;
@@ -1259,12 +1316,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The active faults, in the order they apply. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "faults": [
+                     *         {
+                     *           "id": "fe1e552d-a910-424c-9f7a-6aa39b46d52f",
+                     *           "route": "/v2.1/no-such-route",
+                     *           "method": "*",
+                     *           "status": 503,
+                     *           "remaining": 1,
+                     *           "probability": null,
+                     *           "latencyMs": 0,
+                     *           "createdAt": "2026-11-23T17:21:52.907Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         faults: {
                             createdAt: string;
@@ -1357,12 +1430,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The fault, now active. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "fe1e552d-a910-424c-9f7a-6aa39b46d52f",
+                     *       "route": "/v2.1/no-such-route",
+                     *       "method": "*",
+                     *       "status": 503,
+                     *       "remaining": 1,
+                     *       "probability": null,
+                     *       "latencyMs": 0,
+                     *       "createdAt": "2026-11-23T17:21:52.907Z"
+                     *     }
+                     */
                     "application/json": {
                         createdAt: string;
                         id: string;
@@ -1439,12 +1524,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The faults that were removed. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "removed": 1
+                     *     }
+                     */
                     "application/json": {
                         removed: number;
                     };
@@ -1506,12 +1596,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The processing delay in force. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delaySeconds": 0,
+                     *       "source": "config"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Seconds a new assignment stays Processing. */
                         delaySeconds: number;
@@ -1582,12 +1678,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The processing delay now in force. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delaySeconds": 0,
+                     *       "source": "simulator"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Seconds a new assignment stays Processing. */
                         delaySeconds: number;
@@ -1652,12 +1754,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The configured processing delay, in force again. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delaySeconds": 0,
+                     *       "source": "config"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Seconds a new assignment stays Processing. */
                         delaySeconds: number;
@@ -1722,12 +1830,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description What was reset. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reset": [
+                     *         "faults",
+                     *         "processing"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         reset: string[];
                     };
@@ -1794,12 +1910,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description SMS messages sent to eSIMs, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "id": "da2849d7-3eb4-438a-a07d-090402c802d7",
+                     *           "iccid": "8970180022909835052",
+                     *           "msisdn": "33503461503",
+                     *           "from": "eSIM",
+                     *           "message": "Welcome aboard",
+                     *           "createdAt": "2026-11-23T17:20:52.824Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         messages: {
                             /** @description RFC 3339 UTC. */
@@ -1869,12 +1999,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The process is up. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         status: string;
                     };
@@ -1891,18 +2026,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The database answers; the instance takes traffic. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
                     "application/json": {
                         status: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description The database does not answer: take the instance out of rotation (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1929,7 +2069,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page of callback deliveries, newest first. */
             200: {
                 headers: {
                     /** @description RFC 8288 links to the next, prev, first and last pages, keeping the other query parameters. */
@@ -1939,6 +2079,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "callbacks": [
+                     *         {
+                     *           "id": "e5196ce0-39ea-47e4-b9ce-ee18dfccc620",
+                     *           "iccid": "8970180022909835052",
+                     *           "alertType": "FirstUse",
+                     *           "status": "delivered",
+                     *           "attemptCount": 1,
+                     *           "lastStatusCode": 200,
+                     *           "createdAt": "2026-11-23T17:20:52.713Z",
+                     *           "updatedAt": "2026-11-23T17:21:53.078Z",
+                     *           "nextAttemptAt": "",
+                     *           "deliveredAt": "2026-11-23T17:21:53.078Z"
+                     *         },
+                     *         {
+                     *           "id": "94270814-40ab-4c13-8e49-38504d779008",
+                     *           "iccid": "8970180022909835052",
+                     *           "alertType": "FirstAttachment",
+                     *           "status": "delivered",
+                     *           "attemptCount": 1,
+                     *           "lastStatusCode": 200,
+                     *           "createdAt": "2026-11-23T17:20:52.664Z",
+                     *           "updatedAt": "2026-11-23T17:21:53.047Z",
+                     *           "nextAttemptAt": "",
+                     *           "deliveredAt": "2026-11-23T17:21:53.047Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         callbacks: {
                             /** @description Utilisation, FirstUse, FirstAttachment or CountryChange. */
@@ -2009,12 +2179,52 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The delivery, its payload and every attempt. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e5196ce0-39ea-47e4-b9ce-ee18dfccc620",
+                     *       "iccid": "8970180022909835052",
+                     *       "alertType": "FirstUse",
+                     *       "status": "delivered",
+                     *       "attemptCount": 1,
+                     *       "lastStatusCode": 200,
+                     *       "createdAt": "2026-11-23T17:20:52.713Z",
+                     *       "updatedAt": "2026-11-23T17:21:53.078Z",
+                     *       "nextAttemptAt": "",
+                     *       "deliveredAt": "2026-11-23T17:21:53.078Z",
+                     *       "payload": {
+                     *         "iccid": "8970180022909835052",
+                     *         "alertType": "FirstUse",
+                     *         "bundle": {
+                     *           "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
+                     *           "reference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *           "name": "esim_2GB_10D_FR_V2",
+                     *           "description": "eSIM, 2GB, 10 Days, France, V2",
+                     *           "initialQuantity": 2000000000,
+                     *           "remainingQuantity": 1999400000,
+                     *           "startTime": "2026-11-23T17:20:52.713Z",
+                     *           "endTime": "2026-12-03T17:20:52.713Z",
+                     *           "unlimited": false
+                     *         }
+                     *       },
+                     *       "attempts": [
+                     *         {
+                     *           "attemptNo": 1,
+                     *           "attemptedAt": "2026-11-23T17:21:53.077Z",
+                     *           "url": "https://acme.example/esim-callbacks",
+                     *           "statusCode": 200,
+                     *           "latencyMs": 2,
+                     *           "error": "",
+                     *           "responseSnippet": "ok"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description Utilisation, FirstUse, FirstAttachment or CountryChange. */
                         alertType: string;
@@ -2114,12 +2324,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The delivery is queued again with a fresh retry schedule. */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e5196ce0-39ea-47e4-b9ce-ee18dfccc620",
+                     *       "iccid": "8970180022909835052",
+                     *       "alertType": "FirstUse",
+                     *       "status": "pending",
+                     *       "attemptCount": 1,
+                     *       "lastStatusCode": 200,
+                     *       "createdAt": "2026-11-23T17:20:52.713Z",
+                     *       "updatedAt": "2026-11-23T17:21:53.135Z",
+                     *       "nextAttemptAt": "2026-11-23T17:21:53.135Z",
+                     *       "deliveredAt": "2026-11-23T17:21:53.078Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Utilisation, FirstUse, FirstAttachment or CountryChange. */
                         alertType: string;
@@ -2230,6 +2454,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "esim_2GB_10D_FR_V2",
+                     *         "description": "eSIM, 2GB, 10 Days, France, V2",
+                     *         "groups": [
+                     *           "Promo"
+                     *         ],
+                     *         "countries": [
+                     *           {
+                     *             "name": "France",
+                     *             "region": "Europe",
+                     *             "iso": "FR"
+                     *           }
+                     *         ],
+                     *         "dataAmount": 2000,
+                     *         "duration": 10,
+                     *         "speed": [
+                     *           "4G",
+                     *           "5G"
+                     *         ],
+                     *         "autostart": true,
+                     *         "unlimited": false,
+                     *         "roamingEnabled": [],
+                     *         "price": 107
+                     *       },
+                     *       {
+                     *         "name": "esim_1GB_7D_FR_V2",
+                     *         "description": "eSIM, 1GB, 7 Days, France, V2",
+                     *         "groups": [
+                     *           "Standard eSIM Bundles"
+                     *         ],
+                     *         "countries": [
+                     *           {
+                     *             "name": "France",
+                     *             "region": "Europe",
+                     *             "iso": "FR"
+                     *           }
+                     *         ],
+                     *         "dataAmount": 1000,
+                     *         "duration": 7,
+                     *         "speed": [
+                     *           "4G",
+                     *           "5G"
+                     *         ],
+                     *         "autostart": true,
+                     *         "unlimited": false,
+                     *         "roamingEnabled": [],
+                     *         "price": 134
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description Whether the bundle starts by itself on first use in a covered country. */
                         autostart: boolean;
@@ -2303,6 +2579,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "esim_2GB_10D_FR_V2",
+                     *       "description": "eSIM, 2GB, 10 Days, France, V2",
+                     *       "groups": [
+                     *         "Promo"
+                     *       ],
+                     *       "countries": [
+                     *         {
+                     *           "name": "France",
+                     *           "region": "Europe",
+                     *           "iso": "FR"
+                     *         }
+                     *       ],
+                     *       "dataAmount": 2000,
+                     *       "duration": 10,
+                     *       "speed": [
+                     *         "4G",
+                     *         "5G"
+                     *       ],
+                     *       "autostart": true,
+                     *       "unlimited": false,
+                     *       "roamingEnabled": [],
+                     *       "price": 107
+                     *     }
+                     */
                     "application/json": {
                         /** @description Whether the bundle starts by itself on first use in a covered country. */
                         autostart: boolean;
@@ -2383,7 +2685,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page of the organisation eSIMs. */
             200: {
                 headers: {
                     /** @description RFC 8288 links to the next, prev, first and last pages, keeping the other query parameters. */
@@ -2393,6 +2695,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "esims": [
+                     *         {
+                     *           "iccid": "8970180022909835052",
+                     *           "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *           "smdpAddress": "smdp.esim-bundle.example",
+                     *           "profileStatus": "Released",
+                     *           "pin": "4299",
+                     *           "puk": "21957281",
+                     *           "firstInstalledDateTime": "",
+                     *           "msisdn": "",
+                     *           "createDate": "2026-11-23T17:20:52.212Z"
+                     *         }
+                     *       ],
+                     *       "pageCount": 1,
+                     *       "rows": 1,
+                     *       "pageSize": 50
+                     *     }
+                     */
                     "application/json": {
                         esims: {
                             /** @description When the eSIM was issued, RFC 3339 UTC. */
@@ -2467,12 +2789,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The eSIM profile. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "iccid": "8970180022909835052",
+                     *       "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *       "smdpAddress": "smdp.esim-bundle.example",
+                     *       "profileStatus": "Released",
+                     *       "pin": "4299",
+                     *       "puk": "21957281",
+                     *       "firstInstalledDateTime": "",
+                     *       "appleInstallUrl": "https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA%3A1%24smdp.esim-bundle.example%24JNTM3-J64CW-KD032-67OPG"
+                     *     }
+                     */
                     "application/json": {
                         /** @description https://esimsetup.apple.com/esim_qrcode_provisioning?carddata= followed by the URL-encoded activation code LPA:1$<smdpAddress>$<matchingId>. */
                         appleInstallUrl?: string;
@@ -2543,12 +2877,50 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every bundle ever assigned to the eSIM, with its assignments. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bundles": [
+                     *         {
+                     *           "name": "esim_2GB_10D_FR_V2",
+                     *           "description": "eSIM, 2GB, 10 Days, France, V2",
+                     *           "assignments": [
+                     *             {
+                     *               "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
+                     *               "reference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *               "bundleState": "Queued",
+                     *               "initialQuantity": 2000000000,
+                     *               "remainingQuantity": 2000000000,
+                     *               "usedQuantity": 0,
+                     *               "unlimited": false,
+                     *               "assignmentDateTime": "2026-11-23T17:20:52.213Z",
+                     *               "startTime": "",
+                     *               "endTime": "",
+                     *               "validUntil": "2027-11-23T17:20:52.213Z"
+                     *             },
+                     *             {
+                     *               "id": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
+                     *               "reference": "4800d100-12dd-4738-9f6b-f02ec0fd9a05",
+                     *               "bundleState": "Queued",
+                     *               "initialQuantity": 2000000000,
+                     *               "remainingQuantity": 2000000000,
+                     *               "usedQuantity": 0,
+                     *               "unlimited": false,
+                     *               "assignmentDateTime": "2026-11-23T17:20:52.437Z",
+                     *               "startTime": "",
+                     *               "endTime": "",
+                     *               "validUntil": "2027-11-23T17:20:52.437Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         bundles: {
                             /** @description In the order they were assigned. */
@@ -2634,12 +3006,46 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The bundle on this eSIM, with its assignments. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "esim_2GB_10D_FR_V2",
+                     *       "description": "eSIM, 2GB, 10 Days, France, V2",
+                     *       "assignments": [
+                     *         {
+                     *           "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
+                     *           "reference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *           "bundleState": "Queued",
+                     *           "initialQuantity": 2000000000,
+                     *           "remainingQuantity": 2000000000,
+                     *           "usedQuantity": 0,
+                     *           "unlimited": false,
+                     *           "assignmentDateTime": "2026-11-23T17:20:52.213Z",
+                     *           "startTime": "",
+                     *           "endTime": "",
+                     *           "validUntil": "2027-11-23T17:20:52.213Z"
+                     *         },
+                     *         {
+                     *           "id": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
+                     *           "reference": "4800d100-12dd-4738-9f6b-f02ec0fd9a05",
+                     *           "bundleState": "Queued",
+                     *           "initialQuantity": 2000000000,
+                     *           "remainingQuantity": 2000000000,
+                     *           "usedQuantity": 0,
+                     *           "unlimited": false,
+                     *           "assignmentDateTime": "2026-11-23T17:20:52.437Z",
+                     *           "startTime": "",
+                     *           "endTime": "",
+                     *           "validUntil": "2027-11-23T17:20:52.437Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description In the order they were assigned. */
                         assignments: {
@@ -2728,12 +3134,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The assignment was revoked (transaction) or what a revoke would do (validate). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "validated",
+                     *       "assignmentId": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
+                     *       "bundle": "esim_2GB_10D_FR_V2",
+                     *       "previousState": "Queued",
+                     *       "bundleState": "Queued",
+                     *       "refundToInventory": true
+                     *     }
+                     */
                     "application/json": {
                         assignmentId: string;
                         /** @description Bundle name. */
@@ -2806,12 +3222,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The assignment was revoked (transaction) or what a revoke would do (validate). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "revoked",
+                     *       "assignmentId": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
+                     *       "bundle": "esim_2GB_10D_FR_V2",
+                     *       "previousState": "Active",
+                     *       "bundleState": "Revoked",
+                     *       "refundToInventory": false
+                     *     }
+                     */
                     "application/json": {
                         assignmentId: string;
                         /** @description Bundle name. */
@@ -2877,12 +3303,30 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description History entries, newest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "Bundle Queued",
+                     *         "bundle": "esim_2GB_10D_FR_V2",
+                     *         "date": "2026-11-23T17:20:52.438Z",
+                     *         "bundleState": "Queued",
+                     *         "alertType": ""
+                     *       },
+                     *       {
+                     *         "name": "Bundle Applied",
+                     *         "bundle": "esim_2GB_10D_FR_V2",
+                     *         "date": "2026-11-23T17:20:52.438Z",
+                     *         "bundleState": "Processing",
+                     *         "alertType": ""
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description For alerts, the callback alert type (e.g. Utilisation); empty otherwise. */
                         alertType: string;
@@ -2947,12 +3391,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Where the eSIM was last seen. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mobileNetworkCode": "20819",
+                     *       "networkName": "Haute-Garonne numérique",
+                     *       "country": "FR",
+                     *       "lastSeen": "2026-11-23T17:20:52.713Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @description ISO 3166-1 alpha-2 code of the network country. */
                         country: string;
@@ -3030,12 +3482,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The SMS was accepted for delivery. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Message sent"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Outcome, "Message sent". */
                         message: string;
@@ -3133,12 +3590,37 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The bundle units were applied; one entry per unit. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "esims": [
+                     *         {
+                     *           "iccid": "8970180022909835052",
+                     *           "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *           "smdpAddress": "smdp.esim-bundle.example",
+                     *           "status": "Successfully Assigned",
+                     *           "bundle": "esim_2GB_10D_FR_V2",
+                     *           "assignmentId": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
+                     *           "bundleState": "Queued"
+                     *         },
+                     *         {
+                     *           "iccid": "8970180022909835052",
+                     *           "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *           "smdpAddress": "smdp.esim-bundle.example",
+                     *           "status": "Successfully Assigned",
+                     *           "bundle": "esim_2GB_10D_FR_V2",
+                     *           "assignmentId": "8f71ede3-2ed0-4bbc-a8f8-803bbf04dbbf",
+                     *           "bundleState": "Queued"
+                     *         }
+                     *       ],
+                     *       "applyReference": "4800d100-12dd-4738-9f6b-f02ec0fd9a05"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Reference of this apply (a UUID). */
                         applyReference: string;
@@ -3244,6 +3726,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "iccid": "8970180022909835052",
+                     *       "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *       "smdpAddress": "smdp.esim-bundle.example",
+                     *       "profileStatus": "Released",
+                     *       "pin": "4299",
+                     *       "puk": "21957281",
+                     *       "firstInstalledDateTime": ""
+                     *     }
+                     */
                     "application/json": {
                         /** @description When the profile was first installed, RFC 3339 UTC; empty when never. */
                         firstInstalledDateTime: string;
@@ -3334,12 +3827,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The bundles in inventory, each with its purchase batches. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bundles": [
+                     *         {
+                     *           "name": "esim_2GB_10D_FR_V2",
+                     *           "desc": "eSIM, 2GB, 10 Days, France, V2",
+                     *           "available": [
+                     *             {
+                     *               "id": 2,
+                     *               "total": 2,
+                     *               "remaining": 2,
+                     *               "expiry": "2027-11-23T17:20:52.362Z"
+                     *             }
+                     *           ],
+                     *           "countries": [
+                     *             "FR"
+                     *           ],
+                     *           "data": 2000,
+                     *           "duration": 10,
+                     *           "durationUnit": "day",
+                     *           "autostart": true,
+                     *           "unlimited": false,
+                     *           "speed": [
+                     *             "4G",
+                     *             "5G"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         bundles: {
                             autostart: boolean;
@@ -3426,6 +3949,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "order": [
+                     *           {
+                     *             "type": "bundle",
+                     *             "item": "esim_2GB_10D_FR_V2",
+                     *             "quantity": 1,
+                     *             "subTotal": 107,
+                     *             "pricePerUnit": 107,
+                     *             "iccids": [
+                     *               "8970180022909835052"
+                     *             ],
+                     *             "esims": [
+                     *               {
+                     *                 "iccid": "8970180022909835052",
+                     *                 "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *                 "smdpAddress": "smdp.esim-bundle.example"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "total": 107,
+                     *         "currency": "USD",
+                     *         "status": "completed",
+                     *         "statusMessage": "Order completed: 1 bundle assigned (1 new eSIM)",
+                     *         "orderReference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *         "createDate": "2026-11-23T17:20:52.197Z",
+                     *         "assign": true
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description Extension field: whether the bundles were assigned to eSIMs. */
                         assign: boolean;
@@ -3541,12 +4096,42 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The order: placed (status completed) or only checked (status validated). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order": [
+                     *         {
+                     *           "type": "bundle",
+                     *           "item": "esim_2GB_10D_FR_V2",
+                     *           "quantity": 1,
+                     *           "subTotal": 107,
+                     *           "pricePerUnit": 107,
+                     *           "iccids": [
+                     *             "8970180022909835052"
+                     *           ],
+                     *           "esims": [
+                     *             {
+                     *               "iccid": "8970180022909835052",
+                     *               "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *               "smdpAddress": "smdp.esim-bundle.example"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "total": 107,
+                     *       "currency": "USD",
+                     *       "status": "completed",
+                     *       "statusMessage": "Order completed: 1 bundle assigned (1 new eSIM)",
+                     *       "orderReference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *       "createDate": "2026-11-23T17:20:52.197Z",
+                     *       "assign": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description Extension field: whether the bundles were assigned to eSIMs. */
                         assign: boolean;
@@ -3657,12 +4242,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The order with its lines, total and, for assigned orders, its eSIMs. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order": [
+                     *         {
+                     *           "type": "bundle",
+                     *           "item": "esim_2GB_10D_FR_V2",
+                     *           "quantity": 1,
+                     *           "subTotal": 107,
+                     *           "pricePerUnit": 107,
+                     *           "iccids": [
+                     *             "8970180022909835052"
+                     *           ],
+                     *           "esims": [
+                     *             {
+                     *               "iccid": "8970180022909835052",
+                     *               "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *               "smdpAddress": "smdp.esim-bundle.example"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "total": 107,
+                     *       "currency": "USD",
+                     *       "status": "completed",
+                     *       "statusMessage": "Order completed: 1 bundle assigned (1 new eSIM)",
+                     *       "orderReference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *       "createDate": "2026-11-23T17:20:52.197Z",
+                     *       "assign": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description Extension field: whether the bundles were assigned to eSIMs. */
                         assign: boolean;
@@ -3752,12 +4367,43 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The caller organisation, in the `organisations` array, with its users. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organisations": [
+                     *         {
+                     *           "name": "Acme Travel",
+                     *           "apiKey": "esim_EXAMPLE-KEY-NOT-A-REAL-ONE",
+                     *           "taxLiable": "Yes",
+                     *           "addr1": "",
+                     *           "addr2": "",
+                     *           "city": "",
+                     *           "country": "",
+                     *           "postcode": "",
+                     *           "callbackUrl": "https://acme.example/esim-callbacks",
+                     *           "callbackVersion": "V3",
+                     *           "notes": "",
+                     *           "groups": [
+                     *             "Standard eSIM Bundles",
+                     *             "Standard Unlimited Lite"
+                     *           ],
+                     *           "currency": "USD",
+                     *           "balance": 1000000,
+                     *           "testCredit": 0,
+                     *           "testCreditExpiry": "",
+                     *           "businessType": "Other",
+                     *           "website": "",
+                     *           "productDescription": "",
+                     *           "users": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         organisations: {
                             addr1: string;
@@ -3848,12 +4494,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The card was charged and the balance credited. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "amount": 1000,
+                     *       "balance": 1001000,
+                     *       "ref": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @description Amount charged and credited, in minor units. */
                         amount: number;

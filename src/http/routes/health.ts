@@ -26,7 +26,14 @@ export function healthRoutes(app: Api, deps: AppDeps): void {
         tags: ['Operations'],
         operationId: 'checkReadiness',
         summary: 'Readiness: the database is reachable',
-        response: { 200: Status, 503: ErrorRef },
+        response: {
+          200: Status,
+          503: {
+            ...ErrorRef,
+            description:
+              'The database does not answer: take the instance out of rotation (Retry-After).',
+          },
+        },
       },
     },
     async (_request, reply) => {
