@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { addBundles, fixtureBundle } from '../fixtures/orders.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
+import { buildApp } from '../../src/app.js';
 import { saveCard } from '../../src/payments/cards.js';
 
 // Input as the live service reads it: JSON body fields keep their JSON types (no coercion of
@@ -172,6 +173,33 @@ for (const kind of DATABASES) {
       });
       assert.equal(bad.statusCode, 400);
       assert.match(bad.json().message, /order\[0\]\.quantity/);
+    });
+
+    it('lists the ignored fields at debug level', async () => {
+      const lines: string[] = [];
+      const app = await buildApp(t.deps, {
+        logLevel: 'debug',
+        logStream: { write: (line) => void lines.push(line) },
+      });
+      try {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/v2.1/orders',
+          headers: { 'x-api-key': org.apiKey, 'content-type': 'application/json' },
+          payload: JSON.stringify({
+            type: 'validate',
+            profileID: 'brand-1',
+            order: [{ type: 'bundle', item: BUNDLE, quantity: 1, offerId: 'spring' }],
+          }),
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      } finally {
+        await app.close();
+      }
+      const logged = lines
+        .map((l) => JSON.parse(l) as { msg?: string; ignoredFields?: string[] })
+        .find((l) => l.msg === 'ignored unknown body fields');
+      assert.deepEqual(logged?.ignoredFields, ['profileID', 'order[0].offerId']);
     });
 
     it('applies with allowReassign: false (a field of later versions of the interface)', async () => {
