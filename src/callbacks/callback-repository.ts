@@ -39,15 +39,13 @@ export interface Claim {
   readonly limit: number;
 }
 
-/** Statuses of an event that is not finished: it holds back the later events of its eSIM. */
-export const OPEN: readonly EventStatus[] = ['pending', 'delivering'];
-
 /**
  * Leases up to `limit` due pending events to this worker, at most one per eSIM and only the
  * earliest open one of each: an event is not claimed while an earlier event of the same eSIM
- * (by `seq`, the insertion order) is pending, being delivered or waiting for a retry. So an
- * eSIM's events reach the receiver one at a time and in order, acknowledged or failed for good
- * before the next, while different eSIMs deliver in parallel.
+ * (by `seq`, the insertion order) is pending (due or waiting for a retry), nor while any event of
+ * that eSIM is being delivered (an older event resent runs alone too). So an eSIM's events reach
+ * the receiver one at a time and in order, acknowledged or failed for good before the next,
+ * while different eSIMs deliver in parallel.
  *
  * On PostgreSQL the candidate rows are locked with SKIP LOCKED, so concurrent instances claim
  * disjoint sets without waiting on each other. An instance cannot claim an eSIM's next event
@@ -72,8 +70,13 @@ export async function claimDueEvents(
           selectFrom('callback_events as p')
             .select('p.id')
             .whereRef('p.iccid', '=', 'e.iccid')
-            .where('p.status', 'in', [...OPEN])
-            .whereRef('p.seq', '<', 'e.seq'),
+            .where((eb) =>
+              eb.or([
+                // Any event of the eSIM under way, even a later one (an older event resent).
+                eb('p.status', '=', 'delivering'),
+                eb.and([eb('p.status', '=', 'pending'), eb('p.seq', '<', eb.ref('e.seq'))]),
+              ]),
+            ),
         ),
       ),
     )

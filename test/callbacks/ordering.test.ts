@@ -167,6 +167,45 @@ for (const kind of DATABASES) {
       );
     });
 
+    it('never sends a resent older event while a later one of its eSIM is under way', async () => {
+      const org = await t.createOrg({ callbackUrl: `${receiver.url}/hook`, callbackVersion: 'V3' });
+      await recordUsage(t, org.id, snapshot({ initialBytes: GB, usedBytes: 0.015 * GB }), 0, {
+        iccid: iccidOf(70),
+      });
+      const first = workerFor(t);
+      await first.drain();
+      const [delivered] = await deliveries(t, org.apiKey);
+      assert.equal(delivered?.status, 'delivered');
+      // A later event, delivered slowly; the first one is resent while it is under way.
+      receiver.behave('/hook', { delayMs: 1500 });
+      await recordUsage(t, org.id, snapshot({ initialBytes: GB, usedBytes: 0.6 * GB }), 0.02 * GB, {
+        iccid: iccidOf(70),
+      });
+      const worker = workerFor(t);
+      workers.push(worker);
+      worker.start();
+      await eventually(async () => (arrivals(receiver).length >= 2 ? true : undefined), 10_000);
+      const resend = await t.request(org.apiKey, {
+        method: 'POST',
+        url: `/v2.1/callbacks/${delivered?.id ?? ''}/resend`,
+      });
+      assert.equal(resend.statusCode, 202, resend.body);
+      await eventually(
+        async () =>
+          arrivals(receiver).filter((a) => a.received.status > 0).length >= 3 ? true : undefined,
+        10_000,
+        'the resend delivered',
+      );
+      const list = arrivals(receiver);
+      const later = list[1];
+      const resent = list[2];
+      assert.equal(resent?.threshold, 1, 'the resent event is the 1 % one');
+      assert.ok(
+        (resent?.received.receivedAt ?? 0) >= (later?.received.respondedAt ?? Infinity),
+        'the resent event waited for the one under way',
+      );
+    });
+
     it('keeps the order with two instances delivering from the same database', async () => {
       const org = await t.createOrg({ callbackUrl: `${receiver.url}/hook`, callbackVersion: 'V3' });
       receiver.behave('/hook', { delayMs: 15 });
