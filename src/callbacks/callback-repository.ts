@@ -64,19 +64,26 @@ export async function claimDueEvents(
     .select('e.id')
     .where('e.status', '=', 'pending')
     .where('e.next_attempt_at', '<=', claim.now)
+    // Two probes of the (iccid, status, seq) index: an earlier event of the eSIM still pending,
+    // and any event of it under way (even a later one, when an older event was resent).
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
           selectFrom('callback_events as p')
             .select('p.id')
             .whereRef('p.iccid', '=', 'e.iccid')
-            .where((eb) =>
-              eb.or([
-                // Any event of the eSIM under way, even a later one (an older event resent).
-                eb('p.status', '=', 'delivering'),
-                eb.and([eb('p.status', '=', 'pending'), eb('p.seq', '<', eb.ref('e.seq'))]),
-              ]),
-            ),
+            .where('p.status', '=', 'pending')
+            .whereRef('p.seq', '<', 'e.seq'),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('callback_events as d')
+            .select('d.id')
+            .whereRef('d.iccid', '=', 'e.iccid')
+            .where('d.status', '=', 'delivering'),
         ),
       ),
     )
