@@ -184,7 +184,10 @@ function parseCorsOrigins(raw: string | undefined, mode: Mode): readonly string[
   const value = raw.trim();
   if (value === '*') return ['*'];
   if (['off', 'none', 'false'].includes(value.toLowerCase())) return [];
-  const origins = value.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const origins = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   for (const origin of origins) {
     let parsed: URL | undefined;
     try {

@@ -26,8 +26,10 @@ export const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   sendSms: 'The SMS was accepted for delivery.',
   listEsimBundles: 'Every bundle ever assigned to the eSIM, with its assignments.',
   getEsimBundle: 'The bundle on this eSIM, with its assignments.',
-  revokeAssignment: 'The assignment was revoked (transaction) or what a revoke would do (validate).',
-  revokeApplication: 'The assignment was revoked (transaction) or what a revoke would do (validate).',
+  revokeAssignment:
+    'The assignment was revoked (transaction) or what a revoke would do (validate).',
+  revokeApplication:
+    'The assignment was revoked (transaction) or what a revoke would do (validate).',
   listCallbacks: 'One page of callback deliveries, newest first.',
   getCallback: 'The delivery, its payload and every attempt.',
   resendCallback: 'The delivery is queued again with a fresh retry schedule.',

@@ -277,7 +277,10 @@ function describeSuccess(operation: Record<string, unknown>): void {
   const success = Object.entries(responses).find(([status]) => status.startsWith('2'))?.[1];
   if (success === undefined) return;
   const description = SUCCESS_DESCRIPTIONS[id];
-  if (description !== undefined && (success.description ?? 'Default Response') === 'Default Response') {
+  if (
+    description !== undefined &&
+    (success.description ?? 'Default Response') === 'Default Response'
+  ) {
     success.description = description;
   }
   const media = success.content?.['application/json'];
