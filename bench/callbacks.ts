@@ -5,6 +5,7 @@
 // (b) Callbacks delivered per second by the delivery worker to a local receiver (test/receiver.ts
 //     in its own process; V3, so every body is signed), against that receiver alone under
 //     autocannon with the same body and as many connections as the worker's concurrency.
+//     The backlog spreads over 2,000 eSIMs, several events each, delivered in order per eSIM.
 //     Target >= 2,000/s.
 // Run: npx tsx bench/callbacks.ts (BENCH_DURATION seconds per measurement, default 5).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +34,12 @@ const TARGET_DELIVERY = 2000;
 const ESIMS_PER_RUN = 400;
 const USAGE_BYTES = 2_000_000;
 const INGEST_LOOPS = 4;
+// The delivery backlog is spread over this many eSIMs, several events each: an eSIM's events are
+// delivered one at a time and in order, different eSIMs in parallel.
+const DELIVERY_ESIMS = 2000;
+
+/** A distinct, well-formed ICCID per index (the receiver does not check the Luhn digit). */
+const iccidOf = (i: number): string => `8944${String(i % DELIVERY_ESIMS).padStart(15, '0')}`;
 
 type Print = (line: string) => void;
 
@@ -121,10 +128,11 @@ async function pendingEvents(deps: AppDeps, organisationId: string, count: numbe
   const at = iso(deps.clock.now());
   const rows: NewCallbackEvent[] = [];
   for (let i = 0; i < count; i += 1) {
+    const iccid = iccidOf(i);
     const payload = buildV3(
       { type: 'Utilisation', threshold: 50 },
       {
-        iccid: '8944000000000000014',
+        iccid,
         assignment: {
           id: deps.random.uuid(),
           reference: deps.random.uuid(),
@@ -143,7 +151,7 @@ async function pendingEvents(deps: AppDeps, organisationId: string, count: numbe
     rows.push({
       id: deps.random.uuid(),
       organisation_id: organisationId,
-      iccid: '8944000000000000014',
+      iccid,
       alert_type: 'Utilisation',
       payload: JSON.stringify(payload),
       status: 'pending',

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import { redactUrl, requireApiKey } from './http/auth.js';
+import {
+  bodyValidatorOptions,
+  installBodyLeniency,
+  textValidatorOptions,
+} from './http/body-input.js';
+import { installBodyParsing } from './http/body-parsing.js';
+import { installCors } from './http/cors.js';
 import { installDraining } from './http/draining.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
@@ -30,6 +38,25 @@ export interface BuildAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+type ValidatorFactory = (
+  externalSchemas: Record<string, unknown>,
+  options: unknown,
+) => (route: { schema: unknown; httpPart?: string }) => unknown;
+
+/**
+ * JSON bodies are validated with strict types (a quantity of "2", true or [1] is a 400); the
+ * query string, path parameters and headers are text, coerced to the types their schemas give.
+ * Each has its own Ajv instance, built by Fastify's own compiler.
+ */
+function validatorsByPart(): ValidatorFactory {
+  const pool = AjvCompiler() as unknown as ValidatorFactory;
+  return (externalSchemas) => {
+    const body = pool(externalSchemas, { customOptions: bodyValidatorOptions });
+    const text = pool(externalSchemas, { customOptions: textValidatorOptions });
+    return (route) => (route.httpPart === 'body' ? body(route) : text(route));
+  };
+}
+
 /** Builds the HTTP app from its dependencies. It never listens by itself. */
 export async function buildApp(
   deps: AppDeps,
@@ -54,14 +81,8 @@ export async function buildApp(
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    ajv: {
-      customOptions: {
-        coerceTypes: 'array',
-        useDefaults: true,
-        removeAdditional: false,
-        allErrors: false,
-      },
-    },
+    // Fastify types the factory as returning a schema-only compiler; it is called with the route.
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart() as never } },
     // installDraining answers during shutdown instead, with {message} and Retry-After.
     return503OnClosing: false,
     frameworkErrors,
@@ -71,7 +92,10 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
   installDraining(app);
+  await installCors(app, deps.config.corsOrigins);
   installErrorHandling(app);
+  installBodyParsing(app);
+  installBodyLeniency(app);
   installInputGuard(app);
   app.addSchema(ErrorBody);
   app.addSchema(Country);

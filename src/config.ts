@@ -22,7 +22,10 @@ export interface Config {
   readonly masterKey: Buffer | undefined;
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
+  /** The address clients use; '' when unset: the OpenAPI server and paging links are then relative. */
   readonly publicBaseUrl: string;
+  /** Origins browsers may call the API from (CORS); ['*'] for any, [] for none. */
+  readonly corsOrigins: readonly string[];
   readonly smdpAddress: string;
   readonly demoOnFirstStart: boolean;
   /** Load the built-in catalogue into an empty bundles table on start. */
@@ -164,9 +167,10 @@ function parseHostName(env: Env, key: string, fallback: string): string {
   return raw;
 }
 
-function parsePublicBaseUrl(env: Env, port: number): string {
+function parsePublicBaseUrl(env: Env): string {
   const raw = env['PUBLIC_BASE_URL'];
-  if (raw === undefined || raw === '') return `http://localhost:${port === 0 ? 8080 : port}`;
+  // Unset: nothing absolute is made up (a guessed host is wrong behind a proxy or on another port).
+  if (raw === undefined || raw === '') return '';
   let url: URL;
   try {
     url = new URL(raw);
@@ -180,6 +184,36 @@ function parsePublicBaseUrl(env: Env, port: number): string {
     throw new ConfigError('PUBLIC_BASE_URL', 'must not carry a query string or fragment');
   }
   return raw.replace(/\/+$/, '');
+}
+
+function parseCorsOrigins(raw: string | undefined, mode: Mode): readonly string[] {
+  if (raw === undefined || raw.trim() === '') return mode === 'simulator' ? ['*'] : [];
+  const value = raw.trim();
+  if (value === '*') return ['*'];
+  if (['off', 'none', 'false'].includes(value.toLowerCase())) return [];
+  const origins = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (
+      parsed === undefined ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      parsed.origin !== origin
+    ) {
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `"${origin}" is not an origin such as https://app.example.com (scheme, host and port only); or use * or off`,
+      );
+    }
+  }
+  return origins;
 }
 
 function parseMasterKey(raw: string | undefined, mode: Mode): Buffer | undefined {
@@ -256,7 +290,8 @@ export function loadConfig(env: Env): Config {
     masterKey: parseMasterKey(env['MASTER_KEY'], mode),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
-    publicBaseUrl: parsePublicBaseUrl(env, port),
+    publicBaseUrl: parsePublicBaseUrl(env),
+    corsOrigins: parseCorsOrigins(env['CORS_ORIGINS'], mode),
     smdpAddress: parseHostName(env, 'SMDP_ADDRESS', 'smdp.esim-bundle.example'),
     demoOnFirstStart: bool(env, 'DEMO_ON_FIRST_START', mode === 'simulator'),
     catalogueSeed: bool(env, 'CATALOGUE_SEED', true),

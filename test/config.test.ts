@@ -26,8 +26,33 @@ describe('loadConfig', () => {
     assert.deepEqual(config.database, { kind: 'sqlite', path: './data/esim.sqlite' });
     assert.equal(config.masterKey, undefined);
     assert.equal(config.demoOnFirstStart, true);
-    assert.equal(config.publicBaseUrl, 'http://localhost:8080');
+    assert.equal(config.publicBaseUrl, '', 'unset: relative OpenAPI server and paging links');
+    assert.deepEqual(config.corsOrigins, ['*'], 'simulator: any origin');
     assert.ok(Object.isFrozen(config));
+  });
+
+  it('reads CORS_ORIGINS: off by default in production, a list of origins, * or off', () => {
+    const production = { MODE: 'production', MASTER_KEY: 'ab'.repeat(32) };
+    assert.deepEqual(loadConfig(production).corsOrigins, []);
+    assert.deepEqual(loadConfig({ ...production, CORS_ORIGINS: '*' }).corsOrigins, ['*']);
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: 'off' }).corsOrigins, []);
+    assert.deepEqual(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:3000' }).corsOrigins,
+      ['https://app.example.com', 'http://localhost:3000'],
+    );
+    for (const bad of [
+      'app.example.com',
+      'https://app.example.com/',
+      'ftp://x.example',
+      'https://a.example/path',
+    ]) {
+      const error = configError({ CORS_ORIGINS: bad });
+      assert.equal(error.setting, 'CORS_ORIGINS', bad);
+    }
+    assert.equal(
+      loadConfig({ PUBLIC_BASE_URL: 'https://esim.example.com/' }).publicBaseUrl,
+      'https://esim.example.com',
+    );
   });
 
   it('reads every database form', () => {

@@ -40,10 +40,19 @@ export interface Claim {
 }
 
 /**
- * Leases up to `limit` due pending events to this worker. On PostgreSQL the candidate rows are
- * locked with SKIP LOCKED, so concurrent instances claim disjoint sets without waiting on each
- * other; SQLite serialises writers, which gives the same guarantee. The candidates come straight
- * off the (status, next_attempt_at) index.
+ * Leases up to `limit` due pending events to this worker, at most one per eSIM and only the
+ * earliest open one of each: an event is not claimed while an earlier event of the same eSIM
+ * (by `seq`, the insertion order) is pending (due or waiting for a retry), nor while any event of
+ * that eSIM is being delivered (an older event resent runs alone too). So an eSIM's events reach
+ * the receiver one at a time and in order, acknowledged or failed for good before the next,
+ * while different eSIMs deliver in parallel.
+ *
+ * On PostgreSQL the candidate rows are locked with SKIP LOCKED, so concurrent instances claim
+ * disjoint sets without waiting on each other. An instance cannot claim an eSIM's next event
+ * while another holds its earlier one: that earlier row is pending (uncommitted claim) or
+ * delivering (committed) in any snapshot, and either status holds the next one back. SQLite
+ * serialises writers, which gives the same guarantee. The candidates come off the
+ * (status, next_attempt_at) index, the check off (iccid, status, seq).
  */
 export async function claimDueEvents(
   db: Db,
@@ -51,11 +60,35 @@ export async function claimDueEvents(
   claim: Claim,
 ): Promise<CallbackEventRow[]> {
   const due = db
-    .selectFrom('callback_events')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', claim.now)
-    .orderBy('next_attempt_at')
+    .selectFrom('callback_events as e')
+    .select('e.id')
+    .where('e.status', '=', 'pending')
+    .where('e.next_attempt_at', '<=', claim.now)
+    // Two probes of the (iccid, status, seq) index: an earlier event of the eSIM still pending,
+    // and any event of it under way (even a later one, when an older event was resent).
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('callback_events as p')
+            .select('p.id')
+            .whereRef('p.iccid', '=', 'e.iccid')
+            .where('p.status', '=', 'pending')
+            .whereRef('p.seq', '<', 'e.seq'),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('callback_events as d')
+            .select('d.id')
+            .whereRef('d.iccid', '=', 'e.iccid')
+            .where('d.status', '=', 'delivering'),
+        ),
+      ),
+    )
+    // Ordering by next_attempt_at alone lets the scan stop after `limit` rows of the index.
+    .orderBy('e.next_attempt_at')
     .limit(claim.limit)
     .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
   return db

@@ -5,6 +5,7 @@ import {
   countOrganisations,
   listOrganisations,
 } from '../store/repositories/organisation-repository.js';
+import { defaultGroupsFor } from './catalogue/naming.js';
 import { openAccount } from './ledger.js';
 import { addUser, createOrganisation } from './organisations.js';
 
@@ -32,7 +33,12 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
   };
   const created = await createOrganisation(
     orgDeps,
-    { name: DEMO_NAME, businessType: 'Travel', country: 'GB' },
+    {
+      name: DEMO_NAME,
+      businessType: 'Travel',
+      country: 'GB',
+      groups: defaultGroupsFor(deps.config.mode),
+    },
     (trx, org) =>
       openAccount(trx, {
         organisationId: org.id,

@@ -58,15 +58,8 @@ export async function installZip(rows: readonly InstallRow[], at: Date): Promise
   return Buffer.concat(chunks);
 }
 
-/**
- * The install rows of an order or apply reference of the organisation: one per eSIM and bundle,
- * in assignment order. A reference that is unknown or another organisation's is a 404.
- */
-export async function loadInstallRows(
-  db: Executor,
-  organisationId: string,
-  reference: string,
-): Promise<InstallRow[]> {
+/** The assignments of a reference and the eSIMs they name; unknown or another organisation's: 404. */
+async function loadReference(db: Executor, organisationId: string, reference: string) {
   const assignments = await listAssignmentsByReference(db, organisationId, reference);
   if (assignments.length === 0) throw notFound(`reference ${reference} not found`);
   const esims = new Map(
@@ -78,6 +71,19 @@ export async function loadInstallRows(
       )
     ).map((e) => [e.iccid, e]),
   );
+  return { assignments, esims };
+}
+
+/**
+ * The install rows of an order or apply reference of the organisation: one per eSIM and bundle,
+ * in assignment order. A reference that is unknown or another organisation's is a 404.
+ */
+export async function loadInstallRows(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<InstallRow[]> {
+  const { assignments, esims } = await loadReference(db, organisationId, reference);
   const rows: InstallRow[] = [];
   const seen = new Set<string>();
   for (const a of assignments) {
@@ -93,6 +99,17 @@ export async function loadInstallRows(
     });
   }
   return rows;
+}
+
+/** The eSIMs of an order or apply reference, once each, in assignment order (404 as above). */
+export async function loadInstallEsims(db: Executor, organisationId: string, reference: string) {
+  const { assignments, esims } = await loadReference(db, organisationId, reference);
+  const found = [];
+  for (const iccid of new Set(assignments.map((a) => a.iccid))) {
+    const esim = esims.get(iccid);
+    if (esim !== undefined) found.push(esim);
+  }
+  return found;
 }
 
 /** The base of a download's file name: the reference with anything unsafe replaced. */

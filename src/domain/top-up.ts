@@ -68,7 +68,7 @@ const MAX_CHECK_INTERVAL_SECONDS = 300;
 export const topUpOwner = (ref: number): string => `topup:${ref}`;
 const chargeReference = (ref: number): string => `topup-${ref}`;
 
-/** The `amount` query parameter: a string carrying a whole number of minor units within limits. */
+/** The `amount` query parameter: a string of digits carrying a whole number of minor units within limits. */
 export function parseAmount(
   raw: string | undefined,
   limits: Pick<Config, 'topUpMin' | 'topUpMax'>,
@@ -76,13 +76,14 @@ export function parseAmount(
   if (raw === undefined || raw.trim() === '') {
     throw badRequest('query parameter amount is required (whole minor units)', 'invalid_amount');
   }
-  if (!/^[+-]?\d+$/.test(raw.trim())) {
+  // Digits only: no sign, no spaces, no leading zero (the spec's "string carrying an integer").
+  if (!/^(0|[1-9][0-9]*)$/.test(raw)) {
     throw badRequest(
-      `amount must be a whole number of minor units, got "${raw}"`,
+      `query parameter amount must be a whole number of minor units written in digits only (no sign, spaces or leading zeros), got "${raw.slice(0, 40)}"`,
       'invalid_amount',
     );
   }
-  const amount = Number(raw.trim());
+  const amount = Number(raw);
   if (amount <= 0) throw badRequest(`amount must be positive, got ${raw}`, 'invalid_amount');
   if (amount < limits.topUpMin) {
     throw badRequest(`amount must be at least ${limits.topUpMin}, got ${raw}`, 'invalid_amount');

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { EXAMPLES, SUCCESS_DESCRIPTIONS } from './openapi-responses.js';
 import { ErrorRef, standardErrors } from './schemas/common.js';
 import {
   CALLBACK_HEADERS,
@@ -262,6 +263,33 @@ const NAME_MAPS = new Set([
   'callbacks',
 ]);
 
+type Media = { schema?: Record<string, unknown>; example?: unknown };
+type Response = { description?: string; content?: Record<string, Media> };
+
+/**
+ * The success answer of an operation gets its description and example from
+ * openapi-responses.ts unless its route set them (Fastify's placeholder is "Default Response").
+ */
+function describeSuccess(operation: Record<string, unknown>): void {
+  const id = operation['operationId'];
+  const responses = operation['responses'] as Record<string, Response> | undefined;
+  if (typeof id !== 'string' || responses === undefined) return;
+  const success = Object.entries(responses).find(([status]) => status.startsWith('2'))?.[1];
+  if (success === undefined) return;
+  const description = SUCCESS_DESCRIPTIONS[id];
+  if (
+    description !== undefined &&
+    (success.description ?? 'Default Response') === 'Default Response'
+  ) {
+    success.description = description;
+  }
+  const media = success.content?.['application/json'];
+  const example = EXAMPLES[id];
+  if (media !== undefined && example !== undefined && media.example === undefined) {
+    if (media.schema?.['example'] === undefined) media.example = example;
+  }
+}
+
 function transformObject(input: { openapiObject: Partial<OpenApiObject> }): OpenApiObject {
   const document = input.openapiObject as OpenApiObject;
   toOpenApi30(document.paths);
@@ -270,6 +298,9 @@ function transformObject(input: { openapiObject: Partial<OpenApiObject> }): Open
   document.components.schemas ??= {};
   document.components.schemas['UsageCallbackV3'] = callbackSchema(UsageCallbackV3);
   document.components.schemas['UsageCallbackV2'] = callbackSchema(UsageCallbackV2);
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) describeSuccess(operation);
+  }
   const organisation = document.paths?.[`${API_PREFIX}/organisation`]?.['get'];
   if (organisation !== undefined) organisation['callbacks'] = { usage: usageCallback };
   // Every tag an operation uses is listed, so the documentation page shows a section for it.
@@ -300,7 +331,17 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         description: DESCRIPTION,
         license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
-      servers: [{ url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' }],
+      // Relative unless PUBLIC_BASE_URL is set, so "Try it out" on the documentation page calls
+      // the address the page was loaded from, whatever host or port that is.
+      servers: [
+        publicBaseUrl === ''
+          ? {
+              url: '/',
+              description:
+                'This service, on the address this document was loaded from (PUBLIC_BASE_URL unset)',
+            }
+          : { url: publicBaseUrl, description: 'This service (PUBLIC_BASE_URL)' },
+      ],
       tags: TAGS,
       components: {
         securitySchemes: {

@@ -275,6 +275,7 @@ export interface CallbackEventsTable {
   updated_at: string;
   delivered_at: string | null;
   retry_from: Generated<number>; // attempts made before the current retry round (resend restarts it)
+  seq: Generated<number | string>; // insertion order (a bigint on PostgreSQL): delivery order per eSIM
 }
 
 export interface CallbackAttemptsTable {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { BUILT_IN_GROUPS } from '../../src/domain/catalogue/naming.js';
 import { DATABASES } from '../databases.js';
 import { appFor, cliDatabase, esim } from './helpers.js';
 import type { Env } from './helpers.js';
@@ -61,7 +62,41 @@ for (const kind of DATABASES) {
       assert.equal(org?.name, 'Plain Org');
       assert.equal(org?.balance, 0);
       assert.equal(org?.currency, 'USD');
-      assert.deepEqual(org?.groups, ['Standard eSIM Bundles']);
+      // Simulator mode: every built-in group, so the whole catalogue is visible.
+      assert.deepEqual(org?.groups, [...BUILT_IN_GROUPS]);
+      const catalogue = await appFor(env);
+      try {
+        const res = await catalogue.app.inject({
+          method: 'GET',
+          url: '/v2.1/catalogue?perPage=5000',
+          headers: { 'x-api-key': apiKey },
+        });
+        const bundles = res.json() as { unlimited: boolean; groups: string[] }[];
+        assert.ok(
+          bundles.some((b) => b.unlimited),
+          'unlimited bundles are listed',
+        );
+        assert.ok(bundles.some((b) => b.groups.includes('Regional Bundles')));
+      } finally {
+        await catalogue.close();
+      }
+    });
+
+    it('org create in production mode defaults to the standard group only', async () => {
+      const production = {
+        ...env,
+        MODE: 'production',
+        MASTER_KEY: Buffer.alloc(32, 9).toString('hex'),
+      };
+      const res = await esim(production, 'org', 'create', '--name', 'Production Org', '--json');
+      assert.equal(res.code, 0, res.err);
+      const { id } = JSON.parse(res.out) as { id: string };
+      const list = await esim(production, 'org', 'list', '--json');
+      assert.equal(list.code, 0, list.err);
+      const listed = (JSON.parse(list.out) as { id: string; groups: string[] }[]).find(
+        (o) => o.id === id,
+      );
+      assert.deepEqual(listed?.groups, ['Standard eSIM Bundles']);
     });
 
     it('org create --json takes a balance, a currency and groups', async () => {
@@ -150,7 +185,7 @@ for (const kind of DATABASES) {
           currency: 'USD',
           balance: 777,
           testCredit: 0,
-          groups: ['Standard eSIM Bundles'],
+          groups: [...BUILT_IN_GROUPS],
           callbackUrl: '',
           callbackVersion: 'V2',
         },
@@ -178,7 +213,7 @@ for (const kind of DATABASES) {
         name: 'Callback Org',
         callbackUrl: 'http://127.0.0.1:9/hook',
         callbackVersion: 'V3',
-        groups: ['Standard eSIM Bundles'],
+        groups: [...BUILT_IN_GROUPS],
       });
       const { org } = await get(created.apiKey);
       assert.equal(org?.callbackUrl, 'http://127.0.0.1:9/hook');

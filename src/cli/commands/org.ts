@@ -1,4 +1,5 @@
 import { addDays } from '../../clock.js';
+import { defaultGroupsFor } from '../../domain/catalogue/naming.js';
 import { openAccount } from '../../domain/ledger.js';
 import {
   CALLBACK_VERSIONS,
@@ -43,7 +44,8 @@ export const afterCreateSteps: AfterCreateStep[] = [];
 export const orgCreate: Command = {
   usage:
     'esim org create --name <name> [--balance <minor units>] [--test-credit <minor units> [--test-credit-days <days>]] [--currency USD] [--groups <g1,g2>] [--callback-url <url>] [--callback-version V2|V3] [--no-card] [--json]',
-  summary: 'Create an organisation and print its id and API key',
+  summary:
+    'Create an organisation and print its id and API key. Without --groups: every built-in group in simulator mode, "Standard eSIM Bundles" in production',
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, {
       name: { type: 'string' },
@@ -75,7 +77,7 @@ export const orgCreate: Command = {
         {
           name,
           currency: values.currency,
-          groups: splitList(values.groups),
+          groups: splitList(values.groups) ?? defaultGroupsFor(deps.config.mode),
           callbackUrl: values['callback-url'],
           callbackVersion,
         },

@@ -1,3 +1,4 @@
+import type { Mode } from '../../config.js';
 import { DEFAULT_GROUPS } from '../organisations.js';
 
 // Names and descriptions follow the live convention (docs/catalogue.md):
@@ -23,6 +24,15 @@ export const BUILT_IN_GROUPS: readonly string[] = [
   GROUP_IOT,
   GROUP_PROMO,
 ];
+
+/**
+ * The groups of a new organisation when none are given: in simulator mode every built-in group,
+ * so a newcomer sees the whole catalogue (fixed, unlimited, regional, IoT, promo); in production
+ * the standard group only, as an account manager would open an account.
+ */
+export function defaultGroupsFor(mode: Mode): readonly string[] {
+  return mode === 'simulator' ? BUILT_IN_GROUPS : DEFAULT_GROUPS;
+}
 
 export type UnlimitedTier = 'UL' | 'ULE' | 'ULP';
 

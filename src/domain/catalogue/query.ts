@@ -10,7 +10,8 @@ import type {
 // cannot (known country codes and regions).
 
 export const DEFAULT_PER_PAGE = 50;
-export const MAX_PER_PAGE = 500;
+// Sync jobs page with 1000 and 5000 (docs/catalogue.md has the measured sizes and times).
+export const MAX_PER_PAGE = 5000;
 
 export interface CatalogueQuery {
   readonly page?: string;
@@ -52,7 +53,8 @@ export function descriptionPattern(raw: string): string {
 
 /**
  * The store filter for a query by an organisation with the given groups, or undefined when the
- * answer is certainly empty (the requested group is not one of the organisation's).
+ * answer is certainly empty (the organisation has no groups). A group the organisation does not
+ * have is a 400 naming the groups it has: an empty answer would look like an empty catalogue.
  */
 export function catalogueFilter(
   query: CatalogueQuery,
@@ -65,7 +67,13 @@ export function catalogueFilter(
   const perPage = query.perPage ?? DEFAULT_PER_PAGE;
   let groups = organisationGroups;
   if (query.group !== undefined && query.group !== '') {
-    if (!organisationGroups.includes(query.group)) return undefined;
+    if (!organisationGroups.includes(query.group)) {
+      const mine = organisationGroups.length === 0 ? 'none' : organisationGroups.join(', ');
+      throw badRequest(
+        `query parameter group: "${query.group.slice(0, 100)}" is not a group of this organisation (case-sensitive); its groups: ${mine}`,
+        'unknown_group',
+      );
+    }
     groups = [query.group];
   }
   if (groups.length === 0) return undefined;

@@ -12,6 +12,7 @@ export function healthRoutes(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags: ['Operations'],
+        operationId: 'checkLiveness',
         summary: 'Liveness: the process is up',
         response: { 200: Status },
       },
@@ -23,8 +24,16 @@ export function healthRoutes(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags: ['Operations'],
+        operationId: 'checkReadiness',
         summary: 'Readiness: the database is reachable',
-        response: { 200: Status, 503: ErrorRef },
+        response: {
+          200: Status,
+          503: {
+            ...ErrorRef,
+            description:
+              'The database does not answer: take the instance out of rotation (Retry-After).',
+          },
+        },
       },
     },
     async (_request, reply) => {

@@ -6,6 +6,7 @@ import { orders } from './003-orders.js';
 import { esims } from './004-esims.js';
 import { callbacks } from './005-callbacks.js';
 import { liveRoutes } from './007-live-routes.js';
+import { callbackOrder } from './008-callback-order.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -20,5 +21,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '004-esims': esims(dialect),
     '005-callbacks': callbacks(dialect),
     '007-live-routes': liveRoutes(dialect),
+    '008-callback-order': callbackOrder(dialect),
   };
 }

@@ -6,6 +6,7 @@ import { DeliveryDetailSchema, IdParams, TAG } from './delivery-schema.js';
 
 const schema = {
   tags: [TAG],
+  operationId: 'getCallback',
   summary: 'Get one usage callback with its attempts',
   description:
     'The event body as stored (V3 shape), its delivery state, and every attempt with its time, ' +

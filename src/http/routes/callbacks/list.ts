@@ -11,6 +11,7 @@ const MAX_PER_PAGE = 500;
 
 const schema = {
   tags: [TAG],
+  operationId: 'listCallbacks',
   summary: 'List usage callback deliveries',
   description:
     'The organisation usage callbacks, newest first, with their delivery state. Paging metadata ' +

@@ -7,6 +7,7 @@ import { DeliverySummarySchema, IdParams, TAG } from './delivery-schema.js';
 
 const schema = {
   tags: [TAG],
+  operationId: 'resendCallback',
   summary: 'Resend a usage callback',
   description:
     'Queues a failed, delivered or undeliverable callback for delivery again, to the current ' +

@@ -17,6 +17,7 @@ const Params = Type.Object({
 
 const schema = {
   tags: ['Catalogue'],
+  operationId: 'getCatalogueBundle',
   summary: 'Get one bundle of the catalogue by name',
   description: 'A bundle outside the organisation groups is answered like an unknown one (404).',
   security: apiKeySecurity,

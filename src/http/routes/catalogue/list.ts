@@ -75,6 +75,7 @@ const Querystring = Type.Object({
 
 const schema = {
   tags: ['Catalogue'],
+  operationId: 'listCatalogue',
   summary: 'List the bundles the organisation may order',
   description:
     'Only bundles of the organisation groups are listed. Filters combine with AND. The body is a ' +

@@ -8,6 +8,7 @@ import { checkIccid } from './esim-view.js';
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'applyBundle',
   summary: 'Apply a bundle from inventory to an eSIM',
   description:
     'Takes units of a bundle from the organisation inventory (oldest unexpired batch first) and ' +

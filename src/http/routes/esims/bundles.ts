@@ -11,6 +11,7 @@ import { EsimBundleSchema, IccidParams, groupByBundle, loadOwnedEsim } from './e
 
 const listSchema = {
   tags: ['eSIMs'],
+  operationId: 'listEsimBundles',
   summary: 'List the bundles of an eSIM with their assignments',
   description:
     'Every bundle ever assigned to the eSIM, in the order first assigned, each with its ' +
@@ -29,6 +30,7 @@ const listSchema = {
 
 const oneSchema = {
   tags: ['eSIMs'],
+  operationId: 'getEsimBundle',
   summary: 'Get one bundle of an eSIM with its assignments',
   description: 'A bundle never assigned to this eSIM is a 404.',
   security: apiKeySecurity,

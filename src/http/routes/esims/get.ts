@@ -18,6 +18,7 @@ const APPLE_SETUP = 'https://esimsetup.apple.com/esim_qrcode_provisioning?cardda
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'getEsim',
   summary: 'Get an eSIM',
   description:
     'Profile details of one eSIM of the organisation. With additionalFields=appleInstallUrl the ' +

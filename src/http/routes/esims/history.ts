@@ -25,6 +25,7 @@ const HistoryEntry = Type.Object({
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'getEsimHistory',
   summary: 'Get the history of an eSIM',
   description: `Bundle and profile events of the eSIM, newest first (at most ${MAX_ENTRIES}).`,
   security: apiKeySecurity,

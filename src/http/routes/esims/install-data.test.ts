@@ -102,6 +102,69 @@ for (const kind of DATABASES) {
       }
     });
 
+    it('answers JSON to Accept: application/json: the eSIMs with their profile details', async () => {
+      const res = await t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/esims/assignments?reference=${reference}`,
+        headers: { accept: 'application/json' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      assert.match(String(res.headers['vary']), /Accept/);
+      const several = res.json() as Record<string, string>[];
+      assert.ok(Array.isArray(several), 'several eSIMs: an array');
+      assert.deepEqual(several.map((e) => e['iccid']).sort(), [...iccids].sort());
+      for (const item of several) {
+        const details = await getJson(t, org, `/v2.1/esims/${item['iccid'] ?? ''}`);
+        assert.deepEqual(item, details);
+        assert.deepEqual(Object.keys(item).sort(), [
+          'firstInstalledDateTime',
+          'iccid',
+          'matchingId',
+          'pin',
+          'profileStatus',
+          'puk',
+          'smdpAddress',
+        ]);
+      }
+      // One eSIM: the object itself, as the live service answers.
+      const single = await buy(t, org, FR_1MB.name, { quantity: 1 });
+      const one = await t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/esims/assignments?reference=${single.orderReference}`,
+        headers: { accept: 'application/json' },
+      });
+      assert.equal(one.statusCode, 200);
+      assert.deepEqual(one.json(), await getJson(t, org, `/v2.1/esims/${single.iccids[0] ?? ''}`));
+    });
+
+    it('negotiates Accept with q-values and wildcards; CSV by default; format wins', async () => {
+      const cases: [Record<string, string>, string, RegExp][] = [
+        [{}, '', /^text\/csv/],
+        [{ accept: '*/*' }, '', /^text\/csv/],
+        [{ accept: 'text/html' }, '', /^text\/csv/],
+        [{ accept: 'application/json, text/plain, */*' }, '', /^application\/json/],
+        [{ accept: 'text/csv;q=0.5, application/json' }, '', /^application\/json/],
+        [{ accept: 'application/json;q=0.1, application/zip' }, '', /^application\/zip/],
+        [{ accept: 'application/*' }, '', /^application\/(json|zip)/],
+        [{ accept: 'application/json' }, '&format=csv', /^text\/csv/],
+        [{}, '&format=json', /^application\/json/],
+      ];
+      for (const [headers, query, type] of cases) {
+        const res = await t.request(org.apiKey, {
+          method: 'GET',
+          url: `/v2.1/esims/assignments?reference=${reference}${query}`,
+          headers,
+        });
+        assert.equal(res.statusCode, 200, `${JSON.stringify(headers)} ${query}`);
+        assert.match(
+          String(res.headers['content-type']),
+          type,
+          `${JSON.stringify(headers)} ${query}`,
+        );
+      }
+    });
+
     it('answers 404 for an unknown or another organisation\u2019s reference', async () => {
       for (const [key, ref] of [
         [org.apiKey, '00000000-0000-4000-8000-000000000000'],

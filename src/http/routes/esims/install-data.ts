@@ -1,23 +1,45 @@
 import { Type } from '@sinclair/typebox';
+import Negotiator from 'negotiator';
 import type { AppDeps } from '../../../deps.js';
 import {
   installCsv,
   installFileName,
   installZip,
+  loadInstallEsims,
   loadInstallRows,
 } from '../../../domain/install-data.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { EsimSchema, esimBody } from './esim-view.js';
+
+/** What Accept may ask for, the default (the live service's) first. */
+const MEDIA_TYPES = {
+  'text/csv': 'csv',
+  'application/json': 'json',
+  'application/zip': 'zip',
+} as const;
+type Format = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];
+
+/** The format an Accept header prefers (q-values and wildcards honoured); CSV when none fits. */
+export function negotiateInstallFormat(accept: string | undefined): Format {
+  if (accept === undefined || accept.trim() === '') return 'csv';
+  const chosen = new Negotiator({ headers: { accept } }).mediaType(Object.keys(MEDIA_TYPES));
+  return chosen === undefined ? 'csv' : (MEDIA_TYPES[chosen as keyof typeof MEDIA_TYPES] ?? 'csv');
+}
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'getInstallData',
   summary: 'Install data for an order or apply reference (CSV or ZIP of QR codes)',
   description:
     'The eSIMs assigned by one order (assign=true) or one apply, as a CSV with the columns ' +
     'ICCID, Matching ID, RSP URL, Bundle (one row per eSIM and bundle), or as a ZIP holding ' +
     '<iccid>.png, a QR code per eSIM carrying its activation code LPA:1$<smdpAddress>$<matchingId>. ' +
-    'Choose with format, or with Accept: text/csv | application/zip (format wins). A reference ' +
-    'that is unknown or another organisation\u2019s is a 404.',
+    'As JSON, the eSIMs themselves (iccid, matchingId, smdpAddress, profileStatus, pin, puk, ' +
+    'firstInstalledDateTime): one object when the reference has one eSIM, as the live service ' +
+    'answers, and an array of them when it has several. Choose with Accept: text/csv (the ' +
+    'default, also for */* or no Accept), application/json or application/zip, q-values honoured; ' +
+    'or with format (which wins). A reference that is unknown or another organisation\u2019s is a 404.',
   security: apiKeySecurity,
   querystring: Type.Object({
     reference: Type.String({
@@ -26,19 +48,24 @@ const schema = {
       description: 'An orderReference or applyReference.',
     }),
     format: Type.Optional(
-      Type.Unsafe<'csv' | 'zip'>({
+      Type.Unsafe<'csv' | 'zip' | 'json'>({
         type: 'string',
-        enum: ['csv', 'zip'],
-        description: 'csv (text/csv) or zip (application/zip). Default: from Accept, else csv.',
+        enum: ['csv', 'zip', 'json'],
+        description:
+          'csv (text/csv), zip (application/zip) or json (application/json). Default: from Accept, else csv.',
       }),
     ),
   }),
   produces: ['text/csv', 'application/zip', 'application/json'],
   response: {
     200: {
-      description: 'text/csv; charset=utf-8 or application/zip, sent as an attachment.',
+      description:
+        'text/csv; charset=utf-8 or application/zip, sent as an attachment; or application/json: the eSIM, or an array of them when the reference has several.',
       content: {
         'text/csv': { schema: { type: 'string' } },
+        'application/json': {
+          schema: Type.Union([EsimSchema, Type.Array(EsimSchema)]),
+        },
         'application/zip': { schema: { type: 'string', format: 'binary' } },
       },
     },
@@ -52,9 +79,16 @@ const schema = {
 export function registerInstallData(app: Api, deps: AppDeps): void {
   app.get('/esims/assignments', { schema }, async (request, reply) => {
     const { reference } = request.query;
+    const format = request.query.format ?? negotiateInstallFormat(request.headers.accept);
+    reply.header('vary', 'Accept');
+    if (format === 'json') {
+      const esims = await loadInstallEsims(deps.store.db, request.organisation.id, reference);
+      const bodies = esims.map(esimBody);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(bodies.length === 1 ? bodies[0] : bodies));
+    }
     const rows = await loadInstallRows(deps.store.db, request.organisation.id, reference);
-    const accept = String(request.headers.accept ?? '');
-    const format = request.query.format ?? (/application\/zip/i.test(accept) ? 'zip' : 'csv');
     const file = installFileName(reference);
     if (format === 'zip') {
       const zip = await installZip(rows, deps.clock.now());

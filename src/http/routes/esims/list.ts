@@ -15,6 +15,7 @@ const MAX_PER_PAGE = 500;
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'listEsims',
   summary: 'List the eSIMs of the organisation',
   description:
     'A page of the organisation eSIMs in the order they were issued. Paging metadata is in the ' +

@@ -9,6 +9,7 @@ import { IccidParams, loadOwnedEsim } from './esim-view.js';
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'getEsimLocation',
   summary: 'Get the last known location of an eSIM',
   description:
     'The network the eSIM last registered on. An eSIM never seen on a network is a 404 saying so.',

@@ -117,6 +117,7 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags: ['eSIMs'],
+        operationId: 'revokeAssignment',
         summary: 'Revoke one assignment of a bundle',
         description: `${DESCRIPTION} Successor of the deprecated .../applications/{assignmentId} route, with the same behaviour.`,
         security: headerOnlySecurity,
@@ -134,6 +135,7 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
     {
       schema: {
         tags: ['eSIMs'],
+        operationId: 'revokeApplication',
         summary: 'Revoke one assignment of a bundle (deprecated)',
         description: `${DESCRIPTION} Deprecated: every response carries Deprecation: true and a Link to the successor, DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}.`,
         deprecated: true,

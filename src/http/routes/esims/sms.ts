@@ -10,6 +10,7 @@ export const SMS_MAX_CHARACTERS = 160;
 
 const schema = {
   tags: ['eSIMs'],
+  operationId: 'sendSms',
   summary: 'Send an SMS to an eSIM',
   description:
     'Delivers a text message to the eSIM phone number. The eSIM must have an MSISDN (400 otherwise). ' +

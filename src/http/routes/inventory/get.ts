@@ -31,6 +31,7 @@ const InventoryBundle = Type.Object({
 
 const schema = {
   tags: ['Inventory'],
+  operationId: 'getInventory',
   summary: 'List the bundles the organisation bought and has not applied yet',
   description:
     'Grouped by bundle, with one `available` entry per purchase batch. Batches that are used up ' +

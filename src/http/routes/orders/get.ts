@@ -8,6 +8,7 @@ import { OrderSchema, orderBody } from './order-schema.js';
 
 const schema = {
   tags: ['Orders'],
+  operationId: 'getOrder',
   summary: 'Get an order with its total cost and contents',
   security: apiKeySecurity,
   params: Type.Object({

@@ -15,6 +15,7 @@ const MAX_PER_PAGE = 500;
 
 const schema = {
   tags: ['Orders'],
+  operationId: 'listOrders',
   summary: 'List the organisation orders, newest first',
   description:
     'The body is a bare array of Order, as for the catalogue; paging metadata is in the ' +

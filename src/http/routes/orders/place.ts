@@ -86,6 +86,7 @@ export function orderingOrganisation(org: OrganisationRow): OrderingOrganisation
 export function registerPlaceOrder(app: Api, deps: AppDeps): void {
   const schema = {
     tags: ['Orders'],
+    operationId: 'placeOrder',
     summary: 'Place or validate an order',
     description:
       'The price is debited from test credit first (while unexpired), then from the balance. ' +

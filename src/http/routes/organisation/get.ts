@@ -49,6 +49,7 @@ const Organisation = Type.Object({
 
 const schema = {
   tags: ['Organisation'],
+  operationId: 'getOrganisation',
   summary: 'Get the caller organisation, including its users',
   security: apiKeySecurity,
   response: {

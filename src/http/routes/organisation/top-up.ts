@@ -19,6 +19,7 @@ export function registerTopUp(app: Api, deps: AppDeps): void {
   const { topUpMin, topUpMax } = deps.config;
   const schema = {
     tags: ['Organisation'],
+    operationId: 'topUpBalance',
     summary: 'Top up the prepaid balance by charging the saved card',
     description:
       'Charges the card saved in the portal (the first payment is made there) and credits the ' +

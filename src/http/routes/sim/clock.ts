@@ -19,6 +19,7 @@ export function registerSimClock(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simGetClock',
         summary: 'Read the simulated clock',
         response: { 200: ClockBody, ...simErrors },
       },
@@ -34,6 +35,7 @@ export function registerSimClock(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simAdvanceClock',
         summary: 'Advance the simulated clock',
         description:
           'Moves the clock forward (it never goes back) and runs the lifecycle scheduler once before ' +

@@ -8,6 +8,7 @@ import { SimIccidParams, emptyBodyAsObject, simErrors, simMarks } from './sim-sc
 
 const installSchema = {
   ...simMarks,
+  operationId: 'simInstallProfile',
   summary: 'Install the eSIM profile on a device',
   description:
     'The device downloads and installs the profile: profileStatus becomes Installed (or the status ' +
@@ -38,6 +39,7 @@ const installSchema = {
 
 const attachSchema = {
   ...simMarks,
+  operationId: 'simAttach',
   summary: 'Attach the eSIM to a mobile network',
   description:
     'Registers the eSIM on a real operator: give a country (an operational network of that country ' +
@@ -68,6 +70,7 @@ const attachSchema = {
 
 const usageSchema = {
   ...simMarks,
+  operationId: 'simUseData',
   summary: 'Use data on the eSIM',
   description:
     'The network reports data used where the eSIM is attached. The Active bundle serves it if it ' +
@@ -106,6 +109,7 @@ const usageSchema = {
 
 const msisdnSchema = {
   ...simMarks,
+  operationId: 'simSetMsisdn',
   summary: 'Give the eSIM a phone number (MSISDN)',
   description:
     'Numbers the profile so it can receive SMS. The number carries the calling code of the given ' +

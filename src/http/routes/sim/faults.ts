@@ -48,6 +48,7 @@ export function registerSimFaults(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simAddFault',
         summary: 'Add a fault to /v2.1 routes',
         description:
           'Matching /v2.1 requests answer `status` with {"message","code":"simulated_fault"} (429 and ' +
@@ -105,6 +106,7 @@ export function registerSimFaults(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simListFaults',
         summary: 'List active faults',
         response: { 200: Type.Object({ faults: Type.Array(Fault) }), ...simErrors },
       },
@@ -117,6 +119,7 @@ export function registerSimFaults(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simRemoveFaults',
         summary: 'Remove faults',
         description: 'Removes the fault with the given id, or every fault when id is omitted.',
         querystring: Type.Object({ id: Type.Optional(Type.String()) }),

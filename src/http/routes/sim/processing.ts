@@ -31,6 +31,7 @@ export function registerSimProcessing(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simGetProcessing',
         summary: 'Read the bundle processing delay',
         response: { 200: Setting, ...simErrors },
       },
@@ -43,6 +44,7 @@ export function registerSimProcessing(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simSetProcessing',
         summary: 'Set the bundle processing delay (slow processing)',
         description:
           'New assignments stay Processing for this long (0 to 600 s), until the clock passes it; the ' +
@@ -72,6 +74,7 @@ export function registerSimProcessing(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simResetProcessing',
         summary: 'Go back to the configured processing delay',
         response: { 200: Setting, ...simErrors },
       },

@@ -15,6 +15,7 @@ export function registerSimReset(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simReset',
         summary: 'Reset the simulator',
         description:
           'Removes every fault, goes back to the configured processing delay, empties the SMS outbox ' +

@@ -11,6 +11,7 @@ export function registerSimSms(app: Api, deps: AppDeps): void {
     {
       schema: {
         ...simMarks,
+        operationId: 'simListSms',
         summary: 'Read the SMS outbox of the simulated network',
         description: 'Messages delivered through POST /v2.1/esims/{iccid}/sms, newest first.',
         querystring: Type.Object({

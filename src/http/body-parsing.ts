@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+// Body parsing. The interface speaks JSON; besides that, a route that takes no body (a POST such
+// as the top-up, whose input is its query string) accepts an empty body under any content type,
+// because common HTTP clients send `Content-Type: application/x-www-form-urlencoded` or
+// `application/json` with nothing after it. A non-empty body of another type is still a 415, and
+// a route that takes a body still needs a JSON one.
+
+/** True when the matched route declares no body schema (or no route matched). */
+function takesNoBody(request: FastifyRequest): boolean {
+  return request.routeOptions.schema?.body === undefined;
+}
+
+function unsupportedMediaType(): Error {
+  // The error handler words the 415 from the request's content type.
+  return Object.assign(new Error('unsupported media type'), { statusCode: 415 });
+}
+
+export function installBodyParsing(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (takesNoBody(request) && String(body).trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, String(body), done);
+  });
+  // Anything else: read (within BODY_LIMIT_BYTES) and accept only when empty on a no-body route.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    if (takesNoBody(request) && body.length === 0) done(null, undefined);
+    else done(unsupportedMediaType(), undefined);
+  });
+}
