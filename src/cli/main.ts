@@ -9,7 +9,8 @@ import { catalogueImport, catalogueList } from './commands/catalogue.js';
 import { orgCard } from './commands/card.js';
 import { ledgerShow, ledgerVerify } from './commands/ledger.js';
 import { migrateCommand } from './commands/migrate.js';
-import { orgCreate, orgList, orgRotateKey, orgUpdate, userAdd } from './commands/org.js';
+import { auditList } from './commands/audit.js';
+import { orgCreate, orgList, orgRotateKey, orgShow, orgUpdate, userAdd } from './commands/org.js';
 import { serve } from './commands/serve.js';
 import { simCommands } from './commands/sim.js';
 
@@ -20,6 +21,7 @@ export const COMMANDS: Record<string, Command> = {
   'org create': orgCreate,
   'org list': orgList,
   'org update': orgUpdate,
+  'org show': orgShow,
   'org rotate-key': orgRotateKey,
   'user add': userAdd,
   'catalogue import': catalogueImport,
@@ -30,6 +32,7 @@ export const COMMANDS: Record<string, Command> = {
   'callbacks list': callbacksList,
   'callbacks show': callbacksShow,
   'callbacks resend': callbacksResend,
+  'audit list': auditList,
   ...simCommands,
 };
 

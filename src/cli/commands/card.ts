@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps.js';
+import { cliActor } from '../../domain/audit.js';
 import { defaultExpiry, describeCard, parseExpiry, saveCard } from '../../payments/cards.js';
 import { DEFAULT_TEST_CARD, TEST_CARDS } from '../../payments/test-cards.js';
 import type { Command } from '../command.js';
@@ -21,7 +22,10 @@ export const orgCard: Command = {
     const number = requireOption(values.number, 'number');
     return withServices(ctx.config(), async (deps) => {
       const expiry = values.exp === undefined ? defaultExpiry(deps.clock) : parseExpiry(values.exp);
-      const card = await saveCard(deps, orgId, { number, ...expiry });
+      const card = await saveCard({ ...deps, actor: cliActor(ctx.env) }, orgId, {
+        number,
+        ...expiry,
+      });
       ctx.io.out(
         values.json === true
           ? JSON.stringify({

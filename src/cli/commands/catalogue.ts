@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { iso } from '../../clock.js';
+import { audit, cliActor } from '../../domain/audit.js';
 import type { Bundle } from '../../domain/bundle.js';
 import type { CatalogueFormat } from '../../domain/catalogue/import-file.js';
 import { formatFromFileName, parseCatalogue } from '../../domain/catalogue/import-file.js';
@@ -72,6 +73,21 @@ export const catalogueImport: Command = {
         { replace: values.replace === true, dryRun: values['dry-run'] === true },
         iso(deps.clock.now()),
       );
+      if (!summary.dryRun) {
+        await audit(deps.store.db, cliActor(ctx.env), {
+          action: 'catalogue.imported',
+          organisationId: null,
+          at: deps.clock.now(),
+          details: {
+            file: path,
+            replace: values.replace === true,
+            added: summary.added.length,
+            updated: summary.updated.length,
+            removed: summary.removed.length,
+            retired: summary.retired.length,
+          },
+        });
+      }
       if (values.json === true) {
         ctx.io.out(JSON.stringify(summary));
       } else {

@@ -5,6 +5,7 @@ import { catalogue } from './002-catalogue.js';
 import { orders } from './003-orders.js';
 import { esims } from './004-esims.js';
 import { callbacks } from './005-callbacks.js';
+import { operations } from './009-operations.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -18,5 +19,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '003-orders': orders(dialect),
     '004-esims': esims(dialect),
     '005-callbacks': callbacks(dialect),
+    '009-operations': operations(dialect),
   };
 }
