@@ -6,6 +6,7 @@ import type { NetworkAdapter } from './network/network-adapter.js';
 import type { Simulator } from './network/simulator.js';
 import type { PaymentGateway } from './payments/gateway.js';
 import type { RandomSource } from './random.js';
+import type { RateLimits } from './rate-limits/limiter.js';
 import type { KeyCipher } from './security/api-keys.js';
 import type { Store } from './store/database.js';
 
@@ -29,4 +30,6 @@ export interface AppDeps {
   readonly simulator: Simulator | undefined;
   /** Charges saved cards for balance top-up (the built-in test processor in simulator mode). */
   readonly payments: PaymentGateway;
+  /** Request budgets (docs/operations.md, "Rate limits"); undefined when rate limiting is off. */
+  readonly rateLimits?: RateLimits;
 }

@@ -13,6 +13,7 @@ import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
+import { createRateLimits } from './rate-limits/limiter.js';
 import { createKeyCipher } from './security/api-keys.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
@@ -44,7 +45,9 @@ export async function openServices(
     options.clock ??
     (config.mode === 'simulator' ? await restoreSimulatorClock(store.db) : systemClock);
   if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
+  const rateLimits = config.rateLimitEnabled ? createRateLimits(config) : undefined;
   const deps: AppDeps = {
+    rateLimits,
     config,
     store,
     clock,
@@ -63,7 +66,13 @@ export async function openServices(
           })
         : noGateway,
   };
-  return { deps, close: () => store.close() };
+  return {
+    deps,
+    async close() {
+      await rateLimits?.close();
+      await store.close();
+    },
+  };
 }
 
 export interface RunningServer {
