@@ -7,6 +7,7 @@ import { redactUrl, requireApiKey } from './http/auth.js';
 import { installDraining } from './http/draining.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
+import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
 import { limitByApiKey, limitFailedAuthentication } from './http/rate-limit.js';
 import { OPENAPI_PATH, registerDocsPage, registerOpenApi } from './http/openapi.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -80,6 +81,11 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
   installDraining(app);
+  if (deps.metrics !== undefined) {
+    installRequestMetrics(app, deps.metrics);
+    const exposed = metricsOnMainPort(deps.config);
+    if (exposed !== undefined) registerMetricsRoute(app, deps.metrics, exposed.token);
+  }
   installErrorHandling(app);
   installInputGuard(app);
   app.addSchema(ErrorBody);

@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { NetworkEventSink } from './domain/network-events.js';
 import type { CallbackUrlCheck } from './domain/organisations.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { NetworkAdapter } from './network/network-adapter.js';
 import type { Simulator } from './network/simulator.js';
 import type { PaymentGateway } from './payments/gateway.js';
@@ -32,4 +33,6 @@ export interface AppDeps {
   readonly payments: PaymentGateway;
   /** Request budgets (docs/operations.md, "Rate limits"); undefined when rate limiting is off. */
   readonly rateLimits?: RateLimits;
+  /** Prometheus metrics (docs/operations.md, "Metrics and alerts"). */
+  readonly metrics?: Metrics;
 }
