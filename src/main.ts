@@ -103,6 +103,7 @@ export async function startServer(
     await services.close();
     throw listenError(error, config);
   }
+  deps.metrics?.includeProcessMetrics();
   let metricsServer: { url: string; close(): Promise<void> } | undefined;
   if (config.metricsPort !== undefined && deps.metrics !== undefined) {
     try {

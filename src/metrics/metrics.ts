@@ -20,6 +20,12 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   observeCallbackAttempt(outcome: CallbackOutcome, seconds: number): void;
   observeQuery(seconds: number): void;
+  /**
+   * Adds prom-client's process metrics (CPU, memory, event loop, GC). Once per process: the
+   * server does it; apps built in tests and CLI commands leave them out, since their monitors
+   * are never stopped.
+   */
+  includeProcessMetrics(): void;
 }
 
 export interface MetricsSources {
@@ -36,7 +42,7 @@ const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 
 export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  let processMetrics = false;
   const registers = [registry];
 
   const requests = new Counter({
@@ -223,6 +229,11 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
     observeQuery(seconds) {
       querySeconds.observe({ dialect: store.dialect }, seconds);
+    },
+    includeProcessMetrics() {
+      if (processMetrics) return;
+      processMetrics = true;
+      collectDefaultMetrics({ register: registry });
     },
   };
 }

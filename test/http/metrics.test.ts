@@ -45,6 +45,7 @@ for (const kind of DATABASES) {
 
     before(async () => {
       t = await startTestApp(kind);
+      t.deps.metrics?.includeProcessMetrics(); // as the server does (src/main.ts)
       base = await t.app.listen({ port: 0, host: '127.0.0.1' });
       receiver = await startReceiver();
     });
