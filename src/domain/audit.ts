@@ -30,9 +30,9 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const systemActor: AuditActor = { actor: 'system', source: 'service' };
 
-/** The operator running the CLI: the OS user and host (ESIM_OPERATOR overrides the user). */
-export function cliActor(env: Readonly<Record<string, string | undefined>>): AuditActor {
-  let user = env['ESIM_OPERATOR'];
+/** The operator running the CLI: `name` when given (ESIM_OPERATOR), else the OS user; the host. */
+export function cliActor(name: string | undefined): AuditActor {
+  let user = name;
   if (user === undefined || user === '') {
     try {
       user = userInfo().username;

@@ -1,7 +1,14 @@
+import type { AuditActor } from '../../domain/audit.js';
+import { cliActor } from '../../domain/audit.js';
 import { listAuditEntries } from '../../store/repositories/audit-repository.js';
-import type { Command } from '../command.js';
+import type { Command, CommandContext } from '../command.js';
 import { parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';
+
+/** Who the audit log names for a command: ESIM_OPERATOR, or the OS user, at this host. */
+export function operator(ctx: Pick<CommandContext, 'env'>): AuditActor {
+  return cliActor(ctx.env['ESIM_OPERATOR']);
+}
 
 export const auditList: Command = {
   usage: 'esim audit list [--org <id>] [--limit <n>] [--json]',

@@ -1,10 +1,10 @@
 import type { AppDeps } from '../../deps.js';
-import { cliActor } from '../../domain/audit.js';
 import { defaultExpiry, describeCard, parseExpiry, saveCard } from '../../payments/cards.js';
 import { DEFAULT_TEST_CARD, TEST_CARDS } from '../../payments/test-cards.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, requireOption } from '../command.js';
 import { withServices } from '../services.js';
+import { operator } from './audit.js';
 import { afterCreateSteps } from './org.js';
 
 export const orgCard: Command = {
@@ -22,7 +22,7 @@ export const orgCard: Command = {
     const number = requireOption(values.number, 'number');
     return withServices(ctx.config(), async (deps) => {
       const expiry = values.exp === undefined ? defaultExpiry(deps.clock) : parseExpiry(values.exp);
-      const card = await saveCard({ ...deps, actor: cliActor(ctx.env) }, orgId, {
+      const card = await saveCard({ ...deps, actor: operator(ctx) }, orgId, {
         number,
         ...expiry,
       });

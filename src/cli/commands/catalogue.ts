@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { iso } from '../../clock.js';
-import { audit, cliActor } from '../../domain/audit.js';
+import { audit } from '../../domain/audit.js';
 import type { Bundle } from '../../domain/bundle.js';
 import type { CatalogueFormat } from '../../domain/catalogue/import-file.js';
 import { formatFromFileName, parseCatalogue } from '../../domain/catalogue/import-file.js';
@@ -11,6 +11,7 @@ import { listAllBundles } from '../../store/repositories/catalogue-repository.js
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';
 import { withServices } from '../services.js';
+import { operator } from './audit.js';
 
 function countLine(summary: {
   added: string[];
@@ -74,7 +75,7 @@ export const catalogueImport: Command = {
         iso(deps.clock.now()),
       );
       if (!summary.dryRun) {
-        await audit(deps.store.db, cliActor(ctx.env), {
+        await audit(deps.store.db, operator(ctx), {
           action: 'catalogue.imported',
           organisationId: null,
           at: deps.clock.now(),

@@ -1,5 +1,4 @@
 import { addDays, iso } from '../../clock.js';
-import { cliActor } from '../../domain/audit.js';
 import { openAccount } from '../../domain/ledger.js';
 import {
   CALLBACK_VERSIONS,
@@ -21,6 +20,7 @@ import {
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger, requireOption } from '../command.js';
 import { withServices } from '../services.js';
+import { operator } from './audit.js';
 
 const orgDeps = (deps: AppDeps, ctx: CommandContext): OrganisationDeps => ({
   db: deps.store.db,
@@ -28,7 +28,7 @@ const orgDeps = (deps: AppDeps, ctx: CommandContext): OrganisationDeps => ({
   random: deps.random,
   cipher: deps.cipher,
   checkCallbackUrl: deps.checkCallbackUrl,
-  actor: cliActor(ctx.env),
+  actor: operator(ctx),
 });
 
 function splitList(value: string | undefined): string[] | undefined {
