@@ -1,8 +1,18 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/database.js';
-import type { BusinessFigures } from '../store/repositories/metrics-repository.js';
-import { readBusinessFigures } from '../store/repositories/metrics-repository.js';
+import type {
+  BusinessFigures,
+  MoneyTotal,
+  OrderTotal,
+  TallyMarks,
+} from '../store/repositories/metrics-repository.js';
+import { readBusinessFigures, readTally } from '../store/repositories/metrics-repository.js';
+
+interface Figures extends BusinessFigures {
+  readonly orders: readonly OrderTotal[];
+  readonly money: readonly MoneyTotal[];
+}
 
 // Prometheus metrics (prom-client), one registry per app, no global state. Two kinds:
 // - this instance's own: HTTP requests, callback attempts, database queries, the pool, the
@@ -93,11 +103,59 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
 
-  let cached: { at: number; figures: Promise<BusinessFigures> } | undefined;
-  const figures = (): Promise<BusinessFigures> => {
+  // Running totals of orders and money, topped up with the rows added since the last scrape
+  // (readTally). Updates run one after another, so no row is added twice.
+  let tally:
+    | { marks: TallyMarks; orders: Map<string, OrderTotal>; money: Map<string, MoneyTotal> }
+    | undefined;
+  let tallying: Promise<unknown> = Promise.resolve();
+  const updateTally = async () => {
+    const read = await readTally(store.db, store.dialect, tally?.marks);
+    const current =
+      tally === undefined || read.fresh
+        ? {
+            marks: read.marks,
+            orders: new Map<string, OrderTotal>(),
+            money: new Map<string, MoneyTotal>(),
+          }
+        : tally;
+    for (const o of read.orders) {
+      const key = `${o.status} ${o.currency}`;
+      const was = current.orders.get(key);
+      current.orders.set(key, {
+        ...o,
+        count: o.count + (was?.count ?? 0),
+        total: o.total + (was?.total ?? 0),
+      });
+    }
+    for (const m of read.money) {
+      const key = `${m.kind} ${m.currency}`;
+      const was = current.money.get(key);
+      current.money.set(key, {
+        ...m,
+        balance: m.balance + (was?.balance ?? 0),
+        testCredit: m.testCredit + (was?.testCredit ?? 0),
+      });
+    }
+    current.marks = read.marks;
+    tally = current;
+    return { orders: [...current.orders.values()], money: [...current.money.values()] };
+  };
+  const readFigures = async (): Promise<Figures> => {
+    const totals = tallying.then(updateTally, updateTally);
+    tallying = totals.catch(() => undefined);
+    const [business, { orders, money }] = await Promise.all([
+      readBusinessFigures(store.db, clock.now().toISOString()),
+      totals,
+    ]);
+    return { ...business, orders, money };
+  };
+
+  let cached: { at: number; figures: Promise<Figures> } | undefined;
+  const figures = (): Promise<Figures> => {
     const now = Date.now();
     if (cached === undefined || now - cached.at >= FIGURES_TTL_MS) {
-      const pending = readBusinessFigures(store.db, clock.now().toISOString());
+      const pending = readFigures();
       // A failed read is not kept: the next scrape tries again.
       pending.catch(() => {
         if (cached?.figures === pending) cached = undefined;

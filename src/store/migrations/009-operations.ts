@@ -5,7 +5,7 @@ import type { MigrationStep } from './index.js';
 // Key roll-over and the audit log. A rotated-out API key stays valid until `valid_until` (its
 // grace period); the organisation row always holds the newest key, which also signs V3
 // callbacks. Audit rows record sensitive operator and organisation actions; they are only ever
-// inserted.
+// inserted. An index serves the eSIM counts of /metrics.
 
 export const operations = (dialect: DialectName): MigrationStep => {
   const serial = dialect === 'postgres' ? 'bigserial' : 'integer';
@@ -34,6 +34,12 @@ export const operations = (dialect: DialectName): MigrationStep => {
         .addColumn('source', 'text', (c) => c.notNull())
         .addColumn('action', 'text', (c) => c.notNull())
         .addColumn('details', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
+      // /metrics counts eSIMs by profile status at every scrape: an index scan, not a table scan.
+      await db.schema
+        .createIndex('esims_profile_status')
+        .on('esims')
+        .columns(['profile_status'])
         .execute();
       await db.schema
         .createIndex('audit_log_org')
