@@ -30,7 +30,14 @@ export function requestCost(request: FastifyRequest, costs: Config['rateLimitCos
 /** Registered before the API-key hook: refuses addresses that failed authentication too often. */
 export function limitFailedAuthentication(app: FastifyInstance, limits: RateLimits): void {
   app.addHook('onRequest', async (request, reply) => {
-    const refusal = await limits.authRefusal(request.ip);
+    let refusal: Decision | undefined;
+    try {
+      refusal = await limits.authRefusal(request.ip);
+    } catch (error) {
+      // A limiter that cannot answer must not take the API down with it: let the request on.
+      request.log.warn({ err: error }, 'could not check the failed-authentication count');
+      return;
+    }
     if (refusal === undefined) return;
     reply.header('x-ratelimit-reset', refusal.resetAt.toISOString());
     return sendError(
@@ -56,7 +63,13 @@ export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: 
     const cost = requestCost(request, config.rateLimitCosts);
     // The budget belongs to the organisation, so a key in its grace period shares it with the
     // new one.
-    const d = await limits.spend(request.organisation.id, cost);
+    let d: Decision;
+    try {
+      d = await limits.spend(request.organisation.id, cost);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not spend from the rate-limit budget');
+      return;
+    }
     setHeaders(reply, d, cost);
     if (d.allowed) return;
     return sendError(

@@ -149,6 +149,25 @@ for (const kind of DATABASES) {
   });
 }
 
+describe('rate limits when Redis does not answer', () => {
+  it('fall back to in-process budgets: requests are still limited, never failed', async () => {
+    // Nothing listens on port 1: every Redis command fails at once.
+    const t = await startTestApp('sqlite', { ...LIMITS, redisUrl: 'redis://127.0.0.1:1' });
+    try {
+      const org = await t.createOrg();
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i += 1) statuses.push((await organisation(t, org.apiKey)).statusCode);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429]);
+      for (let i = 0; i < 5; i += 1) {
+        assert.equal((await organisation(t, 'esim_guess', '203.0.113.90')).statusCode, 403);
+      }
+      assert.equal((await organisation(t, 'esim_guess', '203.0.113.90')).statusCode, 429);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('rate limits across two instances sharing Redis', { skip: !redisUp }, () => {
   let t: TestApp;
   let second: FastifyInstance;
