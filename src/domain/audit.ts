@@ -1,4 +1,3 @@
-import { hostname, userInfo } from 'node:os';
 import { iso } from '../clock.js';
 import type { Executor } from '../store/database.js';
 import { insertAuditEntry } from '../store/repositories/audit-repository.js';
@@ -29,20 +28,6 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const systemActor: AuditActor = { actor: 'system', source: 'service' };
-
-/** The operator running the CLI: `name` when given (ESIM_OPERATOR), else the OS user; the host. */
-export function cliActor(name: string | undefined): AuditActor {
-  let user = name;
-  if (user === undefined || user === '') {
-    try {
-      user = userInfo().username;
-    } catch {
-      // A container user without a passwd entry has no name; the uid is still someone.
-      user = `uid-${process.getuid?.() ?? 'unknown'}`;
-    }
-  }
-  return { actor: `operator:${user}`, source: `cli@${hostname()}` };
-}
 
 export function apiActor(organisationId: string, ip: string): AuditActor {
   return { actor: `api-key:${organisationId}`, source: ip };

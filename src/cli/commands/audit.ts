@@ -1,5 +1,5 @@
+import { hostname, userInfo } from 'node:os';
 import type { AuditActor } from '../../domain/audit.js';
-import { cliActor } from '../../domain/audit.js';
 import { listAuditEntries } from '../../store/repositories/audit-repository.js';
 import type { Command, CommandContext } from '../command.js';
 import { parse, parseInteger } from '../command.js';
@@ -7,7 +7,16 @@ import { withServices } from '../services.js';
 
 /** Who the audit log names for a command: ESIM_OPERATOR, or the OS user, at this host. */
 export function operator(ctx: Pick<CommandContext, 'env'>): AuditActor {
-  return cliActor(ctx.env['ESIM_OPERATOR']);
+  let user = ctx.env['ESIM_OPERATOR'];
+  if (user === undefined || user === '') {
+    try {
+      user = userInfo().username;
+    } catch {
+      // A container user without a passwd entry has no name; the uid is still someone.
+      user = `uid-${process.getuid?.() ?? 'unknown'}`;
+    }
+  }
+  return { actor: `operator:${user}`, source: `cli@${hostname()}` };
 }
 
 export const auditList: Command = {
