@@ -15,6 +15,8 @@ import { installCors } from './http/cors.js';
 import { installDraining } from './http/draining.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
+import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
+import { limitByApiKey, limitFailedAuthentication } from './http/rate-limit.js';
 import { OPENAPI_PATH, registerDocsPage, registerOpenApi } from './http/openapi.js';
 import { healthRoutes } from './http/routes/health.js';
 import { callbacksRoutes } from './http/routes/callbacks/index.js';
@@ -34,6 +36,13 @@ export interface BuildAppOptions {
   logLevel?: string;
   /** Where log lines go instead of stdout (tests capture them here). */
   logStream?: { write(line: string): void };
+}
+
+/** TRUST_PROXY as Fastify takes it: a number of hops becomes "trust the nearest n". */
+function trustProxyOption(
+  value: boolean | number | string,
+): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -76,6 +85,8 @@ export async function buildApp(
       },
     },
     bodyLimit: deps.config.bodyLimitBytes,
+    // The client address of rate limits and the audit log, behind a load balancer too.
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -93,6 +104,11 @@ export async function buildApp(
   });
   installDraining(app);
   await installCors(app, deps.config.corsOrigins);
+  if (deps.metrics !== undefined) {
+    installRequestMetrics(app, deps.metrics);
+    const exposed = metricsOnMainPort(deps.config);
+    if (exposed !== undefined) registerMetricsRoute(app, deps.metrics, exposed.token);
+  }
   installErrorHandling(app);
   installBodyParsing(app);
   installBodyLeniency(app);
@@ -108,10 +124,12 @@ export async function buildApp(
   await app.register(
     async (api) => {
       installFaultHook(api, deps); // simulator mode only; runs before authentication
+      if (deps.rateLimits !== undefined) limitFailedAuthentication(api, deps.rateLimits);
       requireApiKey(api, deps.store.db, {
         clock: deps.clock,
         ttlMs: deps.config.catalogueStalenessMs,
       });
+      if (deps.rateLimits !== undefined) limitByApiKey(api, deps.rateLimits, deps.config);
       organisationRoutes(api as Api, deps);
       catalogueRoutes(api as Api, deps);
       ordersRoutes(api as Api, deps);

@@ -68,6 +68,29 @@ export interface Config {
   readonly callbackTimeoutMs: number;
   readonly callbackWorkerIntervalMs: number;
   readonly callbackConcurrency: number;
+  // Rate limits (docs/operations.md, "Rate limits")
+  /** Whether requests are rate limited: on by default in production, off in simulator mode. */
+  readonly rateLimitEnabled: boolean;
+  /** Points each API key may spend per window; a request costs 1 unless rateLimitCosts says more. */
+  readonly rateLimitPoints: number;
+  readonly rateLimitWindowSeconds: number;
+  /** Cost per route, keyed `METHOD /path` with the path as the route declares it, e.g. `GET /catalogue`. */
+  readonly rateLimitCosts: Readonly<Record<string, number>>;
+  /** Failed authentications a client address may make per auth window before it gets 429. */
+  readonly rateLimitAuthFailures: number;
+  readonly rateLimitAuthWindowSeconds: number;
+  /** Shared store of rate-limit counters across instances; in-process when undefined. */
+  readonly redisUrl: string | undefined;
+  /** Prefix of every Redis key this service writes. */
+  readonly redisKeyPrefix: string;
+  /** Which proxies' X-Forwarded-For to believe for the client address (Fastify trustProxy). */
+  readonly trustProxy: boolean | number | string;
+  // Metrics
+  /** A separate port for /metrics; undefined: served on the main port (see metricsToken). */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
+  /** Bearer token /metrics requires; in production /metrics on the main port needs one. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -258,6 +281,56 @@ function parseCidrs(raw: string | undefined): readonly string[] {
   return parts;
 }
 
+/** Default costs: catalogue listing is the heaviest read, as on the live service. */
+export const DEFAULT_RATE_LIMIT_COSTS: Readonly<Record<string, number>> = {
+  'GET /catalogue': 5,
+};
+
+function parseCosts(raw: string | undefined): Readonly<Record<string, number>> {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RATE_LIMIT_COSTS;
+  const costs: Record<string, number> = {};
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const match = /^(GET|HEAD|POST|PUT|PATCH|DELETE) +(\/\S*) *= *(\d+)$/i.exec(part);
+    const cost = Number(match?.[3]);
+    if (match === null || !Number.isSafeInteger(cost) || cost < 0 || cost > 1000) {
+      throw new ConfigError(
+        'RATE_LIMIT_COSTS',
+        `"${part}" is not METHOD /path=cost (cost 0 to 1000), e.g. "GET /catalogue=5"`,
+      );
+    }
+    costs[`${(match[1] ?? '').toUpperCase()} ${match[2] ?? ''}`] = cost;
+  }
+  return costs;
+}
+
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  return raw.trim();
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw.trim() === '') return false;
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value);
+  const parts = value.split(',').map((p) => p.trim());
+  if (parts.every((p) => /^[0-9a-f:.]+(\/\d{1,3})?$/.test(p))) return parts.join(',');
+  throw new ConfigError(
+    'TRUST_PROXY',
+    'must be true, false, a number of proxy hops (up to 10), or comma-separated addresses/CIDR ranges',
+  );
+}
+
 export function loadConfig(env: Env): Config {
   const modeRaw = str(env, 'MODE', 'simulator');
   if (modeRaw !== 'simulator' && modeRaw !== 'production') {
@@ -323,6 +396,21 @@ export function loadConfig(env: Env): Config {
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10_000, 1, 120_000),
     callbackWorkerIntervalMs: int(env, 'CALLBACK_WORKER_INTERVAL_MS', 500, 10, 60_000),
     callbackConcurrency: int(env, 'CALLBACK_CONCURRENCY', 16, 1, 1024),
+    rateLimitEnabled: bool(env, 'RATE_LIMIT', mode === 'production'),
+    rateLimitPoints: int(env, 'RATE_LIMIT_POINTS', 10, 1, 1_000_000),
+    rateLimitWindowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 1, 86_400),
+    rateLimitCosts: parseCosts(env['RATE_LIMIT_COSTS']),
+    rateLimitAuthFailures: int(env, 'RATE_LIMIT_AUTH_FAILURES', 10, 1, 1_000_000),
+    rateLimitAuthWindowSeconds: int(env, 'RATE_LIMIT_AUTH_WINDOW_SECONDS', 60, 1, 86_400),
+    redisUrl: parseRedisUrl(env['REDIS_URL']),
+    redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'esim:'),
+    trustProxy: parseTrustProxy(env['TRUST_PROXY']),
+    metricsPort:
+      env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === ''
+        ? undefined
+        : int(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: str(env, 'METRICS_HOST', '127.0.0.1'),
+    metricsToken: env['METRICS_TOKEN'] === '' ? undefined : env['METRICS_TOKEN'],
   };
   return Object.freeze(config);
 }

@@ -3,10 +3,12 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { NetworkEventSink } from './domain/network-events.js';
 import type { CallbackUrlCheck } from './domain/organisations.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { NetworkAdapter } from './network/network-adapter.js';
 import type { Simulator } from './network/simulator.js';
 import type { PaymentGateway } from './payments/gateway.js';
 import type { RandomSource } from './random.js';
+import type { RateLimits } from './rate-limits/limiter.js';
 import type { KeyCipher } from './security/api-keys.js';
 import type { Store } from './store/database.js';
 
@@ -35,4 +37,8 @@ export interface AppDeps {
   readonly simulator: Simulator | undefined;
   /** Charges saved cards for balance top-up (the built-in test processor in simulator mode). */
   readonly payments: PaymentGateway;
+  /** Request budgets (docs/operations.md, "Rate limits"); undefined when rate limiting is off. */
+  readonly rateLimits?: RateLimits;
+  /** Prometheus metrics (docs/operations.md, "Metrics and alerts"). */
+  readonly metrics?: Metrics;
 }

@@ -14,6 +14,10 @@ import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
+import { createRateLimits } from './rate-limits/limiter.js';
+import { createMetrics } from './metrics/metrics.js';
+import { startMetricsServer } from './http/metrics-server.js';
+import { withQueryTiming } from './store/query-timing.js';
 import { createKeyCipher } from './security/api-keys.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
@@ -36,19 +40,24 @@ export async function openServices(
 ): Promise<Services> {
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
-  const store =
+  const opened =
     options.store ?? openStore(config.database, { busyWaitMs: config.sqliteBusyWaitMs });
   try {
-    await migrate(store);
+    await migrate(opened);
   } catch (error) {
-    if (options.store === undefined) await store.close();
+    if (options.store === undefined) await opened.close();
     throw error;
   }
   const clock =
     options.clock ??
-    (config.mode === 'simulator' ? await restoreSimulatorClock(store.db) : systemClock);
+    (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
+  const metrics = createMetrics({ store: opened, clock });
+  const store = withQueryTiming(opened, (seconds) => metrics.observeQuery(seconds));
   if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
+  const rateLimits = config.rateLimitEnabled ? createRateLimits(config) : undefined;
   const deps: AppDeps = {
+    rateLimits,
+    metrics,
     config,
     store,
     clock,
@@ -68,7 +77,13 @@ export async function openServices(
           })
         : noGateway,
   };
-  return { deps, close: () => store.close() };
+  return {
+    deps,
+    async close() {
+      await rateLimits?.close();
+      await store.close();
+    },
+  };
 }
 
 export interface RunningServer {
@@ -102,6 +117,18 @@ export async function startServer(
     lock?.release();
     throw listenError(error, config);
   }
+  deps.metrics?.includeProcessMetrics();
+  let metricsServer: { url: string; close(): Promise<void> } | undefined;
+  if (config.metricsPort !== undefined && deps.metrics !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(config, deps.metrics);
+    } catch (error) {
+      await app.close();
+      await services.close();
+      throw error;
+    }
+    print(`metrics on ${metricsServer.url}/metrics`);
+  }
   // The address carries the real port, also when PORT=0 asked for any free one.
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
 
@@ -114,6 +141,7 @@ export async function startServer(
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await app.close();
+      await metricsServer?.close();
       await Promise.all(workers.map((w) => w.stop()));
       await services.close();
       lock?.release();

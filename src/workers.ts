@@ -50,7 +50,7 @@ export function intervalWorker(
 /** Every background worker of a server process. Areas add theirs here. */
 export function createWorkers(deps: AppDeps, log: FastifyBaseLogger): Worker[] {
   return [
-    createCallbackWorker(deps, log),
+    createCallbackWorker(deps, log, { metrics: deps.metrics }),
     createLifecycleWorker(deps, log),
     createTopUpReconciler(deps, log),
     createMoneyHousekeeping(deps, log),

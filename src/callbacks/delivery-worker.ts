@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { addSeconds, iso, systemClock } from '../clock.js';
 import type { AppDeps } from '../deps.js';
+import type { CallbackOutcome, Metrics } from '../metrics/metrics.js';
 import type { Worker } from '../workers.js';
 import { guardFor } from './address-guard.js';
 import type { CallbackEventRow, Outcome } from './callback-repository.js';
@@ -12,8 +13,8 @@ import {
   releaseEvents,
 } from './callback-repository.js';
 import type { Target } from './delivery.js';
-import { afterAttempt, buildRequest, undeliverable } from './delivery.js';
-import type { CallbackTransport } from './http-sender.js';
+import { afterAttempt, buildRequest, isAcknowledged, undeliverable } from './delivery.js';
+import type { CallbackTransport, SendOutcome } from './http-sender.js';
 import { createHttpSender } from './http-sender.js';
 
 // The delivery worker: claims due events in batches (a lease in the row, so a crashed instance's
@@ -26,6 +27,9 @@ import { createHttpSender } from './http-sender.js';
 // a send and its timeouts — so it runs on real time (the lease clock, the system clock unless a
 // test injects one): advancing the simulated clock, on this instance or another, never makes a
 // lease under way look lapsed, so two instances cannot send the same event at once.
+
+const attemptOutcome = (sent: SendOutcome): CallbackOutcome =>
+  isAcknowledged(sent.statusCode) ? 'delivered' : sent.statusCode === null ? 'error' : 'rejected';
 
 /** How long an outcome may wait for others to share its transaction. */
 const FLUSH_DELAY_MS = 5;
@@ -47,6 +51,8 @@ export interface CallbackWorkerOptions {
   readonly instanceId?: string;
   /** The clock of leases; the system clock unless a test needs to move it. */
   readonly leaseClock?: Clock;
+  /** Counts and times each attempt (the Prometheus metrics). */
+  readonly metrics?: Pick<Metrics, 'observeCallbackAttempt'>;
 }
 
 export interface CallbackWorker extends Worker {
@@ -142,6 +148,7 @@ export function createCallbackWorker(
     const task = transport
       .send(request)
       .then((sent) => {
+        options.metrics?.observeCallbackAttempt(attemptOutcome(sent), sent.latencyMs / 1000);
         outcomes.push(afterAttempt({ ...turn, now: clock.now() }, target.url, attemptedAt, sent));
       })
       .finally(() => inFlight.delete(task));

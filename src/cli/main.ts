@@ -15,7 +15,8 @@ import { orgCard } from './commands/card.js';
 import { ledgerShow, ledgerVerify } from './commands/ledger.js';
 import { migrateCommand } from './commands/migrate.js';
 import { networksList } from './commands/networks.js';
-import { orgCreate, orgList, orgRotateKey, orgUpdate, userAdd } from './commands/org.js';
+import { orgCreate, orgList, orgRotateKey, orgShow, orgUpdate, userAdd } from './commands/org.js';
+import { auditList } from './commands/audit.js';
 import { serve } from './commands/serve.js';
 import { simCommands } from './commands/sim.js';
 
@@ -28,6 +29,7 @@ export const COMMANDS: Record<string, Command> = {
   'org create': orgCreate,
   'org list': orgList,
   'org update': orgUpdate,
+  'org show': orgShow,
   'org rotate-key': orgRotateKey,
   'user add': userAdd,
   'catalogue import': catalogueImport,
@@ -44,6 +46,7 @@ export const COMMANDS: Record<string, Command> = {
   'esims set-ref': esimsSetRef,
   'esims refresh': esimsRefresh,
   networks: networksList,
+  'audit list': auditList,
   ...simCommands,
 };
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { iso } from '../clock.js';
+import { addSeconds, iso } from '../clock.js';
 import type { RandomSource } from '../random.js';
 import type { KeyCipher } from '../security/api-keys.js';
 import { generateApiKey, hashApiKey } from '../security/api-keys.js';
@@ -11,6 +11,13 @@ import {
   updateOrganisation,
 } from '../store/repositories/organisation-repository.js';
 import type { OrganisationRow, UserRow } from '../store/schema.js';
+import {
+  endGracePeriods,
+  insertPreviousKey,
+  lockCurrentKeyHash,
+} from '../store/repositories/api-key-repository.js';
+import type { AuditActor } from './audit.js';
+import { audit, systemActor } from './audit.js';
 import { badRequest, notFound } from './errors.js';
 
 export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
@@ -26,6 +33,8 @@ export interface OrganisationDeps {
   readonly cipher: KeyCipher;
   /** The callback URL guard of production mode, applied when an organisation is created. */
   readonly checkCallbackUrl?: CallbackUrlCheck;
+  /** Who acts, for the audit log (the system when not given). */
+  readonly actor?: AuditActor;
 }
 
 export interface NewOrganisationInput {
@@ -114,19 +123,73 @@ export async function createOrganisation(
   await deps.db.transaction().execute(async (trx) => {
     await insertOrganisation(trx, row);
     if (onOpeningCredit !== undefined) await onOpeningCredit(trx, row);
+    await audit(trx, deps.actor ?? systemActor, {
+      action: 'organisation.created',
+      organisationId: row.id,
+      at: deps.clock.now(),
+      details: { name, currency, groups, callbackUrl, callbackVersion },
+    });
   });
   return { id: row.id, apiKey, row };
 }
 
-export async function rotateApiKey(deps: OrganisationDeps, id: string): Promise<string> {
+/** Default grace period of a rotated-out key: a day, so integrations can switch over. */
+export const DEFAULT_KEY_GRACE_SECONDS = 86_400;
+/** The longest grace period a rotation may give the old key. */
+export const MAX_KEY_GRACE_SECONDS = 90 * 86_400;
+
+export interface RotatedKey {
+  readonly apiKey: string;
+  /** When the old key stops working: the rotation time itself with no grace. */
+  readonly previousValidUntil: string;
+}
+
+/**
+ * Replaces the organisation's API key. The new key signs V3 callbacks at once; the old one
+ * keeps authenticating for `graceSeconds` (0: it stops at once, and so does every earlier key
+ * still in its grace period, for a key that leaked).
+ */
+export async function rotateApiKey(
+  deps: OrganisationDeps,
+  id: string,
+  graceSeconds: number = DEFAULT_KEY_GRACE_SECONDS,
+): Promise<RotatedKey> {
+  if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0) {
+    throw badRequest('grace period must be a whole number of seconds, 0 or more');
+  }
+  if (graceSeconds > MAX_KEY_GRACE_SECONDS) {
+    throw badRequest(`grace period must not exceed ${MAX_KEY_GRACE_SECONDS / 86_400} days`);
+  }
   const apiKey = generateApiKey();
-  const ok = await updateOrganisation(deps.db, id, {
-    api_key_hash: hashApiKey(apiKey),
-    api_key_enc: deps.cipher.encrypt(apiKey),
-    updated_at: iso(deps.clock.now()),
+  const now = deps.clock.now();
+  const at = iso(now);
+  const validUntil = iso(addSeconds(now, graceSeconds));
+  await deps.db.transaction().execute(async (trx) => {
+    const currentHash = await lockCurrentKeyHash(trx, id);
+    if (currentHash === undefined) throw notFound(`organisation ${id} not found`);
+    const ok = await updateOrganisation(trx, id, {
+      api_key_hash: hashApiKey(apiKey),
+      api_key_enc: deps.cipher.encrypt(apiKey),
+      updated_at: at,
+    });
+    if (!ok) throw notFound(`organisation ${id} not found`);
+    if (graceSeconds === 0) await endGracePeriods(trx, id, at);
+    else {
+      await insertPreviousKey(trx, {
+        keyHash: currentHash,
+        organisationId: id,
+        rotatedAt: at,
+        validUntil,
+      });
+    }
+    await audit(trx, deps.actor ?? systemActor, {
+      action: 'api_key.rotated',
+      organisationId: id,
+      at: now,
+      details: { graceSeconds, previousValidUntil: validUntil },
+    });
   });
-  if (!ok) throw notFound(`organisation ${id} not found`);
-  return apiKey;
+  return { apiKey, previousValidUntil: validUntil };
 }
 
 export interface NewUserInput {
@@ -168,7 +231,15 @@ export async function addUser(
     created_at: iso(deps.clock.now()),
   };
   try {
-    await insertUser(deps.db, row);
+    await deps.db.transaction().execute(async (trx) => {
+      await insertUser(trx, row);
+      await audit(trx, deps.actor ?? systemActor, {
+        action: 'user.added',
+        organisationId,
+        at: deps.clock.now(),
+        details: { userId: row.id, email, role: row.role },
+      });
+    });
   } catch (error) {
     if (/unique|duplicate/i.test(String(error)))
       throw badRequest(`a user with email ${email} already exists`);
@@ -262,9 +333,29 @@ export async function updateOrganisationSettings(
     const value = changes[field];
     if (typeof value === 'string') set[column] = value;
   }
-  set['updated_at'] = iso(deps.clock.now());
-  const ok = await updateOrganisation(deps.db, id, set);
-  const row = ok ? await findOrganisationById(deps.db, id) : undefined;
-  if (row === undefined) throw notFound(`organisation ${id} not found`);
+  const now = deps.clock.now();
+  set['updated_at'] = iso(now);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const ok = await updateOrganisation(trx, id, set);
+    const updated = ok ? await findOrganisationById(trx, id) : undefined;
+    if (updated === undefined) throw notFound(`organisation ${id} not found`);
+    const who = deps.actor ?? systemActor;
+    const changed = Object.keys(set).filter((column) => column !== 'updated_at');
+    await audit(trx, who, {
+      action: 'organisation.updated',
+      organisationId: id,
+      at: now,
+      details: { changed },
+    });
+    if (changed.includes('callback_url') || changed.includes('callback_version')) {
+      await audit(trx, who, {
+        action: 'callback.settings_changed',
+        organisationId: id,
+        at: now,
+        details: { callbackUrl: updated.callback_url, callbackVersion: updated.callback_version },
+      });
+    }
+    return updated;
+  });
   return row;
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { hashApiKey, hashesEqual } from '../security/api-keys.js';
 import type { Db } from '../store/database.js';
+import { findOrganisationByPreviousKeyHash } from '../store/repositories/api-key-repository.js';
 import { findOrganisationByKeyHash } from '../store/repositories/organisation-repository.js';
 import type { OrganisationRow } from '../store/schema.js';
 import { sendError } from './error-handler.js';
@@ -66,6 +67,12 @@ export function requireApiKey(
   // Every lookup refreshes this; only routes marked recentOrganisation read from it, so a key
   // rotation or group change reaches them within ttlMs and every other route at once.
   const remembered = new Map<string, Remembered>();
+  // A rotated-out key authenticates its organisation until its grace period ends. The row is
+  // returned with the presented key's hash, so the constant-time check below holds for it too.
+  const inGrace = async (hash: string, now: number): Promise<OrganisationRow | undefined> => {
+    const found = await findOrganisationByPreviousKeyHash(db, hash, new Date(now).toISOString());
+    return found === undefined ? undefined : { ...found.row, api_key_hash: found.keyHash };
+  };
   const find = async (
     hash: string,
     recentIsEnough: boolean,
@@ -75,7 +82,7 @@ export function requireApiKey(
       const hit = remembered.get(hash);
       if (hit !== undefined && now >= hit.at && now - hit.at < cache.ttlMs) return hit.row;
     }
-    const row = await findOrganisationByKeyHash(db, hash);
+    const row = (await findOrganisationByKeyHash(db, hash)) ?? (await inGrace(hash, now));
     remembered.delete(hash);
     if (row !== undefined && cache.ttlMs > 0) {
       if (remembered.size >= MAX_REMEMBERED_KEYS) {

@@ -25,7 +25,9 @@ const DESCRIPTION = `Prepaid eSIM data bundles: organisation and users, balance 
 
 **Units.** Money is an integer in the minor unit of the organisation currency (cents for USD). Catalogue \`dataAmount\` and inventory \`data\` are decimal megabytes (1 GB = 1000 MB; -1 when unlimited); callback quantities are bytes. Durations are days. Every timestamp is RFC 3339 UTC ending in Z, or an empty string where there is none.
 
-**Errors.** Every error body is \`{"message": "..."}\`, with an optional stable \`code\`. 400 bad input (the message names the field), 403 missing or invalid key, 404 unknown route or a resource that does not exist or belongs to another organisation, 409 Idempotency-Key conflict, 413 body too large, 415 body not JSON, 500 unexpected (no internals), 503 payment processor unavailable (top-up) or instance shutting down (with Retry-After).
+**Errors.** Every error body is \`{"message": "..."}\`, with an optional stable \`code\`. 400 bad input (the message names the field), 403 missing or invalid key, 404 unknown route or a resource that does not exist or belongs to another organisation, 409 Idempotency-Key conflict, 413 body too large, 415 body not JSON, 429 rate limited (with Retry-After), 500 unexpected (no internals), 503 payment processor unavailable (top-up) or instance shutting down (with Retry-After).
+
+**Rate limits.** When the service limits requests (on by default in production), every authenticated response carries \`X-RateLimit-Limit\` (points per window), \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (when the window ends, RFC 3339) and \`X-RateLimit-Cost\` (what the request cost); over the budget the answer is 429 with \`Retry-After\` in seconds. Too many requests with a missing or invalid key from one address also get 429 for a while.
 
 **Extensions.** Operations marked \`x-extension: true\` are not in the v2.1 interface description this service implements; they are documented here and stable. Operations marked \`x-simulator: true\` exist in simulator mode only.`;
 
@@ -89,8 +91,8 @@ function methodsOf(route: RouteOptions): string[] {
 
 // Fills the responses every authenticated operation can give because of the platform: the key
 // check (403), request validation (400), the error handler (500), resource lookup on path
-// parameters (404), the Idempotency-Key replay guard on POST (409), and the body parser on
-// operations that take a body (413, 415). A route's own entries win.
+// parameters (404), the Idempotency-Key replay guard on POST (409), the rate limits (429), and
+// the body parser on operations that take a body (413, 415). A route's own entries win.
 function withPlatformResponses(schema: Schema, method: string, url: string): Schema {
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   const add = (status: number, value: unknown): void => {
@@ -110,6 +112,11 @@ function withPlatformResponses(schema: Schema, method: string, url: string): Sch
     add(413, { ...ErrorRef, description: 'The request body is larger than BODY_LIMIT_BYTES.' });
     add(415, { ...ErrorRef, description: 'The request body is not application/json.' });
   }
+  add(429, {
+    ...ErrorRef,
+    description:
+      'Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait.',
+  });
   add(500, standardErrors[500]);
   const operation = `${method} ${url.slice(API_PREFIX.length)}`;
   const extension =

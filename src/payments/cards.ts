@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
+import type { AuditActor } from '../domain/audit.js';
+import { audit, systemActor } from '../domain/audit.js';
 import { badRequest, notFound, unavailable } from '../domain/errors.js';
 import type { RandomSource } from '../random.js';
 import type { Db } from '../store/database.js';
@@ -18,6 +20,8 @@ export interface CardDeps {
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly payments: PaymentGateway;
+  /** Who saves the card, for the audit log (the system when not given). */
+  readonly actor?: AuditActor;
 }
 
 /** "MM/YY" or "MM/YYYY" to a month and a four-digit year. */
@@ -61,7 +65,15 @@ export async function saveCard(
     isDefault: true,
     createdAt: iso(deps.clock.now()),
   };
-  await deps.store.db.transaction().execute((trx) => insertDefaultCard(trx, saved));
+  await deps.store.db.transaction().execute(async (trx) => {
+    await insertDefaultCard(trx, saved);
+    await audit(trx, deps.actor ?? systemActor, {
+      action: 'card.saved',
+      organisationId,
+      at: deps.clock.now(),
+      details: { cardId: saved.id, brand: saved.brand, last4: saved.last4 },
+    });
+  });
   return saved;
 }
 

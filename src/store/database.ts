@@ -17,6 +17,8 @@ export type Executor = Kysely<Schema> | Transaction<Schema>;
 export interface Store {
   readonly db: Db;
   readonly dialect: DialectName;
+  /** Connections of the PostgreSQL pool; undefined for SQLite (one connection). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -58,7 +60,16 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   // the pool by pg itself; without a listener the 'error' event would crash the process.
   pool.on('error', () => undefined);
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+    close: () => db.destroy(),
+  };
 }
 
 // Kysely prepares every statement anew; preparing costs about as much as running a simple one.

@@ -290,6 +290,26 @@ export interface CallbackAttemptsTable {
   response_snippet: string | null;
 }
 
+export interface PreviousApiKeysTable {
+  key_hash: string;
+  organisation_id: string;
+  rotated_at: string;
+  /** The end of the key's grace period: it authenticates until then. */
+  valid_until: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  organisation_id: string | null;
+  /** Who: `operator:<name>` (the CLI) or `api-key:<organisation id>` (the HTTP API). */
+  actor: string;
+  /** From where: `cli@<host>` or the client's IP address. */
+  source: string;
+  action: string;
+  details: string; // JSON object
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   users: UsersTable;
@@ -314,6 +334,8 @@ export interface Database {
   sim_faults: SimFaultsTable;
   callback_events: CallbackEventsTable;
   callback_attempts: CallbackAttemptsTable;
+  previous_api_keys: PreviousApiKeysTable;
+  audit_log: AuditLogTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
@@ -323,3 +345,4 @@ export type UserRow = Selectable<UsersTable>;
 export type BundleRow = Selectable<BundlesTable>;
 export type EsimRow = Selectable<EsimsTable>;
 export type AssignmentRow = Selectable<AssignmentsTable>;
+export type AuditRow = Selectable<AuditLogTable>;

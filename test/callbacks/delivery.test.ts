@@ -253,7 +253,7 @@ for (const kind of DATABASES) {
         random: t.deps.random,
         cipher: t.deps.cipher,
       };
-      const newKey = await rotateApiKey(orgDeps, org.id);
+      const { apiKey: newKey } = await rotateApiKey(orgDeps, org.id);
       await recordUsage(t, org.id, snapshot({ usedBytes: 10_000_000 }), 0);
       await eventually(async () => (receiver.at('/rotated').length === 2 ? true : undefined));
       const [before, afterRotation] = receiver.at('/rotated');

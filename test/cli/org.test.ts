@@ -252,9 +252,9 @@ for (const kind of DATABASES) {
       assert.equal(org?.callbackUrl, '');
     });
 
-    it('org rotate-key replaces the key: the old one gets 403, the new one 200', async () => {
+    it('org rotate-key --grace 0 replaces the key: the old one gets 403, the new one 200', async () => {
       const created = await createJson('--name', 'Rotating Org');
-      const res = await esim(env, 'org', 'rotate-key', created.id, '--json');
+      const res = await esim(env, 'org', 'rotate-key', created.id, '--grace', '0', '--json');
       assert.equal(res.code, 0, res.err);
       const rotated = JSON.parse(res.out) as { id: string; apiKey: string };
       assert.equal(rotated.id, created.id);
@@ -264,7 +264,7 @@ for (const kind of DATABASES) {
       assert.equal(status, 200);
       assert.equal(org?.apiKey, rotated.apiKey);
       const plain = await esim(env, 'org', 'rotate-key', created.id);
-      assert.match(plain.out, /^apiKey: esim_\S+$/);
+      assert.match(plain.out, /^apiKey: esim_\S+$/m);
       const unknown = await esim(env, 'org', 'rotate-key', '00000000-0000-4000-8000-000000000000');
       assert.equal(unknown.code, 1);
       assert.match(unknown.err, /not found/);

@@ -4,6 +4,7 @@ import { DEFAULT_TEST_CARD, TEST_CARDS } from '../../payments/test-cards.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, requireOption } from '../command.js';
 import { withServices } from '../services.js';
+import { operator } from './audit.js';
 import { afterCreateSteps } from './org.js';
 
 export const orgCard: Command = {
@@ -21,7 +22,10 @@ export const orgCard: Command = {
     const number = requireOption(values.number, 'number');
     return withServices(ctx.config(), async (deps) => {
       const expiry = values.exp === undefined ? defaultExpiry(deps.clock) : parseExpiry(values.exp);
-      const card = await saveCard(deps, orgId, { number, ...expiry });
+      const card = await saveCard({ ...deps, actor: operator(ctx) }, orgId, {
+        number,
+        ...expiry,
+      });
       ctx.io.out(
         values.json === true
           ? JSON.stringify({

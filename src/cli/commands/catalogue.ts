@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { iso } from '../../clock.js';
+import { audit } from '../../domain/audit.js';
 import type { Bundle } from '../../domain/bundle.js';
 import type { CatalogueFormat } from '../../domain/catalogue/import-file.js';
 import { formatFromFileName, parseCatalogue } from '../../domain/catalogue/import-file.js';
@@ -10,6 +11,7 @@ import { listAllBundles } from '../../store/repositories/catalogue-repository.js
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';
 import { withServices } from '../services.js';
+import { operator } from './audit.js';
 
 function countLine(summary: {
   added: string[];
@@ -72,6 +74,21 @@ export const catalogueImport: Command = {
         { replace: values.replace === true, dryRun: values['dry-run'] === true },
         iso(deps.clock.now()),
       );
+      if (!summary.dryRun) {
+        await audit(deps.store.db, operator(ctx), {
+          action: 'catalogue.imported',
+          organisationId: null,
+          at: deps.clock.now(),
+          details: {
+            file: path,
+            replace: values.replace === true,
+            added: summary.added.length,
+            updated: summary.updated.length,
+            removed: summary.removed.length,
+            retired: summary.retired.length,
+          },
+        });
+      }
       if (values.json === true) {
         ctx.io.out(JSON.stringify(summary));
       } else {

@@ -1,8 +1,10 @@
-import { addDays } from '../../clock.js';
+import { addDays, iso } from '../../clock.js';
 import { defaultGroupsFor } from '../../domain/catalogue/naming.js';
 import { openAccount } from '../../domain/ledger.js';
 import {
   CALLBACK_VERSIONS,
+  DEFAULT_KEY_GRACE_SECONDS,
+  MAX_KEY_GRACE_SECONDS,
   addUser,
   createOrganisation,
   rotateApiKey,
@@ -10,17 +12,24 @@ import {
 } from '../../domain/organisations.js';
 import type { OrganisationChanges, OrganisationDeps } from '../../domain/organisations.js';
 import type { AppDeps } from '../../deps.js';
-import { listOrganisations } from '../../store/repositories/organisation-repository.js';
-import type { Command } from '../command.js';
+import { notFound } from '../../domain/errors.js';
+import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
+import {
+  findOrganisationById,
+  listOrganisations,
+} from '../../store/repositories/organisation-repository.js';
+import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger, requireOption } from '../command.js';
 import { withServices } from '../services.js';
+import { operator } from './audit.js';
 
-const orgDeps = (deps: AppDeps): OrganisationDeps => ({
+const orgDeps = (deps: AppDeps, ctx: CommandContext): OrganisationDeps => ({
   db: deps.store.db,
   clock: deps.clock,
   random: deps.random,
   cipher: deps.cipher,
   checkCallbackUrl: deps.checkCallbackUrl,
+  actor: operator(ctx),
 });
 
 function splitList(value: string | undefined): string[] | undefined {
@@ -73,7 +82,7 @@ export const orgCreate: Command = {
     return withServices(ctx.config(), async (deps) => {
       const now = deps.clock.now();
       const created = await createOrganisation(
-        orgDeps(deps),
+        orgDeps(deps, ctx),
         {
           name,
           currency: values.currency,
@@ -193,7 +202,7 @@ export const orgUpdate: Command = {
     }
     return withServices(ctx.config(), async (deps) => {
       const row = await updateOrganisationSettings(
-        orgDeps(deps),
+        orgDeps(deps, ctx),
         id,
         changes,
         deps.checkCallbackUrl,
@@ -211,16 +220,96 @@ export const orgUpdate: Command = {
   },
 };
 
+/** A duration such as `24h`, `90m`, `7d`, `3600s` or `0`, in seconds. */
+export function parseGrace(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\s*([smhd]?)$/.exec(value.trim());
+  if (match === null) {
+    throw new UsageError(`--grace must be a duration such as 24h, 90m, 7d or 0, got "${value}"`);
+  }
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  const seconds = Number(match[1]) * unit;
+  if (seconds > MAX_KEY_GRACE_SECONDS) {
+    throw new UsageError(`--grace must not exceed ${MAX_KEY_GRACE_SECONDS / 86_400}d`);
+  }
+  return seconds;
+}
+
 export const orgRotateKey: Command = {
-  usage: 'esim org rotate-key <id> [--json]',
+  usage: 'esim org rotate-key <id> [--grace 24h|90m|7d|0] [--json]',
   summary:
-    'Replace an organisation’s API key (also the V3 callback signing key); the old key stops working at once',
+    'Replace an organisation’s API key (also the V3 callback signing key); the old key keeps working for the grace period (default 24h, 0: stops at once)',
+  async run(ctx) {
+    const { values, positionals } = parse(ctx.args, {
+      grace: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const id = onePositional(positionals, 'organisation id');
+    const grace = parseGrace(values.grace) ?? DEFAULT_KEY_GRACE_SECONDS;
+    return withServices(ctx.config(), async (deps) => {
+      const rotated = await rotateApiKey(orgDeps(deps, ctx), id, grace);
+      if (values.json === true) {
+        ctx.io.out(
+          JSON.stringify({
+            id,
+            apiKey: rotated.apiKey,
+            previousKeyValidUntil: rotated.previousValidUntil,
+          }),
+        );
+      } else {
+        ctx.io.out(`apiKey: ${rotated.apiKey}`);
+        ctx.io.out(
+          grace === 0
+            ? 'previous keys: stopped working now'
+            : `previous key: valid until ${rotated.previousValidUntil}`,
+        );
+      }
+      return 0;
+    });
+  },
+};
+
+export const orgShow: Command = {
+  usage: 'esim org show <id> [--json]',
+  summary:
+    'Show an organisation: settings, balances, and rotated-out API keys still in their grace period',
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, { json: { type: 'boolean' } });
     const id = onePositional(positionals, 'organisation id');
     return withServices(ctx.config(), async (deps) => {
-      const apiKey = await rotateApiKey(orgDeps(deps), id);
-      ctx.io.out(values.json === true ? JSON.stringify({ id, apiKey }) : `apiKey: ${apiKey}`);
+      const row = await findOrganisationById(deps.store.db, id);
+      if (row === undefined) throw notFound(`organisation ${id} not found`);
+      const now = iso(deps.clock.now());
+      const grace = await listKeysInGrace(deps.store.db, id, now);
+      const view = {
+        id: row.id,
+        name: row.name,
+        currency: row.currency,
+        balance: Number(row.balance),
+        testCredit: Number(row.test_credit),
+        groups: JSON.parse(row.groups) as string[],
+        callbackUrl: row.callback_url,
+        callbackVersion: row.callback_version,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        // Never the keys themselves: only when each rotated-out key was replaced and stops.
+        previousKeys: grace.map((k) => ({ rotatedAt: k.rotatedAt, validUntil: k.validUntil })),
+      };
+      if (values.json === true) {
+        ctx.io.out(JSON.stringify(view));
+        return 0;
+      }
+      ctx.io.out(`id: ${view.id}`);
+      ctx.io.out(`name: ${view.name}`);
+      ctx.io.out(`balance: ${view.balance} ${view.currency} (test credit ${view.testCredit})`);
+      ctx.io.out(`groups: ${view.groups.join(', ')}`);
+      ctx.io.out(
+        `callback: ${view.callbackUrl === '' ? '(none)' : view.callbackUrl} ${view.callbackVersion}`,
+      );
+      if (view.previousKeys.length === 0) ctx.io.out('previous keys: none in grace period');
+      for (const k of view.previousKeys) {
+        ctx.io.out(`previous key: rotated ${k.rotatedAt}, valid until ${k.validUntil}`);
+      }
       return 0;
     });
   },
@@ -250,7 +339,7 @@ export const userAdd: Command = {
       timeZone: values['time-zone'],
     };
     return withServices(ctx.config(), async (deps) => {
-      const user = await addUser(orgDeps(deps), orgId, input);
+      const user = await addUser(orgDeps(deps, ctx), orgId, input);
       ctx.io.out(
         values.json === true
           ? JSON.stringify({ id: user.id, email: user.email_address })

@@ -7,6 +7,7 @@ import { esims } from './004-esims.js';
 import { callbacks } from './005-callbacks.js';
 import { liveRoutes } from './007-live-routes.js';
 import { callbackOrder } from './008-callback-order.js';
+import { operations } from './009-operations.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -22,5 +23,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '005-callbacks': callbacks(dialect),
     '007-live-routes': liveRoutes(dialect),
     '008-callback-order': callbackOrder(dialect),
+    '009-operations': operations(dialect),
   };
 }

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
+import type { FastifyRequest } from 'fastify';
+import { apiActor, audit } from '../../../domain/audit.js';
 import { DomainError } from '../../../domain/errors.js';
+import type { TopUpResult as TopUpOutcome } from '../../../domain/top-up.js';
 import { settleOnRetry, topUp } from '../../../domain/top-up.js';
 import type { Api } from '../../api.js';
 import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
@@ -14,6 +17,40 @@ const TopUpResult = Type.Object(
   },
   { title: 'TopUpResult' },
 );
+
+/**
+ * Writes the top-up's audit row once its outcome is known. The top-up has its own transactions
+ * (the charge happens between them), so the row follows them; a failure to write it is logged
+ * and never turns a completed top-up into an error.
+ */
+async function audited(
+  deps: AppDeps,
+  request: Pick<FastifyRequest, 'organisation' | 'ip' | 'log'> & { query: { amount: string } },
+  pending: Promise<TopUpOutcome>,
+): Promise<TopUpOutcome> {
+  const who = apiActor(request.organisation.id, request.ip);
+  const record = async (action: 'topup.succeeded' | 'topup.failed', details: object) => {
+    try {
+      await audit(deps.store.db, who, {
+        action,
+        organisationId: request.organisation.id,
+        at: deps.clock.now(),
+        details: { ...details },
+      });
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not write the audit row of a top-up');
+    }
+  };
+  try {
+    const result = await pending;
+    await record('topup.succeeded', result);
+    return result;
+  } catch (error) {
+    const reason = error instanceof DomainError ? (error.reason ?? error.code) : 'internal_error';
+    await record('topup.failed', { amount: request.query.amount, reason });
+    throw error;
+  }
+}
 
 export function registerTopUp(app: Api, deps: AppDeps): void {
   const { topUpMin, topUpMax } = deps.config;
@@ -57,14 +94,18 @@ export function registerTopUp(app: Api, deps: AppDeps): void {
         request,
         reply,
         (idem) =>
-          topUp(
+          audited(
             deps,
-            { id: request.organisation.id, currency: request.organisation.currency },
-            request.query.amount,
-            {
-              idempotencyKey: idem.key,
-              handOver: (owner, leaseSeconds) => idem.handOver(owner, leaseSeconds),
-            },
+            request,
+            topUp(
+              deps,
+              { id: request.organisation.id, currency: request.organisation.currency },
+              request.query.amount,
+              {
+                idempotencyKey: idem.key,
+                handOver: (owner, leaseSeconds) => idem.handOver(owner, leaseSeconds),
+              },
+            ),
           ),
         { leaseSeconds: Math.ceil(deps.config.paymentTimeoutMs / 1000) + 60 },
       );

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Decision, RateLimits } from '../rate-limits/limiter.js';
+import { sendError } from './error-handler.js';
+
+// Rate limits of the /v2.1 scope, as the live service does them: every authenticated response
+// carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window ends, an
+// RFC 3339 time) and X-RateLimit-Cost; over the budget the answer is 429 {"message"} with
+// Retry-After. Failed authentications are counted per client address, and an address over its
+// count gets 429 before its key is even looked at, so key guessing is throttled while every
+// other client carries on.
+
+const API_PREFIX = '/v2.1';
+
+function setHeaders(reply: FastifyReply, d: Decision, cost: number): void {
+  reply.header('x-ratelimit-limit', String(d.limit));
+  reply.header('x-ratelimit-remaining', String(d.remaining));
+  reply.header('x-ratelimit-reset', d.resetAt.toISOString());
+  reply.header('x-ratelimit-cost', String(cost));
+}
+
+/** The cost of a request: configured per `METHOD /path` (HEAD costs what GET does), else 1. */
+export function requestCost(request: FastifyRequest, costs: Config['rateLimitCosts']): number {
+  const template = request.routeOptions.url ?? '';
+  const path = template.startsWith(API_PREFIX) ? template.slice(API_PREFIX.length) : template;
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return costs[`${method} ${path}`] ?? 1;
+}
+
+/** Registered before the API-key hook: refuses addresses that failed authentication too often. */
+export function limitFailedAuthentication(app: FastifyInstance, limits: RateLimits): void {
+  app.addHook('onRequest', async (request, reply) => {
+    let refusal: Decision | undefined;
+    try {
+      refusal = await limits.authRefusal(request.ip);
+    } catch (error) {
+      // A limiter that cannot answer must not take the API down with it: let the request on.
+      request.log.warn({ err: error }, 'could not check the failed-authentication count');
+      return;
+    }
+    if (refusal === undefined) return;
+    reply.header('x-ratelimit-reset', refusal.resetAt.toISOString());
+    return sendError(
+      reply,
+      429,
+      `too many requests with a missing or invalid API key from this address; retry after ${refusal.retryAfterSeconds} s`,
+      { code: 'rate_limited', retryAfterSeconds: refusal.retryAfterSeconds },
+    );
+  });
+  // The API-key hook answers 403 without setting request.organisation: that is a failure.
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 403 && !request.organisation) {
+      await limits.authFailed(request.ip).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'could not count a failed authentication');
+      });
+    }
+  });
+}
+
+/** Registered after the API-key hook: spends the organisation's budget. */
+export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: Config): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const cost = requestCost(request, config.rateLimitCosts);
+    // The budget belongs to the organisation, so a key in its grace period shares it with the
+    // new one.
+    let d: Decision;
+    try {
+      d = await limits.spend(request.organisation.id, cost);
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not spend from the rate-limit budget');
+      return;
+    }
+    setHeaders(reply, d, cost);
+    if (d.allowed) return;
+    return sendError(
+      reply,
+      429,
+      `rate limit exceeded: ${d.limit} points per ${config.rateLimitWindowSeconds} s, this request costs ${cost}; retry after ${d.retryAfterSeconds} s`,
+      { code: 'rate_limited', retryAfterSeconds: d.retryAfterSeconds },
+    );
+  });
+}

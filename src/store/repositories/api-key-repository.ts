@@ -1,0 +1,97 @@
+import { PostgresAdapter } from 'kysely';
+import type { Executor } from '../database.js';
+import type { OrganisationRow } from '../schema.js';
+
+// Keys rotated out but still inside their grace period. The organisation row holds the newest
+// key; these rows only ever authenticate, they never sign.
+
+export interface PreviousKey {
+  readonly keyHash: string;
+  readonly organisationId: string;
+  readonly rotatedAt: string;
+  readonly validUntil: string;
+}
+
+export async function insertPreviousKey(db: Executor, key: PreviousKey): Promise<void> {
+  await db
+    .insertInto('previous_api_keys')
+    .values({
+      key_hash: key.keyHash,
+      organisation_id: key.organisationId,
+      rotated_at: key.rotatedAt,
+      valid_until: key.validUntil,
+    })
+    .execute();
+}
+
+/** Ends the grace period of every earlier key of the organisation at `at`. */
+export async function endGracePeriods(
+  db: Executor,
+  organisationId: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('previous_api_keys')
+    .set({ valid_until: at })
+    .where('organisation_id', '=', organisationId)
+    .where('valid_until', '>', at)
+    .execute();
+}
+
+/** The organisation whose rotated-out key has this hash, while its grace period lasts. */
+export async function findOrganisationByPreviousKeyHash(
+  db: Executor,
+  hash: string,
+  now: string,
+): Promise<{ row: OrganisationRow; keyHash: string } | undefined> {
+  const key = await db
+    .selectFrom('previous_api_keys')
+    .select(['organisation_id', 'key_hash'])
+    .where('key_hash', '=', hash)
+    .where('valid_until', '>', now)
+    .executeTakeFirst();
+  if (key === undefined) return undefined;
+  const row = await db
+    .selectFrom('organisations')
+    .selectAll()
+    .where('id', '=', key.organisation_id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { row, keyHash: key.key_hash };
+}
+
+/** Rotated-out keys of an organisation still inside their grace period, newest first. */
+export async function listKeysInGrace(
+  db: Executor,
+  organisationId: string,
+  now: string,
+): Promise<PreviousKey[]> {
+  const rows = await db
+    .selectFrom('previous_api_keys')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('valid_until', '>', now)
+    .orderBy('rotated_at', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    keyHash: r.key_hash,
+    organisationId: r.organisation_id,
+    rotatedAt: r.rotated_at,
+    validUntil: r.valid_until,
+  }));
+}
+
+/**
+ * The organisation's current key hash, locked for the rest of the transaction on PostgreSQL
+ * (SQLite runs one write transaction at a time), so two rotations cannot both keep the same
+ * old key.
+ */
+export async function lockCurrentKeyHash(db: Executor, id: string): Promise<string | undefined> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const row = await db
+    .selectFrom('organisations')
+    .select('api_key_hash')
+    .where('id', '=', id)
+    .$if(postgres, (q) => q.forUpdate())
+    .executeTakeFirst();
+  return row?.api_key_hash;
+}

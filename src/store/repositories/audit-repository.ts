@@ -1,0 +1,37 @@
+import type { Executor } from '../database.js';
+import type { AuditRow } from '../schema.js';
+
+export interface NewAuditEntry {
+  readonly at: string;
+  readonly organisationId: string | null;
+  readonly actor: string;
+  readonly source: string;
+  readonly action: string;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      at: entry.at,
+      organisation_id: entry.organisationId,
+      actor: entry.actor,
+      source: entry.source,
+      action: entry.action,
+      details: JSON.stringify(entry.details),
+    })
+    .execute();
+}
+
+/** The newest audit rows first, optionally of one organisation. */
+export async function listAuditEntries(
+  db: Executor,
+  filter: { organisationId?: string; limit: number },
+): Promise<AuditRow[]> {
+  let query = db.selectFrom('audit_log').selectAll();
+  if (filter.organisationId !== undefined) {
+    query = query.where('organisation_id', '=', filter.organisationId);
+  }
+  return query.orderBy('id', 'desc').limit(filter.limit).execute();
+}

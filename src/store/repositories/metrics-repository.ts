@@ -1,0 +1,194 @@
+import { sql } from 'kysely';
+import type { Executor } from '../database.js';
+
+// The figures /metrics reads from the database at scrape time. They describe the whole
+// deployment, not one instance, so every instance reports the same values.
+
+export interface OrderTotal {
+  readonly status: string;
+  readonly currency: string;
+  readonly count: number;
+  readonly total: number;
+}
+
+export interface MoneyTotal {
+  readonly kind: string;
+  readonly currency: string;
+  readonly balance: number;
+  readonly testCredit: number;
+}
+
+/**
+ * Where a running tally of orders and ledger entries stands: the highest row read of each table
+ * (SQLite rowid / ledger id), or undefined before the first read.
+ */
+export interface TallyMarks {
+  readonly orders: number;
+  readonly ledger: number;
+}
+
+export interface Tally {
+  readonly orders: readonly OrderTotal[];
+  readonly money: readonly MoneyTotal[];
+  readonly marks: TallyMarks;
+}
+
+/**
+ * Orders and money moved by type and currency. Orders and ledger entries are only ever added,
+ * so on SQLite, where rows become visible in id order (one writer at a time), only the rows
+ * after `since` are read and the caller adds them to its tally: a scrape then costs the new rows,
+ * not the whole history, which matters because SQLite reads block the process. A table whose
+ * highest id went below the mark (the simulator's reset) makes the caller start afresh
+ * (`fresh: true`). PostgreSQL assigns ids before commit, so a later id can become visible first:
+ * it sums everything each time, off the event loop.
+ */
+export async function readTally(
+  db: Executor,
+  dialect: 'sqlite' | 'postgres',
+  since: TallyMarks | undefined,
+): Promise<Tally & { fresh: boolean }> {
+  let from = since ?? { orders: 0, ledger: 0 };
+  if (dialect === 'postgres') from = { orders: 0, ledger: 0 };
+  else if (since !== undefined) {
+    const top = await sql<{ orders: number | null; ledger: number | null }>`
+      select (select max(rowid) from orders) as orders,
+             (select max(id) from ledger_entries) as ledger`.execute(db);
+    const row = top.rows[0];
+    if (num(row?.orders) < since.orders || num(row?.ledger) < since.ledger) {
+      from = { orders: 0, ledger: 0 };
+    }
+  }
+  const incremental = dialect === 'sqlite';
+  const orders = await db
+    .selectFrom('orders')
+    .select(['status', 'currency'])
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('total').as('total')])
+    .select(sql<number>`max(${sql.raw(incremental ? 'rowid' : '0')})`.as('mark'))
+    .$if(incremental, (q) => q.where(sql<boolean>`rowid > ${from.orders}`))
+    .groupBy(['status', 'currency'])
+    .execute();
+  const money = await db
+    .selectFrom('ledger_entries as l')
+    .innerJoin('organisations as o', 'o.id', 'l.organisation_id')
+    .select(['l.kind', 'o.currency'])
+    .select([
+      sql<number>`sum(abs(l.balance_delta))`.as('balance'),
+      sql<number>`sum(abs(l.test_credit_delta))`.as('test_credit'),
+      sql<number>`max(l.id)`.as('mark'),
+    ])
+    .$if(incremental, (q) => q.where('l.id', '>', from.ledger))
+    .groupBy(['l.kind', 'o.currency'])
+    .execute();
+  return {
+    fresh: from.orders === 0 && from.ledger === 0,
+    orders: orders.map((r) => ({
+      status: r.status,
+      currency: r.currency,
+      count: num(r.n),
+      total: num(r.total),
+    })),
+    money: money.map((r) => ({
+      kind: r.kind,
+      currency: r.currency,
+      balance: num(r.balance),
+      testCredit: num(r.test_credit),
+    })),
+    marks: {
+      orders: Math.max(from.orders, ...orders.map((r) => num(r.mark))),
+      ledger: Math.max(from.ledger, ...money.map((r) => num(r.mark))),
+    },
+  };
+}
+
+export interface BusinessFigures {
+  readonly topUps: readonly { status: string; count: number }[];
+  readonly esims: readonly { profileStatus: string; count: number }[];
+  readonly assignments: readonly { state: string; count: number }[];
+  readonly callbackQueue: readonly { status: string; count: number; oldest: string | null }[];
+  /** The oldest due, not yet done item of each worker (RFC 3339), or null when none is due. */
+  readonly oldestDue: Readonly<
+    Record<'callback-delivery' | 'lifecycle' | 'topup-reconcile', string | null>
+  >;
+}
+
+const num = (value: unknown): number => Number(value ?? 0);
+const text = (value: unknown): string | null =>
+  value === null || value === undefined ? null : String(value);
+
+function earliest(...values: (string | null)[]): string | null {
+  const present = values.filter((v): v is string => v !== null);
+  return present.length === 0 ? null : present.reduce((a, b) => (a < b ? a : b));
+}
+
+export async function readBusinessFigures(db: Executor, now: string): Promise<BusinessFigures> {
+  const topUps = await db
+    .selectFrom('topups')
+    .select('status')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .groupBy('status')
+    .execute();
+  const esims = await db
+    .selectFrom('esims')
+    .select('profile_status')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .groupBy('profile_status')
+    .execute();
+  const assignments = await db
+    .selectFrom('assignments')
+    .select('state')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .groupBy('state')
+    .execute();
+  const queue = await db
+    .selectFrom('callback_events')
+    .select('status')
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('status', 'in', ['pending', 'delivering'])
+    .groupBy('status')
+    .execute();
+  const dueCallback = await db
+    .selectFrom('callback_events')
+    .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirst();
+  const dueProcessing = await db
+    .selectFrom('assignments')
+    .select((eb) => eb.fn.min('processing_due_at').as('due'))
+    .where('state', '=', 'Processing')
+    .where('processing_due_at', '<=', now)
+    .executeTakeFirst();
+  const dueEnded = await db
+    .selectFrom('assignments')
+    .select((eb) => eb.fn.min('end_time').as('due'))
+    .where('state', 'in', ['Active', 'Depleted'])
+    .where('end_time', '<=', now)
+    .executeTakeFirst();
+  const dueLapsed = await db
+    .selectFrom('assignments')
+    .select((eb) => eb.fn.min('valid_until').as('due'))
+    .where('state', '=', 'Queued')
+    .where('valid_until', '<=', now)
+    .executeTakeFirst();
+  const dueTopUp = await db
+    .selectFrom('topups')
+    .select((eb) => eb.fn.min('next_check_at').as('due'))
+    .where('status', 'in', ['pending', 'unknown'])
+    .where('next_check_at', '<=', now)
+    .executeTakeFirst();
+  return {
+    topUps: topUps.map((r) => ({ status: r.status, count: num(r.n) })),
+    esims: esims.map((r) => ({ profileStatus: r.profile_status, count: num(r.n) })),
+    assignments: assignments.map((r) => ({ state: r.state, count: num(r.n) })),
+    callbackQueue: queue.map((r) => ({
+      status: r.status,
+      count: num(r.n),
+      oldest: text(r.oldest),
+    })),
+    oldestDue: {
+      'callback-delivery': text(dueCallback?.due),
+      lifecycle: earliest(text(dueProcessing?.due), text(dueEnded?.due), text(dueLapsed?.due)),
+      'topup-reconcile': text(dueTopUp?.due),
+    },
+  };
+}

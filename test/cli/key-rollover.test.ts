@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES } from '../harness.js';
+import type { TestApp } from '../harness.js';
+import type { FileBackedApp } from '../fixtures/orders.js';
+import { runCli, startFileBackedApp } from '../fixtures/orders.js';
+
+// Key roll-over: `esim org rotate-key` returns a new key at once and keeps the old one working
+// for a grace period (24 h unless --grace says otherwise; 0 stops it at once). Checked through
+// HTTP with the app's injected clock moved past the grace period.
+
+const DAY = 86_400;
+
+for (const kind of DATABASES) {
+  describe(`API key roll-over [${kind}]`, () => {
+    let f: FileBackedApp;
+    let t: TestApp;
+
+    before(async () => {
+      f = await startFileBackedApp(kind);
+      t = f.t;
+    });
+    after(() => f.close());
+
+    const cli = async (...argv: string[]) => {
+      const res = await runCli(argv, f.env);
+      assert.equal(res.code, 0, res.err);
+      return res.out;
+    };
+    const create = async () =>
+      JSON.parse(await cli('org', 'create', '--name', 'Rolling Co', '--json')) as {
+        id: string;
+        apiKey: string;
+      };
+    const rotate = async (id: string, ...extra: string[]) =>
+      JSON.parse(await cli('org', 'rotate-key', id, '--json', ...extra)) as {
+        apiKey: string;
+        previousKeyValidUntil: string;
+      };
+    const status = async (apiKey: string) =>
+      (await t.request(apiKey, { method: 'GET', url: '/v2.1/organisation' })).statusCode;
+    const catalogueStatus = async (apiKey: string) =>
+      (await t.request(apiKey, { method: 'GET', url: '/v2.1/catalogue' })).statusCode;
+    // Through /_sim, so the offset is stored and the CLI's next run sees the same time.
+    const advance = async (seconds: number) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/_sim/clock/advance',
+        payload: { seconds },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+    const show = async (id: string) =>
+      JSON.parse(await cli('org', 'show', id, '--json')) as {
+        previousKeys: { rotatedAt: string; validUntil: string }[];
+      };
+
+    it('keeps the old key valid for 24 h by default, then refuses it with 403', async () => {
+      const org = await create();
+      const before = t.clock.now().getTime();
+      const rotated = await rotate(org.id);
+      assert.notEqual(rotated.apiKey, org.apiKey);
+      const validUntil = Date.parse(rotated.previousKeyValidUntil);
+      assert.ok(Math.abs(validUntil - before - DAY * 1000) < 60_000, rotated.previousKeyValidUntil);
+
+      assert.equal(await status(org.apiKey), 200);
+      assert.equal(await status(rotated.apiKey), 200);
+      assert.equal(await catalogueStatus(org.apiKey), 200);
+      // Whichever key asks, the organisation shows the newest one (the V3 signing key).
+      const viaOld = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.equal(viaOld.json().organisations[0].apiKey, rotated.apiKey);
+      const shown = await show(org.id);
+      assert.equal(shown.previousKeys.length, 1);
+      assert.equal(shown.previousKeys[0]?.validUntil, rotated.previousKeyValidUntil);
+      const text = await cli('org', 'show', org.id);
+      assert.match(
+        text,
+        new RegExp(`previous key: rotated .*, valid until ${rotated.previousKeyValidUntil}`),
+      );
+      assert.doesNotMatch(text, new RegExp(org.apiKey));
+
+      await advance(DAY - 120);
+      assert.equal(await status(org.apiKey), 200, 'still inside the grace period');
+      await advance(180);
+      assert.equal(await status(org.apiKey), 403);
+      assert.equal(await catalogueStatus(org.apiKey), 403);
+      const refused = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.deepEqual(refused.json(), { message: 'invalid API key', code: 'forbidden' });
+      assert.equal(await status(rotated.apiKey), 200);
+    });
+
+    it('--grace sets the grace period of that rotation', async () => {
+      const org = await create();
+      const rotated = await rotate(org.id, '--grace', '90m');
+      const start = t.clock.now().getTime();
+      assert.ok(Math.abs(Date.parse(rotated.previousKeyValidUntil) - start - 5_400_000) < 60_000);
+      await advance(80 * 60);
+      assert.equal(await status(org.apiKey), 200);
+      await advance(11 * 60);
+      assert.equal(await status(org.apiKey), 403);
+    });
+
+    it('--grace 0 stops the old key, and every key still in grace, at once', async () => {
+      const org = await create();
+      const second = await rotate(org.id);
+      assert.equal(await status(org.apiKey), 200);
+      const third = await rotate(org.id, '--grace', '0');
+      assert.equal(await status(org.apiKey), 403);
+      assert.equal(await status(second.apiKey), 403);
+      assert.equal(await status(third.apiKey), 200);
+      assert.deepEqual((await show(org.id)).previousKeys, []);
+      assert.match(await cli('org', 'show', org.id), /previous keys: none in grace period/);
+    });
+
+    it('refuses a malformed or too long grace period, and an unknown organisation', async () => {
+      const org = await create();
+      for (const grace of ['soon', '-1h', '24x', '1000d']) {
+        const res = await runCli(['org', 'rotate-key', org.id, '--grace', grace], f.env);
+        assert.equal(res.code, 2, `${grace}: ${res.err}`);
+        assert.match(res.err, /--grace/);
+      }
+      assert.equal(await status(org.apiKey), 200, 'a refused rotation changes nothing');
+      const missing = await runCli(
+        ['org', 'rotate-key', '00000000-0000-0000-0000-000000000000'],
+        f.env,
+      );
+      assert.equal(missing.code, 1);
+      assert.match(missing.err, /not found/);
+    });
+  });
+}
