@@ -86,7 +86,7 @@ function jsonRows(text: string, errors: string[]): Row[] {
       return;
     }
     const unknown = Object.keys(item).filter(
-      (k) => !(BUNDLE_FIELDS as readonly string[]).includes(k),
+      (k) => !(BUNDLE_FIELDS as readonly string[]).includes(k) && !DERIVED_FIELDS.has(k),
     );
     if (unknown.length > 0) {
       errors.push(`line ${line}: unknown field ${unknown.map((k) => `"${k}"`).join(', ')}`);
@@ -96,6 +96,10 @@ function jsonRows(text: string, errors: string[]): Row[] {
   });
   return rows;
 }
+
+// Fields the API derives for every bundle (the catalogue's own output, `esim catalogue list
+// --json`, carries them): accepted on import and ignored.
+const DERIVED_FIELDS = new Set(['billingType']);
 
 const LIST_FIELDS = new Set<BundleField>(['groups', 'countries', 'roamingEnabled', 'speed']);
 const INTEGER_FIELDS = new Set<BundleField>(['dataAmount', 'duration', 'price']);

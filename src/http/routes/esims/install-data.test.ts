@@ -117,15 +117,17 @@ for (const kind of DATABASES) {
       for (const item of several) {
         const details = await getJson(t, org, `/v2.1/esims/${item['iccid'] ?? ''}`);
         assert.deepEqual(item, details);
-        assert.deepEqual(Object.keys(item).sort(), [
-          'firstInstalledDateTime',
+        for (const field of [
           'iccid',
           'matchingId',
-          'pin',
-          'profileStatus',
-          'puk',
           'smdpAddress',
-        ]);
+          'profileStatus',
+          'pin',
+          'puk',
+          'firstInstalledDateTime',
+        ]) {
+          assert.ok(field in item, `${field} in the JSON install data`);
+        }
       }
       // One eSIM: the object itself, as the live service answers.
       const single = await buy(t, org, FR_1MB.name, { quantity: 1 });

@@ -10,7 +10,8 @@ import {
 } from '../../../domain/install-data.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { EsimSchema, esimBody } from './esim-view.js';
+import { esimActivity } from '../../../store/repositories/esim-repository.js';
+import { EsimSchema, esimBody, esimLiveFields } from './esim-view.js';
 
 /** What Accept may ask for, the default (the live service's) first. */
 const MEDIA_TYPES = {
@@ -83,7 +84,14 @@ export function registerInstallData(app: Api, deps: AppDeps): void {
     reply.header('vary', 'Accept');
     if (format === 'json') {
       const esims = await loadInstallEsims(deps.store.db, request.organisation.id, reference);
-      const bodies = esims.map(esimBody);
+      const activity = await esimActivity(
+        deps.store.db,
+        esims.map((e) => e.iccid),
+      );
+      const bodies = esims.map((e) => ({
+        ...esimBody(e),
+        ...esimLiveFields(e, activity.get(e.iccid)),
+      }));
       return reply
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(bodies.length === 1 ? bodies[0] : bodies));
