@@ -1,45 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import jsqr from 'jsqr';
-import { PNG } from 'pngjs';
-import yauzl from 'yauzl';
 import { FR_1MB, buy, getJson, seedTestBundles } from '../../../../test/esim-fixtures.js';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
-
-// jsqr is CommonJS with an ES-style default export in its types; take whichever form loads.
-type Decode = typeof jsqr.default;
-const jsQR: Decode =
-  (jsqr as unknown as { default?: Decode }).default ?? (jsqr as unknown as Decode);
-
-/** Every entry of a ZIP archive by name. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error !== null || zip === undefined) return reject(error ?? new Error('no zip'));
-      const files = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err !== null || stream === undefined) return reject(err ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            files.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(files));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
-
-function decodeQr(png: Buffer): string | undefined {
-  const image = PNG.sync.read(png);
-  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
-}
+import { decodeQr, unzip } from '../../../../test/zip.js';
 
 for (const kind of DATABASES) {
   describe(`GET /v2.1/esims/assignments (install data) [${kind}]`, () => {
