@@ -29,14 +29,29 @@ const DESCRIPTION = `Prepaid eSIM data bundles: organisation and users, balance 
 
 **Rate limits.** When the service limits requests (on by default in production), every authenticated response carries \`X-RateLimit-Limit\` (points per window), \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (when the window ends, RFC 3339) and \`X-RateLimit-Cost\` (what the request cost); over the budget the answer is 429 with \`Retry-After\` in seconds. Too many requests with a missing or invalid key from one address also get 429 for a while.
 
-**Extensions.** Operations marked \`x-extension: true\` are not in the v2.1 interface description this service implements; they are documented here and stable. Operations marked \`x-simulator: true\` exist in simulator mode only.`;
+**Live routes.** Besides the operations of the v2.1 interface description this service implements, it answers the live v2.1 routes that description leaves out (organisation groups, networks, inventory refund, eSIM refresh and customer reference, revoke by bundle name, the QR and CSV install files), in the live service's shape; they are part of the interface and carry no mark.
+
+**Extensions.** Operations marked \`x-extension: true\` are additions of this service, in neither the v2.1 interface description nor the live service; they are documented here and stable. Operations marked \`x-simulator: true\` exist in simulator mode only.`;
 
 const TAGS = [
-  { name: 'Organisation', description: 'The caller organisation, its users and its balance.' },
-  { name: 'Catalogue', description: 'Bundles the organisation may order.' },
+  {
+    name: 'Organisation',
+    description: 'The caller organisation, its users, its balance and its bundle groups.',
+  },
+  {
+    name: 'Catalogue',
+    description: 'Bundles the organisation may order, and the mobile networks of each country.',
+  },
   { name: 'Orders', description: 'Placing and reading orders.' },
-  { name: 'Inventory', description: 'Bundles bought and not yet applied to an eSIM.' },
-  { name: 'eSIMs', description: 'eSIM profiles, their bundles, history, location and SMS.' },
+  {
+    name: 'Inventory',
+    description: 'Bundles bought and not yet applied to an eSIM; refunds of them to the balance.',
+  },
+  {
+    name: 'eSIMs',
+    description:
+      'eSIM profiles and their customer reference, their bundles, history, location, network refresh and SMS; install data as JSON, CSV or QR codes.',
+  },
   {
     name: 'Callbacks (extension)',
     description: 'Usage callback deliveries and their attempts; resending a failed delivery.',
@@ -49,8 +64,9 @@ const TAGS = [
   },
 ];
 
-// The operations the v2.1 description defines, and those it only refers to. Anything else under
-// the base path is an extension of this service and is marked so when its route does not say.
+// The operations the v2.1 description defines, those it only refers to, and the live routes it
+// leaves out. Anything else under the base path is an extension of this service and is marked
+// so when its route does not say.
 const SPEC_OPERATIONS = new Set([
   'GET /organisation',
   'POST /organisation/balance',
@@ -64,6 +80,18 @@ const SPEC_OPERATIONS = new Set([
   'DELETE /esims/{iccid}/bundles/{name}/applications/{assignmentId}',
 ]);
 const REFERENCED_OPERATIONS = [/^POST \/orders$/, /^GET \/esims\/\{iccid\}\/bundles(\/|$)/];
+// The live v2.1 routes the description leaves out (docs/compatibility.md): the live service
+// answers them, so they are part of the interface, not extensions.
+export const LIVE_OPERATIONS: ReadonlySet<string> = new Set([
+  'GET /organisation/groups',
+  'GET /networks',
+  'POST /inventory/refund',
+  'GET /esims/{iccid}/refresh',
+  'PUT /esims',
+  'DELETE /esims/{iccid}/bundles/{name}',
+  'GET /esims/qr/{reference}',
+  'GET /esims/csv/{reference}',
+]);
 
 /** Fastify's `/a/:id` as OpenAPI's `/a/{id}`. */
 export function openApiPath(url: string): string {
@@ -120,7 +148,9 @@ function withPlatformResponses(schema: Schema, method: string, url: string): Sch
   add(500, standardErrors[500]);
   const operation = `${method} ${url.slice(API_PREFIX.length)}`;
   const extension =
-    !SPEC_OPERATIONS.has(operation) && !REFERENCED_OPERATIONS.some((r) => r.test(operation));
+    !SPEC_OPERATIONS.has(operation) &&
+    !LIVE_OPERATIONS.has(operation) &&
+    !REFERENCED_OPERATIONS.some((r) => r.test(operation));
   const marks: Record<string, unknown> = {};
   if (extension && !('x-extension' in schema)) marks['x-extension'] = true;
   return { ...schema, ...marks, response };

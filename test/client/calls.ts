@@ -17,6 +17,8 @@ export interface CallContext {
   orderReference: string;
   applyReference: string;
   iccid: string;
+  /** An inventory batch of the bundle with units left, to refund from. */
+  usageId: number;
   assignmentIds: string[];
   callbackId: string;
   faultId: string;
@@ -40,6 +42,7 @@ export const CALLS: readonly (readonly [string, Call])[] = [
   ['checkLiveness', (c) => c.client.GET('/healthz')],
   ['checkReadiness', (c) => c.client.GET('/readyz')],
   ['getOrganisation', (c) => c.client.GET('/v2.1/organisation')],
+  ['listOrganisationGroups', (c) => c.client.GET('/v2.1/organisation/groups')],
   [
     'topUpBalance',
     (c) => c.client.POST('/v2.1/organisation/balance', { params: { query: { amount: '1000' } } }),
@@ -58,6 +61,10 @@ export const CALLS: readonly (readonly [string, Call])[] = [
   [
     'getCatalogueBundle',
     (c) => c.client.GET('/v2.1/catalogue/bundle/{name}', { params: { path: { name: c.bundle } } }),
+  ],
+  [
+    'listNetworks',
+    (c) => c.client.GET('/v2.1/networks', { params: { query: { countries: 'FR' } } }),
   ],
   [
     'placeOrder',
@@ -85,12 +92,22 @@ export const CALLS: readonly (readonly [string, Call])[] = [
   [
     'getInventory',
     async (c) => {
-      // Two units into inventory first, so there is something to list and to apply.
+      // Three units into inventory first, so there is something to list, refund and apply.
       await c.client.POST('/v2.1/orders', {
-        body: { type: 'transaction', order: [{ type: 'bundle', item: c.bundle, quantity: 2 }] },
+        body: { type: 'transaction', order: [{ type: 'bundle', item: c.bundle, quantity: 3 }] },
       });
-      return c.client.GET('/v2.1/inventory');
+      const result = await c.client.GET('/v2.1/inventory');
+      const batch = result.data?.bundles
+        .find((b) => b.name === c.bundle)
+        ?.available.find((a) => a.remaining >= 3);
+      c.usageId = required(batch, 'inventory batch with three units').id;
+      return result;
     },
+  ],
+  [
+    'refundInventory',
+    // One of the three units back to the balance; applyBundle takes the other two.
+    (c) => c.client.POST('/v2.1/inventory/refund', { body: { usageId: c.usageId, quantity: 1 } }),
   ],
   [
     'applyBundle',
@@ -101,6 +118,10 @@ export const CALLS: readonly (readonly [string, Call])[] = [
       c.applyReference = required(result.data, 'apply').applyReference;
       return result;
     },
+  ],
+  [
+    'updateEsims',
+    (c) => c.client.PUT('/v2.1/esims', { body: { iccid: c.iccid, customerRef: 'customer-4711' } }),
   ],
   ['listEsims', (c) => c.client.GET('/v2.1/esims')],
   [
@@ -142,6 +163,22 @@ export const CALLS: readonly (readonly [string, Call])[] = [
       }),
   ],
   [
+    'getInstallQrCodes',
+    (c) =>
+      c.client.GET('/v2.1/esims/qr/{reference}', {
+        params: { path: { reference: c.applyReference } },
+        parseAs: 'arrayBuffer',
+      }),
+  ],
+  [
+    'getInstallCsv',
+    (c) =>
+      c.client.GET('/v2.1/esims/csv/{reference}', {
+        params: { path: { reference: c.applyReference } },
+        parseAs: 'text',
+      }),
+  ],
+  [
     'simInstallProfile',
     (c) =>
       c.client.POST('/_sim/esims/{iccid}/install', {
@@ -176,6 +213,10 @@ export const CALLS: readonly (readonly [string, Call])[] = [
   [
     'getEsimLocation',
     (c) => c.client.GET('/v2.1/esims/{iccid}/location', { params: { path: { iccid: c.iccid } } }),
+  ],
+  [
+    'refreshEsim',
+    (c) => c.client.GET('/v2.1/esims/{iccid}/refresh', { params: { path: { iccid: c.iccid } } }),
   ],
   [
     'sendSms',
@@ -251,6 +292,14 @@ export const CALLS: readonly (readonly [string, Call])[] = [
           },
           query: { type: 'validate' },
         },
+      }),
+  ],
+  [
+    'revokeBundleByName',
+    // The validate above left the second unused assignment in place: this revokes it.
+    (c) =>
+      c.client.DELETE('/v2.1/esims/{iccid}/bundles/{name}', {
+        params: { path: { iccid: c.iccid, name: c.bundle }, query: { type: 'transaction' } },
       }),
   ],
   ['simReset', (c) => c.client.POST('/_sim/reset')],

@@ -351,7 +351,11 @@ export interface paths {
          * @description A page of the organisation eSIMs in the order they were issued. Paging metadata is in the body (pageCount, rows, pageSize) and, as for the catalogue, in the X-Total-Count and Link headers.
          */
         get: operations["listEsims"];
-        put?: never;
+        /**
+         * Set the customer reference of an eSIM
+         * @description Stores the organisation’s own reference for one of its eSIMs (for example its customer or device id). GET /esims and GET /esims/{iccid} then carry it as customerRef, and the eSIM history gains an "eSIM Updated" entry. An empty customerRef clears it. An ICCID that is unknown or another organisation’s is a 404. The fields go in a JSON body, or, as the live documentation also shows, in the query string of a request without a body (the body wins when both are sent).
+         */
+        put: operations["updateEsims"];
         post?: never;
         delete?: never;
         options?: never;
@@ -413,7 +417,11 @@ export interface paths {
         get: operations["getEsimBundle"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Revoke the oldest unused assignment of a bundle
+         * @description Revokes the oldest assignment of the named bundle on the eSIM that has not started (Processing or Queued), as the live service does, and refunds its unit to inventory. type=validate reports what would happen and changes nothing. When every assignment of the bundle has started or ended, this is a 400 (code no_unused_assignment): revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}. A bundle never assigned to the eSIM, or an eSIM that is unknown or another organisation’s, is a 404.
+         */
+        delete: operations["revokeBundleByName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -500,6 +508,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2.1/esims/{iccid}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Refresh the network registration of an eSIM
+         * @description Troubleshooting: the network cancels the eSIM’s location and the device registers again, which briefly disconnects it. The simulated network re-registers at once on the same network (lastSeen of GET /esims/{iccid}/location moves to now). The eSIM history gains an "eSIM Refreshed" entry. A GET, as on the live service.
+         */
+        get: operations["refreshEsim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2.1/esims/{iccid}/sms": {
         parameters: {
             query?: never;
@@ -531,7 +559,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a bundle from inventory to an eSIM
-         * @description Takes units of a bundle from the organisation inventory (oldest unexpired batch first) and assigns them to an eSIM the organisation owns, or to a newly issued eSIM when iccid is omitted. Each assignment starts in Processing and is Queued once provisioned. All or nothing: without enough units in inventory nothing changes (400). The applyReference works with GET /esims/assignments for install data. Accepts Idempotency-Key.
+         * @description Takes units of a bundle from the organisation inventory (oldest unexpired batch first) and assigns them to an eSIM the organisation owns, or to a newly issued eSIM when iccid is omitted. Each assignment starts in Processing and is Queued once provisioned. All or nothing: without enough units in inventory nothing changes (400, code insufficient_inventory). A bundle that does not exist and one outside the organisation groups that it never bought get the same 400 (code unknown_bundle). The applyReference works with GET /esims/assignments for install data. Accepts Idempotency-Key.
          */
         post: operations["applyBundle"];
         delete?: never;
@@ -560,6 +588,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2.1/esims/csv/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Install data of the eSIMs of an order or apply reference (CSV)
+         * @description A CSV with the header ICCID, Matching ID, RSP URL, Bundle and one row per eSIM and bundle the reference assigned (RFC 4180 quoting, CRLF line ends). The same file as GET /esims/assignments?reference=...&format=csv.
+         */
+        get: operations["getInstallCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2.1/esims/qr/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * QR codes of the eSIMs of an order or apply reference (ZIP of PNG)
+         * @description A ZIP holding <iccid>.png for each eSIM the reference assigned: a QR code carrying the activation code LPA:1$<smdpAddress>$<matchingId>, which a phone camera turns into the profile download. The same files as GET /esims/assignments?reference=...&format=zip.
+         */
+        get: operations["getInstallQrCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2.1/inventory": {
         parameters: {
             query?: never;
@@ -572,6 +640,46 @@ export interface paths {
          * @description Grouped by bundle, with one `available` entry per purchase batch. Batches that are used up or expired are left out.
          */
         get: operations["getInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2.1/inventory/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund unapplied inventory bundles to the balance
+         * @description Takes quantity unapplied units out of one inventory batch (usageId is the id of an available[] entry of GET /inventory) and credits their purchase price back: to the balance up to what the order paid from the balance, the rest to test credit. Allowed within 60 days of the purchase (INVENTORY_REFUND_DAYS; 0 turns refunds off) and while the units have not lapsed. A unit refunded to inventory by a revoke keeps the purchase date and price of the order it was bought in. One journal entry (kind refund) per call.
+         */
+        post: operations["refundInventory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2.1/networks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the mobile networks of countries
+         * @description The networks an eSIM registers on in each country asked for: national operators with their own radio network (virtual operators only where a country has no other), from the operator data the simulated network uses. Give countries, isos or returnAll=true; an unknown country is a 400 naming it. Countries without a known network are listed with no networks.
+         */
+        get: operations["listNetworks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -652,6 +760,26 @@ export interface paths {
          * @description Charges the card saved in the portal (the first payment is made there) and credits the balance. Declined: 400 with the reason. Processor unreachable or not answering in time: 503 with Retry-After and the balance unchanged; a charge whose answer was lost is confirmed with the processor afterwards and credited at most once.
          */
         post: operations["topUpBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2.1/organisation/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bundle groups of the organisation
+         * @description The bundle groups the organisation may order from, in the order the organisation lists them (GET /organisation groups). The shape is the live service’s later one, {"groups":[{"name","desc"}]}; bundleCount is an addition.
+         */
+        get: operations["listOrganisationGroups"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -775,7 +903,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-11-23T17:20:52.842Z",
+                     *       "now": "2026-11-23T17:55:18.841Z",
                      *       "offsetSeconds": 0
                      *     }
                      */
@@ -858,7 +986,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "now": "2026-11-23T17:21:52.858Z",
+                     *       "now": "2026-11-23T17:56:18.843Z",
                      *       "offsetSeconds": 60,
                      *       "provisioned": 0,
                      *       "expired": 0
@@ -954,13 +1082,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "iccid": "8970180022909835052",
+                     *       "iccid": "8904862156008465066",
                      *       "mobileNetworkCode": "20819",
                      *       "mcc": "208",
                      *       "mnc": "19",
                      *       "networkName": "Haute-Garonne numérique",
                      *       "country": "FR",
-                     *       "lastSeen": "2026-11-23T17:20:52.664Z"
+                     *       "lastSeen": "2026-11-23T17:55:18.798Z"
                      *     }
                      */
                     "application/json": {
@@ -1051,9 +1179,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "iccid": "8970180022909835052",
+                     *       "iccid": "8904862156008465066",
                      *       "profileStatus": "Installed",
-                     *       "firstInstalledDateTime": "2026-11-23T17:20:52.617Z"
+                     *       "firstInstalledDateTime": "2026-11-23T17:55:18.793Z"
                      *     }
                      */
                     "application/json": {
@@ -1137,7 +1265,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "iccid": "8970180022909835052",
+                     *       "iccid": "8904862156008465066",
                      *       "msisdn": "33503461503"
                      *     }
                      */
@@ -1222,7 +1350,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "iccid": "8970180022909835052",
+                     *       "iccid": "8904862156008465066",
                      *       "requestedBytes": 600000,
                      *       "consumedBytes": 600000,
                      *       "unservedBytes": 0,
@@ -1231,7 +1359,7 @@ export interface operations {
                      *         "Queued -> Active"
                      *       ],
                      *       "assignment": {
-                     *         "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
+                     *         "id": "93f19d68-69a0-425c-8e71-43d82db5c67c",
                      *         "name": "esim_2GB_10D_FR_V2",
                      *         "state": "Active",
                      *         "remainingBytes": 1999400000,
@@ -1326,14 +1454,14 @@ export interface operations {
                      * @example {
                      *       "faults": [
                      *         {
-                     *           "id": "fe1e552d-a910-424c-9f7a-6aa39b46d52f",
+                     *           "id": "0b44ca07-c5a0-4e96-abd4-c97aef868a05",
                      *           "route": "/v2.1/no-such-route",
                      *           "method": "*",
                      *           "status": 503,
                      *           "remaining": 1,
                      *           "probability": null,
                      *           "latencyMs": 0,
-                     *           "createdAt": "2026-11-23T17:21:52.907Z"
+                     *           "createdAt": "2026-11-23T17:56:18.851Z"
                      *         }
                      *       ]
                      *     }
@@ -1438,14 +1566,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "fe1e552d-a910-424c-9f7a-6aa39b46d52f",
+                     *       "id": "0b44ca07-c5a0-4e96-abd4-c97aef868a05",
                      *       "route": "/v2.1/no-such-route",
                      *       "method": "*",
                      *       "status": 503,
                      *       "remaining": 1,
                      *       "probability": null,
                      *       "latencyMs": 0,
-                     *       "createdAt": "2026-11-23T17:21:52.907Z"
+                     *       "createdAt": "2026-11-23T17:56:18.851Z"
                      *     }
                      */
                     "application/json": {
@@ -1921,11 +2049,11 @@ export interface operations {
                      *       "messages": [
                      *         {
                      *           "id": "da2849d7-3eb4-438a-a07d-090402c802d7",
-                     *           "iccid": "8970180022909835052",
+                     *           "iccid": "8904862156008465066",
                      *           "msisdn": "33503461503",
                      *           "from": "eSIM",
                      *           "message": "Welcome aboard",
-                     *           "createdAt": "2026-11-23T17:20:52.824Z"
+                     *           "createdAt": "2026-11-23T17:55:18.827Z"
                      *         }
                      *       ]
                      *     }
@@ -2083,28 +2211,28 @@ export interface operations {
                      * @example {
                      *       "callbacks": [
                      *         {
-                     *           "id": "e5196ce0-39ea-47e4-b9ce-ee18dfccc620",
-                     *           "iccid": "8970180022909835052",
+                     *           "id": "d159d9d3-3897-49c2-9857-99b6499672b1",
+                     *           "iccid": "8904862156008465066",
                      *           "alertType": "FirstUse",
                      *           "status": "delivered",
                      *           "attemptCount": 1,
                      *           "lastStatusCode": 200,
-                     *           "createdAt": "2026-11-23T17:20:52.713Z",
-                     *           "updatedAt": "2026-11-23T17:21:53.078Z",
+                     *           "createdAt": "2026-11-23T17:55:18.809Z",
+                     *           "updatedAt": "2026-11-23T17:56:18.907Z",
                      *           "nextAttemptAt": "",
-                     *           "deliveredAt": "2026-11-23T17:21:53.078Z"
+                     *           "deliveredAt": "2026-11-23T17:56:18.907Z"
                      *         },
                      *         {
-                     *           "id": "94270814-40ab-4c13-8e49-38504d779008",
-                     *           "iccid": "8970180022909835052",
+                     *           "id": "7e568d69-4811-461e-b356-91309e1cc3c6",
+                     *           "iccid": "8904862156008465066",
                      *           "alertType": "FirstAttachment",
                      *           "status": "delivered",
                      *           "attemptCount": 1,
                      *           "lastStatusCode": 200,
-                     *           "createdAt": "2026-11-23T17:20:52.664Z",
-                     *           "updatedAt": "2026-11-23T17:21:53.047Z",
+                     *           "createdAt": "2026-11-23T17:55:18.798Z",
+                     *           "updatedAt": "2026-11-23T17:56:18.902Z",
                      *           "nextAttemptAt": "",
-                     *           "deliveredAt": "2026-11-23T17:21:53.047Z"
+                     *           "deliveredAt": "2026-11-23T17:56:18.902Z"
                      *         }
                      *       ]
                      *     }
@@ -2156,6 +2284,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -2187,38 +2324,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e5196ce0-39ea-47e4-b9ce-ee18dfccc620",
-                     *       "iccid": "8970180022909835052",
+                     *       "id": "d159d9d3-3897-49c2-9857-99b6499672b1",
+                     *       "iccid": "8904862156008465066",
                      *       "alertType": "FirstUse",
                      *       "status": "delivered",
                      *       "attemptCount": 1,
                      *       "lastStatusCode": 200,
-                     *       "createdAt": "2026-11-23T17:20:52.713Z",
-                     *       "updatedAt": "2026-11-23T17:21:53.078Z",
+                     *       "createdAt": "2026-11-23T17:55:18.809Z",
+                     *       "updatedAt": "2026-11-23T17:56:18.907Z",
                      *       "nextAttemptAt": "",
-                     *       "deliveredAt": "2026-11-23T17:21:53.078Z",
+                     *       "deliveredAt": "2026-11-23T17:56:18.907Z",
                      *       "payload": {
-                     *         "iccid": "8970180022909835052",
+                     *         "iccid": "8904862156008465066",
                      *         "alertType": "FirstUse",
                      *         "bundle": {
-                     *           "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
-                     *           "reference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *           "id": "93f19d68-69a0-425c-8e71-43d82db5c67c",
+                     *           "reference": "ae7b66cc-b900-429b-a921-9452a371ed07",
                      *           "name": "esim_2GB_10D_FR_V2",
                      *           "description": "eSIM, 2GB, 10 Days, France, V2",
                      *           "initialQuantity": 2000000000,
                      *           "remainingQuantity": 1999400000,
-                     *           "startTime": "2026-11-23T17:20:52.713Z",
-                     *           "endTime": "2026-12-03T17:20:52.713Z",
+                     *           "startTime": "2026-11-23T17:55:18.809Z",
+                     *           "endTime": "2026-12-03T17:55:18.809Z",
                      *           "unlimited": false
                      *         }
                      *       },
                      *       "attempts": [
                      *         {
                      *           "attemptNo": 1,
-                     *           "attemptedAt": "2026-11-23T17:21:53.077Z",
+                     *           "attemptedAt": "2026-11-23T17:56:18.906Z",
                      *           "url": "https://acme.example/esim-callbacks",
                      *           "statusCode": 200,
-                     *           "latencyMs": 2,
+                     *           "latencyMs": 1,
                      *           "error": "",
                      *           "responseSnippet": "ok"
                      *         }
@@ -2298,6 +2435,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -2332,16 +2478,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e5196ce0-39ea-47e4-b9ce-ee18dfccc620",
-                     *       "iccid": "8970180022909835052",
+                     *       "id": "d159d9d3-3897-49c2-9857-99b6499672b1",
+                     *       "iccid": "8904862156008465066",
                      *       "alertType": "FirstUse",
                      *       "status": "pending",
                      *       "attemptCount": 1,
                      *       "lastStatusCode": 200,
-                     *       "createdAt": "2026-11-23T17:20:52.713Z",
-                     *       "updatedAt": "2026-11-23T17:21:53.135Z",
-                     *       "nextAttemptAt": "2026-11-23T17:21:53.135Z",
-                     *       "deliveredAt": "2026-11-23T17:21:53.078Z"
+                     *       "createdAt": "2026-11-23T17:55:18.809Z",
+                     *       "updatedAt": "2026-11-23T17:56:18.923Z",
+                     *       "nextAttemptAt": "2026-11-23T17:56:18.923Z",
+                     *       "deliveredAt": "2026-11-23T17:56:18.907Z"
                      *     }
                      */
                     "application/json": {
@@ -2400,6 +2546,15 @@ export interface operations {
             };
             /** @description The callback is already queued or being delivered. Idempotency-Key reused with a different request (code idempotency_key_reused), or the first request with this key is still running (code idempotency_in_progress; retry later). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2478,7 +2633,8 @@ export interface operations {
                      *         "autostart": true,
                      *         "unlimited": false,
                      *         "roamingEnabled": [],
-                     *         "price": 107
+                     *         "price": 107,
+                     *         "billingType": "FixedCost"
                      *       },
                      *       {
                      *         "name": "esim_1GB_7D_FR_V2",
@@ -2502,13 +2658,16 @@ export interface operations {
                      *         "autostart": true,
                      *         "unlimited": false,
                      *         "roamingEnabled": [],
-                     *         "price": 134
+                     *         "price": 134,
+                     *         "billingType": "FixedCost"
                      *       }
                      *     ]
                      */
                     "application/json": {
                         /** @description Whether the bundle starts by itself on first use in a covered country. */
                         autostart: boolean;
+                        /** @description How the bundle is charged, as the live service names it: FixedCost (the price is paid once, when ordered) for every bundle here. */
+                        billingType: string;
                         /** @description Base countries. */
                         countries: components["schemas"]["Country"][];
                         /** @description Data included, in decimal megabytes (1 GB = 1000 MB); -1 when unlimited. */
@@ -2543,6 +2702,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2602,12 +2770,15 @@ export interface operations {
                      *       "autostart": true,
                      *       "unlimited": false,
                      *       "roamingEnabled": [],
-                     *       "price": 107
+                     *       "price": 107,
+                     *       "billingType": "FixedCost"
                      *     }
                      */
                     "application/json": {
                         /** @description Whether the bundle starts by itself on first use in a covered country. */
                         autostart: boolean;
+                        /** @description How the bundle is charged, as the live service names it: FixedCost (the price is paid once, when ordered) for every bundle here. */
+                        billingType: string;
                         /** @description Base countries. */
                         countries: components["schemas"]["Country"][];
                         /** @description Data included, in decimal megabytes (1 GB = 1000 MB); -1 when unlimited. */
@@ -2658,6 +2829,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -2699,15 +2879,20 @@ export interface operations {
                      * @example {
                      *       "esims": [
                      *         {
-                     *           "iccid": "8970180022909835052",
-                     *           "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *           "iccid": "8904862156008465066",
+                     *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *           "smdpAddress": "smdp.esim-bundle.example",
                      *           "profileStatus": "Released",
-                     *           "pin": "4299",
-                     *           "puk": "21957281",
+                     *           "pin": "8442",
+                     *           "puk": "68139680",
                      *           "firstInstalledDateTime": "",
+                     *           "customerRef": "customer-4711",
+                     *           "lastAction": "eSIM Updated",
+                     *           "actionDate": "2026-11-23T17:55:18.692Z",
+                     *           "physical": false,
+                     *           "assignedDate": "2026-11-23T17:55:18.595Z",
                      *           "msisdn": "",
-                     *           "createDate": "2026-11-23T17:20:52.212Z"
+                     *           "createDate": "2026-11-23T17:55:18.594Z"
                      *         }
                      *       ],
                      *       "pageCount": 1,
@@ -2717,16 +2902,26 @@ export interface operations {
                      */
                     "application/json": {
                         esims: {
+                            /** @description When lastAction happened, RFC 3339 UTC; empty when none. */
+                            actionDate: string;
+                            /** @description When a bundle was first assigned to the eSIM, RFC 3339 UTC; empty when never. */
+                            assignedDate: string;
                             /** @description When the eSIM was issued, RFC 3339 UTC. */
                             createDate: string;
+                            /** @description The organisation’s own reference for the eSIM, set with PUT /esims; empty when unset. */
+                            customerRef: string;
                             /** @description When the profile was first installed, RFC 3339 UTC; empty when never. */
                             firstInstalledDateTime: string;
                             /** @description ICCID, 19 digits. */
                             iccid: string;
+                            /** @description Newest entry of the eSIM history, e.g. Bundle Applied, eSIM Updated, eSIM Refreshed; empty when none. */
+                            lastAction: string;
                             /** @description Matching ID of the profile, e.g. ABCDE-FGHIJ-KLMNO-PQRST. */
                             matchingId: string;
                             /** @description Phone number (E.164 digits); empty when none. */
                             msisdn: string;
+                            /** @description Whether this is a physical SIM: always false here. */
+                            physical: boolean;
                             /** @description PIN, 4 digits. */
                             pin: string;
                             /** @description Released (not yet installed), Downloaded, Installed or Unavailable (deleted from the device). */
@@ -2756,6 +2951,125 @@ export interface operations {
             };
             /** @description Missing or invalid API key. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEsims: {
+        parameters: {
+            query?: {
+                /** @description The reference, for a request without a body. */
+                customerRef?: string;
+                /** @description The eSIM, for a request without a body. */
+                iccid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The reference, up to 255 characters; empty clears it. */
+                    customerRef: string;
+                    /** @description The eSIM. ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+                    iccid: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The reference is stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "iccid": "8944000000000000019",
+                     *       "customerRef": "customer-4711"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The reference now stored. */
+                        customerRef: string;
+                        iccid: string;
+                        /** @description "success", as the live service answers. */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or it belongs to another organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2797,25 +3111,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "iccid": "8970180022909835052",
-                     *       "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *       "iccid": "8904862156008465066",
+                     *       "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *       "smdpAddress": "smdp.esim-bundle.example",
                      *       "profileStatus": "Released",
-                     *       "pin": "4299",
-                     *       "puk": "21957281",
+                     *       "pin": "8442",
+                     *       "puk": "68139680",
                      *       "firstInstalledDateTime": "",
-                     *       "appleInstallUrl": "https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA%3A1%24smdp.esim-bundle.example%24JNTM3-J64CW-KD032-67OPG"
+                     *       "customerRef": "customer-4711",
+                     *       "lastAction": "eSIM Updated",
+                     *       "actionDate": "2026-11-23T17:55:18.692Z",
+                     *       "physical": false,
+                     *       "assignedDate": "2026-11-23T17:55:18.595Z",
+                     *       "appleInstallUrl": "https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA%3A1%24smdp.esim-bundle.example%24CX2M5-HKC2I-Z4ZY2-0EXZV"
                      *     }
                      */
                     "application/json": {
+                        /** @description When lastAction happened, RFC 3339 UTC; empty when none. */
+                        actionDate: string;
                         /** @description https://esimsetup.apple.com/esim_qrcode_provisioning?carddata= followed by the URL-encoded activation code LPA:1$<smdpAddress>$<matchingId>. */
                         appleInstallUrl?: string;
+                        /** @description When a bundle was first assigned to the eSIM, RFC 3339 UTC; empty when never. */
+                        assignedDate: string;
+                        /** @description The organisation’s own reference for the eSIM, set with PUT /esims; empty when unset. */
+                        customerRef: string;
                         /** @description When the profile was first installed, RFC 3339 UTC; empty when never. */
                         firstInstalledDateTime: string;
                         /** @description ICCID, 19 digits. */
                         iccid: string;
+                        /** @description Newest entry of the eSIM history, e.g. Bundle Applied, eSIM Updated, eSIM Refreshed; empty when none. */
+                        lastAction: string;
                         /** @description Matching ID of the profile, e.g. ABCDE-FGHIJ-KLMNO-PQRST. */
                         matchingId: string;
+                        /** @description Whether this is a physical SIM: always false here. */
+                        physical: boolean;
                         /** @description PIN, 4 digits. */
                         pin: string;
                         /** @description Released (not yet installed), Downloaded, Installed or Unavailable (deleted from the device). */
@@ -2847,6 +3176,15 @@ export interface operations {
             };
             /** @description No such resource, or it belongs to another organisation. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2891,30 +3229,34 @@ export interface operations {
                      *           "description": "eSIM, 2GB, 10 Days, France, V2",
                      *           "assignments": [
                      *             {
-                     *               "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
-                     *               "reference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *               "id": "93f19d68-69a0-425c-8e71-43d82db5c67c",
+                     *               "reference": "ae7b66cc-b900-429b-a921-9452a371ed07",
+                     *               "assignmentReference": "ae7b66cc-b900-429b-a921-9452a371ed07",
+                     *               "callTypeGroup": "data",
                      *               "bundleState": "Queued",
                      *               "initialQuantity": 2000000000,
                      *               "remainingQuantity": 2000000000,
                      *               "usedQuantity": 0,
                      *               "unlimited": false,
-                     *               "assignmentDateTime": "2026-11-23T17:20:52.213Z",
+                     *               "assignmentDateTime": "2026-11-23T17:55:18.595Z",
                      *               "startTime": "",
                      *               "endTime": "",
-                     *               "validUntil": "2027-11-23T17:20:52.213Z"
+                     *               "validUntil": "2027-11-23T17:55:18.595Z"
                      *             },
                      *             {
-                     *               "id": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
-                     *               "reference": "4800d100-12dd-4738-9f6b-f02ec0fd9a05",
+                     *               "id": "55ce68c6-5619-4bc3-8de0-c511f357066b",
+                     *               "reference": "ea683dd7-ba42-4c6f-8dbf-1e08d2aacca6",
+                     *               "assignmentReference": "ea683dd7-ba42-4c6f-8dbf-1e08d2aacca6",
+                     *               "callTypeGroup": "data",
                      *               "bundleState": "Queued",
                      *               "initialQuantity": 2000000000,
                      *               "remainingQuantity": 2000000000,
                      *               "usedQuantity": 0,
                      *               "unlimited": false,
-                     *               "assignmentDateTime": "2026-11-23T17:20:52.437Z",
+                     *               "assignmentDateTime": "2026-11-23T17:55:18.679Z",
                      *               "startTime": "",
                      *               "endTime": "",
-                     *               "validUntil": "2027-11-23T17:20:52.437Z"
+                     *               "validUntil": "2027-11-23T17:55:18.679Z"
                      *             }
                      *           ]
                      *         }
@@ -2927,8 +3269,12 @@ export interface operations {
                             assignments: {
                                 /** @description When it was assigned, RFC 3339 UTC. */
                                 assignmentDateTime: string;
+                                /** @description Live field name of the same reference (the order or apply reference); usable with the install-data routes. */
+                                assignmentReference: string;
                                 /** @description Processing, Queued, Active, Depleted, Expired or Revoked. */
                                 bundleState: string;
+                                /** @description What the assignment carries, as the live service names it: data. */
+                                callTypeGroup: string;
                                 /** @description When it expires (start + duration), RFC 3339 UTC; empty until it starts. */
                                 endTime: string;
                                 /** @description Id of the assignment (used to revoke it). */
@@ -2981,6 +3327,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3018,30 +3373,34 @@ export interface operations {
                      *       "description": "eSIM, 2GB, 10 Days, France, V2",
                      *       "assignments": [
                      *         {
-                     *           "id": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
-                     *           "reference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
+                     *           "id": "93f19d68-69a0-425c-8e71-43d82db5c67c",
+                     *           "reference": "ae7b66cc-b900-429b-a921-9452a371ed07",
+                     *           "assignmentReference": "ae7b66cc-b900-429b-a921-9452a371ed07",
+                     *           "callTypeGroup": "data",
                      *           "bundleState": "Queued",
                      *           "initialQuantity": 2000000000,
                      *           "remainingQuantity": 2000000000,
                      *           "usedQuantity": 0,
                      *           "unlimited": false,
-                     *           "assignmentDateTime": "2026-11-23T17:20:52.213Z",
+                     *           "assignmentDateTime": "2026-11-23T17:55:18.595Z",
                      *           "startTime": "",
                      *           "endTime": "",
-                     *           "validUntil": "2027-11-23T17:20:52.213Z"
+                     *           "validUntil": "2027-11-23T17:55:18.595Z"
                      *         },
                      *         {
-                     *           "id": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
-                     *           "reference": "4800d100-12dd-4738-9f6b-f02ec0fd9a05",
+                     *           "id": "55ce68c6-5619-4bc3-8de0-c511f357066b",
+                     *           "reference": "ea683dd7-ba42-4c6f-8dbf-1e08d2aacca6",
+                     *           "assignmentReference": "ea683dd7-ba42-4c6f-8dbf-1e08d2aacca6",
+                     *           "callTypeGroup": "data",
                      *           "bundleState": "Queued",
                      *           "initialQuantity": 2000000000,
                      *           "remainingQuantity": 2000000000,
                      *           "usedQuantity": 0,
                      *           "unlimited": false,
-                     *           "assignmentDateTime": "2026-11-23T17:20:52.437Z",
+                     *           "assignmentDateTime": "2026-11-23T17:55:18.679Z",
                      *           "startTime": "",
                      *           "endTime": "",
-                     *           "validUntil": "2027-11-23T17:20:52.437Z"
+                     *           "validUntil": "2027-11-23T17:55:18.679Z"
                      *         }
                      *       ]
                      *     }
@@ -3051,8 +3410,12 @@ export interface operations {
                         assignments: {
                             /** @description When it was assigned, RFC 3339 UTC. */
                             assignmentDateTime: string;
+                            /** @description Live field name of the same reference (the order or apply reference); usable with the install-data routes. */
+                            assignmentReference: string;
                             /** @description Processing, Queued, Active, Depleted, Expired or Revoked. */
                             bundleState: string;
+                            /** @description What the assignment carries, as the live service names it: data. */
+                            callTypeGroup: string;
                             /** @description When it expires (start + duration), RFC 3339 UTC; empty until it starts. */
                             endTime: string;
                             /** @description Id of the assignment (used to revoke it). */
@@ -3104,6 +3467,110 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeBundleByName: {
+        parameters: {
+            query?: {
+                /** @description validate: report what the revoke would do and change nothing. transaction (default): revoke. */
+                type?: "validate" | "transaction";
+            };
+            header?: never;
+            path: {
+                /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+                iccid: string;
+                /** @description Bundle name as in the catalogue (case-sensitive). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the revoke did (transaction) or would do (validate). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "revoked",
+                     *       "assignmentId": "0b6f3c1e-2a47-4f1d-9c3e-5d8a7b6e4f21",
+                     *       "bundle": "esim_1GB_7D_GB_V2",
+                     *       "previousState": "Queued",
+                     *       "bundleState": "Revoked",
+                     *       "refundToInventory": true
+                     *     }
+                     */
+                    "application/json": {
+                        assignmentId: string;
+                        /** @description Bundle name. */
+                        bundle: string;
+                        /** @description State after the call: unchanged for validate, Revoked for transaction. */
+                        bundleState: string;
+                        /** @description State before the revoke. */
+                        previousState: string;
+                        /** @description True when the assignment was unused (Processing or Queued): the unit goes back to inventory. An Active assignment is revoked without refund. */
+                        refundToInventory: boolean;
+                        /** @description validated (type=validate: nothing changed) or revoked (type=transaction). */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or it belongs to another organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3143,7 +3610,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "validated",
-                     *       "assignmentId": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
+                     *       "assignmentId": "55ce68c6-5619-4bc3-8de0-c511f357066b",
                      *       "bundle": "esim_2GB_10D_FR_V2",
                      *       "previousState": "Queued",
                      *       "bundleState": "Queued",
@@ -3192,6 +3659,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3231,7 +3707,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "revoked",
-                     *       "assignmentId": "c6d3955d-1580-499c-9c17-9bda7d81fe19",
+                     *       "assignmentId": "93f19d68-69a0-425c-8e71-43d82db5c67c",
                      *       "bundle": "esim_2GB_10D_FR_V2",
                      *       "previousState": "Active",
                      *       "bundleState": "Revoked",
@@ -3280,6 +3756,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3312,17 +3797,17 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "name": "Bundle Queued",
+                     *         "name": "eSIM Updated",
                      *         "bundle": "esim_2GB_10D_FR_V2",
-                     *         "date": "2026-11-23T17:20:52.438Z",
+                     *         "date": "2026-11-23T17:55:18.692Z",
                      *         "bundleState": "Queued",
                      *         "alertType": ""
                      *       },
                      *       {
-                     *         "name": "Bundle Applied",
+                     *         "name": "Bundle Queued",
                      *         "bundle": "esim_2GB_10D_FR_V2",
-                     *         "date": "2026-11-23T17:20:52.438Z",
-                     *         "bundleState": "Processing",
+                     *         "date": "2026-11-23T17:55:18.682Z",
+                     *         "bundleState": "Queued",
                      *         "alertType": ""
                      *       }
                      *     ]
@@ -3336,7 +3821,7 @@ export interface operations {
                         bundleState: string;
                         /** @description When it happened, RFC 3339 UTC. */
                         date: string;
-                        /** @description The event: Bundle Applied, Bundle Queued, Bundle Activated, Bundle Depleted, Bundle Expired, Bundle Revoked, eSIM Downloaded, eSIM Installed, eSIM Deleted, Utilisation Alert. */
+                        /** @description The event: Bundle Applied, Bundle Queued, Bundle Activated, Bundle Depleted, Bundle Expired, Bundle Revoked, eSIM Downloaded, eSIM Installed, eSIM Deleted, Utilisation Alert, eSIM Updated (PUT /esims), eSIM Refreshed (GET /esims/{iccid}/refresh). */
                         name: string;
                     }[];
                 };
@@ -3361,6 +3846,15 @@ export interface operations {
             };
             /** @description No such resource, or it belongs to another organisation. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3401,8 +3895,9 @@ export interface operations {
                      * @example {
                      *       "mobileNetworkCode": "20819",
                      *       "networkName": "Haute-Garonne numérique",
+                     *       "networkBrandName": "Haute-Garonne numérique",
                      *       "country": "FR",
-                     *       "lastSeen": "2026-11-23T17:20:52.713Z"
+                     *       "lastSeen": "2026-11-23T17:55:18.809Z"
                      *     }
                      */
                     "application/json": {
@@ -3412,6 +3907,8 @@ export interface operations {
                         lastSeen: string;
                         /** @description MCC followed by MNC, e.g. 23415. */
                         mobileNetworkCode: string;
+                        /** @description Brand of the network, as the live service names the field (later versions); the same brand as networkName. */
+                        networkBrandName: string;
                         /** @description Operator brand, e.g. Vodafone UK. */
                         networkName: string;
                     };
@@ -3437,6 +3934,91 @@ export interface operations {
             };
             /** @description No such resource, or it belongs to another organisation. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refreshEsim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+                iccid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refresh was sent to the network. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "Successfully refreshed SIM"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description "Successfully refreshed SIM". */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource, or it belongs to another organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3553,6 +4135,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3600,25 +4191,25 @@ export interface operations {
                      * @example {
                      *       "esims": [
                      *         {
-                     *           "iccid": "8970180022909835052",
-                     *           "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *           "iccid": "8904862156008465066",
+                     *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *           "smdpAddress": "smdp.esim-bundle.example",
                      *           "status": "Successfully Assigned",
                      *           "bundle": "esim_2GB_10D_FR_V2",
-                     *           "assignmentId": "2c200515-6dfc-4c16-b9fa-4a8c14aaf42b",
+                     *           "assignmentId": "55ce68c6-5619-4bc3-8de0-c511f357066b",
                      *           "bundleState": "Queued"
                      *         },
                      *         {
-                     *           "iccid": "8970180022909835052",
-                     *           "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *           "iccid": "8904862156008465066",
+                     *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *           "smdpAddress": "smdp.esim-bundle.example",
                      *           "status": "Successfully Assigned",
                      *           "bundle": "esim_2GB_10D_FR_V2",
-                     *           "assignmentId": "8f71ede3-2ed0-4bbc-a8f8-803bbf04dbbf",
+                     *           "assignmentId": "b096a77f-d95d-40a0-8b53-737d688fbd9c",
                      *           "bundleState": "Queued"
                      *         }
                      *       ],
-                     *       "applyReference": "4800d100-12dd-4738-9f6b-f02ec0fd9a05"
+                     *       "applyReference": "ea683dd7-ba42-4c6f-8dbf-1e08d2aacca6"
                      *     }
                      */
                     "application/json": {
@@ -3695,6 +4286,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3728,12 +4328,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "iccid": "8970180022909835052",
-                     *       "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *       "iccid": "8904862156008465066",
+                     *       "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *       "smdpAddress": "smdp.esim-bundle.example",
                      *       "profileStatus": "Released",
-                     *       "pin": "4299",
-                     *       "puk": "21957281",
+                     *       "pin": "8442",
+                     *       "puk": "68139680",
                      *       "firstInstalledDateTime": ""
                      *     }
                      */
@@ -3805,6 +4405,17 @@ export interface operations {
                     "text/csv": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/zip": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3814,6 +4425,152 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                     "application/zip": components["schemas"]["Error"];
                     "text/csv": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstallCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An orderReference (order placed with assign=true) or an applyReference. */
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv; charset=utf-8, sent as an attachment named esims-<reference>.csv. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such reference, or it belongs to another organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/csv": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstallQrCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An orderReference (order placed with assign=true) or an applyReference. */
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/zip, sent as an attachment named esims-<reference>.zip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/zip": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/zip": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such reference, or it belongs to another organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/zip": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/zip": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "application/zip": components["schemas"]["Error"];
                 };
             };
         };
@@ -3842,9 +4599,9 @@ export interface operations {
                      *           "available": [
                      *             {
                      *               "id": 2,
-                     *               "total": 2,
-                     *               "remaining": 2,
-                     *               "expiry": "2027-11-23T17:20:52.362Z"
+                     *               "total": 3,
+                     *               "remaining": 3,
+                     *               "expiry": "2027-11-23T17:55:18.640Z"
                      *             }
                      *           ],
                      *           "countries": [
@@ -3914,6 +4671,266 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundInventory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. A unique key (e.g. a UUID) that makes the request safe to retry: the first response is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key and request. The same key with a different request, or while the first request is still running, is a 409. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Units to refund, at most the batch remaining. */
+                    quantity: number;
+                    /** @description Id of the inventory batch (available[].id in GET /inventory). */
+                    usageId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The units left the inventory and their price went back to the organisation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "Successfully refunded bundles to balance",
+                     *       "usageId": 1042,
+                     *       "name": "esim_1GB_7D_GB_V2",
+                     *       "quantity": 2,
+                     *       "remaining": 3,
+                     *       "orderReference": "2f1c9a4e-7d3b-4c55-9a0e-3f6d2b8e1c70",
+                     *       "amount": 396,
+                     *       "refundedToBalance": 396,
+                     *       "refundedToTestCredit": 0,
+                     *       "balance": 100396,
+                     *       "testCredit": 0
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Purchase price of the refunded units, minor units of the organisation currency. */
+                        amount: number;
+                        /** @description Balance after the refund, minor units. */
+                        balance: number;
+                        /** @description Bundle name. */
+                        name: string;
+                        /** @description The order the units were bought in. */
+                        orderReference: string;
+                        /** @description Units refunded. */
+                        quantity: number;
+                        /** @description Part of amount credited to the balance. */
+                        refundedToBalance: number;
+                        /** @description Part of amount credited back to test credit (the order paid it from test credit). Test credit that has expired since the order is not given back, so the two parts can sum to less than amount. */
+                        refundedToTestCredit: number;
+                        /** @description Unapplied units left in the batch. */
+                        remaining: number;
+                        /** @description "Successfully refunded bundles to balance", as the live service answers. */
+                        status: string;
+                        /** @description Test credit after the refund, minor units. */
+                        testCredit: number;
+                        /** @description The inventory batch refunded from. */
+                        usageId: number;
+                    };
+                };
+            };
+            /** @description Bad field, quantity above what is left (insufficient_inventory), units lapsed (inventory_lapsed), refund window closed (refund_window_closed) or refunds turned off (refunds_disabled). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such usageId, or it belongs to another organisation. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request (code idempotency_key_reused), or the first request with this key is still running (code idempotency_in_progress; retry later). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than BODY_LIMIT_BYTES. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNetworks: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated country names (English, case-insensitive) or ISO codes. */
+                countries?: string;
+                /** @description Comma-separated ISO 3166-1 alpha-2 codes. */
+                isos?: string;
+                /** @description true: every country with a known network. */
+                returnAll?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The networks, per country in the order asked for. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "countryNetworks": [
+                     *         {
+                     *           "name": "GB",
+                     *           "countryName": "United Kingdom",
+                     *           "networks": [
+                     *             {
+                     *               "name": "Telefónica Europe",
+                     *               "brandName": "O2 (UK)",
+                     *               "mcc": "234",
+                     *               "mnc": "10",
+                     *               "tagid": "",
+                     *               "speed": [
+                     *                 "2G",
+                     *                 "3G",
+                     *                 "4G",
+                     *                 "5G"
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        countryNetworks: {
+                            /** @description Country name in English (an addition). */
+                            countryName: string;
+                            /** @description ISO 3166-1 alpha-2 code of the country. */
+                            name: string;
+                            networks: {
+                                /** @description Brand, e.g. O2 (UK); the networkName of a location. */
+                                brandName: string;
+                                /** @description Mobile country code, 3 digits. */
+                                mcc: string;
+                                /** @description Mobile network code, 2 or 3 digits. */
+                                mnc: string;
+                                /** @description Operating company, e.g. Telefónica Europe. */
+                                name: string;
+                                /** @description Network generations: 2G, 3G, 4G, 5G. */
+                                speed: string[];
+                                /** @description TADIG code; empty, as the operator data here has none. */
+                                tagid: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -3960,12 +4977,12 @@ export interface operations {
                      *             "subTotal": 107,
                      *             "pricePerUnit": 107,
                      *             "iccids": [
-                     *               "8970180022909835052"
+                     *               "8904862156008465066"
                      *             ],
                      *             "esims": [
                      *               {
-                     *                 "iccid": "8970180022909835052",
-                     *                 "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *                 "iccid": "8904862156008465066",
+                     *                 "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *                 "smdpAddress": "smdp.esim-bundle.example"
                      *               }
                      *             ]
@@ -3975,8 +4992,8 @@ export interface operations {
                      *         "currency": "USD",
                      *         "status": "completed",
                      *         "statusMessage": "Order completed: 1 bundle assigned (1 new eSIM)",
-                     *         "orderReference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
-                     *         "createDate": "2026-11-23T17:20:52.197Z",
+                     *         "orderReference": "ae7b66cc-b900-429b-a921-9452a371ed07",
+                     *         "createDate": "2026-11-23T17:55:18.593Z",
                      *         "assign": true
                      *       }
                      *     ]
@@ -4034,6 +5051,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4112,12 +5138,12 @@ export interface operations {
                      *           "subTotal": 107,
                      *           "pricePerUnit": 107,
                      *           "iccids": [
-                     *             "8970180022909835052"
+                     *             "8904862156008465066"
                      *           ],
                      *           "esims": [
                      *             {
-                     *               "iccid": "8970180022909835052",
-                     *               "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *               "iccid": "8904862156008465066",
+                     *               "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *               "smdpAddress": "smdp.esim-bundle.example"
                      *             }
                      *           ]
@@ -4127,8 +5153,8 @@ export interface operations {
                      *       "currency": "USD",
                      *       "status": "completed",
                      *       "statusMessage": "Order completed: 1 bundle assigned (1 new eSIM)",
-                     *       "orderReference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
-                     *       "createDate": "2026-11-23T17:20:52.197Z",
+                     *       "orderReference": "ae7b66cc-b900-429b-a921-9452a371ed07",
+                     *       "createDate": "2026-11-23T17:55:18.593Z",
                      *       "assign": true
                      *     }
                      */
@@ -4219,6 +5245,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -4258,12 +5293,12 @@ export interface operations {
                      *           "subTotal": 107,
                      *           "pricePerUnit": 107,
                      *           "iccids": [
-                     *             "8970180022909835052"
+                     *             "8904862156008465066"
                      *           ],
                      *           "esims": [
                      *             {
-                     *               "iccid": "8970180022909835052",
-                     *               "matchingId": "JNTM3-J64CW-KD032-67OPG",
+                     *               "iccid": "8904862156008465066",
+                     *               "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
                      *               "smdpAddress": "smdp.esim-bundle.example"
                      *             }
                      *           ]
@@ -4273,8 +5308,8 @@ export interface operations {
                      *       "currency": "USD",
                      *       "status": "completed",
                      *       "statusMessage": "Order completed: 1 bundle assigned (1 new eSIM)",
-                     *       "orderReference": "c9fa2379-de54-4869-9df5-0da15935f6fc",
-                     *       "createDate": "2026-11-23T17:20:52.197Z",
+                     *       "orderReference": "ae7b66cc-b900-429b-a921-9452a371ed07",
+                     *       "createDate": "2026-11-23T17:55:18.593Z",
                      *       "assign": true
                      *     }
                      */
@@ -4340,6 +5375,15 @@ export interface operations {
             };
             /** @description No such resource, or it belongs to another organisation. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4468,6 +5512,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -4544,6 +5597,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error; no internals are exposed. */
             500: {
                 headers: {
@@ -4555,6 +5617,87 @@ export interface operations {
             };
             /** @description The payment processor is unavailable or did not answer in time; see Retry-After. The balance is unchanged. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrganisationGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The groups of the caller organisation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "groups": [
+                     *         {
+                     *           "name": "Standard eSIM Bundles",
+                     *           "desc": "1260 bundles",
+                     *           "bundleCount": 1260
+                     *         },
+                     *         {
+                     *           "name": "Standard Unlimited Lite",
+                     *           "desc": "420 bundles",
+                     *           "bundleCount": 420
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        groups: {
+                            /** @description Catalogue bundles in the group now. */
+                            bundleCount: number;
+                            /** @description What the group holds, e.g. "412 bundles". */
+                            desc: string;
+                            /** @description Group name, as used by the group filter of GET /catalogue (exact). */
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,7 +31,9 @@ try {
   for (const [id, call] of CALLS) {
     const { response, data } = await call(session.context);
     if (!response.ok) throw new Error(`${id}: ${response.status}`);
-    if (data !== undefined && data !== '') examples[id] = trim(data);
+    // Only JSON answers: the files (CSV, ZIP) carry their examples in their route schemas.
+    const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
+    if (json && data !== undefined && data !== '') examples[id] = trim(data);
   }
 } finally {
   await session.close();

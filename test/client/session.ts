@@ -47,6 +47,7 @@ export async function startClientSession(kind: DatabaseKind): Promise<ClientSess
     orderReference: '',
     applyReference: '',
     iccid: '',
+    usageId: 0,
     assignmentIds: [],
     callbackId: '',
     faultId: '',

@@ -10,8 +10,7 @@ import {
 } from '../../../domain/install-data.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { esimActivity } from '../../../store/repositories/esim-repository.js';
-import { EsimSchema, esimBody, esimLiveFields } from './esim-view.js';
+import { EsimSchema, esimBody } from './esim-view.js';
 
 /** What Accept may ask for, the default (the live service's) first. */
 const MEDIA_TYPES = {
@@ -84,14 +83,7 @@ export function registerInstallData(app: Api, deps: AppDeps): void {
     reply.header('vary', 'Accept');
     if (format === 'json') {
       const esims = await loadInstallEsims(deps.store.db, request.organisation.id, reference);
-      const activity = await esimActivity(
-        deps.store.db,
-        esims.map((e) => e.iccid),
-      );
-      const bodies = esims.map((e) => ({
-        ...esimBody(e),
-        ...esimLiveFields(e, activity.get(e.iccid)),
-      }));
+      const bodies = esims.map(esimBody);
       return reply
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(bodies.length === 1 ? bodies[0] : bodies));
