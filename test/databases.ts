@@ -11,10 +11,10 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export const POSTGRES_ADMIN_URL =
   process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function postgresReachable(): Promise<boolean> {
+async function connectsOnce(): Promise<boolean> {
   const client = new pg.Client({
     connectionString: POSTGRES_ADMIN_URL,
-    connectionTimeoutMillis: 2000,
+    connectionTimeoutMillis: 5000,
   });
   try {
     await client.connect();
@@ -25,6 +25,16 @@ async function postgresReachable(): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+// A busy machine can take seconds to accept a connection: a server counts as unreachable only
+// after three attempts, a second apart.
+async function postgresReachable(): Promise<boolean> {
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    if (await connectsOnce()) return true;
+    if (attempt < 3) await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return false;
 }
 
 const reachable = await postgresReachable();
