@@ -41,7 +41,8 @@ import { ErrorRef } from './schemas/common.js';
  * - Same key, different request: 409 `idempotency_key_reused`.
  *   Same key while the first request is still running: 409 `idempotency_in_progress`.
  * - `run` returns without calling complete (a route with no transaction): the result is stored
- *   afterwards. `run` throws a 4xx DomainError: that error response is stored and replayed.
+ *   afterwards. `run` throws a 4xx DomainError: its code and message are stored, and a replay
+ *   renders them again (the status follows from the code).
  *   `run` throws anything else (5xx, unexpected): the claim is released so the client can retry.
  * - idem.handOver gives the claim to a process that completes it later (a payment whose outcome
  *   is not known yet); the claim is then neither stored nor released here.

@@ -5,7 +5,7 @@ import { sendError } from './error-handler.js';
 
 // Rate limits of the /v2.1 scope, as the live service does them: every authenticated response
 // carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window ends, an
-// RFC 3339 time) and X-RateLimit-Cost; over the budget the answer is 429 {"message"} with
+// RFC 3339 time) and X-RateLimit-Cost; over the budget the answer is 429 {"message", "code"} with
 // Retry-After. Failed authentications are counted per client address, and an address over its
 // count gets 429 before its key is even looked at, so key guessing is throttled while every
 // other client carries on.
