@@ -53,9 +53,11 @@ export const ERROR_CATALOGUE = {
   stale_assignment: { status: 409, message: 'the assignment changed concurrently; retry' },
   callback_in_progress: { status: 409, message: 'the callback is already queued for delivery' },
   // Other 4xx raised by the HTTP layer
+  precondition_failed: { status: 412, message: 'Precondition Failed' },
   payload_too_large: { status: 413, message: 'request body is too large' },
   uri_too_long: { status: 414, message: 'a path parameter is too long' },
   unsupported_media_type: { status: 415, message: 'request body must be application/json' },
+  range_not_satisfiable: { status: 416, message: 'Range Not Satisfiable' },
   rate_limited: { status: 429, message: 'rate limit exceeded' },
   // 5xx
   internal: { status: 500, message: 'internal server error' },

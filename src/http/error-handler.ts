@@ -55,9 +55,11 @@ const BY_STATUS: Readonly<Record<number, FixedStatusCode>> = {
   403: 'forbidden',
   404: 'not_found',
   409: 'conflict',
+  412: 'precondition_failed',
   413: 'payload_too_large',
   414: 'uri_too_long',
   415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
   429: 'rate_limited',
 };
 

@@ -89,7 +89,22 @@ for (const kind of DATABASES) {
         await t.request(org.apiKey, { method: 'GET', url: '/v2.1/nowhere' }),
         await t.request(org.apiKey, { method: 'GET', url: '/v2.1/esims/123' }),
         await order('body-shape'),
+        // Files of the API explorer keep the status of the file server (416, 412).
+        await t.request(undefined, {
+          method: 'GET',
+          url: '/docs/static/swagger-ui.css',
+          headers: { range: 'bytes=99999999-' },
+        }),
+        await t.request(undefined, {
+          method: 'GET',
+          url: '/docs/static/swagger-ui.css',
+          headers: { 'if-match': '"no-such-version"' },
+        }),
       ];
+      assert.deepEqual(
+        answers.map((res) => res.statusCode),
+        [403, 404, 400, 400, 416, 412],
+      );
       for (const res of answers) {
         assert.ok(res.statusCode >= 400, String(res.statusCode));
         const body = res.json() as Record<string, unknown>;
