@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../domain/errors.js';
 import type { Executor } from '../database.js';
 
 // Idempotency records, keyed by (organisation, key). A record is claimed by one request at a time
@@ -136,7 +137,7 @@ export function completeClaimWithResult(
 
 /** An error a request ended with, as the catalogue of src/domain/errors.ts describes it. */
 export interface StoredError {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
   /** The status of the code, kept in the record for readers that predate stored codes. */
   readonly status: number;
