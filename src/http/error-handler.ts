@@ -105,7 +105,7 @@ function frameworkError(status: number, message: string): ErrorReply {
 
 /**
  * Errors Fastify raises before a request reaches the router (a malformed URL, for one): the same
- * {message} body and request id as every other response. Passed as `frameworkErrors`.
+ * {"message", "code"} body and request id as every other response. Passed as `frameworkErrors`.
  */
 export function frameworkErrors(
   error: FastifyError,
