@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { ERROR_CATALOGUE, isErrorCode } from '../../src/domain/errors.js';
+import { saveCard } from '../../src/payments/cards.js';
 import { openStore } from '../../src/store/database.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
@@ -10,6 +11,8 @@ import type { TestApp, TestOrg } from '../harness.js';
 // The error catalogue: docs/errors.md lists exactly the codes of src/domain/errors.ts, with the
 // same status and default message; error bodies carry catalogue codes; stored idempotent errors,
 // in the format of this release and of earlier ones, replay as first answered.
+
+const DECLINED_CARD = '4000000000000002';
 
 interface DocRow {
   readonly status: string;
@@ -123,6 +126,28 @@ for (const kind of DATABASES) {
       assert.equal(again.statusCode, 400);
       assert.equal(again.body, first.body);
       assert.equal(again.headers['content-type'], first.headers['content-type']);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+    });
+
+    it('replays a declined top-up, whose error the top-up itself stored, from its code', async () => {
+      const payer = await t.createOrg({ balance: 0 });
+      await saveCard(t.deps, payer.id, { number: DECLINED_CARD, expMonth: 12, expYear: 2099 });
+      const topUp = () =>
+        t.request(payer.apiKey, {
+          method: 'POST',
+          url: '/v2.1/organisation/balance?amount=900',
+          headers: { 'idempotency-key': 'declined-top-up' },
+        });
+      const first = await topUp();
+      assert.equal(first.statusCode, 400);
+      assert.deepEqual(first.json(), {
+        message: 'card declined: the card was declined',
+        code: 'card_declined',
+      });
+      assert.equal(first.headers['idempotent-replayed'], undefined);
+      const again = await topUp();
+      assert.equal(again.statusCode, 400);
+      assert.equal(again.body, first.body);
       assert.equal(again.headers['idempotent-replayed'], 'true');
     });
 
