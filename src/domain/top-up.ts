@@ -1,11 +1,20 @@
 import type { Clock } from '../clock.js';
 import { addSeconds, iso } from '../clock.js';
 import type { Config } from '../config.js';
-import type { ChargeLookup, ChargeOutcome, PaymentGateway } from '../payments/gateway.js';
+import type {
+  ChargeLookup,
+  ChargeOutcome,
+  DeclineCode,
+  PaymentGateway,
+} from '../payments/gateway.js';
 import { GatewayUnavailableError } from '../payments/gateway.js';
 import type { RandomSource } from '../random.js';
 import type { Db } from '../store/database.js';
-import { completeClaim, releaseClaim } from '../store/repositories/idempotency-repository.js';
+import {
+  completeClaimWithError,
+  completeClaimWithResult,
+  releaseClaim,
+} from '../store/repositories/idempotency-repository.js';
 import { applyMovement, readFunds } from '../store/repositories/ledger-repository.js';
 import { findDefaultCard } from '../store/repositories/payment-repository.js';
 import type { TopUpRow } from '../store/repositories/top-up-repository.js';
@@ -127,20 +136,19 @@ async function credit(
     if (balances === undefined) throw notFound(`organisation ${t.organisationId} not found`);
     const result = { amount: t.amount, balance: balances.balance, ref: t.ref };
     if (t.idempotencyKey !== null) {
-      await completeClaim(
+      await completeClaimWithResult(
         trx,
         t.organisationId,
         t.idempotencyKey,
         topUpOwner(t.ref),
-        200,
-        JSON.stringify(result),
+        result,
       );
     }
     return result;
   });
 }
 
-function declinedError(outcome: { code: string; reason: string }): DomainError {
+function declinedError(outcome: { code: DeclineCode; reason: string }): DomainError {
   return badRequest(`card declined: ${outcome.reason}`, outcome.code);
 }
 
@@ -164,8 +172,7 @@ export async function settleInDoubt(
       if (!(await settleTopUp(trx, t.ref, 'declined', { reason: outcome.reason, at }))) return;
       if (key === null) return;
       const error = declinedError(outcome);
-      const body = JSON.stringify({ message: error.message, code: outcome.code });
-      await completeClaim(trx, t.organisationId, key, topUpOwner(t.ref), 400, body);
+      await completeClaimWithError(trx, t.organisationId, key, topUpOwner(t.ref), error);
     });
   } else if (outcome.status === 'not_found') {
     await fail(deps, t, 'the processor has no record of the charge');

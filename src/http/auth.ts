@@ -96,12 +96,11 @@ export function requireApiKey(
   app.decorateRequest('organisation', null as unknown as OrganisationRow);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { key, problem } = presentedKey(request);
-    if (key === undefined)
-      return sendError(reply, 403, problem ?? 'forbidden', { code: 'forbidden' });
+    if (key === undefined) return sendError(reply, { code: 'forbidden', message: problem });
     const hash = hashApiKey(key);
     const organisation = await find(hash, request.routeOptions.config?.recentOrganisation === true);
     if (organisation === undefined || !hashesEqual(organisation.api_key_hash, hash)) {
-      return sendError(reply, 403, 'invalid API key', { code: 'forbidden' });
+      return sendError(reply, { code: 'forbidden', message: 'invalid API key' });
     }
     request.organisation = organisation;
   });

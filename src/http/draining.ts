@@ -17,8 +17,9 @@ export function installDraining(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!draining) return;
     reply.header('connection', 'close');
-    return sendError(reply, 503, 'this instance is shutting down; retry shortly', {
+    return sendError(reply, {
       code: 'draining',
+      message: 'this instance is shutting down; retry shortly',
       retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS,
     });
   });

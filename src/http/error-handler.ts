@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../domain/errors.js';
+import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors.js';
+import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors.js';
 import { isBusyError } from '../store/sqlite-busy.js';
 
-// The one place where errors become HTTP responses. Every error body is {"message"} (plus an
-// optional stable `code`); 5xx bodies never carry internals.
+// The one place where errors become HTTP responses. Every error body is {"message", "code"},
+// the code from the catalogue of src/domain/errors.ts; 5xx bodies never carry internals.
 
 interface ValidationIssue {
   instancePath?: string;
@@ -47,38 +48,64 @@ function describeValidation(
   return `${where} ${path} ${first.message ?? 'is invalid'}`;
 }
 
-const CODES: Record<number, string> = {
+/** The code of a framework error that has no finer one, by its status. */
+const BY_STATUS: Readonly<Record<number, FixedStatusCode>> = {
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
-  405: 'method_not_allowed',
-  406: 'not_acceptable',
-  408: 'request_timeout',
   409: 'conflict',
-  411: 'length_required',
+  412: 'precondition_failed',
   413: 'payload_too_large',
   414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
   429: 'rate_limited',
-  431: 'headers_too_large',
 };
 
-export function sendError(
-  reply: FastifyReply,
-  status: number,
-  message: string,
-  extra: { code?: string; retryAfterSeconds?: number } = {},
-): FastifyReply {
-  if (extra.retryAfterSeconds !== undefined)
-    reply.header('retry-after', String(extra.retryAfterSeconds));
-  const body: { message: string; code?: string } = { message };
-  if (extra.code !== undefined) body.code = extra.code;
+/** An error to answer: a catalogue code, the message (the code's default when left out). */
+export type ErrorReply =
+  | {
+      readonly code: FixedStatusCode;
+      readonly message?: string;
+      readonly retryAfterSeconds?: number;
+    }
+  | {
+      readonly code: CodeWithStatus<'as-configured'>;
+      readonly status: number;
+      readonly message?: string;
+      readonly retryAfterSeconds?: number;
+    };
+
+/** The status and body of an error, the status derived from its code. */
+export function renderError(error: ErrorReply): {
+  status: number;
+  body: { message: string; code: ErrorCode };
+} {
+  const status = 'status' in error ? error.status : statusOf(error.code);
+  return {
+    status,
+    body: { message: error.message ?? ERROR_CATALOGUE[error.code].message, code: error.code },
+  };
+}
+
+/** The one renderer of error responses: {"message", "code"}, and Retry-After when given. */
+export function sendError(reply: FastifyReply, error: ErrorReply): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+  }
+  const { status, body } = renderError(error);
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** A framework 4xx without a finer code: the code of its status (a 400 when there is none). */
+function frameworkError(status: number, message: string): ErrorReply {
+  return { code: BY_STATUS[status] ?? 'bad_request', message };
 }
 
 /**
  * Errors Fastify raises before a request reaches the router (a malformed URL, for one): the same
- * {message} body and request id as every other response. Passed as `frameworkErrors`.
+ * {"message", "code"} body and request id as every other response. Passed as `frameworkErrors`.
  */
 export function frameworkErrors(
   error: FastifyError,
@@ -91,7 +118,7 @@ export function frameworkErrors(
     error.code === 'FST_ERR_BAD_URL'
       ? 'the request URL is not valid (bad percent-encoding)'
       : error.message;
-  void sendError(reply, status, message, { code: CODES[status] ?? 'bad_request' });
+  void sendError(reply, frameworkError(status, message));
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -99,75 +126,65 @@ export function installErrorHandling(app: FastifyInstance): void {
   // type is refused with 415 instead of reaching validation as a string.
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(
-    (error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) => {
-      if (error instanceof DomainError) {
-        return sendError(reply, error.status, error.message, {
-          code: error.reason ?? error.code,
-          retryAfterSeconds: error.retryAfterSeconds,
-        });
-      }
-      const fastifyError = error as FastifyError;
-      if (fastifyError.validation !== undefined) {
-        return sendError(
-          reply,
-          400,
-          describeValidation(fastifyError.validation, fastifyError.validationContext),
-          {
-            code: 'validation_failed',
-          },
-        );
-      }
-      const status = fastifyError.statusCode ?? 500;
-      if (status === 413) {
-        return sendError(
-          reply,
-          413,
-          `request body is larger than the ${app.initialConfig.bodyLimit} byte limit`,
-          {
-            code: 'payload_too_large',
-          },
-        );
-      }
-      if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-        return sendError(reply, 400, 'request body is not valid JSON', { code: 'invalid_json' });
-      }
-      if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-        return sendError(reply, 400, 'request body is empty; send a JSON object', {
-          code: 'invalid_json',
-        });
-      }
-      if (status === 415) {
-        const type = (String(request.headers['content-type'] ?? '').split(';')[0] ?? '').slice(
-          0,
-          100,
-        );
-        return sendError(
-          reply,
-          415,
-          `request body must be application/json${type === '' ? '' : `, not ${type}`}`,
-          { code: 'unsupported_media_type' },
-        );
-      }
-      if (status >= 400 && status < 500) {
-        return sendError(reply, status, error.message, { code: CODES[status] ?? 'bad_request' });
-      }
-      if (isBusyError(error)) {
-        // Another process (an esim command, a second writer) held the SQLite database for
-        // longer than SQLITE_BUSY_WAIT_MS: nothing was written, and a retry is safe.
-        request.log.warn({ err: error }, 'database busy');
-        return sendError(reply, 503, 'the database is busy; retry shortly', {
-          code: 'database_busy',
-          retryAfterSeconds: 1,
-        });
-      }
-      request.log.error({ err: error }, 'unhandled error');
-      return sendError(reply, 500, 'internal server error', { code: 'internal' });
-    },
+    (error: FastifyError | DomainError | Error, request: FastifyRequest, reply: FastifyReply) =>
+      sendError(reply, toErrorReply(app, error, request)),
   );
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, `no route ${request.method} ${request.url.split('?')[0] ?? ''}`, {
+    sendError(reply, {
       code: 'not_found',
+      message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}`,
     }),
   );
+}
+
+/** What to answer for an error thrown by a route, a hook or the framework. */
+function toErrorReply(
+  app: FastifyInstance,
+  error: FastifyError | DomainError | Error,
+  request: FastifyRequest,
+): ErrorReply {
+  if (error instanceof DomainError) {
+    return {
+      code: error.code,
+      message: error.message,
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation !== undefined) {
+    return {
+      code: 'validation_failed',
+      message: describeValidation(fastifyError.validation, fastifyError.validationContext),
+    };
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 413) {
+    return {
+      code: 'payload_too_large',
+      message: `request body is larger than the ${app.initialConfig.bodyLimit} byte limit`,
+    };
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return { code: 'invalid_json', message: 'request body is not valid JSON' };
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { code: 'invalid_json', message: 'request body is empty; send a JSON object' };
+  }
+  if (status === 415) {
+    const type = (String(request.headers['content-type'] ?? '').split(';')[0] ?? '').slice(0, 100);
+    return {
+      code: 'unsupported_media_type',
+      message: `request body must be application/json${type === '' ? '' : `, not ${type}`}`,
+    };
+  }
+  if (status >= 400 && status < 500) return frameworkError(status, error.message);
+  if (isBusyError(error)) {
+    // Another process (an esim command, a second writer) held the SQLite database for
+    // longer than SQLITE_BUSY_WAIT_MS: nothing was written, and a retry is safe.
+    request.log.warn({ err: error }, 'database busy');
+    return { code: 'database_busy', retryAfterSeconds: 1 };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return { code: 'internal' };
 }

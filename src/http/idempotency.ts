@@ -3,16 +3,19 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { addSeconds, iso, systemClock } from '../clock.js';
-import { DomainError, badRequest, conflict } from '../domain/errors.js';
+import { DomainError, badRequest, conflict, isFixedStatusCode } from '../domain/errors.js';
 import type { Executor } from '../store/database.js';
 import {
   completeClaim,
+  completeClaimWithError,
   findIdempotencyRecord,
+  storedError,
   insertClaim,
   releaseClaim,
   takeOverClaim,
   transferClaim,
 } from '../store/repositories/idempotency-repository.js';
+import { sendError } from './error-handler.js';
 import { ErrorRef } from './schemas/common.js';
 
 /**
@@ -38,7 +41,8 @@ import { ErrorRef } from './schemas/common.js';
  * - Same key, different request: 409 `idempotency_key_reused`.
  *   Same key while the first request is still running: 409 `idempotency_in_progress`.
  * - `run` returns without calling complete (a route with no transaction): the result is stored
- *   afterwards. `run` throws a 4xx DomainError: that error response is stored and replayed.
+ *   afterwards. `run` throws a 4xx DomainError: its code and message are stored, and a replay
+ *   renders them again (the status follows from the code).
  *   `run` throws anything else (5xx, unexpected): the claim is released so the client can retry.
  * - idem.handOver gives the claim to a process that completes it later (a payment whose outcome
  *   is not known yet); the claim is then neither stored nor released here.
@@ -124,12 +128,18 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return raw;
 }
 
+/**
+ * Replays a stored response. A stored error is rendered again from its code (its status comes
+ * from the catalogue); anything else, and a record whose body is not a catalogue error, is sent
+ * back with the status and bytes stored.
+ */
 function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .header(REPLAY_HEADER, 'true')
-    .type('application/json; charset=utf-8')
-    .send(body);
+  reply.header(REPLAY_HEADER, 'true');
+  const error = status >= 400 ? storedError(body) : undefined;
+  if (error !== undefined && isFixedStatusCode(error.code)) {
+    return sendError(reply, { code: error.code, message: error.message });
+  }
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
 export async function withIdempotency<T>(
@@ -164,10 +174,9 @@ export async function withIdempotency<T>(
     if (existing === undefined) {
       // Released or purged between our two statements: the client may simply retry.
       throw new DomainError(
-        'conflict',
+        'idempotency_in_progress',
         `a request with Idempotency-Key "${key}" just finished; retry`,
         1,
-        'idempotency_in_progress',
       );
     }
     if (existing.requestHash !== claim.requestHash) {
@@ -178,10 +187,9 @@ export async function withIdempotency<T>(
     }
     if (existing.state === 'running' || existing.responseStatus === null) {
       throw new DomainError(
-        'conflict',
+        'idempotency_in_progress',
         `a request with Idempotency-Key "${key}" is still being processed; retry later`,
         1,
-        'idempotency_in_progress',
       );
     }
     return replay(reply, existing.responseStatus, existing.responseBody ?? '{}');
@@ -219,10 +227,7 @@ export async function withIdempotency<T>(
   } catch (error) {
     if (!completed && !handedOver) {
       if (error instanceof DomainError && error.status < 500) {
-        const body: { message: string; code?: string } = { message: error.message };
-        const code = error.reason ?? error.code;
-        body.code = code;
-        await completeClaim(db, organisationId, key, owner, error.status, JSON.stringify(body));
+        await completeClaimWithError(db, organisationId, key, owner, error);
       } else {
         await releaseClaim(db, organisationId, key, owner);
       }

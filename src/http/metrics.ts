@@ -42,8 +42,9 @@ export function registerMetricsRoute(
 ): void {
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
     if (token !== undefined && !tokenMatches(request.headers.authorization, token)) {
-      return sendError(reply, 401, 'metrics need Authorization: Bearer <METRICS_TOKEN>', {
+      return sendError(reply, {
         code: 'unauthorized',
+        message: 'metrics need Authorization: Bearer <METRICS_TOKEN>',
       });
     }
     const text = await metrics.render();

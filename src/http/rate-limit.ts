@@ -5,7 +5,7 @@ import { sendError } from './error-handler.js';
 
 // Rate limits of the /v2.1 scope, as the live service does them: every authenticated response
 // carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window ends, an
-// RFC 3339 time) and X-RateLimit-Cost; over the budget the answer is 429 {"message"} with
+// RFC 3339 time) and X-RateLimit-Cost; over the budget the answer is 429 {"message", "code"} with
 // Retry-After. Failed authentications are counted per client address, and an address over its
 // count gets 429 before its key is even looked at, so key guessing is throttled while every
 // other client carries on.
@@ -40,12 +40,11 @@ export function limitFailedAuthentication(app: FastifyInstance, limits: RateLimi
     }
     if (refusal === undefined) return;
     reply.header('x-ratelimit-reset', refusal.resetAt.toISOString());
-    return sendError(
-      reply,
-      429,
-      `too many requests with a missing or invalid API key from this address; retry after ${refusal.retryAfterSeconds} s`,
-      { code: 'rate_limited', retryAfterSeconds: refusal.retryAfterSeconds },
-    );
+    return sendError(reply, {
+      code: 'rate_limited',
+      message: `too many requests with a missing or invalid API key from this address; retry after ${refusal.retryAfterSeconds} s`,
+      retryAfterSeconds: refusal.retryAfterSeconds,
+    });
   });
   // The API-key hook answers 403 without setting request.organisation: that is a failure.
   app.addHook('onResponse', async (request, reply) => {
@@ -72,11 +71,10 @@ export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: 
     }
     setHeaders(reply, d, cost);
     if (d.allowed) return;
-    return sendError(
-      reply,
-      429,
-      `rate limit exceeded: ${d.limit} points per ${config.rateLimitWindowSeconds} s, this request costs ${cost}; retry after ${d.retryAfterSeconds} s`,
-      { code: 'rate_limited', retryAfterSeconds: d.retryAfterSeconds },
-    );
+    return sendError(reply, {
+      code: 'rate_limited',
+      message: `rate limit exceeded: ${d.limit} points per ${config.rateLimitWindowSeconds} s, this request costs ${cost}; retry after ${d.retryAfterSeconds} s`,
+      retryAfterSeconds: d.retryAfterSeconds,
+    });
   });
 }

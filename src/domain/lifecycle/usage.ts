@@ -52,7 +52,7 @@ export async function recordUsage(
       return await deps.db.transaction().execute((trx) => applyUsage(trx, deps, iccid, bytes, at));
     } catch (error) {
       // Another report on the same eSIM won the optimistic update: read again and redo.
-      const stale = error instanceof DomainError && error.reason === STALE_ASSIGNMENT;
+      const stale = error instanceof DomainError && error.code === STALE_ASSIGNMENT;
       if (!stale || attempt >= MAX_ATTEMPTS) throw error;
     }
   }

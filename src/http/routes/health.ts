@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { ping } from '../../store/database.js';
 import type { Api } from '../api.js';
+import { sendError } from '../error-handler.js';
 import { ErrorRef } from '../schemas/common.js';
 
 const Status = Type.Object({ status: Type.String() });
@@ -41,7 +42,7 @@ export function healthRoutes(app: Api, deps: AppDeps): void {
         await ping(deps.store);
         return { status: 'ready' };
       } catch {
-        return reply.code(503).header('retry-after', '5').send({ message: 'database unreachable' });
+        return sendError(reply, { code: 'database_unreachable', retryAfterSeconds: 5 });
       }
     },
   );

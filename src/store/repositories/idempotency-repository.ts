@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../domain/errors.js';
 import type { Executor } from '../database.js';
 
 // Idempotency records, keyed by (organisation, key). A record is claimed by one request at a time
@@ -121,6 +122,55 @@ export async function completeClaim(
     .where((eb) => eb.and(heldBy(organisationId, key, owner)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Stores the result a claim ended with, answered 200 with `result` as its JSON body. */
+export function completeClaimWithResult(
+  db: Executor,
+  organisationId: string,
+  key: string,
+  owner: string,
+  result: unknown,
+): Promise<boolean> {
+  return completeClaim(db, organisationId, key, owner, 200, JSON.stringify(result));
+}
+
+/** An error a request ended with, as the catalogue of src/domain/errors.ts describes it. */
+export interface StoredError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** The status of the code, kept in the record for readers that predate stored codes. */
+  readonly status: number;
+}
+
+/**
+ * Stores the error a claim ended with: its code and message, as the body {"message", "code"}.
+ * Replays render it again from the code; false when the claim is no longer held by `owner`.
+ */
+export function completeClaimWithError(
+  db: Executor,
+  organisationId: string,
+  key: string,
+  owner: string,
+  error: StoredError,
+): Promise<boolean> {
+  const body = JSON.stringify({ message: error.message, code: error.code });
+  return completeClaim(db, organisationId, key, owner, error.status, body);
+}
+
+/** The code and message of a stored error body, or undefined when the body is not one. */
+export function storedError(body: string): { code: string; message: string } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const { message, code, ...rest } = parsed as Record<string, unknown>;
+  if (typeof message !== 'string' || typeof code !== 'string') return undefined;
+  if (Object.keys(rest).length > 0) return undefined;
+  return { code, message };
 }
 
 /** Hands a running claim to a new owner with a new lease (e.g. to the reconciliation of a charge). */

@@ -75,7 +75,7 @@ export function registerRevokeBundleByName(app: Api, deps: AppDeps): void {
       try {
         return await revokeOne(deps, oldest, type);
       } catch (error) {
-        const stale = error instanceof DomainError && error.reason === STALE_ASSIGNMENT;
+        const stale = error instanceof DomainError && error.code === STALE_ASSIGNMENT;
         if (!stale || attempt >= MAX_ATTEMPTS) throw error;
       }
     }

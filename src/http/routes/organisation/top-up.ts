@@ -46,7 +46,7 @@ async function audited(
     await record('topup.succeeded', result);
     return result;
   } catch (error) {
-    const reason = error instanceof DomainError ? (error.reason ?? error.code) : 'internal_error';
+    const reason = error instanceof DomainError ? error.code : 'internal_error';
     await record('topup.failed', { amount: request.query.amount, reason });
     throw error;
   }
@@ -117,7 +117,7 @@ export function registerTopUp(app: Api, deps: AppDeps): void {
       const key = request.headers['idempotency-key'];
       if (
         error instanceof DomainError &&
-        error.reason === 'idempotency_in_progress' &&
+        error.code === 'idempotency_in_progress' &&
         typeof key === 'string' &&
         (await settleOnRetry(deps, request.organisation.id, key))
       ) {

@@ -52,15 +52,12 @@ export function installFaultHook(app: FastifyInstance, deps: AppDeps): void {
       if (fault.remaining !== null && !(await consumeFault(deps.store.db, fault.id))) continue;
       if (fault.latency_ms > 0) await sleep(fault.latency_ms);
       if (fault.status === null) return undefined;
-      return sendError(
-        reply,
-        fault.status,
-        `simulated fault: ${request.method} ${path} answers ${fault.status} (fault ${fault.id})`,
-        {
-          code: 'simulated_fault',
-          retryAfterSeconds: fault.status === 429 || fault.status === 503 ? 1 : undefined,
-        },
-      );
+      return sendError(reply, {
+        code: 'simulated_fault',
+        status: fault.status,
+        message: `simulated fault: ${request.method} ${path} answers ${fault.status} (fault ${fault.id})`,
+        retryAfterSeconds: fault.status === 429 || fault.status === 503 ? 1 : undefined,
+      });
     }
     return undefined;
   });

@@ -51,17 +51,13 @@ export function simAuthHook(deps: AppDeps) {
     const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
     if (match === null || match[1] === undefined) {
       reply.header('www-authenticate', 'Bearer realm="simulator"');
-      return sendError(
-        reply,
-        401,
-        'the simulator control plane needs Authorization: Bearer <SIM_ADMIN_TOKEN>',
-        {
-          code: 'unauthorized',
-        },
-      );
+      return sendError(reply, {
+        code: 'unauthorized',
+        message: 'the simulator control plane needs Authorization: Bearer <SIM_ADMIN_TOKEN>',
+      });
     }
     if (!sameToken(match[1], expected)) {
-      return sendError(reply, 403, 'invalid simulator admin token', { code: 'forbidden' });
+      return sendError(reply, { code: 'forbidden', message: 'invalid simulator admin token' });
     }
     return undefined;
   };
