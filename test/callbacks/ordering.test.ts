@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { CallbackWorker } from '../../src/callbacks/delivery-worker.js';
-import { createCallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import type { CallbackWorker } from '../../src/workers/callback-delivery.js';
+import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp } from '../harness.js';
 import type { Receiver, Received } from '../receiver.js';
