@@ -98,11 +98,7 @@ export function parseAmount(
 
 type Timed = { kind: 'answered'; outcome: ChargeOutcome } | { kind: 'timeout' };
 
-function withTimeout(
-  charge: Promise<ChargeOutcome>,
-  ms: number,
-  clock: WallClock,
-): Promise<Timed> {
+function withTimeout(charge: Promise<ChargeOutcome>, ms: number, clock: WallClock): Promise<Timed> {
   let cancel: () => void = () => undefined;
   const timeout = new Promise<Timed>((resolve) => {
     cancel = clock.setTimer(ms, () => resolve({ kind: 'timeout' }));
