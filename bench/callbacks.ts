@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import { buildApp } from '../src/app.js';
 import { insertCallbackEvents } from '../src/callbacks/callback-repository.js';
 import type { NewCallbackEvent } from '../src/callbacks/callback-repository.js';
-import { createCallbackWorker } from '../src/callbacks/delivery-worker.js';
+import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import { buildV3 } from '../src/callbacks/payload.js';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';

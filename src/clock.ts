@@ -7,6 +7,31 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/**
+ * Real time, for what bounds real work: leases, timeouts, the wait for another system's answer.
+ * The simulator never moves it (a lease must not lapse because the simulated clock jumped), but
+ * it is injected like the service clock, so tests drive it instead of sleeping.
+ */
+export interface WallClock extends Clock {
+  /** Calls fn once, ms milliseconds from now; the returned function cancels the call. */
+  setTimer(ms: number, fn: () => void): () => void;
+}
+
+export const systemWallClock: WallClock = {
+  now: () => new Date(),
+  setTimer(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
+/** Resolves after ms milliseconds of the given wall clock. */
+export function sleepOn(clock: WallClock, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    clock.setTimer(ms, resolve);
+  });
+}
+
 /** A clock that runs with real time plus an offset that only ever grows (simulator mode). */
 export class OffsetClock implements Clock {
   constructor(

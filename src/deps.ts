@@ -1,5 +1,5 @@
 import type { Resolver } from './callbacks/address-guard.js';
-import type { Clock } from './clock.js';
+import type { Clock, WallClock } from './clock.js';
 import type { Config } from './config.js';
 import type { NetworkEventSink } from './domain/network-events.js';
 import type { CallbackUrlCheck } from './domain/organisations.js';
@@ -20,6 +20,11 @@ export interface AppDeps {
   readonly config: Config;
   readonly store: Store;
   readonly clock: Clock;
+  /**
+   * Real time, for leases, timeouts and waits on other systems; the simulator never moves it.
+   * The system clock in production; tests inject one they move themselves.
+   */
+  readonly wallClock: WallClock;
   readonly random: RandomSource;
   readonly cipher: KeyCipher;
   /** Extra checks on a callback URL at save time (the SSRF guard in production mode). */

@@ -4,7 +4,8 @@ import { callbackUrlCheck } from './callbacks/address-guard.js';
 import type { Resolver } from './callbacks/address-guard.js';
 import { createOutboxSink } from './callbacks/outbox.js';
 import type { Clock } from './clock.js';
-import { iso, systemClock } from './clock.js';
+import type { WallClock } from './clock.js';
+import { iso, systemClock, systemWallClock } from './clock.js';
 import type { Config } from './config.js';
 import { ConfigError, listenError } from './config.js';
 import type { AppDeps } from './deps.js';
@@ -24,7 +25,7 @@ import { migrate, openStore } from './store/database.js';
 import type { Store } from './store/database.js';
 import { DatabaseInUseError, takeServerLock } from './store/server-lock.js';
 import type { ServerLock } from './store/server-lock.js';
-import { createWorkers } from './workers.js';
+import { createWorkers } from './workers/index.js';
 
 // Wires the real dependencies together. The CLI's `serve` calls startServer; tests use the
 // harness in test/ instead, which builds the same deps around a fresh database.
@@ -36,7 +37,7 @@ export interface Services {
 
 export async function openServices(
   config: Config,
-  options: { store?: Store; clock?: Clock; resolver?: Resolver } = {},
+  options: { store?: Store; clock?: Clock; wallClock?: WallClock; resolver?: Resolver } = {},
 ): Promise<Services> {
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
@@ -51,6 +52,7 @@ export async function openServices(
   const clock =
     options.clock ??
     (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
+  const wallClock = options.wallClock ?? systemWallClock;
   const metrics = createMetrics({ store: opened, clock });
   const store = withQueryTiming(opened, (seconds) => metrics.observeQuery(seconds));
   if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
@@ -61,6 +63,7 @@ export async function openServices(
     config,
     store,
     clock,
+    wallClock,
     random: cryptoRandom,
     cipher,
     networkEvents: createOutboxSink({ random: cryptoRandom }),
@@ -72,6 +75,7 @@ export async function openServices(
         ? createTestProcessor({
             db: store.db,
             clock,
+            processorClock: wallClock,
             random: cryptoRandom,
             latencyMs: config.paymentLatencyMs,
           })

@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import type { Resolver } from '../src/callbacks/address-guard.js';
+import type { WallClock } from '../src/clock.js';
 import { OffsetClock } from '../src/clock.js';
 import type { Config } from '../src/config.js';
 import { testConfig } from '../src/config.js';
@@ -42,7 +43,7 @@ let counter = 0;
 export async function startTestApp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
-  services: { resolver?: Resolver } = {},
+  services: { resolver?: Resolver; wallClock?: WallClock } = {},
 ): Promise<TestApp> {
   const database: TestDatabase = await freshDatabase(kind);
   const config = testConfig({ database: database.target, ...overrides });

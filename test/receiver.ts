@@ -40,6 +40,11 @@ export interface Receiver {
   readonly url: string;
   readonly received: Received[];
   behave(path: string, behaviour: Behaviour): void;
+  /**
+   * Holds every answer until the returned function is called, so a test decides when a
+   * delivery under way finishes instead of betting on a delay.
+   */
+  hold(): () => void;
   /** Requests to one path (e.g. '/v3'). */
   at(path: string): Received[];
   close(): Promise<void>;
@@ -65,6 +70,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const received: Received[] = [];
   const behaviours = new Map<string, Behaviour>(Object.entries(options.behaviours ?? {}));
+  let held: Promise<void> | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req);
@@ -96,6 +102,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     if (b.delayMs !== undefined && b.delayMs > 0) {
       await new Promise((resolve) => setTimeout(resolve, b.delayMs));
     }
+    if (held !== undefined) await held;
     const headers: Record<string, string> = { 'content-type': 'text/plain' };
     if (b.retryAfter !== undefined) headers['retry-after'] = b.retryAfter;
     if (b.redirectTo !== undefined) headers['location'] = b.redirectTo;
@@ -122,6 +129,16 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     url: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     received,
     behave: (path, behaviour) => behaviours.set(path, behaviour),
+    hold() {
+      let release: () => void = () => undefined;
+      held = new Promise((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
     at: (path) => received.filter((r) => r.path === path),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock, WallClock } from '../clock.js';
 import { addSeconds, iso } from '../clock.js';
 import type { Config } from '../config.js';
 import type {
@@ -40,6 +40,8 @@ import { badRequest, notFound, unavailable } from './errors.js';
 export interface TopUpDeps {
   readonly store: { readonly db: Db };
   readonly clock: Clock;
+  /** Real time: the payment timeout is a wait on another system, never moved by the simulator. */
+  readonly wallClock: WallClock;
   readonly random: RandomSource;
   readonly config: Config;
   readonly payments: PaymentGateway;
@@ -105,15 +107,15 @@ export function parseAmount(
 
 type Timed = { kind: 'answered'; outcome: ChargeOutcome } | { kind: 'timeout' };
 
-function withTimeout(charge: Promise<ChargeOutcome>, ms: number): Promise<Timed> {
-  let timer: NodeJS.Timeout | undefined;
+function withTimeout(charge: Promise<ChargeOutcome>, ms: number, clock: WallClock): Promise<Timed> {
+  let cancel: () => void = () => undefined;
   const timeout = new Promise<Timed>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout' }), ms);
+    cancel = clock.setTimer(ms, () => resolve({ kind: 'timeout' }));
   });
   return Promise.race([
     charge.then((outcome): Timed => ({ kind: 'answered', outcome })),
     timeout,
-  ]).finally(() => clearTimeout(timer));
+  ]).finally(() => cancel());
 }
 
 async function credit(
@@ -235,7 +237,7 @@ export async function topUp(
   });
   let answer: Timed;
   try {
-    answer = await withTimeout(charge, deps.config.paymentTimeoutMs);
+    answer = await withTimeout(charge, deps.config.paymentTimeoutMs, deps.wallClock);
   } catch (error) {
     if (!(error instanceof GatewayUnavailableError)) throw error;
     await fail(deps, row, error.message);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { addSeconds, iso, systemClock } from '../clock.js';
+import { addSeconds, iso } from '../clock.js';
 import { DomainError, badRequest, conflict, isFixedStatusCode } from '../domain/errors.js';
 import type { Executor } from '../store/database.js';
 import {
@@ -155,9 +155,9 @@ export async function withIdempotency<T>(
   const organisationId = request.organisation.id;
   const now = deps.clock.now();
   // The replay window follows the service clock (the simulator may advance it); a claim's lease
-  // is an operational timeout on the system clock, so advancing the simulator clock never lets a
+  // is an operational timeout on the wall clock, so advancing the simulator clock never lets a
   // second request take over one that is still running.
-  const leaseNow = systemClock.now();
+  const leaseNow = deps.wallClock.now();
   const claim = {
     organisationId,
     key,
@@ -210,7 +210,7 @@ export async function withIdempotency<T>(
       completed = true;
     },
     async handOver(newOwner, leaseSeconds) {
-      const until = iso(addSeconds(systemClock.now(), leaseSeconds));
+      const until = iso(addSeconds(deps.wallClock.now(), leaseSeconds));
       if (await transferClaim(db, organisationId, key, owner, newOwner, until)) {
         owner = newOwner;
         handedOver = true;

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { Clock } from '../clock.js';
-import { iso, systemClock } from '../clock.js';
+import type { Clock, WallClock } from '../clock.js';
+import { iso, sleepOn, systemWallClock } from '../clock.js';
 import { badRequest } from '../domain/errors.js';
 import { luhnValid } from '../domain/esim-issuer.js';
 import type { RandomSource } from '../random.js';
@@ -35,7 +34,7 @@ export interface TestProcessorOptions {
    * because the processor is another system and its latency is real; a jump of the simulator's
    * clock must not decide a charge early.
    */
-  readonly processorClock?: Clock;
+  readonly processorClock?: WallClock;
   readonly random: RandomSource;
   readonly latencyMs: number;
 }
@@ -72,7 +71,7 @@ function outcomeOf(row: { status: string; declineCode: string | null; processorR
 
 export function createTestProcessor(options: TestProcessorOptions): PaymentGateway {
   const { db, clock, random } = options;
-  const processorClock = options.processorClock ?? systemClock;
+  const processorClock = options.processorClock ?? systemWallClock;
   const hex = (): string => random.uuid().replace(/-/g, '');
   return {
     name: 'test',
@@ -121,7 +120,7 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
         processorRef,
         at: iso(processorClock.now()),
       });
-      if (options.latencyMs > 0) await sleep(options.latencyMs);
+      if (options.latencyMs > 0) await sleepOn(processorClock, options.latencyMs);
       const decline = declineFor(request.token);
       await finishProcessorCharge(
         db,

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { openServices } from '../../src/main.js';
 import type { Services } from '../../src/main.js';
 import type { NetworkEvent } from '../../src/domain/network-events.js';
-import { createCallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { DATABASES, eventually } from '../harness.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';

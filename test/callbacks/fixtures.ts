@@ -1,6 +1,6 @@
 import type { AssignmentSnapshot, NetworkEvent } from '../../src/domain/network-events.js';
-import type { CallbackWorker, CallbackWorkerOptions } from '../../src/callbacks/delivery-worker.js';
-import { createCallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import type { CallbackWorker, CallbackWorkerOptions } from '../../src/workers/callback-delivery.js';
+import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import type { TestApp } from '../harness.js';
 
 // Fixtures for the callback suites: network events recorded through the real sink (as the

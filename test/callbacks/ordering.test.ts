@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { CallbackWorker } from '../../src/callbacks/delivery-worker.js';
-import { createCallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import type { CallbackWorker } from '../../src/workers/callback-delivery.js';
+import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp } from '../harness.js';
 import type { Receiver, Received } from '../receiver.js';
@@ -176,8 +176,8 @@ for (const kind of DATABASES) {
       await first.drain();
       const [delivered] = await deliveries(t, org.apiKey);
       assert.equal(delivered?.status, 'delivered');
-      // A later event, delivered slowly; the first one is resent while it is under way.
-      receiver.behave('/hook', { delayMs: 1500 });
+      // A later event, held by the receiver; the first one is resent while it is under way.
+      const release = receiver.hold();
       await recordUsage(t, org.id, snapshot({ initialBytes: GB, usedBytes: 0.6 * GB }), 0.02 * GB, {
         iccid: iccidOf(70),
       });
@@ -190,6 +190,12 @@ for (const kind of DATABASES) {
         url: `/v2.1/callbacks/${delivered?.id ?? ''}/resend`,
       });
       assert.equal(resend.statusCode, 202, resend.body);
+      // Another instance runs full turns meanwhile: the resent event is due but must wait.
+      const other = workerFor(t, { instanceId: 'other' });
+      workers.push(other);
+      await other.drain();
+      assert.equal(arrivals(receiver).length, 2, 'nothing sent while the later event is under way');
+      release();
       await eventually(
         async () =>
           arrivals(receiver).filter((a) => a.received.status > 0).length >= 3 ? true : undefined,

@@ -5,7 +5,7 @@ import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
-import type { CallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import type { CallbackWorker } from '../../src/workers/callback-delivery.js';
 import { cliDatabase, runCli, TEST_MASTER_KEY } from './cli-env.js';
 import type { CliDatabase } from './cli-env.js';
 import { deliveries, oneEvent, workerFor } from './fixtures.js';

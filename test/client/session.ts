@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { OpenAPI3 } from 'openapi-typescript';
-import type { CallbackWorker } from '../../src/callbacks/delivery-worker.js';
-import { createCallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import type { CallbackWorker } from '../../src/workers/callback-delivery.js';
+import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { BUILT_IN_GROUPS } from '../../src/domain/catalogue/naming.js';
 import { saveCard } from '../../src/payments/cards.js';
 import type { DatabaseKind, TestApp } from '../harness.js';

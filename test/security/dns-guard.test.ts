@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { LookupAddress } from 'node:dns';
 import { after, before, describe, it } from 'node:test';
 import type { Resolver } from '../../src/callbacks/address-guard.js';
-import type { CallbackWorker } from '../../src/callbacks/delivery-worker.js';
+import type { CallbackWorker } from '../../src/workers/callback-delivery.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { updateOrganisationSettings } from '../../src/domain/organisations.js';
 import { deliveries, oneEvent, workerFor } from '../callbacks/fixtures.js';

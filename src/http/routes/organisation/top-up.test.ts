@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, eventually, startTestApp } from '../../../../test/harness.js';
+import { ManualWallClock } from '../../../../test/manual-wall-clock.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
 import type { FileBackedApp } from '../../../../test/fixtures/orders.js';
 import { runCli, startFileBackedApp } from '../../../../test/fixtures/orders.js';
@@ -37,6 +38,14 @@ async function journal(t: TestApp, org: TestOrg): Promise<{ kind: string; delta:
 
 const topUp = (t: TestApp, org: TestOrg, query: string, headers: Record<string, string> = {}) =>
   t.request(org.apiKey, { method: 'POST', url: `/v2.1/organisation/balance${query}`, headers });
+
+/** Waits until the charge is at the processor and the request is waiting for its answer. */
+const chargeUnderWay = (wall: ManualWallClock) =>
+  eventually(
+    async () => (wall.waiting === 2 ? true : undefined),
+    10_000,
+    'the charge and the payment timeout to be under way',
+  );
 
 for (const kind of DATABASES) {
   describe(`POST /v2.1/organisation/balance [${kind}]`, () => {
@@ -191,8 +200,8 @@ for (const kind of DATABASES) {
         owner: topUpOwner(ref),
         at: iso(now),
         expiresAt: iso(new Date(now.getTime() + 86_400_000)),
-        leaseNow: iso(new Date()),
-        lockedUntil: iso(new Date(Date.now() + 86_400_000)),
+        leaseNow: iso(t.deps.wallClock.now()),
+        lockedUntil: iso(new Date(t.deps.wallClock.now().getTime() + 86_400_000)),
       });
       await insertProcessorCharge(db, {
         reference: `topup-${ref}`,
@@ -227,9 +236,14 @@ for (const kind of DATABASES) {
 
   describe(`top-up when the processor answers too late [${kind}]`, () => {
     let t: TestApp;
+    const wall = new ManualWallClock();
 
     before(async () => {
-      t = await startTestApp(kind, { paymentLatencyMs: 300, paymentTimeoutMs: 30 });
+      t = await startTestApp(
+        kind,
+        { paymentLatencyMs: 300, paymentTimeoutMs: 30 },
+        { wallClock: wall },
+      );
     });
     after(() => t.close());
 
@@ -237,7 +251,10 @@ for (const kind of DATABASES) {
       const org = await t.createOrg({ balance: 100 });
       await withCard(t, org, SUCCESS);
       const headers = { 'idempotency-key': 'slow-1' };
-      const res = await topUp(t, org, '?amount=1500', headers);
+      const pending = topUp(t, org, '?amount=1500', headers);
+      await chargeUnderWay(wall);
+      wall.advance(30); // the payment timeout passes; the processor has not answered
+      const res = await pending;
       assert.equal(res.statusCode, 503, res.body);
       assert.ok(Number(res.headers['retry-after']) > 0);
       assert.match(res.json().message, /did not answer in time/);
@@ -246,7 +263,11 @@ for (const kind of DATABASES) {
 
       // While the charge is in doubt a retry with the same key never charges again.
       const early = await topUp(t, org, '?amount=1500', headers);
-      assert.ok([200, 409].includes(early.statusCode), early.body);
+      assert.equal(early.statusCode, 409, early.body);
+      assert.equal(early.json().code, 'idempotency_in_progress');
+      assert.equal(await balanceOf(t, org), 100);
+
+      wall.advance(300); // the processor answers: succeeded
 
       await eventually(
         async () => ((await balanceOf(t, org)) === 1600 ? true : undefined),
@@ -274,16 +295,24 @@ for (const kind of DATABASES) {
 
   describe(`top-up whose charge reaches the processor after reconciliation gave up [${kind}]`, () => {
     let t: TestApp;
+    const wall = new ManualWallClock();
 
     before(async () => {
-      t = await startTestApp(kind, { paymentLatencyMs: 1500, paymentTimeoutMs: 30 });
+      t = await startTestApp(
+        kind,
+        { paymentLatencyMs: 1500, paymentTimeoutMs: 30 },
+        { wallClock: wall },
+      );
     });
     after(() => t.close());
 
     it('credits the late success once, although the top-up was marked failed', async () => {
       const org = await t.createOrg({ balance: 100 });
       await withCard(t, org, SUCCESS);
-      const res = await topUp(t, org, '?amount=1500', { 'idempotency-key': 'late-arrival' });
+      const pending = topUp(t, org, '?amount=1500', { 'idempotency-key': 'late-arrival' });
+      await chargeUnderWay(wall);
+      wall.advance(30);
+      const res = await pending;
       assert.equal(res.statusCode, 503, res.body);
       const db = t.deps.store.db;
       const { ref } = await db
@@ -307,6 +336,7 @@ for (const kind of DATABASES) {
       assert.equal(await balanceOf(t, org), 100);
 
       // Then the processor answers: the charge went through, so the balance is credited.
+      wall.advance(1500);
       await eventually(
         async () => ((await balanceOf(t, org)) === 1600 ? true : undefined),
         10_000,
@@ -360,9 +390,14 @@ for (const kind of DATABASES) {
 for (const kind of DATABASES) {
   describe(`POST /v2.1/organisation/balance while the simulator clock jumps [${kind}]`, () => {
     let t: TestApp;
+    const wall = new ManualWallClock();
 
     before(async () => {
-      t = await startTestApp(kind, { topUpMin: 500, topUpMax: 100_000, paymentLatencyMs: 400 });
+      t = await startTestApp(
+        kind,
+        { topUpMin: 500, topUpMax: 100_000, paymentLatencyMs: 400 },
+        { wallClock: wall },
+      );
     });
     after(() => t.close());
 
@@ -381,10 +416,12 @@ for (const kind of DATABASES) {
         10_000,
         'the running idempotency claim',
       );
+      await chargeUnderWay(wall);
       t.clock.advance(3 * 86_400);
       const repeat = await topUp(t, org, '?amount=700', headers);
       assert.equal(repeat.statusCode, 409, repeat.body);
       assert.equal(repeat.json().code, 'idempotency_in_progress');
+      wall.advance(400); // the processor answers the first request
       const done = await first;
       assert.equal(done.statusCode, 200, done.body);
       assert.equal(await balanceOf(t, org), 700);

@@ -1,25 +1,30 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { iso, systemClock } from '../clock.js';
+import { iso } from '../clock.js';
 import type { AppDeps } from '../deps.js';
 import { expireTestCredit } from '../domain/ledger.js';
 import { reconcileTopUps } from '../domain/top-up.js';
 import { purgeExpiredRecords } from '../store/repositories/idempotency-repository.js';
-import type { Worker } from '../workers.js';
-import { intervalWorker } from '../workers.js';
+import type { Worker, WorkerLog } from './worker.js';
+import { intervalWorker } from './worker.js';
 
 // Background work on money. State lives in rows (topups.status/next_check_at, test credit
 // expiry, idempotency expiry), so any number of server processes may run these at once.
+
+export type MoneyWorkerDeps = Pick<
+  AppDeps,
+  'config' | 'store' | 'clock' | 'wallClock' | 'random' | 'payments'
+>;
 
 /**
  * Asks the processor about charges whose answer was lost, and credits each at most once. The
  * first pass, as the process starts, looks at every top-up in doubt at once (a previous process
  * may have died mid-charge); later passes at those whose check is due.
  */
-export function createTopUpReconciler(deps: AppDeps, log: FastifyBaseLogger): Worker {
+export function createTopUpReconciler(deps: MoneyWorkerDeps, log: WorkerLog): Worker {
   let started = false;
   return intervalWorker(
     'top-up-reconciler',
     deps.config.topUpReconcileIntervalMs,
+    deps.wallClock,
     async () => {
       const atStart = !started;
       await reconcileTopUps(deps, { atStart });
@@ -29,15 +34,19 @@ export function createTopUpReconciler(deps: AppDeps, log: FastifyBaseLogger): Wo
   );
 }
 
-/** Writes off expired test credit and forgets idempotency records past their 24 hours. */
-export function createMoneyHousekeeping(deps: AppDeps, log: FastifyBaseLogger): Worker {
+/**
+ * Writes off expired test credit and forgets idempotency records past their 24 hours. Expiry
+ * follows the service clock; a claim's lease, the wall clock (it bounds real work).
+ */
+export function createMoneyHousekeeping(deps: MoneyWorkerDeps, log: WorkerLog): Worker {
   return intervalWorker(
     'money-housekeeping',
     deps.config.schedulerIntervalMs,
+    deps.wallClock,
     async () => {
       const now = deps.clock.now();
       await expireTestCredit(deps.store.db, now);
-      await purgeExpiredRecords(deps.store.db, iso(now), iso(systemClock.now()));
+      await purgeExpiredRecords(deps.store.db, iso(now), iso(deps.wallClock.now()));
     },
     (error) => log.error({ err: error }, 'money housekeeping failed'),
   );

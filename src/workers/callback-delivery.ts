@@ -1,0 +1,180 @@
+import { guardFor } from '../callbacks/address-guard.js';
+import { reclaimExpired, releaseEvents } from '../callbacks/callback-repository.js';
+import type { CallbackTransport } from '../callbacks/http-sender.js';
+import { createHttpSender } from '../callbacks/http-sender.js';
+import { iso } from '../clock.js';
+import type { AppDeps } from '../deps.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { DeliveryContext, DeliveryState } from './callback-stages.js';
+import { claim, emptyState, sendQueued } from './callback-stages.js';
+import type { OutcomeWriter } from './outcome-writer.js';
+import { createOutcomeWriter } from './outcome-writer.js';
+import type { Worker, WorkerLog } from './worker.js';
+
+// The delivery worker: claims due events in batches (a lease in the row, so a crashed instance's
+// claims are taken over when the lease lapses), sends them with bounded concurrency over
+// keep-alive connections, and records the outcomes in batches: three stages, claim
+// (callback-stages.ts), act (callback-stages.ts) and record (outcome-writer.ts), run by the turn
+// below. State lives in the rows; a timer only wakes the loop when it has gone idle.
+//
+// Two clocks: when an event is due (next_attempt_at) is domain time, from deps.clock, which the
+// simulator and tests advance to bring retries forward. A lease (locked_until) bounds real work —
+// a send and its timeouts — so it runs on deps.wallClock: advancing the simulated clock, on this
+// instance or another, never makes a lease under way look lapsed, so two instances cannot send
+// the same event at once.
+
+export type { WorkerLog } from './worker.js';
+
+export type CallbackWorkerDeps = Pick<
+  AppDeps,
+  'config' | 'store' | 'clock' | 'wallClock' | 'random' | 'cipher' | 'resolver'
+>;
+
+export interface CallbackWorkerOptions {
+  /** Replaces the HTTP sender (the default is built from config, with the guard in production). */
+  readonly transport?: CallbackTransport;
+  /** Extra trusted CA certificates for https receivers (PEM). */
+  readonly ca?: string | Buffer;
+  readonly instanceId?: string;
+  /** Counts and times each attempt (the Prometheus metrics). */
+  readonly metrics?: Pick<Metrics, 'observeCallbackAttempt'>;
+}
+
+export interface CallbackWorker extends Worker {
+  readonly instanceId: string;
+  /** Runs delivery turns until nothing is due (tests and the benchmark). */
+  drain(): Promise<void>;
+}
+
+function deliveryContext(
+  deps: CallbackWorkerDeps,
+  options: CallbackWorkerOptions,
+): DeliveryContext {
+  const { config } = deps;
+  const transport =
+    options.transport ??
+    createHttpSender({
+      connectTimeoutMs: config.callbackConnectTimeoutMs,
+      timeoutMs: config.callbackTimeoutMs,
+      guard: guardFor(config),
+      ...(deps.resolver === undefined ? {} : { resolver: deps.resolver }),
+      requireHttps: config.mode === 'production',
+      maxSockets: config.callbackConcurrency,
+      ca: options.ca,
+    });
+  return {
+    deps,
+    clock: deps.clock,
+    wallClock: deps.wallClock,
+    transport,
+    instanceId: options.instanceId ?? deps.random.uuid().slice(0, 8),
+    concurrency: config.callbackConcurrency,
+    batchSize: config.callbackConcurrency * 2,
+    // A lease covers the wait in the local queue and the send itself, each bounded by the timeout.
+    leaseSeconds: (2 * config.callbackTimeoutMs + config.callbackConnectTimeoutMs + 1000) / 1000,
+    metrics: options.metrics,
+  };
+}
+
+/**
+ * One turn: runs the stages until nothing is due (or the worker is stopping); true when anything
+ * was claimed. The local queue is topped up in batches while sends are under way, so a busy
+ * receiver never waits on the store and the store sees few, large claims.
+ */
+async function turn(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  writer: OutcomeWriter,
+): Promise<boolean> {
+  const db = ctx.deps.store.db;
+  const lapsed = await reclaimExpired(db, {
+    leaseNow: iso(ctx.wallClock.now()),
+    at: iso(ctx.clock.now()),
+  });
+  let worked = lapsed > 0;
+  for (;;) {
+    if (!state.stopping && state.queue.length <= ctx.concurrency / 2) {
+      const room = ctx.batchSize - state.queue.length - state.inFlight.size;
+      if (room > 0 && (await claim(ctx, state, room)) > 0) worked = true;
+    }
+    sendQueued(ctx, state);
+    if (state.inFlight.size === 0) {
+      await writer.flush();
+      if (state.queue.length === 0 || state.stopping) return worked;
+      continue;
+    }
+    await Promise.race(state.inFlight);
+    writer.soon();
+    if (state.stopping) return worked;
+  }
+}
+
+/** Stopping: sends under way finish (each bounded by the timeout); unsent claims go back at once. */
+async function handBack(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  writer: OutcomeWriter,
+  log: Pick<WorkerLog, 'warn'>,
+): Promise<void> {
+  const unsent = state.queue.splice(0).map((item) => item.event.id);
+  await Promise.allSettled([...state.inFlight]);
+  await writer.flush();
+  try {
+    await releaseEvents(ctx.deps.store.db, unsent, ctx.instanceId, iso(ctx.clock.now()));
+  } catch (error) {
+    log.warn({ err: error }, 'could not release unsent callbacks; their lease will lapse');
+  }
+}
+
+export function createCallbackWorker(
+  deps: CallbackWorkerDeps,
+  log: Pick<WorkerLog, 'warn'>,
+  options: CallbackWorkerOptions = {},
+): CallbackWorker {
+  const ctx = deliveryContext(deps, options);
+  const state = emptyState();
+  const writer = createOutcomeWriter(ctx, state, log);
+  // The loop: idle until the timer fires, then one turn, then again at once if it did work.
+  const loop: { running: boolean; cancel?: () => void; turn?: Promise<void> } = { running: false };
+
+  function wake(delayMs: number): void {
+    if (!loop.running) return;
+    loop.cancel = ctx.wallClock.setTimer(delayMs, () => {
+      loop.cancel = undefined;
+      loop.turn = turn(ctx, state, writer)
+        .catch((error: unknown) => {
+          log.warn({ err: error }, 'callback delivery turn failed');
+          return false;
+        })
+        .then((worked) => {
+          loop.turn = undefined;
+          wake(worked ? 0 : deps.config.callbackWorkerIntervalMs);
+        });
+    });
+  }
+
+  return {
+    name: 'callback-delivery',
+    instanceId: ctx.instanceId,
+    start() {
+      if (loop.running) return;
+      loop.running = true;
+      state.stopping = false;
+      wake(0);
+    },
+    async stop() {
+      loop.running = false;
+      state.stopping = true;
+      loop.cancel?.();
+      await loop.turn;
+      await handBack(ctx, state, writer, log);
+      ctx.transport.close();
+    },
+    async drain() {
+      if (loop.running) throw new Error('drain() is for a worker that has not been started');
+      while (await turn(ctx, state, writer)) {
+        /* keep going while turns do work */
+      }
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import type { CallbackEventRow, Outcome } from '../callbacks/callback-repository.js';
+import { claimDueEvents, findTargets } from '../callbacks/callback-repository.js';
+import type { Target } from '../callbacks/delivery.js';
+import {
+  afterAttempt,
+  buildRequest,
+  isAcknowledged,
+  undeliverable,
+} from '../callbacks/delivery.js';
+import type { CallbackTransport, SendOutcome } from '../callbacks/http-sender.js';
+import type { Clock, WallClock } from '../clock.js';
+import { addSeconds, iso } from '../clock.js';
+import type { AppDeps } from '../deps.js';
+import type { CallbackOutcome, Metrics } from '../metrics/metrics.js';
+
+// The claim and act stages of callback delivery. Each is a plain function of the worker's
+// context (what never changes while it runs) and the state it hands between stages (the local
+// queue of leased events, the sends under way, the outcomes not yet recorded).
+
+/** What a delivery worker runs with; fixed for its life. */
+export interface DeliveryContext {
+  readonly deps: Pick<AppDeps, 'config' | 'store' | 'random' | 'cipher'>;
+  /** Domain time: when an event is due, when an attempt happened. The simulator moves it. */
+  readonly clock: Clock;
+  /** Real time: leases and timers. Never moved by the simulator. */
+  readonly wallClock: WallClock;
+  readonly transport: CallbackTransport;
+  readonly instanceId: string;
+  readonly concurrency: number;
+  /** How many events a claim may hold locally, queued or under way. */
+  readonly batchSize: number;
+  readonly leaseSeconds: number;
+  readonly metrics: Pick<Metrics, 'observeCallbackAttempt'> | undefined;
+}
+
+/** An event claimed by this worker, with where to send it and until when it may. */
+export interface Leased {
+  readonly event: CallbackEventRow;
+  readonly target: Target | undefined;
+  readonly leaseUntil: Date;
+}
+
+/** What the stages hand to one another; owned by one worker. */
+export interface DeliveryState {
+  /** Claimed and not yet sent. */
+  readonly queue: Leased[];
+  /** Sends under way. */
+  readonly inFlight: Set<Promise<void>>;
+  /** Outcomes waiting to be recorded. */
+  outcomes: Outcome[];
+  /** Set by stop(): claim nothing more, send nothing more from the queue. */
+  stopping: boolean;
+}
+
+export const emptyState = (): DeliveryState => ({
+  queue: [],
+  inFlight: new Set(),
+  outcomes: [],
+  stopping: false,
+});
+
+/** Claim: leases up to `limit` due events and queues them with their targets; how many. */
+export async function claim(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  limit: number,
+): Promise<number> {
+  const { store, cipher } = ctx.deps;
+  const leaseUntil = addSeconds(ctx.wallClock.now(), ctx.leaseSeconds);
+  const rows = await claimDueEvents(store.db, store.dialect, {
+    now: iso(ctx.clock.now()),
+    leaseUntil: iso(leaseUntil),
+    worker: ctx.instanceId,
+    limit,
+  });
+  if (rows.length === 0) return 0;
+  const orgIds = [...new Set(rows.map((r) => r.organisation_id))];
+  const targets = new Map<string, Target>();
+  for (const org of await findTargets(store.db, orgIds)) {
+    if (org.callback_url === '') continue;
+    targets.set(org.id, {
+      url: org.callback_url,
+      version: org.callback_version,
+      apiKey: cipher.decrypt(org.api_key_enc),
+    });
+  }
+  for (const event of rows) {
+    state.queue.push({ event, target: targets.get(event.organisation_id), leaseUntil });
+  }
+  return rows.length;
+}
+
+const attemptOutcome = (sent: SendOutcome): CallbackOutcome =>
+  isAcknowledged(sent.statusCode) ? 'delivered' : sent.statusCode === null ? 'error' : 'rejected';
+
+/**
+ * Act: sends one leased event (or records it undeliverable when its organisation has no
+ * callback URL). The outcome joins state.outcomes when the receiver answers.
+ */
+export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): void {
+  const { config, random } = ctx.deps;
+  const turn = {
+    event: item.event,
+    worker: ctx.instanceId,
+    now: ctx.clock.now(),
+    schedule: config.callbackRetryScheduleSeconds,
+    random,
+  };
+  if (item.target === undefined) {
+    state.outcomes.push(undeliverable(turn));
+    return;
+  }
+  // Too close to the end of the lease: another instance may take it over mid-send. Leave it
+  // to lapse and be claimed afresh rather than risk two concurrent deliveries.
+  if (ctx.wallClock.now().getTime() + config.callbackTimeoutMs >= item.leaseUntil.getTime()) {
+    return;
+  }
+  const target = item.target;
+  const attemptedAt = turn.now;
+  const request = buildRequest(item.event, target, item.event.attempts + 1, ctx.instanceId);
+  const task = ctx.transport
+    .send(request)
+    .then((sent) => {
+      ctx.metrics?.observeCallbackAttempt(attemptOutcome(sent), sent.latencyMs / 1000);
+      const outcome = afterAttempt(
+        { ...turn, now: ctx.clock.now() },
+        target.url,
+        attemptedAt,
+        sent,
+      );
+      state.outcomes.push(outcome);
+    })
+    .finally(() => state.inFlight.delete(task));
+  state.inFlight.add(task);
+}
+
+/** Starts queued sends while there is room under the concurrency bound. */
+export function sendQueued(ctx: DeliveryContext, state: DeliveryState): void {
+  while (state.inFlight.size < ctx.concurrency && state.queue.length > 0) {
+    const next = state.queue.shift();
+    if (next !== undefined) send(ctx, state, next);
+  }
+}

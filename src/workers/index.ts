@@ -1,0 +1,17 @@
+import type { AppDeps } from '../deps.js';
+import { createCallbackWorker } from './callback-delivery.js';
+import { createLifecycleWorker } from './lifecycle-scheduler.js';
+import { createMoneyHousekeeping, createTopUpReconciler } from './money.js';
+import type { Worker, WorkerLog } from './worker.js';
+
+export type { Worker, WorkerLog } from './worker.js';
+
+/** Every background worker of a server process. Areas add theirs here. */
+export function createWorkers(deps: AppDeps, log: WorkerLog): Worker[] {
+  return [
+    createCallbackWorker(deps, log, { metrics: deps.metrics }),
+    createLifecycleWorker(deps, log),
+    createTopUpReconciler(deps, log),
+    createMoneyHousekeeping(deps, log),
+  ];
+}
