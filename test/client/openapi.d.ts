@@ -801,7 +801,7 @@ export interface components {
         };
         /** Error */
         Error: {
-            /** @description A stable machine-readable reason, where one applies. */
+            /** @description A stable machine-readable reason from the error catalogue (docs/errors.md); every error this service builds carries one. */
             code?: string;
             /** @description What went wrong, naming the offending field where there is one. */
             message: string;

@@ -8,7 +8,10 @@ export const ErrorBody = Type.Object(
       description: 'What went wrong, naming the offending field where there is one.',
     }),
     code: Type.Optional(
-      Type.String({ description: 'A stable machine-readable reason, where one applies.' }),
+      Type.String({
+        description:
+          'A stable machine-readable reason from the error catalogue (docs/errors.md); every error this service builds carries one.',
+      }),
     ),
   },
   { $id: 'Error', title: 'Error' },
