@@ -23,6 +23,13 @@ export interface NetworkAdapter {
     from: string;
     message: string;
   }): Promise<SmsDelivery>;
-  /** Gives the eSIM a phone number (with the country's calling code); returns it. */
-  assignMsisdn(iccid: string, country: string | undefined): Promise<string>;
+  /**
+   * Allocates a phone number for the eSIM in the country (E.164 digits starting with its calling
+   * code). The service checks it is free and records it (domain/network/msisdn.ts).
+   */
+  allocateMsisdn(input: {
+    readonly iccid: string;
+    readonly country: string;
+    readonly callingCode: string;
+  }): Promise<string>;
 }

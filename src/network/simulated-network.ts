@@ -1,13 +1,9 @@
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { Config } from '../config.js';
-import { countryByIso } from '../domain/countries.js';
-import { badRequest, conflict, notFound } from '../domain/errors.js';
 import type { RandomSource } from '../random.js';
 import { seededRandom } from '../random.js';
 import type { Db } from '../store/database.js';
-import { findEsim, msisdnTaken, setMsisdn } from '../store/repositories/esim-repository.js';
-import { findNetwork } from '../store/repositories/network-repository.js';
 import { insertSms } from '../store/repositories/sms-repository.js';
 import type { NetworkAdapter, SmsDelivery } from './network-adapter.js';
 
@@ -38,13 +34,6 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
     uuid: () => rng.uuid(),
   };
   const db = deps.store.db;
-
-  const requireEsim = async (iccid: string) => {
-    const esim = await findEsim(db, iccid);
-    if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
-    return esim;
-  };
-
   return {
     random,
     reseed() {
@@ -72,23 +61,9 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
       };
     },
 
-    async assignMsisdn(iccid: string, countryIso: string | undefined): Promise<string> {
-      const esim = await requireEsim(iccid);
-      if (esim.msisdn !== null) return esim.msisdn;
-      const home = countryIso ?? (await findNetwork(db, iccid))?.country ?? 'GB';
-      const country = countryByIso(home);
-      if (country === undefined || country.callingCode === '') {
-        throw badRequest(`country "${home}" is not an ISO 3166-1 alpha-2 code with a calling code`);
-      }
+    async allocateMsisdn(input): Promise<string> {
       // E.164 allows 15 digits; 9 subscriber digits fit every calling code.
-      for (let attempt = 0; attempt < 20; attempt += 1) {
-        const subscriber = String(100_000_000 + random.int(900_000_000));
-        const msisdn = country.callingCode + subscriber;
-        if (await msisdnTaken(db, msisdn)) continue;
-        if (await setMsisdn(db, iccid, msisdn)) return msisdn;
-        return (await requireEsim(iccid)).msisdn ?? msisdn; // numbered concurrently
-      }
-      throw conflict('could not find a free MSISDN; try again');
+      return input.callingCode + String(100_000_000 + random.int(900_000_000));
     },
   };
 }

@@ -13,6 +13,8 @@ import type { TestApp, TestOrg } from '../../../test/harness.js';
 import type { NetworkEvent, NetworkEventSink } from '../network-events.js';
 import { recordAttach } from './attach.js';
 import { recordDataUse } from './data-use.js';
+import type { MsisdnAllocator } from './msisdn.js';
+import { numberEsim } from './msisdn.js';
 import { recordProfileStatus } from './profile.js';
 
 // The inbound use cases as a real network integration calls them: in production mode, with no
@@ -151,6 +153,51 @@ for (const kind of DATABASES) {
       assert.deepEqual(
         rows.map((r) => [r.assignment.bundleState, r.assignment.usedQuantity]),
         [['Queued', 0]],
+      );
+    });
+
+    it('numbers an eSIM with what the network allocates, skipping a number already taken', async () => {
+      const [a, b] = (await buy(t, org, FR_1MB.name, { quantity: 2 })).iccids;
+      assert.ok(a !== undefined && b !== undefined);
+      const asked: { iccid: string; country: string; callingCode: string }[] = [];
+      const offers = ['447000000001', '447000000001', '447000000002'];
+      const network: MsisdnAllocator = {
+        async allocateMsisdn(input) {
+          asked.push({ ...input });
+          const next = offers.shift();
+          assert.ok(next !== undefined, 'asked for more numbers than offered');
+          return next;
+        },
+      };
+      const sms = (iccid: string) =>
+        t.request(org.apiKey, {
+          method: 'POST',
+          url: `/v2.1/esims/${iccid}/sms`,
+          payload: { message: 'hello' },
+        });
+      assert.equal((await sms(a)).json().code, 'no_msisdn');
+
+      assert.equal(
+        await numberEsim({ store: t.deps.store, network }, a, undefined),
+        '447000000001',
+      );
+      assert.equal(await numberEsim({ store: t.deps.store, network }, b, 'GB'), '447000000002');
+      assert.equal(await numberEsim({ store: t.deps.store, network }, b, 'US'), '447000000002');
+      assert.deepEqual(
+        asked.map((x) => [x.iccid, x.country, x.callingCode]),
+        [
+          [a, 'GB', '44'],
+          [b, 'GB', '44'],
+          [b, 'GB', '44'],
+        ],
+      );
+      assert.equal((await sms(a)).statusCode, 200);
+
+      await assert.rejects(
+        numberEsim({ store: t.deps.store, network }, '8944000000000000999', 'ZZ'),
+        {
+          code: 'not_found',
+        },
       );
     });
   });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors.js';
+import { numberEsim } from '../../../domain/network/msisdn.js';
 import type { ProfileStatus } from '../../../domain/network/profile.js';
 import type { AttachTarget } from '../../../network/simulated-events.js';
 import type { Api } from '../../api.js';
@@ -165,7 +166,7 @@ export function registerSimEsims(app: Api, deps: AppDeps): void {
     { schema: msisdnSchema, preValidation: emptyBodyAsObject },
     async (request) => {
       const iccid = checkIccid(request.params.iccid);
-      const msisdn = await deps.network.assignMsisdn(iccid, request.body?.country);
+      const msisdn = await numberEsim(deps, iccid, request.body?.country);
       return { iccid, msisdn };
     },
   );
