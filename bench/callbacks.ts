@@ -1,6 +1,6 @@
 // Benchmark: usage callbacks on the embedded database (a temporary SQLite file, WAL).
-// (a) Usage events ingested per second through the network adapter (the simulated network's
-//     usage path: lifecycle update, alert decision, outbox rows), against the same adapter with
+// (a) Usage events ingested per second through the simulator's event source (the inbound usage
+//     use case: lifecycle update, alert decision, outbox rows), against the same source with
 //     callbacks switched off (a no-op sink) in the same run. Target >= 5,000/s.
 // (b) Callbacks delivered per second by the delivery worker to a local receiver (test/receiver.ts
 //     in its own process; V3, so every body is signed), against that receiver alone under
@@ -25,8 +25,8 @@ import type { AppDeps } from '../src/deps.js';
 import { openAccount } from '../src/domain/ledger.js';
 import { createOrganisation } from '../src/domain/organisations.js';
 import { openServices } from '../src/main.js';
-import type { NetworkAdapter } from '../src/network/network-adapter.js';
-import { createSimulatedNetwork } from '../src/network/simulated-network.js';
+import type { SimulatedEvents } from '../src/network/simulated-events.js';
+import { createSimulatedEvents } from '../src/network/simulated-events.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 
 const TARGET_INGEST = 5000;
@@ -64,6 +64,7 @@ async function createOrg(
 /** eSIMs bought through the order endpoint (a 1 GB FR bundle each), installed and attached. */
 async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise<string[]> {
   const app = await buildApp(deps, { logLevel: 'silent' });
+  const events = createSimulatedEvents(deps, deps.random);
   try {
     const catalogue = (
       await app.inject({
@@ -87,8 +88,8 @@ async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise
     if (res.statusCode !== 200) throw new Error(`order failed: ${res.body}`);
     const iccids = (res.json() as { order: { iccids: string[] }[] }).order[0]?.iccids ?? [];
     for (const iccid of iccids) {
-      await deps.network.installProfile(iccid, 'Installed');
-      await deps.network.attach(iccid, { country: 'FR' });
+      await events.installProfile(iccid, 'Installed');
+      await events.attach(iccid, { country: 'FR' });
     }
     return iccids;
   } finally {
@@ -98,7 +99,7 @@ async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise
 
 /** Usage reports per second, from INGEST_LOOPS concurrent loops over the eSIMs. */
 async function ingest(
-  network: NetworkAdapter,
+  network: SimulatedEvents,
   iccids: readonly string[],
   seconds: number,
 ): Promise<number> {
@@ -185,23 +186,22 @@ export async function runCallbacksBenchmark(print: Print, seconds: number): Prom
   try {
     print(`callbacks: SQLite file, ${seconds} s per ingest measurement`);
 
-    // (a) ingest: the real adapter (outbox sink) and the same adapter without callbacks.
+    // (a) ingest: the real outbox sink, and the same event source without callbacks.
     const org = await createOrg(deps, `${receiver.url}/hook`);
     const withCallbacks = await readyEsims(deps, org.apiKey, ESIMS_PER_RUN);
     const withoutCallbacks = await readyEsims(deps, org.apiKey, ESIMS_PER_RUN);
-    const silent = createSimulatedNetwork({
-      config,
-      store: deps.store,
-      clock: deps.clock,
-      networkEvents: { record: async () => undefined },
-    });
-    await ingest(deps.network, withCallbacks.slice(0, 50), 0.5); // warm-up
+    const network = createSimulatedEvents(deps, deps.random);
+    const silent = createSimulatedEvents(
+      { ...deps, networkEvents: { record: async () => undefined } },
+      deps.random,
+    );
+    await ingest(network, withCallbacks.slice(0, 50), 0.5); // warm-up
     // Two alternating rounds each, best of each: a shared machine's noise hits both alike.
     const eventsBefore = await countEvents(deps);
     let ingestRate = 0;
     let baselineIngest = 0;
     for (let round = 0; round < 2; round += 1) {
-      ingestRate = Math.max(ingestRate, await ingest(deps.network, withCallbacks, seconds / 2));
+      ingestRate = Math.max(ingestRate, await ingest(network, withCallbacks, seconds / 2));
       baselineIngest = Math.max(
         baselineIngest,
         await ingest(silent, withoutCallbacks, seconds / 2),
@@ -210,11 +210,11 @@ export async function runCallbacksBenchmark(print: Print, seconds: number): Prom
     const written = (await countEvents(deps)) - eventsBefore;
     const ingestOk = ingestRate >= TARGET_INGEST;
     print(
-      `  ingest, usage reports through the network adapter   ${ingestRate.toFixed(0).padStart(7)}/s` +
+      `  ingest, usage reports through the event source      ${ingestRate.toFixed(0).padStart(7)}/s` +
         `  (${written} callback events written)`,
     );
     print(
-      `  baseline, same adapter with callbacks off           ${baselineIngest.toFixed(0).padStart(7)}/s`,
+      `  baseline, same source with callbacks off            ${baselineIngest.toFixed(0).padStart(7)}/s`,
     );
     print(
       `  ingest ratio ${(ingestRate / baselineIngest).toFixed(2)}; target >= ${TARGET_INGEST}/s ${ingestOk ? 'PASS' : 'MISS'}`,

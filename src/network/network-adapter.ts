@@ -1,50 +1,9 @@
-// The mobile network as the service sees it. The simulated network (simulated-network.ts) is the
-// default implementation; an operator's real integration implements the same interface.
-
-export const PROFILE_STATUSES = ['Released', 'Downloaded', 'Installed', 'Unavailable'] as const;
-export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
-
-/** Where to attach: a country (the network picks one of its operators) or an exact operator. */
-export type AttachTarget =
-  { readonly country: string } | { readonly mcc: string; readonly mnc: string };
-
-export interface ProfileResult {
-  readonly iccid: string;
-  readonly profileStatus: ProfileStatus;
-  readonly firstInstalledDateTime: string;
-}
-
-export interface AttachResult {
-  readonly iccid: string;
-  readonly mobileNetworkCode: string;
-  readonly mcc: string;
-  readonly mnc: string;
-  readonly networkName: string;
-  readonly country: string;
-  readonly lastSeen: string;
-}
-
-export interface UsageResult {
-  readonly iccid: string;
-  readonly requestedBytes: number;
-  /** Bytes taken from a bundle; the rest was not served. */
-  readonly consumedBytes: number;
-  readonly unservedBytes: number;
-  /** Why some bytes were not served, when any were not. */
-  readonly reason: string;
-  /** The bundle assignment that served the data, after the report. */
-  readonly assignment:
-    | {
-        readonly id: string;
-        readonly name: string;
-        readonly state: string;
-        readonly remainingBytes: number;
-        readonly usedBytes: number;
-      }
-    | undefined;
-  /** State changes this report caused, in order, e.g. "Queued -> Active". */
-  readonly transitions: readonly string[];
-}
+// The mobile network as the service commands it: outbound only. What the network reports back
+// (profile installs, attachments, data use) enters through the inbound use cases of
+// src/domain/network/, whatever its source, so an operator's real integration implements this
+// interface for commands and calls those use cases for events. The simulated network
+// (simulated-network.ts) is the default implementation; the simulator's event source
+// (simulated-events.ts) plays the events.
 
 export interface SmsDelivery {
   readonly id: string;
@@ -56,12 +15,6 @@ export interface SmsDelivery {
 }
 
 export interface NetworkAdapter {
-  /** The device downloaded/installed (or deleted) the profile. */
-  installProfile(iccid: string, status: ProfileStatus): Promise<ProfileResult>;
-  /** The eSIM registered on a network. */
-  attach(iccid: string, target: AttachTarget): Promise<AttachResult>;
-  /** The network reports data used by the eSIM; bytes come off its bundles. */
-  reportUsage(iccid: string, bytes: number): Promise<UsageResult>;
   /** Delivers an SMS to the eSIM's MSISDN. */
   deliverSms(input: {
     iccid: string;
@@ -70,6 +23,13 @@ export interface NetworkAdapter {
     from: string;
     message: string;
   }): Promise<SmsDelivery>;
-  /** Gives the eSIM a phone number (with the country's calling code); returns it. */
-  assignMsisdn(iccid: string, country: string | undefined): Promise<string>;
+  /**
+   * Allocates a phone number for the eSIM in the country (E.164 digits starting with its calling
+   * code). The service checks it is free and records it (domain/network/msisdn.ts).
+   */
+  allocateMsisdn(input: {
+    readonly iccid: string;
+    readonly country: string;
+    readonly callingCode: string;
+  }): Promise<string>;
 }

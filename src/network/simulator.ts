@@ -5,6 +5,8 @@ import type { NetworkEventSink } from '../domain/network-events.js';
 import type { Db, DialectName } from '../store/database.js';
 import { SIM_KEYS, readSimState, writeSimState } from '../store/repositories/sim-repository.js';
 import type { NetworkAdapter } from './network-adapter.js';
+import type { SimulatedEvents } from './simulated-events.js';
+import { createSimulatedEvents } from './simulated-events.js';
 import type { SimulatedNetwork } from './simulated-network.js';
 import { createSimulatedNetwork } from './simulated-network.js';
 
@@ -12,6 +14,8 @@ import { createSimulatedNetwork } from './simulated-network.js';
 export interface Simulator {
   readonly clock: OffsetClock;
   readonly network: SimulatedNetwork;
+  /** The event source /_sim drives: installs, attachments and data use, as a network reports them. */
+  readonly events: SimulatedEvents;
   /**
    * False once a lookup found no fault rows, so ordinary requests skip the fault check until the
    * control plane adds one. Faults live in rows; this flag only saves a query (simulator mode is a
@@ -39,9 +43,10 @@ export async function advanceSimulatorClock(
 }
 
 /**
- * The network adapter (the simulated network is the default in both modes: production plugs a
- * real one in here) and, in simulator mode, the control object for /_sim. `events` is read at
- * the time of each event, so the sink can be wired after this.
+ * The outbound network adapter (the simulated network is the default in both modes: production
+ * plugs a real one in here) and, in simulator mode, the control object for /_sim with the event
+ * source that feeds the domain's inbound use cases. `events` is read at the time of each event,
+ * so the sink can be wired after this.
  */
 export function networkServices(
   config: Config,
@@ -49,15 +54,22 @@ export function networkServices(
   clock: Clock,
   events: () => NetworkEventSink,
 ): { network: NetworkAdapter; simulator: Simulator | undefined } {
-  const network = createSimulatedNetwork({
-    config,
-    store,
-    clock,
-    networkEvents: { record: (trx, event, at) => events().record(trx, event, at) },
-  });
+  const network = createSimulatedNetwork({ config, store, clock });
   const simulator =
     config.mode === 'simulator' && clock instanceof OffsetClock
-      ? { clock, network, faultsMayExist: true }
+      ? {
+          clock,
+          network,
+          events: createSimulatedEvents(
+            {
+              store,
+              clock,
+              networkEvents: { record: (trx, event, at) => events().record(trx, event, at) },
+            },
+            network.random,
+          ),
+          faultsMayExist: true,
+        }
       : undefined;
   return { network, simulator };
 }

@@ -1,10 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors.js';
-import type { AttachTarget, ProfileStatus } from '../../../network/network-adapter.js';
+import { numberEsim } from '../../../domain/network/msisdn.js';
+import type { ProfileStatus } from '../../../domain/network/profile.js';
+import type { AttachTarget } from '../../../network/simulated-events.js';
 import type { Api } from '../../api.js';
 import { checkIccid } from '../esims/esim-view.js';
-import { SimIccidParams, emptyBodyAsObject, simErrors, simMarks } from './sim-schema.js';
+import {
+  SimIccidParams,
+  emptyBodyAsObject,
+  simErrors,
+  simMarks,
+  simulatorOf,
+} from './sim-schema.js';
 
 const installSchema = {
   ...simMarks,
@@ -134,7 +142,7 @@ export function registerSimEsims(app: Api, deps: AppDeps): void {
     { schema: installSchema, preValidation: emptyBodyAsObject },
     async (request) => {
       const iccid = checkIccid(request.params.iccid);
-      return deps.network.installProfile(iccid, request.body?.status ?? 'Installed');
+      return simulatorOf(deps).events.installProfile(iccid, request.body?.status ?? 'Installed');
     },
   );
 
@@ -145,12 +153,12 @@ export function registerSimEsims(app: Api, deps: AppDeps): void {
     if (country !== undefined && mcc === undefined && mnc === undefined) target = { country };
     else if (country === undefined && mcc !== undefined && mnc !== undefined) target = { mcc, mnc };
     else throw badRequest('body must have either country, or both mcc and mnc');
-    return deps.network.attach(iccid, target);
+    return simulatorOf(deps).events.attach(iccid, target);
   });
 
   app.post('/esims/:iccid/usage', { schema: usageSchema }, async (request) => {
     const iccid = checkIccid(request.params.iccid);
-    return deps.network.reportUsage(iccid, request.body.bytes);
+    return simulatorOf(deps).events.reportUsage(iccid, request.body.bytes);
   });
 
   app.post(
@@ -158,7 +166,7 @@ export function registerSimEsims(app: Api, deps: AppDeps): void {
     { schema: msisdnSchema, preValidation: emptyBodyAsObject },
     async (request) => {
       const iccid = checkIccid(request.params.iccid);
-      const msisdn = await deps.network.assignMsisdn(iccid, request.body?.country);
+      const msisdn = await numberEsim(deps, iccid, request.body?.country);
       return { iccid, msisdn };
     },
   );

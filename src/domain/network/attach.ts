@@ -1,0 +1,93 @@
+import { iso } from '../../clock.js';
+import type { Executor } from '../../store/database.js';
+import { readUsageView, upsertNetwork } from '../../store/repositories/network-repository.js';
+import { badRequest, notFound } from '../errors.js';
+import { snapshotOf } from '../lifecycle/snapshot.js';
+import type { InboundNetworkDeps } from './inbound-deps.js';
+
+// Inbound event: the eSIM registered on a mobile network.
+
+/** The network the eSIM registered on, as the network names it. */
+export interface AttachedNetwork {
+  readonly mcc: string;
+  readonly mnc: string;
+  readonly name: string;
+  readonly country: string; // ISO2
+}
+
+export interface AttachResult {
+  readonly iccid: string;
+  readonly mobileNetworkCode: string;
+  readonly mcc: string;
+  readonly mnc: string;
+  readonly networkName: string;
+  readonly country: string;
+  readonly lastSeen: string;
+}
+
+/**
+ * Records an attachment in the caller's transaction: the location row, and the attach event
+ * (first attachment, country change) for the callbacks, with the bundle in use or next in line.
+ */
+export async function applyAttach(
+  trx: Executor,
+  deps: InboundNetworkDeps,
+  iccid: string,
+  network: AttachedNetwork,
+  at: Date,
+): Promise<AttachResult> {
+  const when = iso(at);
+  const view = await readUsageView(trx, iccid, deps.store.dialect);
+  if (view === undefined) throw notFound(`eSIM ${iccid} not found`);
+  if (view.esim.profileStatus !== 'Installed') {
+    throw badRequest(
+      `eSIM ${iccid} profile is ${view.esim.profileStatus}; install it before attaching`,
+    );
+  }
+  const previous = view.network;
+  await upsertNetwork(trx, {
+    iccid,
+    mcc: network.mcc,
+    mnc: network.mnc,
+    network_name: network.name,
+    country: network.country,
+    attached: 1,
+    last_seen: when,
+    first_used_at: previous?.first_used_at ?? null,
+  });
+  const current =
+    view.live.find((a) => a.row.state === 'Active') ??
+    view.live.find((a) => a.row.state === 'Queued');
+  await deps.networkEvents.record(
+    trx,
+    {
+      type: 'attach',
+      organisationId: view.esim.organisationId,
+      iccid,
+      country: network.country,
+      previousCountry: previous?.country ?? null,
+      firstAttachment: previous === undefined,
+      assignment: current === undefined ? undefined : snapshotOf(current.row, current.description),
+    },
+    at,
+  );
+  return {
+    iccid,
+    mobileNetworkCode: network.mcc + network.mnc,
+    mcc: network.mcc,
+    mnc: network.mnc,
+    networkName: network.name,
+    country: network.country,
+    lastSeen: when,
+  };
+}
+
+/** The attach event in its own transaction, at the service clock's time. */
+export async function recordAttach(
+  deps: InboundNetworkDeps,
+  iccid: string,
+  network: AttachedNetwork,
+): Promise<AttachResult> {
+  const at = deps.clock.now();
+  return deps.store.db.transaction().execute((trx) => applyAttach(trx, deps, iccid, network, at));
+}

@@ -1,0 +1,68 @@
+import { countryByIso } from '../domain/countries.js';
+import { badRequest } from '../domain/errors.js';
+import type { AttachResult } from '../domain/network/attach.js';
+import { recordAttach } from '../domain/network/attach.js';
+import type { UsageResult } from '../domain/network/data-use.js';
+import { recordDataUse } from '../domain/network/data-use.js';
+import type { InboundNetworkDeps } from '../domain/network/inbound-deps.js';
+import type { ProfileResult, ProfileStatus } from '../domain/network/profile.js';
+import { recordProfileStatus } from '../domain/network/profile.js';
+import type { RandomSource } from '../random.js';
+import type { NetworkOperator } from './operators.js';
+import { operatorByCode, operatorsIn } from './operators.js';
+
+// The simulator's event source: it plays what a device and a mobile network would report and
+// hands each event to the domain's inbound use cases, exactly as a real network integration
+// would. Its only own decision is which real operator an attach lands on.
+
+/** Where to attach: a country (the network picks one of its operators) or an exact operator. */
+export type AttachTarget =
+  { readonly country: string } | { readonly mcc: string; readonly mnc: string };
+
+export interface SimulatedEvents {
+  /** The device downloaded/installed (or deleted) the profile. */
+  installProfile(iccid: string, status: ProfileStatus): Promise<ProfileResult>;
+  /** The eSIM registered on a network of a country, or on an exact operator. */
+  attach(iccid: string, target: AttachTarget): Promise<AttachResult>;
+  /** The network reports data used by the eSIM. */
+  reportUsage(iccid: string, bytes: number): Promise<UsageResult>;
+}
+
+/**
+ * `random` is the simulated network's seeded sequence (shared with its MSISDN draws, so a run
+ * replays under the same SIM_SEED); `deps` is read at each event.
+ */
+export function createSimulatedEvents(
+  deps: InboundNetworkDeps,
+  random: RandomSource,
+): SimulatedEvents {
+  const pickOperator = (target: AttachTarget): NetworkOperator => {
+    if ('country' in target) {
+      const country = countryByIso(target.country);
+      if (country === undefined) {
+        throw badRequest(`country "${target.country}" is not an ISO 3166-1 alpha-2 code`);
+      }
+      const operators = operatorsIn(country.iso);
+      const chosen = operators[random.int(operators.length)];
+      if (chosen === undefined) throw badRequest(`country ${country.iso} has no mobile network`);
+      return chosen;
+    }
+    const operator = operatorByCode(target.mcc, target.mnc);
+    if (operator === undefined) {
+      throw badRequest(`no operational network has mcc ${target.mcc} and mnc ${target.mnc}`);
+    }
+    return operator;
+  };
+
+  return {
+    async installProfile(iccid, status) {
+      return recordProfileStatus(deps, iccid, status);
+    },
+    async attach(iccid, target) {
+      return recordAttach(deps, iccid, pickOperator(target));
+    },
+    async reportUsage(iccid, bytes) {
+      return recordDataUse(deps, iccid, bytes);
+    },
+  };
+}
