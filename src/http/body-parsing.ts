@@ -24,7 +24,9 @@ export function installBodyParsing(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, String(body), done);
+    // Fastify's default parser is the callback form: it reports success and failure through
+    // `done` and returns nothing; its type also admits the promise form, hence the `void`.
+    void parseJson(request, String(body), done);
   });
   // Anything else: read (within BODY_LIMIT_BYTES) and accept only when empty on a no-body route.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {

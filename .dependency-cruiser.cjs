@@ -1,0 +1,76 @@
+// The dependency rules of the layers (docs/architecture.md, "Rules the CI enforces"), checked by
+// `npm run depcheck`, which `.ci/run` runs. A rule that the tree does not yet keep everywhere
+// lists each current breach as a named exception: new breaches fail, and an exception is deleted
+// as soon as the code it names is moved.
+
+// Breaches of `store-not-domain-rules` that exist today.
+const STORE_USES_DOMAIN_RULE = [
+  // The catalogue repository resolves ISO country codes to names while it maps rows; the lookup
+  // belongs in the domain, above the repository.
+  'src/domain/countries\\.ts$',
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-not-surfaces',
+      comment:
+        'The domain is shared by every surface: it never imports the HTTP app, the CLI, a portal, Fastify or a Fastify plugin.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: {
+        path: [
+          '^src/(http|cli|portal)/',
+          '^src/app\\.ts$',
+          '(^|/)node_modules/(fastify|@fastify/[^/]+)/',
+        ],
+      },
+    },
+    {
+      name: 'store-not-domain-rules',
+      comment: 'The store may name domain types (import type) but runs no domain rule.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: {
+        path: '^src/domain/',
+        pathNot: STORE_USES_DOMAIN_RULE,
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'sql-only-in-store',
+      comment:
+        'Only src/store builds SQL: elsewhere kysely may be imported for its types only. Tests may read the database to check what a request wrote.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/store/', '\\.test\\.ts$'] },
+      to: { path: '(^|/)node_modules/kysely/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'No import cycle whose imports all survive compilation: load order must not matter.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-type-cycles',
+      comment:
+        'No import cycle through type imports either, except the one that exists today: each migration imports the dialect type from store/database.ts, which imports the migrations list.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/store/migrations/', '^src/store/database\\.ts$'] },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Resolve type-only imports too, so rules can tell them apart (dependencyTypesNot).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+  },
+};

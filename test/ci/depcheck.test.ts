@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+// `npm run depcheck` runs dependency-cruiser with the repository's rules. These tests run the same
+// command and rules on small source trees, so a rule that stopped matching (a bad path pattern, a
+// dependency type dependency-cruiser no longer reports) fails here instead of passing silently.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cruiser = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+
+interface Outcome {
+  exitCode: number;
+  /** `rule: importing file`, one per reported violation, sorted. */
+  violations: string[];
+}
+
+/**
+ * Writes `files` under `dir` and runs the check as `npm run depcheck` does (same rules, same
+ * reporter, whose exit code is the number of errors).
+ */
+async function cruise(dir: string, files: Record<string, string>): Promise<Outcome> {
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [cruiser, 'src', '--config', join(root, '.dependency-cruiser.cjs')],
+      { cwd: dir },
+      (error, stdout, stderr) => {
+        const exitCode = typeof error?.code === 'number' ? error.code : error ? -1 : 0;
+        const violations = [...`${stdout}${stderr}`.matchAll(/error ([\w-]+): (\S+) →/g)]
+          .map((m) => `${m[1] ?? ''}: ${m[2] ?? ''}`)
+          .sort();
+        done({ exitCode, violations });
+      },
+    );
+  });
+}
+
+/** A tree with the repository's compiler settings and packages. */
+async function freshTree(parent: string, name: string): Promise<string> {
+  const dir = join(parent, name);
+  await mkdir(dir, { recursive: true });
+  await symlink(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: join(root, 'tsconfig.json'), include: ['src'] }),
+  );
+  return dir;
+}
+
+describe('dependency rules (npm run depcheck)', () => {
+  let parent = '';
+  before(async () => {
+    parent = await mkdtemp(join(tmpdir(), 'esim-depcheck-'));
+  });
+  after(async () => {
+    await rm(parent, { recursive: true, force: true });
+  });
+
+  it('fails on each forbidden import, naming the rule and the files', async () => {
+    const dir = await freshTree(parent, 'forbidden');
+    const outcome = await cruise(dir, {
+      'src/domain/uses-fastify.ts': "import fastify from 'fastify';\nexport const app = fastify;\n",
+      'src/domain/uses-route.ts':
+        "import { route } from '../http/route.js';\nexport const used = route;\n",
+      'src/http/route.ts': 'export const route = 1;\n',
+      'src/store/uses-rule.ts':
+        "import { rule } from '../domain/rule.js';\nexport const used = rule;\n",
+      'src/domain/rule.ts': 'export const rule = (n: number): number => n + 1;\n',
+      'src/callbacks/builds-sql.ts':
+        "import { sql } from 'kysely';\nexport const now = sql`now()`;\n",
+      'src/workers/a.ts': "import { b } from './b.js';\nexport const a = (): number => b();\n",
+      'src/workers/b.ts': "import { a } from './a.js';\nexport const b = (): number => a();\n",
+      // A cycle of type imports only: harmless at run time, still a tangle.
+      'src/network/x.ts': "import type { Y } from './y.js';\nexport type X = { y?: Y };\n",
+      'src/network/y.ts': "import type { X } from './x.js';\nexport type Y = { x?: X };\n",
+    });
+
+    assert.deepEqual(outcome.violations, [
+      'domain-not-surfaces: src/domain/uses-fastify.ts',
+      'domain-not-surfaces: src/domain/uses-route.ts',
+      'no-cycles: src/workers/a.ts',
+      'no-type-cycles: src/network/x.ts',
+      'no-type-cycles: src/workers/a.ts',
+      'sql-only-in-store: src/callbacks/builds-sql.ts',
+      'store-not-domain-rules: src/store/uses-rule.ts',
+    ]);
+    assert.equal(outcome.exitCode, outcome.violations.length);
+  });
+
+  it('passes type-only imports, SQL inside the store and one-way layers', async () => {
+    const dir = await freshTree(parent, 'allowed');
+    const outcome = await cruise(dir, {
+      'src/domain/order.ts':
+        "import { findOrder } from '../store/order-repository.js';\nexport const order = findOrder;\n",
+      'src/domain/types.ts': "export type OrderState = 'placed' | 'refunded';\n",
+      'src/store/order-repository.ts': [
+        "import { sql } from 'kysely';",
+        "import type { OrderState } from '../domain/types.js';",
+        'export const findOrder = (state: OrderState): unknown => sql`select ${state}`;',
+        '',
+      ].join('\n'),
+      'src/http/route.ts': [
+        "import type { Kysely } from 'kysely';",
+        "import type { FastifyInstance } from 'fastify';",
+        "import { order } from '../domain/order.js';",
+        'export const route = (app: FastifyInstance, db: Kysely<unknown>): unknown => [app, db, order];',
+        '',
+      ].join('\n'),
+      'src/workers/a.ts': "import type { B } from './b.js';\nexport type A = { b?: B };\n",
+      'src/workers/b.ts': "import { a } from './c.js';\nexport type B = { a: typeof a };\n",
+      'src/workers/c.ts': 'export const a = 1;\n',
+    });
+
+    assert.deepEqual(outcome.violations, []);
+    assert.equal(outcome.exitCode, 0);
+  });
+});
