@@ -12,6 +12,16 @@ export async function findOrganisationById(
   return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The organisation's callback URL ('' when none is set), undefined when it does not exist. */
+export async function findCallbackUrl(db: Executor, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organisations')
+    .select('callback_url')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.callback_url;
+}
+
 export async function findOrganisationByKeyHash(
   db: Executor,
   hash: string,

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { DialectName, Db, Executor } from '../store/database.js';
-import type { CallbackAttemptsTable, CallbackEventsTable } from '../store/schema.js';
+import type { DialectName, Db, Executor } from '../database.js';
+import type { CallbackAttemptsTable, CallbackEventsTable } from '../schema.js';
 
 // Rows of the callback outbox (callback_events) and its attempt log (callback_attempts).
 // Delivery state lives here; the worker only moves rows between states.
@@ -17,9 +17,6 @@ export const EVENT_STATUSES = [
   'undeliverable',
 ] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
-
-/** Statuses a resend may restart (not while a delivery is queued or under way). */
-export const RESENDABLE: readonly EventStatus[] = ['failed', 'delivered', 'undeliverable'];
 
 export async function insertCallbackEvents(
   trx: Executor,
@@ -293,11 +290,12 @@ export async function listAttempts(db: Executor, eventId: string): Promise<Callb
 
 /**
  * Queues an event again with a fresh retry round; past attempts keep their numbers. Conditional
- * on a resendable status, so a concurrent resend or delivery cannot be doubled.
+ * on one of the `from` statuses, so a concurrent resend or delivery cannot be doubled.
  */
 export async function requeueEvent(
   db: Executor,
   id: string,
+  from: readonly EventStatus[],
   at: string,
 ): Promise<CallbackEventRow | undefined> {
   return db
@@ -311,7 +309,7 @@ export async function requeueEvent(
       updated_at: at,
     }))
     .where('id', '=', id)
-    .where('status', 'in', [...RESENDABLE])
+    .where('status', 'in', [...from])
     .returningAll()
     .executeTakeFirst();
 }
