@@ -2,6 +2,7 @@
 // RFC 3339 UTC text (sortable as text), booleans are 0/1 integers, lists are JSON text, money is
 // an integer in minor units (bigint on PostgreSQL, parsed back to number).
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { CallbackVersion } from '../domain/organisation.js';
 
 export interface OrganisationsTable {
   id: string;
@@ -15,7 +16,7 @@ export interface OrganisationsTable {
   country: string;
   postcode: string;
   callback_url: string;
-  callback_version: string; // 'V2' | 'V3'
+  callback_version: CallbackVersion;
   notes: string;
   groups: string; // JSON array of group names
   currency: string;
