@@ -54,7 +54,7 @@ export function deliverySummary(row: CallbackEventRow): DeliverySummary {
     id: row.id,
     iccid: row.iccid,
     alertType: row.alert_type,
-    status: row.status as EventStatus,
+    status: row.status,
     attemptCount: Number(row.attempts),
     lastStatusCode: row.last_status ?? 0,
     createdAt: row.created_at,

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
-import type { CallbackAttemptsTable, CallbackEventsTable } from '../schema.js';
+import type { CallbackAttemptsTable, CallbackEventsTable, EventStatus } from '../schema.js';
 
 // Rows of the callback outbox (callback_events) and its attempt log (callback_attempts).
 // Delivery state lives here; the worker only moves rows between states.
@@ -9,14 +9,15 @@ export type CallbackEventRow = Selectable<CallbackEventsTable>;
 export type NewCallbackEvent = Insertable<CallbackEventsTable>;
 export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
 
+export type { EventStatus };
+
 export const EVENT_STATUSES = [
   'pending',
   'delivering',
   'delivered',
   'failed',
   'undeliverable',
-] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
+] as const satisfies readonly EventStatus[];
 
 export async function insertCallbackEvents(
   trx: Executor,
@@ -257,10 +258,8 @@ export async function listEvents(
   db: Executor,
   filter: EventFilter,
 ): Promise<{ rows: CallbackEventRow[]; total: number }> {
-  const base = db
-    .selectFrom('callback_events')
-    .where('organisation_id', '=', filter.organisationId)
-    .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status ?? ''));
+  let base = db.selectFrom('callback_events').where('organisation_id', '=', filter.organisationId);
+  if (filter.status !== undefined) base = base.where('status', '=', filter.status);
   const [rows, count] = await Promise.all([
     base
       .selectAll()
