@@ -22,7 +22,7 @@ import { loadConfig } from '../src/config.js';
 import { openAccount } from '../src/domain/ledger.js';
 import { createOrganisation } from '../src/domain/organisations.js';
 import { openServices } from '../src/main.js';
-import { upsertBundles } from '../src/store/repositories/catalogue-repository.js';
+import { saveBundles } from '../src/domain/catalogue/save.js';
 
 const CONNECTIONS = 32;
 const BUNDLE = 'bench_orders_1GB_7D';
@@ -86,7 +86,7 @@ async function prepare(env: Record<string, string>, organisations: number): Prom
     const now = deps.clock.now();
     const at = iso(now);
     await deps.store.db.transaction().execute((trx) =>
-      upsertBundles(
+      saveBundles(
         trx,
         [
           {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { iso } from '../src/clock.js';
 import type { Bundle } from '../src/domain/bundle.js';
-import { upsertBundles } from '../src/store/repositories/catalogue-repository.js';
+import { saveBundles } from '../src/domain/catalogue/save.js';
 import type { TestApp, TestOrg } from './harness.js';
 
 // Fixtures for the eSIM and simulator suites: small bundles whose data runs out in a test, and
@@ -45,7 +45,7 @@ export const MB = 1_000_000;
 export async function seedTestBundles(t: TestApp): Promise<void> {
   await t.deps.store.db
     .transaction()
-    .execute((trx) => upsertBundles(trx, [FR_1MB, FR_2MB, US_UNLIMITED], iso(t.deps.clock.now())));
+    .execute((trx) => saveBundles(trx, [FR_1MB, FR_2MB, US_UNLIMITED], iso(t.deps.clock.now())));
 }
 
 export interface Bought {

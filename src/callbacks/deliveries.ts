@@ -2,17 +2,24 @@ import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import { badRequest, conflict, notFound } from '../domain/errors.js';
 import type { Db } from '../store/database.js';
-import type { CallbackAttemptRow, CallbackEventRow, EventStatus } from './callback-repository.js';
+import type {
+  CallbackAttemptRow,
+  CallbackEventRow,
+  EventStatus,
+} from '../store/repositories/callback-repository.js';
 import {
-  RESENDABLE,
   findEvent,
   listAttempts,
   listEvents,
   requeueEvent,
-} from './callback-repository.js';
+} from '../store/repositories/callback-repository.js';
+import { findCallbackUrl } from '../store/repositories/organisation-repository.js';
 
 // What an organisation may see and do with its deliveries: list them, read one with its
 // attempts, resend one. The HTTP routes and the CLI both go through here.
+
+/** Statuses a resend may restart (not while a delivery is queued or under way). */
+export const RESENDABLE: readonly EventStatus[] = ['failed', 'delivered', 'undeliverable'];
 
 export interface DeliverySummary {
   id: string;
@@ -47,7 +54,7 @@ export function deliverySummary(row: CallbackEventRow): DeliverySummary {
     id: row.id,
     iccid: row.iccid,
     alertType: row.alert_type,
-    status: row.status as EventStatus,
+    status: row.status,
     attemptCount: Number(row.attempts),
     lastStatusCode: row.last_status ?? 0,
     createdAt: row.created_at,
@@ -130,15 +137,11 @@ export async function resendDelivery(
   id: string,
 ): Promise<DeliverySummary> {
   const row = await ownEvent(deps.db, organisationId, id);
-  const org = await deps.db
-    .selectFrom('organisations')
-    .select('callback_url')
-    .where('id', '=', row.organisation_id)
-    .executeTakeFirst();
-  if (org === undefined || org.callback_url === '') {
+  const callbackUrl = await findCallbackUrl(deps.db, row.organisation_id);
+  if (callbackUrl === undefined || callbackUrl === '') {
     throw badRequest('callbackUrl is not set: configure a callback URL before resending');
   }
-  const requeued = await requeueEvent(deps.db, id, iso(deps.clock.now()));
+  const requeued = await requeueEvent(deps.db, id, RESENDABLE, iso(deps.clock.now()));
   if (requeued === undefined) {
     throw conflict(
       `callback ${id} is already queued for delivery; only ${RESENDABLE.join(', ')} callbacks can be resent`,

@@ -1,7 +1,7 @@
 import { addSeconds, iso } from '../clock.js';
 import type { RandomSource } from '../random.js';
 import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../http/schemas/usage-callback.js';
-import type { CallbackEventRow, Outcome } from './callback-repository.js';
+import type { CallbackEventRow, Outcome } from '../store/repositories/callback-repository.js';
 import type { OutgoingCallback, SendOutcome } from './http-sender.js';
 import type { CallbackV3 } from './payload.js';
 import { toV2 } from './payload.js';

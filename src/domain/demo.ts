@@ -58,7 +58,7 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
   if (deps.payments.name === 'test') {
     await saveCard(deps, created.id, { number: DEFAULT_TEST_CARD, ...defaultExpiry(deps.clock) });
   }
-  return { id: created.id, name: created.row.name, apiKey: created.apiKey };
+  return { id: created.id, name: created.organisation.name, apiKey: created.apiKey };
 }
 
 /**

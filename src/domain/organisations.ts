@@ -8,14 +8,17 @@ import {
   findOrganisationById,
   insertOrganisation,
   insertUser,
+  updateApiKey,
   updateOrganisation,
 } from '../store/repositories/organisation-repository.js';
-import type { OrganisationRow, UserRow } from '../store/schema.js';
+import type { UserRow } from '../store/schema.js';
 import {
   endGracePeriods,
   insertPreviousKey,
   lockCurrentKeyHash,
 } from '../store/repositories/api-key-repository.js';
+import type { CallbackVersion, Organisation } from './organisation.js';
+import { CALLBACK_VERSIONS } from './organisation.js';
 import type { AuditActor } from './audit.js';
 import { audit, systemActor } from './audit.js';
 import { badRequest, notFound } from './errors.js';
@@ -23,7 +26,7 @@ import { badRequest, notFound } from './errors.js';
 export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
 export const TAX_LIABLE = ['Yes', 'No', 'ReverseCharge'] as const;
 export const BUSINESS_TYPES = ['Travel', 'IoT', 'Enterprise', 'Reseller', 'MVNO', 'Other'] as const;
-export const CALLBACK_VERSIONS = ['V2', 'V3'] as const;
+export { CALLBACK_VERSIONS };
 export const DEFAULT_GROUPS = ['Standard eSIM Bundles'] as const;
 
 export interface OrganisationDeps {
@@ -54,7 +57,7 @@ export interface NewOrganisationInput {
 export interface CreatedOrganisation {
   id: string;
   apiKey: string;
-  row: OrganisationRow;
+  organisation: Organisation;
 }
 
 function checkName(name: string): string {
@@ -63,9 +66,10 @@ function checkName(name: string): string {
   return trimmed;
 }
 
-function checkEnum(field: string, value: string, allowed: readonly string[]): string {
-  if (!allowed.includes(value)) throw badRequest(`${field} must be one of ${allowed.join(', ')}`);
-  return value;
+function checkEnum<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+  const found = allowed.find((a) => a === value);
+  if (found === undefined) throw badRequest(`${field} must be one of ${allowed.join(', ')}`);
+  return found;
 }
 
 /**
@@ -75,7 +79,7 @@ function checkEnum(field: string, value: string, allowed: readonly string[]): st
 export async function createOrganisation(
   deps: OrganisationDeps,
   input: NewOrganisationInput,
-  onOpeningCredit?: (trx: Executor, org: OrganisationRow) => Promise<void>,
+  onOpeningCredit?: (trx: Executor, org: Organisation) => Promise<void>,
 ): Promise<CreatedOrganisation> {
   const name = checkName(input.name);
   const currency = (input.currency ?? 'USD').toUpperCase();
@@ -83,7 +87,7 @@ export async function createOrganisation(
     throw badRequest('currency must be an ISO 4217 code such as USD');
   const groups = [...(input.groups ?? DEFAULT_GROUPS)].map((g) => g.trim()).filter((g) => g !== '');
   if (groups.length === 0) throw badRequest('groups must name at least one bundle group');
-  const callbackVersion = checkEnum(
+  const callbackVersion: CallbackVersion = checkEnum(
     'callbackVersion',
     input.callbackVersion ?? 'V2',
     CALLBACK_VERSIONS,
@@ -95,42 +99,41 @@ export async function createOrganisation(
   }
   const now = iso(deps.clock.now());
   const apiKey = generateApiKey();
-  const row: OrganisationRow = {
+  const organisation: Organisation = {
     id: deps.random.uuid(),
     name,
-    api_key_hash: hashApiKey(apiKey),
-    api_key_enc: deps.cipher.encrypt(apiKey),
-    tax_liable: checkEnum('taxLiable', input.taxLiable ?? 'Yes', TAX_LIABLE),
+    taxLiable: checkEnum('taxLiable', input.taxLiable ?? 'Yes', TAX_LIABLE),
     addr1: '',
     addr2: '',
     city: '',
     country,
     postcode: '',
-    callback_url: callbackUrl,
-    callback_version: callbackVersion,
+    callbackUrl,
+    callbackVersion,
     notes: '',
-    groups: JSON.stringify(groups),
+    groups,
     currency,
     balance: 0,
-    test_credit: 0,
-    test_credit_expiry: null,
-    business_type: checkEnum('businessType', input.businessType ?? 'Other', BUSINESS_TYPES),
+    testCredit: 0,
+    testCreditExpiry: null,
+    businessType: checkEnum('businessType', input.businessType ?? 'Other', BUSINESS_TYPES),
     website: '',
-    product_description: '',
-    created_at: now,
-    updated_at: now,
+    productDescription: '',
+    createdAt: now,
+    updatedAt: now,
   };
+  const key = { hash: hashApiKey(apiKey), encrypted: deps.cipher.encrypt(apiKey) };
   await deps.db.transaction().execute(async (trx) => {
-    await insertOrganisation(trx, row);
-    if (onOpeningCredit !== undefined) await onOpeningCredit(trx, row);
+    await insertOrganisation(trx, organisation, key);
+    if (onOpeningCredit !== undefined) await onOpeningCredit(trx, organisation);
     await audit(trx, deps.actor ?? systemActor, {
       action: 'organisation.created',
-      organisationId: row.id,
+      organisationId: organisation.id,
       at: deps.clock.now(),
       details: { name, currency, groups, callbackUrl, callbackVersion },
     });
   });
-  return { id: row.id, apiKey, row };
+  return { id: organisation.id, apiKey, organisation };
 }
 
 /** Default grace period of a rotated-out key: a day, so integrations can switch over. */
@@ -167,11 +170,12 @@ export async function rotateApiKey(
   await deps.db.transaction().execute(async (trx) => {
     const currentHash = await lockCurrentKeyHash(trx, id);
     if (currentHash === undefined) throw notFound(`organisation ${id} not found`);
-    const ok = await updateOrganisation(trx, id, {
-      api_key_hash: hashApiKey(apiKey),
-      api_key_enc: deps.cipher.encrypt(apiKey),
-      updated_at: at,
-    });
+    const ok = await updateApiKey(
+      trx,
+      id,
+      { hash: hashApiKey(apiKey), encrypted: deps.cipher.encrypt(apiKey) },
+      at,
+    );
     if (!ok) throw notFound(`organisation ${id} not found`);
     if (graceSeconds === 0) await endGracePeriods(trx, id, at);
     else {
@@ -290,7 +294,7 @@ export async function updateOrganisationSettings(
   id: string,
   changes: OrganisationChanges,
   checkCallbackUrl?: CallbackUrlCheck,
-): Promise<OrganisationRow> {
+): Promise<Organisation> {
   const set: Record<string, string> = {};
   if (changes.name !== undefined) set['name'] = checkName(changes.name);
   if (changes.callbackUrl !== undefined) {
@@ -352,7 +356,7 @@ export async function updateOrganisationSettings(
         action: 'callback.settings_changed',
         organisationId: id,
         at: now,
-        details: { callbackUrl: updated.callback_url, callbackVersion: updated.callback_version },
+        details: { callbackUrl: updated.callbackUrl, callbackVersion: updated.callbackVersion },
       });
     }
     return updated;

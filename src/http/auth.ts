@@ -4,15 +4,16 @@ import { systemClock } from '../clock.js';
 import { hashApiKey, hashesEqual } from '../security/api-keys.js';
 import type { Db } from '../store/database.js';
 import { findOrganisationByPreviousKeyHash } from '../store/repositories/api-key-repository.js';
+import type { Organisation } from '../domain/organisation.js';
+import type { KeyHolder } from '../store/repositories/organisation-repository.js';
 import { findOrganisationByKeyHash } from '../store/repositories/organisation-repository.js';
-import type { OrganisationRow } from '../store/schema.js';
 import { sendError } from './error-handler.js';
 import { isKeyLikeName, keyLikeQueryParameter } from './query-key.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's organisation, set by the API-key hook on every authenticated route. */
-    organisation: OrganisationRow;
+    organisation: Organisation;
   }
   interface FastifyContextConfig {
     /**
@@ -27,7 +28,7 @@ declare module 'fastify' {
 const MAX_REMEMBERED_KEYS = 10_000;
 
 interface Remembered {
-  readonly row: OrganisationRow;
+  readonly holder: KeyHolder;
   readonly at: number;
 }
 
@@ -67,42 +68,37 @@ export function requireApiKey(
   // Every lookup refreshes this; only routes marked recentOrganisation read from it, so a key
   // rotation or group change reaches them within ttlMs and every other route at once.
   const remembered = new Map<string, Remembered>();
-  // A rotated-out key authenticates its organisation until its grace period ends. The row is
-  // returned with the presented key's hash, so the constant-time check below holds for it too.
-  const inGrace = async (hash: string, now: number): Promise<OrganisationRow | undefined> => {
-    const found = await findOrganisationByPreviousKeyHash(db, hash, new Date(now).toISOString());
-    return found === undefined ? undefined : { ...found.row, api_key_hash: found.keyHash };
-  };
-  const find = async (
-    hash: string,
-    recentIsEnough: boolean,
-  ): Promise<OrganisationRow | undefined> => {
+  // A rotated-out key authenticates its organisation until its grace period ends. It comes back
+  // with the presented key's hash, so the constant-time check below holds for it too.
+  const inGrace = async (hash: string, now: number): Promise<KeyHolder | undefined> =>
+    findOrganisationByPreviousKeyHash(db, hash, new Date(now).toISOString());
+  const find = async (hash: string, recentIsEnough: boolean): Promise<KeyHolder | undefined> => {
     const now = cache.clock.now().getTime();
     if (recentIsEnough && cache.ttlMs > 0) {
       const hit = remembered.get(hash);
-      if (hit !== undefined && now >= hit.at && now - hit.at < cache.ttlMs) return hit.row;
+      if (hit !== undefined && now >= hit.at && now - hit.at < cache.ttlMs) return hit.holder;
     }
-    const row = (await findOrganisationByKeyHash(db, hash)) ?? (await inGrace(hash, now));
+    const holder = (await findOrganisationByKeyHash(db, hash)) ?? (await inGrace(hash, now));
     remembered.delete(hash);
-    if (row !== undefined && cache.ttlMs > 0) {
+    if (holder !== undefined && cache.ttlMs > 0) {
       if (remembered.size >= MAX_REMEMBERED_KEYS) {
         const oldest = remembered.keys().next();
         if (oldest.done !== true) remembered.delete(oldest.value);
       }
-      remembered.set(hash, { row, at: now });
+      remembered.set(hash, { holder, at: now });
     }
-    return row;
+    return holder;
   };
-  app.decorateRequest('organisation', null as unknown as OrganisationRow);
+  app.decorateRequest('organisation', null as unknown as Organisation);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { key, problem } = presentedKey(request);
     if (key === undefined) return sendError(reply, { code: 'forbidden', message: problem });
     const hash = hashApiKey(key);
-    const organisation = await find(hash, request.routeOptions.config?.recentOrganisation === true);
-    if (organisation === undefined || !hashesEqual(organisation.api_key_hash, hash)) {
+    const holder = await find(hash, request.routeOptions.config?.recentOrganisation === true);
+    if (holder === undefined || !hashesEqual(holder.keyHash, hash)) {
       return sendError(reply, { code: 'forbidden', message: 'invalid API key' });
     }
-    request.organisation = organisation;
+    request.organisation = holder.organisation;
   });
 }
 

@@ -2,6 +2,27 @@
 // RFC 3339 UTC text (sortable as text), booleans are 0/1 integers, lists are JSON text, money is
 // an integer in minor units (bigint on PostgreSQL, parsed back to number).
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { BundleState } from '../domain/lifecycle/states.js';
+import type { CallbackVersion } from '../domain/organisation.js';
+
+// Enum-like columns are closed unions, so a value outside them does not compile. The domain
+// owns the lists it validates against (BundleState, CallbackVersion); the others are
+// bookkeeping of the store and its workers.
+
+export type ProfileStatus = 'Released' | 'Downloaded' | 'Installed' | 'Unavailable';
+export type EventStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'undeliverable';
+export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
+export type IdempotencyState = 'running' | 'done';
+export type OrderSource = 'order' | 'apply';
+export type OrderStatus = 'completed' | 'validated';
+export type LedgerKind =
+  | 'topup'
+  | 'order'
+  | 'refund'
+  | 'test_credit_grant'
+  | 'test_credit_expiry'
+  | 'opening'
+  | 'adjustment';
 
 export interface OrganisationsTable {
   id: string;
@@ -15,7 +36,7 @@ export interface OrganisationsTable {
   country: string;
   postcode: string;
   callback_url: string;
-  callback_version: string; // 'V2' | 'V3'
+  callback_version: CallbackVersion;
   notes: string;
   groups: string; // JSON array of group names
   currency: string;
@@ -76,12 +97,12 @@ export interface BundleGroupsTable {
 export interface OrdersTable {
   reference: string;
   organisation_id: string;
-  status: string;
+  status: OrderStatus;
   status_message: string;
   total: number;
   currency: string;
   assign: number;
-  source: string; // 'order' | 'apply'
+  source: OrderSource;
   created_at: string;
 }
 
@@ -112,7 +133,7 @@ export interface InventoryBatchesTable {
 export interface LedgerEntriesTable {
   id: Generated<number>;
   organisation_id: string;
-  kind: string; // topup | order | refund | test_credit_grant | test_credit_expiry | adjustment
+  kind: LedgerKind;
   balance_delta: number;
   test_credit_delta: number;
   balance_after: number;
@@ -138,7 +159,7 @@ export interface TopUpsTable {
   ref: Generated<number>;
   organisation_id: string;
   amount: number;
-  status: string; // pending | succeeded | declined | failed | unknown
+  status: TopUpStatus;
   card_id: string;
   processor_ref: string | null;
   failure_reason: string | null;
@@ -165,7 +186,7 @@ export interface IdempotencyKeysTable {
   organisation_id: string;
   idem_key: string;
   request_hash: string;
-  state: string; // running | done
+  state: IdempotencyState;
   response_status: number | null;
   response_body: string | null;
   created_at: string;
@@ -179,7 +200,7 @@ export interface EsimsTable {
   organisation_id: string;
   matching_id: string;
   smdp_address: string;
-  profile_status: string; // Released | Downloaded | Installed | Unavailable
+  profile_status: ProfileStatus;
   pin: string;
   puk: string;
   msisdn: string | null;
@@ -196,7 +217,7 @@ export interface AssignmentsTable {
   organisation_id: string;
   bundle_name: string;
   batch_id: number | null; // inventory batch it was drawn from, for refunds
-  state: string; // Processing | Queued | Active | Depleted | Expired | Revoked
+  state: BundleState;
   initial_bytes: number; // -1 when unlimited
   remaining_bytes: number; // -1 when unlimited
   used_bytes: number;
@@ -265,7 +286,7 @@ export interface CallbackEventsTable {
   iccid: string;
   alert_type: string;
   payload: string; // JSON of the full (V3) event; the V2 shape is derived at send time
-  status: string; // pending | delivering | delivered | failed | undeliverable
+  status: EventStatus;
   attempts: number;
   next_attempt_at: string;
   locked_until: string | null;

@@ -1,5 +1,5 @@
 import { guardFor } from '../callbacks/address-guard.js';
-import { reclaimExpired, releaseEvents } from '../callbacks/callback-repository.js';
+import { reclaimExpired, releaseEvents } from '../store/repositories/callback-repository.js';
 import type { CallbackTransport } from '../callbacks/http-sender.js';
 import { createHttpSender } from '../callbacks/http-sender.js';
 import { iso } from '../clock.js';

@@ -1,5 +1,5 @@
-import type { CallbackEventRow, Outcome } from '../callbacks/callback-repository.js';
-import { claimDueEvents, findTargets } from '../callbacks/callback-repository.js';
+import type { CallbackEventRow, Outcome } from '../store/repositories/callback-repository.js';
+import { claimDueEvents, findTargets } from '../store/repositories/callback-repository.js';
 import type { Target } from '../callbacks/delivery.js';
 import {
   afterAttempt,

@@ -1,4 +1,4 @@
-import { recordOutcomes } from '../callbacks/callback-repository.js';
+import { recordOutcomes } from '../store/repositories/callback-repository.js';
 import type { DeliveryContext, DeliveryState } from './callback-stages.js';
 import type { WorkerLog } from './worker.js';
 

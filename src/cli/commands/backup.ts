@@ -5,7 +5,10 @@ import { verifyLedger } from '../../domain/ledger.js';
 import { createKeyCipher } from '../../security/api-keys.js';
 import { MASTER_KEY_FILE, resolveMasterKey } from '../../security/master-key.js';
 import { migrate, openStore } from '../../store/database.js';
-import { listOrganisations } from '../../store/repositories/organisation-repository.js';
+import {
+  findEncryptedApiKey,
+  listOrganisations,
+} from '../../store/repositories/organisation-repository.js';
 import { DatabaseInUseError, takeServerLock } from '../../store/server-lock.js';
 import type { ServerLock } from '../../store/server-lock.js';
 import {
@@ -125,10 +128,12 @@ async function checkCopy(config: Config, path: string): Promise<CopyReport> {
       );
     }
     const [organisation] = await listOrganisations(store.db);
-    if (organisation !== undefined) {
+    const apiKeyEnc =
+      organisation === undefined ? undefined : await findEncryptedApiKey(store.db, organisation.id);
+    if (apiKeyEnc !== undefined) {
       const cipher = createKeyCipher(existingMasterKey(config));
       try {
-        cipher.decrypt(organisation.api_key_enc);
+        cipher.decrypt(apiKeyEnc);
       } catch {
         throw new SqliteFileError(
           'the backup was made under another master key: its API keys do not decrypt with this ' +

@@ -1,5 +1,5 @@
-import type { EventStatus } from '../../callbacks/callback-repository.js';
-import { EVENT_STATUSES } from '../../callbacks/callback-repository.js';
+import type { EventStatus } from '../../store/repositories/callback-repository.js';
+import { EVENT_STATUSES } from '../../store/repositories/callback-repository.js';
 import { getDelivery, listDeliveries, resendDelivery } from '../../callbacks/deliveries.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger } from '../command.js';

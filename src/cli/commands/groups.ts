@@ -17,7 +17,7 @@ export const orgGroups: Command = {
         ctx.io.err(`esim: organisation ${orgId} not found`);
         return 1;
       }
-      const groups = JSON.parse(org.groups) as string[];
+      const { groups } = org;
       const counts = await countBundlesByGroup(deps.store.db, groups);
       const rows = groups.map((name) => ({ name, bundleCount: counts.get(name) ?? 0 }));
       if (values.json === true) {

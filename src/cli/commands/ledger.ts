@@ -51,7 +51,7 @@ export const ledgerShow: Command = {
         return 0;
       }
       ctx.io.out(
-        `${org.name}: balance ${Number(org.balance)}, test credit ${Number(org.test_credit)} ${org.currency}`,
+        `${org.name}: balance ${org.balance}, test credit ${org.testCredit} ${org.currency}`,
       );
       for (const e of entries) {
         ctx.io.out(

@@ -110,7 +110,7 @@ export const orgCreate: Command = {
           JSON.stringify({
             id: created.id,
             apiKey: created.apiKey,
-            name: created.row.name,
+            name: created.organisation.name,
             balance,
             notes,
           }),
@@ -136,11 +136,11 @@ export const orgList: Command = {
         id: r.id,
         name: r.name,
         currency: r.currency,
-        balance: Number(r.balance),
-        testCredit: Number(r.test_credit),
-        groups: JSON.parse(r.groups) as string[],
-        callbackUrl: r.callback_url,
-        callbackVersion: r.callback_version,
+        balance: r.balance,
+        testCredit: r.testCredit,
+        groups: r.groups,
+        callbackUrl: r.callbackUrl,
+        callbackVersion: r.callbackVersion,
       }));
       if (values.json === true) ctx.io.out(JSON.stringify(list));
       else
@@ -210,9 +210,9 @@ export const orgUpdate: Command = {
       const summary = {
         id: row.id,
         name: row.name,
-        callbackUrl: row.callback_url,
-        callbackVersion: row.callback_version,
-        groups: JSON.parse(row.groups) as string[],
+        callbackUrl: row.callbackUrl,
+        callbackVersion: row.callbackVersion,
+        groups: row.groups,
       };
       ctx.io.out(values.json === true ? JSON.stringify(summary) : `updated ${row.id}`);
       return 0;
@@ -285,13 +285,13 @@ export const orgShow: Command = {
         id: row.id,
         name: row.name,
         currency: row.currency,
-        balance: Number(row.balance),
-        testCredit: Number(row.test_credit),
-        groups: JSON.parse(row.groups) as string[],
-        callbackUrl: row.callback_url,
-        callbackVersion: row.callback_version,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
+        balance: row.balance,
+        testCredit: row.testCredit,
+        groups: row.groups,
+        callbackUrl: row.callbackUrl,
+        callbackVersion: row.callbackVersion,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
         // Never the keys themselves: only when each rotated-out key was replaced and stops.
         previousKeys: grace.map((k) => ({ rotatedAt: k.rotatedAt, validUntil: k.validUntil })),
       };

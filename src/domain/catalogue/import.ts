@@ -4,9 +4,9 @@ import {
   listBundleNames,
   referencedBundleNames,
   retireBundles,
-  upsertBundles,
 } from '../../store/repositories/catalogue-repository.js';
 import type { Bundle } from '../bundle.js';
+import { saveBundles } from './save.js';
 
 // Applying an imported catalogue, all in one transaction. Without replace, the file adds bundles
 // and replaces those of the same name. With replace, bundles missing from the file go too, except
@@ -48,7 +48,7 @@ export async function importCatalogue(
     if (!options.dryRun) {
       await deleteBundles(trx, removed);
       await retireBundles(trx, retired);
-      await upsertBundles(trx, bundles, at);
+      await saveBundles(trx, bundles, at);
     }
     return { added, updated, removed, retired, dryRun: options.dryRun };
   });

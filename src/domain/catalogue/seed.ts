@@ -1,6 +1,7 @@
 import type { Db } from '../../store/database.js';
 import { countBundles, insertBundles } from '../../store/repositories/catalogue-repository.js';
 import { builtInCatalogue } from './built-in.js';
+import { baseCountryRegions } from './regions.js';
 
 /**
  * Loads the built-in catalogue into an empty bundles table; a catalogue that has any bundle
@@ -10,7 +11,9 @@ export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> 
   if ((await countBundles(db)) > 0) return 0;
   const bundles = builtInCatalogue();
   try {
-    await db.transaction().execute((trx) => insertBundles(trx, bundles, at));
+    await db
+      .transaction()
+      .execute((trx) => insertBundles(trx, bundles, baseCountryRegions(bundles), at));
   } catch (error) {
     // Several instances starting on one empty PostgreSQL database race here; one wins.
     if ((await countBundles(db)) > 0) return 0;

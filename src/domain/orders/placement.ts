@@ -14,6 +14,7 @@ import { issueEsim } from '../esim-issuer.js';
 import type { Funds } from '../ledger.js';
 import { available, charge, insufficientFunds } from '../ledger.js';
 import { createAssignment } from '../lifecycle/assign.js';
+import type { Organisation } from '../organisation.js';
 import type { PricedLine } from './pricing.js';
 import { priceLines } from './pricing.js';
 import type { OrderLineInput, OrderRequest } from './validation.js';
@@ -38,6 +39,20 @@ export interface OrderingOrganisation {
   readonly groups: readonly string[];
   /** Balances as read when the caller was authenticated; a hint, re-checked under lock. */
   readonly funds?: Funds;
+}
+
+/** The caller's organisation as order placement needs it. */
+export function orderingOrganisation(org: Organisation): OrderingOrganisation {
+  return {
+    id: org.id,
+    currency: org.currency,
+    groups: org.groups,
+    funds: {
+      balance: org.balance,
+      testCredit: org.testCredit,
+      testCreditExpiry: org.testCreditExpiry,
+    },
+  };
 }
 
 export interface PlacedOrder {

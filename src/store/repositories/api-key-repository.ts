@@ -1,6 +1,7 @@
 import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../database.js';
-import type { OrganisationRow } from '../schema.js';
+import type { KeyHolder } from './organisation-repository.js';
+import { organisationFromRow } from './organisation-repository.js';
 
 // Keys rotated out but still inside their grace period. The organisation row holds the newest
 // key; these rows only ever authenticate, they never sign.
@@ -43,7 +44,7 @@ export async function findOrganisationByPreviousKeyHash(
   db: Executor,
   hash: string,
   now: string,
-): Promise<{ row: OrganisationRow; keyHash: string } | undefined> {
+): Promise<KeyHolder | undefined> {
   const key = await db
     .selectFrom('previous_api_keys')
     .select(['organisation_id', 'key_hash'])
@@ -56,7 +57,9 @@ export async function findOrganisationByPreviousKeyHash(
     .selectAll()
     .where('id', '=', key.organisation_id)
     .executeTakeFirst();
-  return row === undefined ? undefined : { row, keyHash: key.key_hash };
+  return row === undefined
+    ? undefined
+    : { organisation: organisationFromRow(row), keyHash: key.key_hash };
 }
 
 /** Rotated-out keys of an organisation still inside their grace period, newest first. */

@@ -141,6 +141,38 @@ export async function updateAssignmentIfState(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Utilisation thresholds (percent) already alerted for this assignment, ascending. */
+export async function findAlertsSent(db: Executor, id: string): Promise<number[]> {
+  const row = await db
+    .selectFrom('assignments')
+    .select('alerts_sent')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return parseThresholds(row?.alerts_sent);
+}
+
+export async function updateAlertsSent(
+  db: Executor,
+  id: string,
+  thresholds: readonly number[],
+): Promise<void> {
+  await db
+    .updateTable('assignments')
+    .set({ alerts_sent: JSON.stringify([...thresholds].sort((p, q) => p - q)) })
+    .where('id', '=', id)
+    .execute();
+}
+
+function parseThresholds(raw: string | undefined): number[] {
+  if (raw === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((n): n is number => typeof n === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Catalogue descriptions of the named bundles (for listing an eSIM's bundles). */
 export async function bundleDescriptions(
   db: Executor,

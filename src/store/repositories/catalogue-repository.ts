@@ -1,6 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Bundle } from '../../domain/bundle.js';
-import { countryByIso } from '../../domain/countries.js';
 import type { DialectName, Executor } from '../database.js';
 import type { BundleRow } from '../schema.js';
 
@@ -45,10 +44,17 @@ export async function findBundleByName(db: Executor, name: string): Promise<Bund
   return row === undefined ? undefined : bundleFromRow(row);
 }
 
+/**
+ * Regions of the bundles' base countries by ISO code, as the domain names them
+ * (domain/catalogue/regions.ts); stored lower-case for case-insensitive filtering.
+ */
+export type CountryRegions = ReadonlyMap<string, string>;
+
 /** Inserts bundles (which must not exist yet) with their index rows, in multi-row batches. */
 export async function insertBundles(
   trx: Executor,
   bundles: readonly Bundle[],
+  regions: CountryRegions,
   at: string,
 ): Promise<void> {
   await bumpCatalogueVersion(trx);
@@ -78,7 +84,7 @@ export async function insertBundles(
     [...new Set(b.countries)].map((iso) => ({
       bundle_name: b.name,
       iso,
-      region: (countryByIso(iso)?.region ?? '').toLowerCase(),
+      region: (regions.get(iso) ?? '').toLowerCase(),
     })),
   );
   for (const part of chunks(countryRows)) {
@@ -106,13 +112,14 @@ export async function deleteBundles(trx: Executor, names: readonly string[]): Pr
 export async function upsertBundles(
   trx: Executor,
   bundles: readonly Bundle[],
+  regions: CountryRegions,
   at: string,
 ): Promise<void> {
   await deleteBundles(
     trx,
     bundles.map((b) => b.name),
   );
-  await insertBundles(trx, bundles, at);
+  await insertBundles(trx, bundles, regions, at);
 }
 
 /**

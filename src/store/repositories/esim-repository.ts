@@ -1,5 +1,5 @@
 import type { Executor } from '../database.js';
-import type { EsimRow } from '../schema.js';
+import type { EsimRow, ProfileStatus } from '../schema.js';
 
 /** An eSIM of the organisation; undefined when it does not exist or belongs to another. */
 export async function findOwnedEsim(
@@ -62,7 +62,7 @@ export async function listEsimsByIccid(
 export async function setProfileStatus(
   db: Executor,
   iccid: string,
-  status: string,
+  status: ProfileStatus,
   firstInstalledAt: string | null,
 ): Promise<void> {
   await db

@@ -4,11 +4,15 @@ import type { EsimHistoryTable } from '../schema.js';
 
 export type HistoryRow = Selectable<EsimHistoryTable>;
 
+export type NewHistoryEntry = Insertable<EsimHistoryTable>;
+
+/** Writes one entry, or several in one statement. */
 export async function insertHistory(
   db: Executor,
-  entry: Insertable<EsimHistoryTable>,
+  entries: NewHistoryEntry | readonly NewHistoryEntry[],
 ): Promise<void> {
-  await db.insertInto('esim_history').values(entry).execute();
+  const rows = Array.isArray(entries) ? [...entries] : [entries];
+  if (rows.length > 0) await db.insertInto('esim_history').values(rows).execute();
 }
 
 /** Newest first: entries written in one transaction share a timestamp, so order by id too. */

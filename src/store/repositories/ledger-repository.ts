@@ -1,16 +1,10 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '../database.js';
+import type { LedgerKind } from '../schema.js';
 
 export interface LedgerMovement {
   organisationId: string;
-  kind:
-    | 'topup'
-    | 'order'
-    | 'refund'
-    | 'test_credit_grant'
-    | 'test_credit_expiry'
-    | 'opening'
-    | 'adjustment';
+  kind: LedgerKind;
   balanceDelta: number;
   testCreditDelta: number;
   reference: string;
@@ -175,7 +169,7 @@ export async function findExpiredTestCredit(
 
 export interface LedgerEntry {
   id: number;
-  kind: string;
+  kind: LedgerKind;
   balanceDelta: number;
   testCreditDelta: number;
   balanceAfter: number;

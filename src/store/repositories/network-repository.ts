@@ -169,7 +169,8 @@ export async function readUsageView(
         };
   const live: LiveAssignment[] = [];
   for (const r of rows) {
-    if (r.id === null || r.id === undefined) continue;
+    // A row without an assignment (the left join found none) has neither id nor state.
+    if (r.id === null || r.id === undefined || r.state === null || r.state === undefined) continue;
     const row = normaliseAssignment({
       id: r.id,
       reference: r.reference ?? '',
@@ -177,7 +178,7 @@ export async function readUsageView(
       organisation_id: r.organisation_id ?? first.e_org,
       bundle_name: r.bundle_name ?? '',
       batch_id: r.batch_id ?? null,
-      state: r.state ?? '',
+      state: r.state,
       initial_bytes: r.initial_bytes ?? 0,
       remaining_bytes: r.remaining_bytes ?? 0,
       used_bytes: r.used_bytes ?? 0,

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../database.js';
-import type { OrdersTable } from '../schema.js';
+import type { OrderStatus, OrdersTable } from '../schema.js';
 
 export interface StoredOrderItem {
   lineNo: number;
@@ -16,7 +16,7 @@ export interface StoredOrderItem {
 export interface StoredOrder {
   reference: string;
   organisationId: string;
-  status: string;
+  status: OrderStatus;
   statusMessage: string;
   total: number;
   currency: string;

@@ -1,30 +1,152 @@
+import type { Organisation } from '../../domain/organisation.js';
 import type { Executor } from '../database.js';
-import type { NewOrganisation, OrganisationRow, OrganisationUpdate, UserRow } from '../schema.js';
+import type { OrganisationRow, OrganisationUpdate, UserRow } from '../schema.js';
 
-export async function insertOrganisation(db: Executor, row: NewOrganisation): Promise<void> {
-  await db.insertInto('organisations').values(row).execute();
+// Organisations leave the store as the domain's Organisation: groups parsed, numbers as numbers,
+// and without the key columns, which only authentication (findOrganisationByKeyHash) and the
+// callback signer (findEncryptedApiKey, callback-repository's findTargets) read.
+
+/** The API key as stored: its SHA-256 lookup hash and its encrypted copy. */
+export interface StoredApiKey {
+  readonly hash: string;
+  readonly encrypted: string;
+}
+
+export function organisationFromRow(row: OrganisationRow): Organisation {
+  return {
+    id: row.id,
+    name: row.name,
+    taxLiable: row.tax_liable,
+    addr1: row.addr1,
+    addr2: row.addr2,
+    city: row.city,
+    country: row.country,
+    postcode: row.postcode,
+    callbackUrl: row.callback_url,
+    callbackVersion: row.callback_version,
+    notes: row.notes,
+    groups: JSON.parse(row.groups) as string[],
+    currency: row.currency,
+    balance: Number(row.balance),
+    testCredit: Number(row.test_credit),
+    testCreditExpiry: row.test_credit_expiry,
+    businessType: row.business_type,
+    website: row.website,
+    productDescription: row.product_description,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertOrganisation(
+  db: Executor,
+  org: Organisation,
+  key: StoredApiKey,
+): Promise<void> {
+  await db
+    .insertInto('organisations')
+    .values({
+      id: org.id,
+      name: org.name,
+      api_key_hash: key.hash,
+      api_key_enc: key.encrypted,
+      tax_liable: org.taxLiable,
+      addr1: org.addr1,
+      addr2: org.addr2,
+      city: org.city,
+      country: org.country,
+      postcode: org.postcode,
+      callback_url: org.callbackUrl,
+      callback_version: org.callbackVersion,
+      notes: org.notes,
+      groups: JSON.stringify(org.groups),
+      currency: org.currency,
+      balance: org.balance,
+      test_credit: org.testCredit,
+      test_credit_expiry: org.testCreditExpiry,
+      business_type: org.businessType,
+      website: org.website,
+      product_description: org.productDescription,
+      created_at: org.createdAt,
+      updated_at: org.updatedAt,
+    })
+    .execute();
 }
 
 export async function findOrganisationById(
   db: Executor,
   id: string,
-): Promise<OrganisationRow | undefined> {
-  return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
+): Promise<Organisation | undefined> {
+  const row = await db
+    .selectFrom('organisations')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : organisationFromRow(row);
+}
+
+/** The encrypted API key of the organisation (for showing it to its owner, or checking the master key). */
+export async function findEncryptedApiKey(db: Executor, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organisations')
+    .select('api_key_enc')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.api_key_enc;
+}
+
+/** Replaces the organisation's API key; false when it does not exist. */
+export async function updateApiKey(
+  db: Executor,
+  id: string,
+  key: StoredApiKey,
+  at: string,
+): Promise<boolean> {
+  return updateOrganisation(db, id, {
+    api_key_hash: key.hash,
+    api_key_enc: key.encrypted,
+    updated_at: at,
+  });
+}
+
+/** The organisation's callback URL ('' when none is set), undefined when it does not exist. */
+export async function findCallbackUrl(db: Executor, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organisations')
+    .select('callback_url')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.callback_url;
+}
+
+/** An organisation that authenticates with a key, and the stored hash to compare it against. */
+export interface KeyHolder {
+  readonly organisation: Organisation;
+  readonly keyHash: string;
 }
 
 export async function findOrganisationByKeyHash(
   db: Executor,
   hash: string,
-): Promise<OrganisationRow | undefined> {
-  return db
+): Promise<KeyHolder | undefined> {
+  const row = await db
     .selectFrom('organisations')
     .selectAll()
     .where('api_key_hash', '=', hash)
     .executeTakeFirst();
+  return row === undefined
+    ? undefined
+    : { organisation: organisationFromRow(row), keyHash: row.api_key_hash };
 }
 
-export async function listOrganisations(db: Executor): Promise<OrganisationRow[]> {
-  return db.selectFrom('organisations').selectAll().orderBy('created_at').orderBy('id').execute();
+export async function listOrganisations(db: Executor): Promise<Organisation[]> {
+  const rows = await db
+    .selectFrom('organisations')
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(organisationFromRow);
 }
 
 export async function countOrganisations(db: Executor): Promise<number> {

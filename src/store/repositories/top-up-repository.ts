@@ -1,11 +1,12 @@
 import type { Executor } from '../database.js';
+import type { TopUpStatus } from '../schema.js';
 
 // Top-ups: one row per charge attempt. `status` moves pending -> succeeded | declined | failed,
 // or pending -> unknown (sent, no answer) -> succeeded | declined | failed by reconciliation, and
 // failed -> succeeded when a charge the processor had no record of arrives after all. Every move
 // is conditional on the status it leaves, so two settlers never both credit.
 
-export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
+export type { TopUpStatus };
 
 export interface TopUpRow {
   ref: number;
@@ -133,7 +134,7 @@ function toTopUp(r: {
   ref: number;
   organisation_id: string;
   amount: number;
-  status: string;
+  status: TopUpStatus;
   card_id: string;
   idempotency_key: string | null;
   checks: number;
@@ -142,7 +143,7 @@ function toTopUp(r: {
     ref: Number(r.ref),
     organisationId: r.organisation_id,
     amount: Number(r.amount),
-    status: r.status as TopUpStatus,
+    status: r.status,
     cardId: r.card_id,
     idempotencyKey: r.idempotency_key,
     checks: Number(r.checks),

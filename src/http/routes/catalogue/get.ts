@@ -37,7 +37,7 @@ export function registerGetCatalogueBundle(app: Api, deps: AppDeps): void {
     { schema, config: { recentOrganisation: true } },
     async (request) => {
       const { name } = request.params;
-      const groups = JSON.parse(request.organisation.groups) as string[];
+      const { groups } = request.organisation;
       const bundle = await findBundleByName(deps.store.db, name);
       if (bundle === undefined || !bundle.groups.some((g) => groups.includes(g))) {
         throw notFound(`bundle ${name} not found`);

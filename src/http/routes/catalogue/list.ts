@@ -122,7 +122,7 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
     { schema, config: { recentOrganisation: true } },
     async (request, reply) => {
       const query = request.query;
-      const groups = JSON.parse(request.organisation.groups) as string[];
+      const { groups } = request.organisation;
       const filter = catalogueFilter(query, groups);
       const page = requestedPage(query, DEFAULT_PER_PAGE);
       let body: Buffer | string = '[]';

@@ -74,7 +74,7 @@ export function registerApplyBundle(app: Api, deps: AppDeps): void {
         const result = await applyFromInventory(trx, deps, {
           organisationId: request.organisation.id,
           bundleName: name,
-          groups: JSON.parse(request.organisation.groups) as string[],
+          groups: request.organisation.groups,
           iccid,
           repeat,
           reference,

@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../../config.js';
 import type { AppDeps } from '../../../deps.js';
-import type { OrderingOrganisation } from '../../../domain/orders/placement.js';
-import { placeOrder } from '../../../domain/orders/placement.js';
+import { orderingOrganisation, placeOrder } from '../../../domain/orders/placement.js';
 import type { OrderRequest } from '../../../domain/orders/validation.js';
-import type { OrganisationRow } from '../../../store/schema.js';
 import type { Api } from '../../api.js';
 import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
@@ -67,20 +65,6 @@ function bodySchema(config: Config) {
       description: `Order lines, 1 to ${config.orderMaxLines} (ORDER_MAX_LINES); at most ${config.orderMaxQuantityPerOrder} units in all (ORDER_MAX_QUANTITY_PER_ORDER).`,
     }),
   });
-}
-
-/** The caller's organisation as order placement needs it. */
-export function orderingOrganisation(org: OrganisationRow): OrderingOrganisation {
-  return {
-    id: org.id,
-    currency: org.currency,
-    groups: JSON.parse(org.groups) as string[],
-    funds: {
-      balance: Number(org.balance),
-      testCredit: Number(org.test_credit),
-      testCreditExpiry: org.test_credit_expiry,
-    },
-  };
 }
 
 export function registerPlaceOrder(app: Api, deps: AppDeps): void {

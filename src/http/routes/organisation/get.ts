@@ -1,7 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { listUsers } from '../../../store/repositories/organisation-repository.js';
+import { notFound } from '../../../domain/errors.js';
+import {
+  findEncryptedApiKey,
+  listUsers,
+} from '../../../store/repositories/organisation-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 
@@ -65,28 +69,30 @@ export function registerGetOrganisation(app: Api, deps: AppDeps): void {
   app.get('/organisation', { schema }, async (request) => {
     const org = request.organisation;
     const users = await listUsers(deps.store.db, org.id);
+    const apiKeyEnc = await findEncryptedApiKey(deps.store.db, org.id);
+    if (apiKeyEnc === undefined) throw notFound(`organisation ${org.id} not found`);
     return {
       organisations: [
         {
           name: org.name,
-          apiKey: deps.cipher.decrypt(org.api_key_enc),
-          taxLiable: org.tax_liable,
+          apiKey: deps.cipher.decrypt(apiKeyEnc),
+          taxLiable: org.taxLiable,
           addr1: org.addr1,
           addr2: org.addr2,
           city: org.city,
           country: org.country,
           postcode: org.postcode,
-          callbackUrl: org.callback_url,
-          callbackVersion: org.callback_version,
+          callbackUrl: org.callbackUrl,
+          callbackVersion: org.callbackVersion,
           notes: org.notes,
-          groups: JSON.parse(org.groups) as string[],
+          groups: [...org.groups],
           currency: org.currency,
-          balance: Number(org.balance),
-          testCredit: Number(org.test_credit),
-          testCreditExpiry: org.test_credit_expiry ?? '',
-          businessType: org.business_type,
+          balance: org.balance,
+          testCredit: org.testCredit,
+          testCreditExpiry: org.testCreditExpiry ?? '',
+          businessType: org.businessType,
           website: org.website,
-          productDescription: org.product_description,
+          productDescription: org.productDescription,
           users: users.map((u) => ({
             firstName: u.first_name,
             lastName: u.last_name,

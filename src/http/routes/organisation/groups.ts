@@ -43,7 +43,7 @@ const schema = {
 
 export function registerListOrganisationGroups(app: Api, deps: AppDeps): void {
   app.get('/organisation/groups', { schema }, async (request) => {
-    const groups = JSON.parse(request.organisation.groups) as string[];
+    const { groups } = request.organisation;
     const counts = await countBundlesByGroup(deps.store.db, groups);
     return {
       groups: groups.map((name) => {

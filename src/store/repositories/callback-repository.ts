@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { DialectName, Db, Executor } from '../store/database.js';
-import type { CallbackAttemptsTable, CallbackEventsTable } from '../store/schema.js';
+import type { DialectName, Db, Executor } from '../database.js';
+import type { CallbackAttemptsTable, CallbackEventsTable, EventStatus } from '../schema.js';
 
 // Rows of the callback outbox (callback_events) and its attempt log (callback_attempts).
 // Delivery state lives here; the worker only moves rows between states.
@@ -9,17 +9,15 @@ export type CallbackEventRow = Selectable<CallbackEventsTable>;
 export type NewCallbackEvent = Insertable<CallbackEventsTable>;
 export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
 
+export type { EventStatus };
+
 export const EVENT_STATUSES = [
   'pending',
   'delivering',
   'delivered',
   'failed',
   'undeliverable',
-] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
-
-/** Statuses a resend may restart (not while a delivery is queued or under way). */
-export const RESENDABLE: readonly EventStatus[] = ['failed', 'delivered', 'undeliverable'];
+] as const satisfies readonly EventStatus[];
 
 export async function insertCallbackEvents(
   trx: Executor,
@@ -260,10 +258,8 @@ export async function listEvents(
   db: Executor,
   filter: EventFilter,
 ): Promise<{ rows: CallbackEventRow[]; total: number }> {
-  const base = db
-    .selectFrom('callback_events')
-    .where('organisation_id', '=', filter.organisationId)
-    .$if(filter.status !== undefined, (qb) => qb.where('status', '=', filter.status ?? ''));
+  let base = db.selectFrom('callback_events').where('organisation_id', '=', filter.organisationId);
+  if (filter.status !== undefined) base = base.where('status', '=', filter.status);
   const [rows, count] = await Promise.all([
     base
       .selectAll()
@@ -293,11 +289,12 @@ export async function listAttempts(db: Executor, eventId: string): Promise<Callb
 
 /**
  * Queues an event again with a fresh retry round; past attempts keep their numbers. Conditional
- * on a resendable status, so a concurrent resend or delivery cannot be doubled.
+ * on one of the `from` statuses, so a concurrent resend or delivery cannot be doubled.
  */
 export async function requeueEvent(
   db: Executor,
   id: string,
+  from: readonly EventStatus[],
   at: string,
 ): Promise<CallbackEventRow | undefined> {
   return db
@@ -311,7 +308,7 @@ export async function requeueEvent(
       updated_at: at,
     }))
     .where('id', '=', id)
-    .where('status', 'in', [...RESENDABLE])
+    .where('status', 'in', [...from])
     .returningAll()
     .executeTakeFirst();
 }
