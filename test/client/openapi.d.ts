@@ -3010,7 +3010,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "success",
-                     *       "iccid": "8944000000000000019",
+                     *       "iccid": "8904862156008465066",
                      *       "customerRef": "customer-4711"
                      *     }
                      */
@@ -3513,8 +3513,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "revoked",
-                     *       "assignmentId": "0b6f3c1e-2a47-4f1d-9c3e-5d8a7b6e4f21",
-                     *       "bundle": "esim_1GB_7D_GB_V2",
+                     *       "assignmentId": "55ce68c6-5619-4bc3-8de0-c511f357066b",
+                     *       "bundle": "esim_2GB_10D_FR_V2",
                      *       "previousState": "Queued",
                      *       "bundleState": "Revoked",
                      *       "refundToInventory": true
@@ -4721,15 +4721,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "Successfully refunded bundles to balance",
-                     *       "usageId": 1042,
-                     *       "name": "esim_1GB_7D_GB_V2",
-                     *       "quantity": 2,
-                     *       "remaining": 3,
-                     *       "orderReference": "2f1c9a4e-7d3b-4c55-9a0e-3f6d2b8e1c70",
-                     *       "amount": 396,
-                     *       "refundedToBalance": 396,
+                     *       "usageId": 2,
+                     *       "name": "esim_2GB_10D_FR_V2",
+                     *       "quantity": 1,
+                     *       "remaining": 2,
+                     *       "orderReference": "d90b6203-8552-4809-8ecb-d4b4fad0801f",
+                     *       "amount": 107,
+                     *       "refundedToBalance": 107,
                      *       "refundedToTestCredit": 0,
-                     *       "balance": 100396,
+                     *       "balance": 1000679,
                      *       "testCredit": 0
                      *     }
                      */
@@ -4859,20 +4859,29 @@ export interface operations {
                      * @example {
                      *       "countryNetworks": [
                      *         {
-                     *           "name": "GB",
-                     *           "countryName": "United Kingdom",
+                     *           "name": "FR",
+                     *           "countryName": "France",
                      *           "networks": [
                      *             {
-                     *               "name": "Telefónica Europe",
-                     *               "brandName": "O2 (UK)",
-                     *               "mcc": "234",
-                     *               "mnc": "10",
+                     *               "name": "Orange S.A.",
+                     *               "brandName": "Orange",
+                     *               "mcc": "208",
+                     *               "mnc": "01",
                      *               "tagid": "",
                      *               "speed": [
                      *                 "2G",
-                     *                 "3G",
-                     *                 "4G",
-                     *                 "5G"
+                     *                 "3G"
+                     *               ]
+                     *             },
+                     *             {
+                     *               "name": "Orange S.A.",
+                     *               "brandName": "Orange",
+                     *               "mcc": "208",
+                     *               "mnc": "02",
+                     *               "tagid": "",
+                     *               "speed": [
+                     *                 "2G",
+                     *                 "3G"
                      *               ]
                      *             }
                      *           ]
@@ -5646,13 +5655,13 @@ export interface operations {
                      *       "groups": [
                      *         {
                      *           "name": "Standard eSIM Bundles",
-                     *           "desc": "1260 bundles",
-                     *           "bundleCount": 1260
+                     *           "desc": "1345 bundles",
+                     *           "bundleCount": 1345
                      *         },
                      *         {
                      *           "name": "Standard Unlimited Lite",
-                     *           "desc": "420 bundles",
-                     *           "bundleCount": 420
+                     *           "desc": "445 bundles",
+                     *           "bundleCount": 445
                      *         }
                      *       ]
                      *     }

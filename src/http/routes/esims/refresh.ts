@@ -23,7 +23,6 @@ const schema = {
       { status: Type.String({ description: `"${REFRESH_STATUS}".` }) },
       {
         description: 'The refresh was sent to the network.',
-        examples: [{ status: REFRESH_STATUS }],
       },
     ),
     400: standardErrors[400],

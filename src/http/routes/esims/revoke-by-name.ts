@@ -34,16 +34,6 @@ const schema = {
     200: {
       ...RevokeResult,
       description: 'What the revoke did (transaction) or would do (validate).',
-      examples: [
-        {
-          status: 'revoked',
-          assignmentId: '0b6f3c1e-2a47-4f1d-9c3e-5d8a7b6e4f21',
-          bundle: 'esim_1GB_7D_GB_V2',
-          previousState: 'Queued',
-          bundleState: 'Revoked',
-          refundToInventory: true,
-        },
-      ],
     },
     400: standardErrors[400],
     403: standardErrors[403],

@@ -42,9 +42,6 @@ const schema = {
       },
       {
         description: 'The reference is stored.',
-        examples: [
-          { status: 'success', iccid: '8944000000000000019', customerRef: 'customer-4711' },
-        ],
       },
     ),
     400: standardErrors[400],

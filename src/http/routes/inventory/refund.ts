@@ -31,21 +31,6 @@ const RefundResult = Type.Object(
   {
     title: 'InventoryRefundResult',
     description: 'The units left the inventory and their price went back to the organisation.',
-    examples: [
-      {
-        status: REFUND_STATUS,
-        usageId: 1042,
-        name: 'esim_1GB_7D_GB_V2',
-        quantity: 2,
-        remaining: 3,
-        orderReference: '2f1c9a4e-7d3b-4c55-9a0e-3f6d2b8e1c70',
-        amount: 396,
-        refundedToBalance: 396,
-        refundedToTestCredit: 0,
-        balance: 100396,
-        testCredit: 0,
-      },
-    ],
   },
 );
 

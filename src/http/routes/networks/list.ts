@@ -51,26 +51,6 @@ const schema = {
       { countryNetworks: Type.Array(CountryNetworks) },
       {
         description: 'The networks, per country in the order asked for.',
-        examples: [
-          {
-            countryNetworks: [
-              {
-                name: 'GB',
-                countryName: 'United Kingdom',
-                networks: [
-                  {
-                    name: 'Telefónica Europe',
-                    brandName: 'O2 (UK)',
-                    mcc: '234',
-                    mnc: '10',
-                    tagid: '',
-                    speed: ['2G', '3G', '4G', '5G'],
-                  },
-                ],
-              },
-            ],
-          },
-        ],
       },
     ),
     400: standardErrors[400],

@@ -26,14 +26,6 @@ const schema = {
       { groups: Type.Array(Group) },
       {
         description: 'The groups of the caller organisation.',
-        examples: [
-          {
-            groups: [
-              { name: 'Standard eSIM Bundles', desc: '1260 bundles', bundleCount: 1260 },
-              { name: 'Standard Unlimited Lite', desc: '420 bundles', bundleCount: 420 },
-            ],
-          },
-        ],
       },
     ),
     403: standardErrors[403],
