@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
@@ -104,5 +104,19 @@ describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, (
     process.kill(server.pid, 'SIGTERM');
     serverPid = undefined;
     assert.equal(await exited, 0, output);
+  });
+});
+
+describe('the compiled start', () => {
+  it('gives V8 the code cache the build wrote for the bundle', () => {
+    // dist/esim.js reports whether V8 took dist/esim.cjs.cache: without it every start parses
+    // and compiles the whole bundle again (docs/operations.md, "Start time").
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "console.log((await import('./dist/esim.js')).codeCache)"],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), 'used');
   });
 });
