@@ -9,13 +9,13 @@
 //    dist/esim.cjs, and its launcher into dist/esim.js, which `npm start` and bin/esim.js run
 //    with plain node. Loading one file instead of about a thousand modules is most of what makes
 //    the service start fast. Left outside the bundle: native code (better-sqlite3, the optional
-//    pg-native) and packages that read their own files at run time (@fastify/swagger-ui serves
-//    its assets).
+//    pg-native). @fastify/swagger-ui serves its own files (the /docs page): they are copied to
+//    dist/swagger-ui/static, where the bundled plugin looks for them.
 // 4. A real start of the bundle (empty data directory, one request, shutdown) writes V8's code
 //    cache of it, dist/esim.cjs.cache, which the launcher gives V8 (src/cli/launcher.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,30 @@ const precompiledSchemas = {
   },
 };
 
+/**
+ * @fastify/swagger-ui finds its files from its own directory (index.js: ./static, lib/routes.js:
+ * ../static); in the bundle both look in dist/swagger-ui, a copy of the package's static/.
+ */
+const swaggerUiFiles = {
+  name: 'swagger-ui-files',
+  setup(plugin) {
+    plugin.onLoad(
+      { filter: /[\\/]@fastify[\\/]swagger-ui[\\/](index|lib[\\/]routes)\.js$/ },
+      (file) => {
+        const dir = /routes\.js$/.test(file.path) ? '/swagger-ui/lib' : '/swagger-ui';
+        const source = readFileSync(file.path, 'utf8');
+        return { contents: source.replaceAll('__dirname', `(__dirname + '${dir}')`), loader: 'js' };
+      },
+    );
+  },
+};
+rmSync(join(dist, 'swagger-ui'), { recursive: true, force: true });
+cpSync(
+  join(require.resolve('@fastify/swagger-ui'), '..', 'static'),
+  join(dist, 'swagger-ui', 'static'),
+  { recursive: true },
+);
+
 rmSync(codeCache, { force: true });
 const buildId = randomUUID();
 const common = {
@@ -63,11 +87,11 @@ await build({
   entryPoints: ['src/cli/main.ts'],
   outfile: 'dist/esim.cjs',
   format: 'cjs',
-  external: ['better-sqlite3', 'pg-native', '@fastify/swagger-ui'],
+  external: ['better-sqlite3', 'pg-native'],
   // The sources are ES modules: import.meta.url is the bundle's own URL.
   define: { 'import.meta.url': '__esimUrl' },
   banner: { js: "var __esimUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [precompiledSchemas],
+  plugins: [precompiledSchemas, swaggerUiFiles],
 });
 await build({
   ...common,

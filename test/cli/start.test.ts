@@ -85,6 +85,12 @@ describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, (
       'npm start to listen',
     );
     assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    // The docs page's files are copied into dist/ for the bundled @fastify/swagger-ui.
+    for (const file of ['/docs/', '/docs/static/swagger-ui-bundle.js', '/docs/static/logo.svg']) {
+      const res = await fetch(`${url}${file}`);
+      await res.arrayBuffer();
+      assert.equal(res.status, 200, file);
+    }
     assert.match(output, /^API key: esim_/m, 'the demo key of a fresh data directory');
 
     assert.ok(child.pid !== undefined);

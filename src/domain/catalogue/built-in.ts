@@ -52,11 +52,7 @@ const SPEEDS: Readonly<Record<Tier, readonly string[]>> = {
 const TIER_1_SET = new Set(TIER_1);
 
 // UN membership decides which sovereign states are served; CountryInfo does not carry it.
-const UN_MEMBERS = new Set(
-  (createRequire(import.meta.url)('world-countries/countries.json') as PackageCountry[])
-    .filter((c) => c.unMember)
-    .map((c) => c.cca2),
-);
+let unMembers: Set<string> | undefined;
 
 function tierOf(iso: string): Tier {
   if (TIER_1_SET.has(iso)) return 1;
@@ -100,7 +96,12 @@ export function servedCountries(): string[] {
 }
 
 function isUnMember(iso: string): boolean {
-  return UN_MEMBERS.has(iso);
+  unMembers ??= new Set(
+    (createRequire(import.meta.url)('world-countries/countries.json') as PackageCountry[])
+      .filter((c) => c.unMember)
+      .map((c) => c.cca2),
+  );
+  return unMembers.has(iso);
 }
 
 function countryName(iso: string): string {
