@@ -8,6 +8,8 @@ import { installBodyLeniency } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
 import { installCors } from './http/cors.js';
 import { installDraining } from './http/draining.js';
+import { installStartGate } from './http/starting.js';
+import type { StartGate } from './http/starting.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
 import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
@@ -36,6 +38,8 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** How route schemas are compiled (default: the build's generated code, else compiled now). */
   schemas?: SchemaCompilers;
+  /** Until it opens, only GET /healthz is answered (a first start, src/main.ts). */
+  startGate?: StartGate;
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of hops becomes "trust the nearest n". */
@@ -88,6 +92,7 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
   installDraining(app);
+  if (options.startGate !== undefined) installStartGate(app, options.startGate);
   await installCors(app, deps.config.corsOrigins);
   if (deps.metrics !== undefined) {
     installRequestMetrics(app, deps.metrics);
