@@ -28,8 +28,10 @@ function readCache(): Buffer | undefined {
 }
 
 const cachedData = readCache();
+// A function declaration, not a parenthesised expression, which V8 would compile eagerly, all of
+// it, when there is no cache.
 const script = new Script(
-  `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`,
+  `function esim(exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n}\nesim;`,
   { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) },
 );
 
