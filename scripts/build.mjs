@@ -107,8 +107,12 @@ async function writeCodeCache() {
   const data = mkdtempSync(join(tmpdir(), 'esim-code-cache-'));
   const child = spawn(process.execPath, [join(dist, 'esim.js'), 'serve'], {
     cwd: root,
+    // Simulator mode on a scratch directory, whatever the build's environment configures; only
+    // NODE_OPTIONS is kept, since V8 takes a cache only under the flags it was made with.
     env: {
-      ...process.env,
+      PATH: process.env.PATH,
+      ...(process.env.NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: process.env.NODE_OPTIONS }),
+      MODE: 'simulator',
       DATA_DIR: data,
       PORT: '0',
       HOST: '127.0.0.1',

@@ -17,6 +17,9 @@ import { startTestApp } from '../harness.js';
 
 const GENERATED = fileURLToPath(new URL('../../dist/precompiled-schemas.cjs', import.meta.url));
 
+const generated = (): { PRECOMPILED_SCHEMAS: PrecompiledSchemas } =>
+  createRequire(import.meta.url)(GENERATED) as { PRECOMPILED_SCHEMAS: PrecompiledSchemas };
+
 const REQUESTS: InjectOptions[] = [
   { method: 'GET', url: '/v2.1/catalogue?perPage=2' },
   { method: 'GET', url: '/v2.1/catalogue?perPage=abc' },
@@ -46,10 +49,7 @@ describe('precompiled schemas', { skip: !existsSync(GENERATED) && 'run npm run b
   before(async () => {
     test = await startTestApp('sqlite');
     org = await test.createOrg({ balance: 10_000 });
-    const generated = createRequire(import.meta.url)(GENERATED) as {
-      PRECOMPILED_SCHEMAS: PrecompiledSchemas;
-    };
-    schemas = schemaCompilers({ precompiled: generated.PRECOMPILED_SCHEMAS });
+    schemas = schemaCompilers({ precompiled: generated().PRECOMPILED_SCHEMAS });
     precompiledApp = await buildApp(test.deps, { logLevel: 'silent', schemas });
     await precompiledApp.ready();
   });
@@ -62,6 +62,21 @@ describe('precompiled schemas', { skip: !existsSync(GENERATED) && 'run npm run b
     const counts = schemas.counts();
     assert.equal(counts.compiled, 0, 'schemas missing from dist/: run npm run build');
     assert.ok(counts.precompiled > 100, `only ${counts.precompiled} precompiled`);
+  });
+
+  it('cover production mode as well (generated from simulator mode, a superset of routes)', async () => {
+    const production = schemaCompilers({ precompiled: generated().PRECOMPILED_SCHEMAS });
+    const config = { ...test.deps.config, mode: 'production' as const };
+    const app = await buildApp(
+      { ...test.deps, config },
+      { logLevel: 'silent', schemas: production },
+    );
+    try {
+      await app.ready();
+      assert.equal(production.counts().compiled, 0);
+    } finally {
+      await app.close();
+    }
   });
 
   it('validate and serialise exactly as the schemas compiled at run time', async () => {
