@@ -118,7 +118,13 @@ class StaticProvider implements MigrationProvider {
 
 /** Applies every pending migration; returns the names applied now. */
 export async function migrate(store: Store): Promise<string[]> {
-  const migrator = new Migrator({ db: store.db, provider: new StaticProvider(store.dialect) });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: new StaticProvider(store.dialect),
+    // Names start with a zero-padded number, so code-point order is their order. Kysely's
+    // default, localeCompare, sets up ICU's collation on every start.
+    nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error');
