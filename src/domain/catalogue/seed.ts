@@ -1,6 +1,6 @@
 import type { Db } from '../../store/database.js';
 import { countBundles, insertBundles } from '../../store/repositories/catalogue-repository.js';
-import { builtInCatalogue } from './built-in.js';
+import { builtInCatalogueStepwise } from './built-in.js';
 import { baseCountryRegions } from './regions.js';
 
 /** Bundles per insert; between two, the seed lets other work run. */
@@ -17,7 +17,7 @@ const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
 export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> {
   if ((await countBundles(db)) > 0) return 0;
   await pause();
-  const bundles = builtInCatalogue();
+  const bundles = await builtInCatalogueStepwise(pause);
   const regions = baseCountryRegions(bundles);
   await pause();
   try {
