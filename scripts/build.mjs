@@ -88,9 +88,9 @@ await build({
   outfile: 'dist/esim.cjs',
   format: 'cjs',
   external: ['better-sqlite3', 'pg-native'],
-  // The sources are ES modules: import.meta.url is the bundle's own URL.
+  // The sources are ES modules: import.meta.url is the bundle's own URL, which the launcher
+  // passes in as __esimUrl. (A banner would come before the bundle's "use strict".)
   define: { 'import.meta.url': '__esimUrl' },
-  banner: { js: "var __esimUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [precompiledSchemas, swaggerUiFiles],
 });
 await build({

@@ -29,9 +29,10 @@ function readCache(): Buffer | undefined {
 
 const cachedData = readCache();
 // A function declaration, not a parenthesised expression, which V8 would compile eagerly, all of
-// it, when there is no cache.
+// it, when there is no cache. The bundle begins with "use strict": the whole of it is strict code,
+// as the ES modules it was made from are.
 const script = new Script(
-  `function esim(exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n}\nesim;`,
+  `function esim(exports, require, module, __filename, __dirname, __esimUrl) {${readFileSync(bundle, 'utf8')}\n}\nesim;`,
   { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) },
 );
 
@@ -45,6 +46,7 @@ type Wrapper = (
   module: { exports: object },
   filename: string,
   dirname: string,
+  url: string,
 ) => void;
 const loaded: { exports: object } = { exports: {} };
 (script.runInThisContext() as Wrapper)(
@@ -53,6 +55,7 @@ const loaded: { exports: object } = { exports: {} };
   loaded,
   bundle,
   dirname(bundle),
+  pathToFileURL(bundle).href,
 );
 
 export const main = (loaded.exports as { main: typeof Main }).main;

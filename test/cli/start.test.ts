@@ -125,4 +125,10 @@ describe('the compiled start', () => {
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.trim(), 'used');
   });
+
+  it('runs the bundle as strict code, as the ES modules it is made from', () => {
+    // The launcher wraps dist/esim.cjs in a function: its "use strict" must come first.
+    const bundle = readFileSync(new URL('dist/esim.cjs', `file://${ROOT}`), 'utf8');
+    assert.ok(bundle.startsWith('"use strict";'), bundle.slice(0, 80));
+  });
 });
