@@ -1,4 +1,4 @@
-import type { Executor } from '../../store/database.js';
+import type { Db, Executor } from '../../store/database.js';
 import type { HeldClaim, IdempotencyDeps, IdempotencyRequest, Replay } from './idempotency.js';
 import { claimKey, completeKey, failKey, handOverKey, storeAnswer } from './idempotency.js';
 
@@ -43,12 +43,26 @@ export interface ProcessClaim {
 
 export type Process<D, I, R> = (deps: D, input: I, claim: ProcessClaim) => Promise<R>;
 
+/** What opening a transaction needs. */
+export interface WriteDeps {
+  readonly store: { readonly db: Db };
+}
+
 /** Opens the write transaction of one use case. */
-export function inTransaction<D extends IdempotencyDeps, R>(
+export function inTransaction<D extends WriteDeps, R>(
   deps: D,
   work: (tx: Executor) => Promise<R>,
 ): Promise<R> {
   return deps.store.db.transaction().execute(work);
+}
+
+/** Runs one use case in its own transaction (a request without Idempotency-Key, a worker). */
+export function runWrite<D extends WriteDeps, I, R>(
+  deps: D,
+  useCase: UseCase<D, I, R>,
+  input: I,
+): Promise<R> {
+  return inTransaction(deps, (tx) => useCase(tx, deps, input));
 }
 
 const identity = <R, B>(result: R): B => result as unknown as B;
@@ -62,8 +76,7 @@ export async function runUseCase<D extends IdempotencyDeps, I, R, B = R>(
 ): Promise<Outcome<B>> {
   const present = options.present ?? identity<R, B>;
   if (options.idempotency === undefined) {
-    const body = await inTransaction(deps, async (tx) => present(await useCase(tx, deps, input)));
-    return { kind: 'done', body };
+    return { kind: 'done', body: present(await runWrite(deps, useCase, input)) };
   }
   const held = await claimKey(deps, options.idempotency);
   if (held.kind === 'replayed') return held;
