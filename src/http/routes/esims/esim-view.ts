@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { loadOwnedEsim as loadOwned } from '../../../domain/owned-esim.js';
-import { badRequest, notFound } from '../../../domain/errors.js';
 import type { EsimActivity } from '../../../store/repositories/esim-repository.js';
 import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 
