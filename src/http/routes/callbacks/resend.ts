@@ -1,4 +1,4 @@
-import { resendDelivery } from '../../../callbacks/deliveries.js';
+import { resendDelivery } from '../../../domain/callbacks/deliveries.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
 import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
@@ -36,11 +36,7 @@ const schema = {
 export function registerResendCallback(app: Api, deps: AppDeps): void {
   app.post('/callbacks/:id/resend', { schema }, (request, reply) =>
     withIdempotency(deps, request, reply, async () => {
-      const queued = await resendDelivery(
-        { db: deps.store.db, clock: deps.clock },
-        request.organisation.id,
-        request.params.id,
-      );
+      const queued = await resendDelivery(deps, request.organisation.id, request.params.id);
       reply.code(202);
       return queued;
     }),
