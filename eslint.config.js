@@ -10,6 +10,8 @@ import globals from 'globals';
 const WRITING_VERBS =
   'insert|update|upsert|delete|set|write|touch|claim|reclaim|record|release|requeue|retire|' +
   'complete|take|transfer|purge|draw|refund|settle|postpone|finish|consume|end|apply|lock';
+// Reads that lock rows (FOR UPDATE on PostgreSQL), so they belong inside a use case's transaction.
+const LOCKING_READS = ['readUsageView'];
 
 /** A restriction on writing repository functions, except the names given (an adapter's own). */
 function writingImports(except = []) {
@@ -20,7 +22,7 @@ function writingImports(except = []) {
       patterns: [
         {
           regex: '(^|/)store/repositories/',
-          importNamePattern: `^${allowed}(${WRITING_VERBS})[A-Z]`,
+          importNamePattern: `^${allowed}((${WRITING_VERBS})[A-Z]|(${LOCKING_READS.join('|')})$)`,
           message:
             'Writes go through a domain use case (src/domain/): outside src/domain/ and src/store/, call the use case instead of a writing repository function.',
         },

@@ -166,7 +166,5 @@ export async function resendDelivery(
   organisationId: string | undefined,
   id: string,
 ): Promise<DeliverySummary> {
-  return deps.store.db
-    .transaction()
-    .execute((trx) => applyResend(trx, deps, organisationId, id));
+  return deps.store.db.transaction().execute((trx) => applyResend(trx, deps, organisationId, id));
 }

@@ -2,7 +2,10 @@ import { buildV3 } from '../../callbacks/payload.js';
 import { iso } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
 import type { Executor } from '../../store/database.js';
-import { findAlertsSent, updateAlertsSent } from '../../store/repositories/assignment-repository.js';
+import {
+  findAlertsSent,
+  updateAlertsSent,
+} from '../../store/repositories/assignment-repository.js';
 import { insertCallbackEvents } from '../../store/repositories/callback-repository.js';
 import type { NewCallbackEvent } from '../../store/repositories/callback-repository.js';
 import { insertHistory } from '../../store/repositories/history-repository.js';
