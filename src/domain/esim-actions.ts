@@ -5,10 +5,12 @@ import { setCustomerRef } from '../store/repositories/esim-repository.js';
 import { insertHistory } from '../store/repositories/history-repository.js';
 import { readUsageView } from '../store/repositories/network-repository.js';
 import { badRequest, notFound } from './errors.js';
+import { inTransaction } from './use-cases/run.js';
 
 // The live eSIM actions the contract leaves out: the organisation's own reference on an eSIM
 // (PUT /esims) and a network refresh (GET /esims/{iccid}/refresh). Each leaves an entry in the
-// eSIM history, named as the live service names it, in one transaction.
+// eSIM history, named as the live service names it, in one transaction opened by the use-case
+// runner.
 
 export const HISTORY_UPDATED = 'eSIM Updated';
 export const HISTORY_REFRESHED = 'eSIM Refreshed';
@@ -49,7 +51,7 @@ export async function updateCustomerRef(
     throw badRequest(`body field customerRef must be at most ${CUSTOMER_REF_MAX} characters`);
   }
   const at = iso(deps.clock.now());
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {
       throw notFound(`eSIM ${iccid} not found`);
     }
@@ -75,7 +77,7 @@ export async function refreshEsim(
 ): Promise<void> {
   const at = iso(deps.clock.now());
   await deps.network.refreshRegistration({ iccid });
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_REFRESHED, at);
   });
 }

@@ -23,6 +23,8 @@ import type { AuditActor } from './audit.js';
 import { audit, systemActor } from './audit.js';
 import { badRequest, notFound } from './errors.js';
 import { openAccount } from './ledger.js';
+import { inTransaction } from './use-cases/run.js';
+import type { WriteDeps } from './use-cases/run.js';
 
 export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
 export const TAX_LIABLE = ['Yes', 'No', 'ReverseCharge'] as const;
@@ -40,6 +42,9 @@ export interface OrganisationDeps {
   /** Who acts, for the audit log (the system when not given). */
   readonly actor?: AuditActor;
 }
+
+/** What the runner needs to open these use cases' transactions. */
+const writer = (deps: Pick<OrganisationDeps, 'db'>): WriteDeps => ({ store: { db: deps.db } });
 
 export interface NewOrganisationInput {
   name: string;
@@ -128,7 +133,7 @@ export async function createOrganisation(
     updatedAt: now,
   };
   const key = { hash: hashApiKey(apiKey), encrypted: deps.cipher.encrypt(apiKey) };
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(writer(deps), async (trx) => {
     await insertOrganisation(trx, organisation, key);
     await openingCredit(trx, organisation.id, input, deps.clock.now());
     if (onOpeningCredit !== undefined) await onOpeningCredit(trx, organisation);
@@ -194,9 +199,9 @@ export async function rotateApiKey(
   }
   const apiKey = generateApiKey();
   const now = deps.clock.now();
-  await deps.db
-    .transaction()
-    .execute((trx) => applyKeyRotation(trx, deps, { id, apiKey, graceSeconds, now }));
+  await inTransaction(writer(deps), (trx) =>
+    applyKeyRotation(trx, deps, { id, apiKey, graceSeconds, now }),
+  );
   return { apiKey, previousValidUntil: iso(addSeconds(now, graceSeconds)) };
 }
 
@@ -274,7 +279,7 @@ export async function addUser(
     created_at: iso(deps.clock.now()),
   };
   try {
-    await deps.db.transaction().execute((trx) => applyNewUser(trx, deps, row));
+    await inTransaction(writer(deps), (trx) => applyNewUser(trx, deps, row));
   } catch (error) {
     if (/unique|duplicate/i.test(String(error)))
       throw badRequest(`a user with email ${email} already exists`);
@@ -385,7 +390,7 @@ export async function updateOrganisationSettings(
   }
   const now = deps.clock.now();
   set['updated_at'] = iso(now);
-  return deps.db.transaction().execute((trx) => applySettings(trx, deps, id, set, now));
+  return inTransaction(writer(deps), (trx) => applySettings(trx, deps, id, set, now));
 }
 
 /** Writes checked column changes and their audit rows in the caller's transaction. */

@@ -14,6 +14,7 @@ import {
 } from '../../store/repositories/callback-repository.js';
 import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { runWrite } from '../use-cases/run.js';
 
 // What an organisation may see and do with its deliveries: list them, read one with its
 // attempts, resend one (the use case resendDelivery). The HTTP routes and the CLI both go
@@ -128,6 +129,12 @@ export async function getDelivery(
   };
 }
 
+export interface ResendInput {
+  /** Undefined: an operator (the CLI), who may resend any organisation's delivery. */
+  readonly organisationId: string | undefined;
+  readonly id: string;
+}
+
 export interface ResendDeps {
   readonly store: { readonly db: Db };
   readonly clock: Clock;
@@ -142,9 +149,9 @@ export interface ResendDeps {
 export async function applyResend(
   trx: Executor,
   deps: Pick<ResendDeps, 'clock'>,
-  organisationId: string | undefined,
-  id: string,
+  input: ResendInput,
 ): Promise<DeliverySummary> {
+  const { organisationId, id } = input;
   const row = await ownEvent(trx, organisationId, id);
   const callbackUrl = await findCallbackUrl(trx, row.organisation_id);
   if (callbackUrl === undefined || callbackUrl === '') {
@@ -166,5 +173,5 @@ export async function resendDelivery(
   organisationId: string | undefined,
   id: string,
 ): Promise<DeliverySummary> {
-  return deps.store.db.transaction().execute((trx) => applyResend(trx, deps, organisationId, id));
+  return runWrite(deps, applyResend, { organisationId, id });
 }

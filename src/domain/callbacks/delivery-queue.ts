@@ -9,6 +9,7 @@ import {
   releaseEvents,
 } from '../../store/repositories/callback-repository.js';
 import type { CallbackVersion } from '../organisation.js';
+import { inTransaction } from '../use-cases/run.js';
 
 // The delivery queue of usage callbacks, as the delivery worker moves it: claim due events
 // (a lease in the row), hand unsent ones back, put lapsed leases back, record what the receivers
@@ -100,5 +101,5 @@ export async function recordDeliveryOutcomes(
   outcomes: readonly Outcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  await deps.store.db.transaction().execute((trx) => applyDeliveryOutcomes(trx, outcomes));
+  await inTransaction(deps, (trx) => applyDeliveryOutcomes(trx, outcomes));
 }

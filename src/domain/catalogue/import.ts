@@ -11,6 +11,7 @@ import type { AuditActor } from '../audit.js';
 import { audit, systemActor } from '../audit.js';
 import type { Bundle } from '../bundle.js';
 import { saveBundles } from './save.js';
+import { inTransaction } from '../use-cases/run.js';
 
 // Applying an imported catalogue, all in one transaction. Without replace, the file adds bundles
 // and replaces those of the same name. With replace, bundles missing from the file go too, except
@@ -77,7 +78,7 @@ export async function importCatalogue(
   input: CatalogueImportInput,
 ): Promise<ImportSummary> {
   const now = deps.clock.now();
-  return deps.store.db.transaction().execute(async (trx) => {
+  return inTransaction(deps, async (trx) => {
     const summary = await applyCatalogueImport(trx, input.bundles, input, iso(now));
     if (summary.dryRun) return summary;
     await audit(trx, deps.actor ?? systemActor, {

@@ -10,6 +10,7 @@ import {
 import { badRequest, notFound } from '../errors.js';
 import { snapshotOf } from '../lifecycle/snapshot.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
+import { inTransaction } from '../use-cases/run.js';
 
 // Inbound event: the eSIM registered on a mobile network.
 
@@ -95,7 +96,7 @@ export async function recordAttach(
   network: AttachedNetwork,
 ): Promise<AttachResult> {
   const at = deps.clock.now();
-  return deps.store.db.transaction().execute((trx) => applyAttach(trx, deps, iccid, network, at));
+  return inTransaction(deps, (trx) => applyAttach(trx, deps, iccid, network, at));
 }
 
 /**
@@ -115,5 +116,5 @@ export async function recordSeen(
   iccid: string,
 ): Promise<void> {
   const at = deps.clock.now();
-  await deps.store.db.transaction().execute((trx) => applySeen(trx, iccid, at));
+  await inTransaction(deps, (trx) => applySeen(trx, iccid, at));
 }
