@@ -62,6 +62,8 @@ export interface TopUpHooks {
    * by reconciliation if the answer is lost or the process dies.
    */
   handOver?(owner: string, leaseSeconds: number): Promise<void>;
+  /** The card to charge instead of the default one (a first payment with a new card). */
+  readonly card?: { readonly id: string; readonly token: string };
 }
 
 /** Seconds a client is asked to wait after a 503 from the processor. */
@@ -203,7 +205,7 @@ export async function topUp(
 ): Promise<TopUpResult> {
   const amount = parseAmount(rawAmount, deps.config);
   const db = deps.store.db;
-  const card = await findDefaultCard(db, org.id);
+  const card = hooks.card ?? (await findDefaultCard(db, org.id));
   if (card === undefined) {
     throw badRequest(
       'no saved card: save a card in the portal first (simulator: esim org card <id> --number 4242424242424242)',

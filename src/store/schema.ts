@@ -331,6 +331,12 @@ export interface AuditLogTable {
   details: string; // JSON object
 }
 
+export interface UsageDaysTable {
+  organisation_id: string;
+  day: string; // 015-portal-money: YYYY-MM-DD (UTC)
+  bytes: number; // data used that day, bytes (a bigint on PostgreSQL)
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   users: UsersTable;
@@ -357,6 +363,7 @@ export interface Database {
   callback_attempts: CallbackAttemptsTable;
   previous_api_keys: PreviousApiKeysTable;
   audit_log: AuditLogTable;
+  usage_days: UsageDaysTable;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;

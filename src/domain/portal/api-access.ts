@@ -1,0 +1,149 @@
+import { iso } from '../../clock.js';
+import type { Clock } from '../../clock.js';
+import type { DeliverySummary } from '../../callbacks/deliveries.js';
+import { resendDelivery } from '../../callbacks/deliveries.js';
+import type { RandomSource } from '../../random.js';
+import type { KeyCipher } from '../../security/api-keys.js';
+import type { Db } from '../../store/database.js';
+import type { PreviousKey } from '../../store/repositories/api-key-repository.js';
+import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
+import { insertCallbackEvents } from '../../store/repositories/callback-repository.js';
+import {
+  findCallbackUrl,
+  findEncryptedApiKey,
+} from '../../store/repositories/organisation-repository.js';
+import type { AuditActor } from '../audit.js';
+import { audit } from '../audit.js';
+import { badRequest, notFound } from '../errors.js';
+
+// The portal's API & callbacks page: the API key (masked until revealed, each reveal audited),
+// and the callback tools an organisation needs to check its receiver: a test event through the
+// real delivery path, and resend. Rotation and the callback settings are the organisation rules
+// of domain/organisations.ts, the same ones the CLI runs.
+
+export interface KeyDeps {
+  readonly db: Db;
+  readonly cipher: KeyCipher;
+  readonly clock: Clock;
+}
+
+/** The key with all but its prefix and last four characters hidden. */
+export function maskApiKey(key: string): string {
+  const prefix = /^[a-z]+_/.exec(key)?.[0] ?? '';
+  return `${prefix}${'•'.repeat(12)}${key.slice(-4)}`;
+}
+
+async function currentKey(deps: KeyDeps, organisationId: string): Promise<string> {
+  const encrypted = await findEncryptedApiKey(deps.db, organisationId);
+  if (encrypted === undefined) throw notFound(`organisation ${organisationId} not found`);
+  return deps.cipher.decrypt(encrypted);
+}
+
+export interface KeySummary {
+  readonly masked: string;
+  /** Rotated-out keys that still authenticate, newest first (hashes only: never shown). */
+  readonly inGrace: readonly PreviousKey[];
+}
+
+export async function readKeySummary(deps: KeyDeps, organisationId: string): Promise<KeySummary> {
+  const [key, inGrace] = await Promise.all([
+    currentKey(deps, organisationId),
+    listKeysInGrace(deps.db, organisationId, iso(deps.clock.now())),
+  ]);
+  return { masked: maskApiKey(key), inGrace };
+}
+
+/** The whole key, for a user who asked to see it; the reveal is audited in the same transaction. */
+export async function revealApiKey(
+  deps: KeyDeps,
+  organisationId: string,
+  who: AuditActor,
+): Promise<string> {
+  const key = await currentKey(deps, organisationId);
+  await audit(deps.db, who, {
+    action: 'api_key.revealed',
+    organisationId,
+    at: deps.clock.now(),
+  });
+  return key;
+}
+
+export interface CallbackToolDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+/** The ICCID of every test event: 19 digits with a wrong check digit, so no eSIM ever has it. */
+export const TEST_EVENT_ICCID = '8900000000000000000';
+
+async function requireCallbackUrl(db: Db, organisationId: string): Promise<void> {
+  const url = await findCallbackUrl(db, organisationId);
+  if (url === undefined) throw notFound(`organisation ${organisationId} not found`);
+  if (url === '') {
+    throw badRequest('callbackUrl is not set: configure a callback URL before sending a test event');
+  }
+}
+
+/**
+ * Queues a test usage callback (FirstAttachment of TEST_EVENT_ICCID in GB) through the outbox,
+ * so it is signed, retried and logged like any other delivery. Returns its id.
+ */
+export async function sendTestEvent(
+  deps: CallbackToolDeps,
+  organisationId: string,
+  who: AuditActor,
+): Promise<string> {
+  await requireCallbackUrl(deps.db, organisationId);
+  const id = deps.random.uuid();
+  const at = deps.clock.now();
+  const when = iso(at);
+  await deps.db.transaction().execute(async (trx) => {
+    await insertCallbackEvents(trx, [
+      {
+        id,
+        organisation_id: organisationId,
+        iccid: TEST_EVENT_ICCID,
+        alert_type: 'FirstAttachment',
+        payload: JSON.stringify({
+          iccid: TEST_EVENT_ICCID,
+          alertType: 'FirstAttachment',
+          country: 'GB',
+        }),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: when,
+        locked_until: null,
+        locked_by: null,
+        last_status: null,
+        created_at: when,
+        updated_at: when,
+        delivered_at: null,
+      },
+    ]);
+    await audit(trx, who, {
+      action: 'callback.test_sent',
+      organisationId,
+      at,
+      details: { eventId: id },
+    });
+  });
+  return id;
+}
+
+/** Resends one of the organisation's deliveries (the API's rules), audited. */
+export async function resendFromPortal(
+  deps: CallbackToolDeps,
+  organisationId: string,
+  id: string,
+  who: AuditActor,
+): Promise<DeliverySummary> {
+  const summary = await resendDelivery(deps, organisationId, id);
+  await audit(deps.db, who, {
+    action: 'callback.resent',
+    organisationId,
+    at: deps.clock.now(),
+    details: { eventId: id },
+  });
+  return summary;
+}
