@@ -6,7 +6,7 @@ import { html } from './html.js';
 
 /** The hidden `_csrf` input; the plugin refuses a POST without the session's token. */
 export function csrfField(view: { readonly csrfToken: string }): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${view.csrfToken}">`;
+  return html`<input type="hidden" name="_csrf" value="${view.csrfToken}" />`;
 }
 
 export interface FieldOptions {
@@ -48,14 +48,20 @@ export function textField(options: FieldOptions): SafeHtml {
     ([name, value]) => html` ${name}="${String(value)}"`,
   );
   return html`<div class="field${options.error === undefined ? '' : ' has-error'}">
-<label for="${id}">${options.label}</label>
-<input id="${id}" name="${options.name}" type="${options.type ?? 'text'}" value="${options.value ?? ''}"${
-    options.required === true ? html` required` : ''
-  }${options.autocomplete === undefined ? '' : html` autocomplete="${options.autocomplete}"`}${
-    options.error === undefined ? '' : html` aria-invalid="true"`
-  }${describedBy(id, options)}${extra}>
-${notes(id, options)}
-</div>`;
+    <label for="${id}">${options.label}</label>
+    <input
+      id="${id}"
+      name="${options.name}"
+      type="${options.type ?? 'text'}"
+      value="${options.value ?? ''}"
+      ${
+        options.required === true ? html` required` : ''
+      }${options.autocomplete === undefined ? '' : html` autocomplete="${options.autocomplete}"`}${
+        options.error === undefined ? '' : html` aria-invalid="true"`
+      }${describedBy(id, options)}${extra}
+    />
+    ${notes(id, options)}
+  </div>`;
 }
 
 export interface SelectOptions {
@@ -71,18 +77,31 @@ export function selectField(options: SelectOptions): SafeHtml {
   const id = fieldId(options.name);
   const items = options.options.map((o) => {
     const item = typeof o === 'string' ? { value: o, label: o } : o;
-    return html`<option value="${item.value}"${item.value === options.value ? html` selected` : ''}>${item.label}</option>`;
+    return html`<option
+      value="${item.value}"
+      ${item.value === options.value ? html` selected` : ''}
+    >
+      ${item.label}
+    </option>`;
   });
   return html`<div class="field${options.error === undefined ? '' : ' has-error'}">
-<label for="${id}">${options.label}</label>
-<select id="${id}" name="${options.name}"${options.error === undefined ? '' : html` aria-invalid="true"`}${describedBy(id, options)}>${items}</select>
-${notes(id, options)}
-</div>`;
+    <label for="${id}">${options.label}</label>
+    <select
+      id="${id}"
+      name="${options.name}"
+      ${options.error === undefined ? '' : html` aria-invalid="true"`}${describedBy(id, options)}
+    >
+      ${items}
+    </select>
+    ${notes(id, options)}
+  </div>`;
 }
 
 /** A form-level error (one not tied to a field). */
 export function formError(message: string | undefined): SafeHtml {
-  return message === undefined ? html`` : html`<p class="error form-error" role="alert">${message}</p>`;
+  return message === undefined
+    ? html``
+    : html`<p class="error form-error" role="alert">${message}</p>`;
 }
 
 /** A small POST form with one button (remove, resend, rotate); `confirm` asks first with JS. */
@@ -93,11 +112,21 @@ export function actionForm(
   options: { confirm?: string; fields?: Readonly<Record<string, string>>; danger?: boolean } = {},
 ): SafeHtml {
   const hidden = Object.entries(options.fields ?? {}).map(
-    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
   );
-  return html`<form method="post" action="${action}" class="inline"${
-    options.confirm === undefined ? '' : html` data-confirm="${options.confirm}"`
-  }>${csrfField(view)}${hidden}<button type="submit"${options.danger === true ? html` class="danger"` : ''}>${label}</button></form>`;
+  return html`<form
+    method="post"
+    action="${action}"
+    class="inline"
+    ${options.confirm === undefined ? '' : html` data-confirm="${options.confirm}"`}
+  >
+    ${csrfField(view)}${hidden}<button
+      type="submit"
+      ${options.danger === true ? html` class="danger"` : ''}
+    >
+      ${label}
+    </button>
+  </form>`;
 }
 
 /** A field of a posted form as text ('' when absent; the first value when repeated). */

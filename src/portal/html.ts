@@ -9,7 +9,8 @@ export class SafeHtml {
   }
 }
 
-export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
+export type HtmlValue =
+  SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
