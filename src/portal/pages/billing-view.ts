@@ -59,7 +59,7 @@ function cardSection(d: BillingData, shown: Shown): SafeHtml {
   ${textField({ name: 'number', label: 'Card number', value: f.values['number'] ?? '', error: f.errors['number'], autocomplete: 'cc-number', attributes: { inputmode: 'numeric' } })}
   ${textField({ name: 'expiry', label: 'Expiry (MM/YY)', value: f.values['expiry'] ?? '', error: f.errors['expiry'], autocomplete: 'cc-exp' })}
   ${textField({ name: 'cvc', label: 'Security code', value: '', error: f.errors['cvc'], autocomplete: 'cc-csc', attributes: { inputmode: 'numeric' } })}
-  ${textField({ name: 'amount', label: `First payment (${shown.currency})`, value: f.values['amount'] ?? '', error: f.errors['amount'], hint: 'Charged now and added to the balance.', attributes: { inputmode: 'decimal' } })}
+  ${textField({ name: 'payment', label: `First payment (${shown.currency})`, value: f.values['payment'] ?? '', error: f.errors['payment'], hint: 'Charged now and added to the balance.', attributes: { inputmode: 'decimal' } })}
   <button type="submit">Save card and pay</button>
 </form>`;
   return html`<section aria-labelledby="card-heading" class="card">
