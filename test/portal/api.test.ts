@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { updateOrganisationSettings } from '../../src/domain/organisations.js';
-import { TEST_EVENT_ICCID } from '../../src/domain/portal/api-access.js';
+import { isTestEventIccid } from '../../src/domain/portal/api-access.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { startReceiver } from '../receiver.js';
@@ -126,16 +126,14 @@ for (const kind of DATABASES) {
       await drain(portal);
       assert.equal(receiver.at('/broken').length, 1);
       const sent = receiver.at('/broken')[0];
-      assert.deepEqual(JSON.parse(sent?.rawBody ?? '{}'), {
-        iccid: TEST_EVENT_ICCID,
-        alertType: 'FirstAttachment',
-        country: 'GB',
-      });
+      const body = JSON.parse(sent?.rawBody ?? '{}') as { iccid: string };
+      assert.ok(isTestEventIccid(body.iccid), body.iccid);
+      assert.deepEqual(body, { iccid: body.iccid, alertType: 'FirstAttachment', country: 'GB' });
       assert.ok(typeof sent?.headers['x-signature-sha256'] === 'string');
 
       await page.reload();
       const row = page.getByTestId('deliveries').locator('tbody tr').first();
-      assert.match(await row.innerText(), new RegExp(`FirstAttachment\\s+${TEST_EVENT_ICCID}\\s+pending\\s+1\\s+500`));
+      assert.match(await row.innerText(), new RegExp(`FirstAttachment\\s+${body.iccid}\\s+pending\\s+1\\s+500`));
       await row.getByRole('link', { name: /Attempts/ }).click();
       const attempt = page.getByTestId('attempts').locator('tbody tr').first();
       assert.match(await attempt.innerText(), /^1\s[\s\S]*500[\s\S]*\d+ ms[\s\S]*receiver broke/);

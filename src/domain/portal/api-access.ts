@@ -15,6 +15,7 @@ import {
 import type { AuditActor } from '../audit.js';
 import { audit } from '../audit.js';
 import { badRequest, notFound } from '../errors.js';
+import { luhnCheckDigit, luhnValid } from '../esim-issuer.js';
 
 // The portal's API & callbacks page: the API key (masked until revealed, each reveal audited),
 // and the callback tools an organisation needs to check its receiver: a test event through the
@@ -74,8 +75,27 @@ export interface CallbackToolDeps {
   readonly random: RandomSource;
 }
 
-/** The ICCID of every test event: 19 digits with a wrong check digit, so no eSIM ever has it. */
-export const TEST_EVENT_ICCID = '8900000000000000000';
+/**
+ * The ICCID of a test event: `89`, 16 random digits and a wrong check digit, so no eSIM ever has
+ * it. Each test event has its own, so one a receiver keeps refusing (delivery is in order per
+ * eSIM) never holds back the next test.
+ */
+export function testEventIccid(random: RandomSource): string {
+  const digits = random
+    .uuid()
+    .replace(/-/g, '')
+    .split('')
+    .map((c) => String(parseInt(c, 16) % 10))
+    .join('')
+    .slice(0, 16);
+  const payload = `89${digits}`;
+  return `${payload}${(luhnCheckDigit(payload) + 1) % 10}`;
+}
+
+/** Whether an ICCID is one of a test event's (its check digit is wrong). */
+export function isTestEventIccid(iccid: string): boolean {
+  return /^89\d{17}$/.test(iccid) && !luhnValid(iccid);
+}
 
 async function requireCallbackUrl(db: Db, organisationId: string): Promise<void> {
   const url = await findCallbackUrl(db, organisationId);
@@ -86,7 +106,7 @@ async function requireCallbackUrl(db: Db, organisationId: string): Promise<void>
 }
 
 /**
- * Queues a test usage callback (FirstAttachment of TEST_EVENT_ICCID in GB) through the outbox,
+ * Queues a test usage callback (FirstAttachment in GB of a test ICCID) through the outbox,
  * so it is signed, retried and logged like any other delivery. Returns its id.
  */
 export async function sendTestEvent(
@@ -96,6 +116,7 @@ export async function sendTestEvent(
 ): Promise<string> {
   await requireCallbackUrl(deps.db, organisationId);
   const id = deps.random.uuid();
+  const iccid = testEventIccid(deps.random);
   const at = deps.clock.now();
   const when = iso(at);
   await deps.db.transaction().execute(async (trx) => {
@@ -103,10 +124,10 @@ export async function sendTestEvent(
       {
         id,
         organisation_id: organisationId,
-        iccid: TEST_EVENT_ICCID,
+        iccid,
         alert_type: 'FirstAttachment',
         payload: JSON.stringify({
-          iccid: TEST_EVENT_ICCID,
+          iccid,
           alertType: 'FirstAttachment',
           country: 'GB',
         }),
