@@ -42,7 +42,9 @@ for (const kind of DATABASES) {
     let browser: Browser | undefined;
     before(async () => {
       portal = await startPortal(kind);
-      receiver = await startReceiver({ behaviours: { '/broken': { status: 500, body: 'receiver broke' } } });
+      receiver = await startReceiver({
+        behaviours: { '/broken': { status: 500, body: 'receiver broke' } },
+      });
       if (browserOnly.skip === false) browser = await launchBrowser();
     });
     after(async () => {
@@ -51,94 +53,123 @@ for (const kind of DATABASES) {
       await portal.close();
     });
 
-    test('Developer sees the key masked and reveals it only after confirming, audited', browserOnly, async () => {
-      if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
-      await signIn(page, 'Developer');
-      await page.goto('/portal/api');
-      const key = portal.organisationApiKey;
-      assert.equal(await page.getByTestId('masked-key').textContent(), `esim_${'•'.repeat(12)}${key.slice(-4)}`);
-      assert.ok(!(await page.content()).includes(key));
-      const refused = await statusCode(page, '/portal/api/key/reveal', () =>
-        page.getByRole('button', { name: 'Reveal key' }).click(),
-      );
-      assert.equal(refused, 400);
-      assert.match(await page.locator('#field-confirm-error').innerText(), /tick the box/);
-      assert.equal(await auditRows(portal, 'api_key.revealed').then((r) => r.length), 0);
-      await page.getByLabel(/Show the whole key/).check();
-      await page.getByRole('button', { name: 'Reveal key' }).click();
-      assert.equal(await page.getByTestId('api-key').textContent(), key);
-      const rows = await auditRows(portal, 'api_key.revealed');
-      assert.equal(rows.length, 1);
-      assert.equal(rows[0]?.actor, `user:${emailFor('Developer')}`);
-      assert.equal(rows[0]?.source, '127.0.0.1');
-      await context.close();
-    });
+    test(
+      'Developer sees the key masked and reveals it only after confirming, audited',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Developer');
+        await page.goto('/portal/api');
+        const key = portal.organisationApiKey;
+        assert.equal(
+          await page.getByTestId('masked-key').textContent(),
+          `esim_${'•'.repeat(12)}${key.slice(-4)}`,
+        );
+        assert.ok(!(await page.content()).includes(key));
+        const refused = await statusCode(page, '/portal/api/key/reveal', () =>
+          page.getByRole('button', { name: 'Reveal key' }).click(),
+        );
+        assert.equal(refused, 400);
+        assert.match(await page.locator('#field-confirm-error').innerText(), /tick the box/);
+        assert.equal(await auditRows(portal, 'api_key.revealed').then((r) => r.length), 0);
+        await page.getByLabel(/Show the whole key/).check();
+        await page.getByRole('button', { name: 'Reveal key' }).click();
+        assert.equal(await page.getByTestId('api-key').textContent(), key);
+        const rows = await auditRows(portal, 'api_key.revealed');
+        assert.equal(rows.length, 1);
+        assert.equal(rows[0]?.actor, `user:${emailFor('Developer')}`);
+        assert.equal(rows[0]?.source, '127.0.0.1');
+        await context.close();
+      },
+    );
 
-    test('Developer rotates the key with a grace period; the new key is shown once and works', browserOnly, async () => {
-      if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
-      await signIn(page, 'Developer');
-      await page.goto('/portal/api');
-      const old = (await api(portal, '/organisation')).body as { organisations: { apiKey: string }[] };
-      const oldKey = old.organisations[0]?.apiKey ?? '';
-      await page.getByLabel('The old key keeps working for').selectOption({ label: '24 hours' });
-      await page.getByLabel('Replace the API key now').check();
-      await page.getByRole('button', { name: 'Rotate key' }).click();
-      const newKey = (await page.getByTestId('api-key').textContent()) ?? '';
-      assert.match(newKey, /^esim_/);
-      assert.notEqual(newKey, oldKey);
-      assert.match(await page.locator('.reveal').innerText(), /Copy it now[\s\S]*previous key works until/);
-      assert.equal((await api(portal, '/organisation', { apiKey: newKey })).status, 200);
-      assert.equal((await api(portal, '/organisation', { apiKey: oldKey })).status, 200);
-      await page.goto('/portal/api');
-      assert.ok(!(await page.content()).includes(newKey));
-      assert.equal(await page.getByTestId('masked-key').textContent(), `esim_${'•'.repeat(12)}${newKey.slice(-4)}`);
+    test(
+      'Developer rotates the key with a grace period; the new key is shown once and works',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Developer');
+        await page.goto('/portal/api');
+        const old = (await api(portal, '/organisation')).body as {
+          organisations: { apiKey: string }[];
+        };
+        const oldKey = old.organisations[0]?.apiKey ?? '';
+        await page.getByLabel('The old key keeps working for').selectOption({ label: '24 hours' });
+        await page.getByLabel('Replace the API key now').check();
+        await page.getByRole('button', { name: 'Rotate key' }).click();
+        const newKey = (await page.getByTestId('api-key').textContent()) ?? '';
+        assert.match(newKey, /^esim_/);
+        assert.notEqual(newKey, oldKey);
+        assert.match(
+          await page.locator('.reveal').innerText(),
+          /Copy it now[\s\S]*previous key works until/,
+        );
+        assert.equal((await api(portal, '/organisation', { apiKey: newKey })).status, 200);
+        assert.equal((await api(portal, '/organisation', { apiKey: oldKey })).status, 200);
+        await page.goto('/portal/api');
+        assert.ok(!(await page.content()).includes(newKey));
+        assert.equal(
+          await page.getByTestId('masked-key').textContent(),
+          `esim_${'•'.repeat(12)}${newKey.slice(-4)}`,
+        );
 
-      // No grace: every earlier key stops at once.
-      await page.getByLabel('The old key keeps working for').selectOption('0');
-      await page.getByLabel('Replace the API key now').check();
-      await page.getByRole('button', { name: 'Rotate key' }).click();
-      const newest = (await page.getByTestId('api-key').textContent()) ?? '';
-      assert.equal((await api(portal, '/organisation', { apiKey: newKey })).status, 403);
-      assert.equal((await api(portal, '/organisation', { apiKey: oldKey })).status, 403);
-      assert.equal((await api(portal, '/organisation', { apiKey: newest })).status, 200);
-      const rotated = await auditRows(portal, 'api_key.rotated');
-      assert.equal(rotated.length, 2);
-      assert.equal(rotated[0]?.actor, `user:${emailFor('Developer')}`);
-      await context.close();
-    });
+        // No grace: every earlier key stops at once.
+        await page.getByLabel('The old key keeps working for').selectOption('0');
+        await page.getByLabel('Replace the API key now').check();
+        await page.getByRole('button', { name: 'Rotate key' }).click();
+        const newest = (await page.getByTestId('api-key').textContent()) ?? '';
+        assert.equal((await api(portal, '/organisation', { apiKey: newKey })).status, 403);
+        assert.equal((await api(portal, '/organisation', { apiKey: oldKey })).status, 403);
+        assert.equal((await api(portal, '/organisation', { apiKey: newest })).status, 200);
+        const rotated = await auditRows(portal, 'api_key.rotated');
+        assert.equal(rotated.length, 2);
+        assert.equal(rotated[0]?.actor, `user:${emailFor('Developer')}`);
+        await context.close();
+      },
+    );
 
-    test('Developer sets the callback URL and V3, sends a test event and reads every attempt', browserOnly, async () => {
-      if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
-      await signIn(page, 'Developer');
-      await page.goto('/portal/api');
-      await page.getByLabel('Callback URL').fill(`${receiver.url}/broken`);
-      await page.getByLabel(/^V3/).check();
-      await page.getByRole('button', { name: 'Save callback settings' }).click();
-      assert.match(await page.getByRole('status').innerText(), /Callback settings saved: .*\/broken, version V3\./);
-      const settings = await auditRows(portal, 'callback.settings_changed');
-      assert.equal(settings[0]?.actor, `user:${emailFor('Developer')}`);
+    test(
+      'Developer sets the callback URL and V3, sends a test event and reads every attempt',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Developer');
+        await page.goto('/portal/api');
+        await page.getByLabel('Callback URL').fill(`${receiver.url}/broken`);
+        await page.getByLabel(/^V3/).check();
+        await page.getByRole('button', { name: 'Save callback settings' }).click();
+        assert.match(
+          await page.getByRole('status').innerText(),
+          /Callback settings saved: .*\/broken, version V3\./,
+        );
+        const settings = await auditRows(portal, 'callback.settings_changed');
+        assert.equal(settings[0]?.actor, `user:${emailFor('Developer')}`);
 
-      await page.getByRole('button', { name: 'Send a test event' }).click();
-      assert.match(await page.getByRole('status').innerText(), /Test event queued/);
-      await drain(portal);
-      assert.equal(receiver.at('/broken').length, 1);
-      const sent = receiver.at('/broken')[0];
-      const body = JSON.parse(sent?.rawBody ?? '{}') as { iccid: string };
-      assert.ok(isTestEventIccid(body.iccid), body.iccid);
-      assert.deepEqual(body, { iccid: body.iccid, alertType: 'FirstAttachment', country: 'GB' });
-      assert.ok(typeof sent?.headers['x-signature-sha256'] === 'string');
+        await page.getByRole('button', { name: 'Send a test event' }).click();
+        assert.match(await page.getByRole('status').innerText(), /Test event queued/);
+        await drain(portal);
+        assert.equal(receiver.at('/broken').length, 1);
+        const sent = receiver.at('/broken')[0];
+        const body = JSON.parse(sent?.rawBody ?? '{}') as { iccid: string };
+        assert.ok(isTestEventIccid(body.iccid), body.iccid);
+        assert.deepEqual(body, { iccid: body.iccid, alertType: 'FirstAttachment', country: 'GB' });
+        assert.ok(typeof sent?.headers['x-signature-sha256'] === 'string');
 
-      await page.reload();
-      const row = page.getByTestId('deliveries').locator('tbody tr').first();
-      assert.match(await row.innerText(), new RegExp(`FirstAttachment\\s+${body.iccid}\\s+pending\\s+1\\s+500`));
-      await row.getByRole('link', { name: /Attempts/ }).click();
-      const attempt = page.getByTestId('attempts').locator('tbody tr').first();
-      assert.match(await attempt.innerText(), /^1\s[\s\S]*500[\s\S]*\d+ ms[\s\S]*receiver broke/);
-      await context.close();
-    });
+        await page.reload();
+        const row = page.getByTestId('deliveries').locator('tbody tr').first();
+        assert.match(
+          await row.innerText(),
+          new RegExp(`FirstAttachment\\s+${body.iccid}\\s+pending\\s+1\\s+500`),
+        );
+        await row.getByRole('link', { name: /Attempts/ }).click();
+        const attempt = page.getByTestId('attempts').locator('tbody tr').first();
+        assert.match(await attempt.innerText(), /^1\s[\s\S]*500[\s\S]*\d+ ms[\s\S]*receiver broke/);
+        await context.close();
+      },
+    );
 
     test('a delivered callback is resent from its page, audited', browserOnly, async () => {
       if (browser === undefined) return;
@@ -178,9 +209,14 @@ for (const kind of DATABASES) {
           () => 'accepted',
           (error: Error) => error.message,
         );
-        const res = await session.post('/portal/api/callback', { callbackUrl: url, callbackVersion: 'V2' });
+        const res = await session.post('/portal/api/callback', {
+          callbackUrl: url,
+          callbackVersion: 'V2',
+        });
         assert.equal(res.status, 400);
-        const inline = /id="field-callbackUrl-error" role="alert">([^<]*)</.exec(await res.text())?.[1];
+        const inline = /id="field-callbackUrl-error" role="alert">([^<]*)</.exec(
+          await res.text(),
+        )?.[1];
         assert.equal(inline?.replace(/&quot;/g, '"'), expected);
       }
     });
@@ -226,7 +262,11 @@ for (const kind of DATABASES) {
 
     test('a callback URL the service refuses (SSRF guard) is refused by the portal with the same message', async () => {
       const session = await signInHttp(portal.baseUrl, 'Developer');
-      for (const url of ['https://10.1.2.3/hook', 'http://callbacks.example.com/hook', 'https://169.254.169.254/x']) {
+      for (const url of [
+        'https://10.1.2.3/hook',
+        'http://callbacks.example.com/hook',
+        'https://169.254.169.254/x',
+      ]) {
         const expected = await updateOrganisationSettings(
           { ...portal.deps, db: portal.deps.store.db },
           portal.otherOrganisationId,
@@ -237,12 +277,19 @@ for (const kind of DATABASES) {
           (error: Error) => error.message,
         );
         assert.match(expected, /^callbackUrl (is refused|must be an https URL)/);
-        const res = await session.post('/portal/api/callback', { callbackUrl: url, callbackVersion: 'V3' });
+        const res = await session.post('/portal/api/callback', {
+          callbackUrl: url,
+          callbackVersion: 'V3',
+        });
         assert.equal(res.status, 400, url);
-        const inline = /id="field-callbackUrl-error" role="alert">([^<]*)</.exec(await res.text())?.[1];
+        const inline = /id="field-callbackUrl-error" role="alert">([^<]*)</.exec(
+          await res.text(),
+        )?.[1];
         assert.equal(inline?.replace(/&#39;/g, "'").replace(/&quot;/g, '"'), expected);
       }
-      const org = (await api(portal, '/organisation')).body as { organisations: { callbackUrl: string }[] };
+      const org = (await api(portal, '/organisation')).body as {
+        organisations: { callbackUrl: string }[];
+      };
       assert.equal(org.organisations[0]?.callbackUrl, '');
     });
   });

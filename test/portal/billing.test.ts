@@ -25,96 +25,146 @@ for (const kind of DATABASES) {
       await portal.close();
     });
 
-    test('Finance saves a card with a first payment, tops up, and the API charges that card', browserOnly, async () => {
-      if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
-      await signIn(page, 'Finance');
-      await page.getByRole('link', { name: 'Billing', exact: true }).click();
-      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Billing');
-      assert.equal(await page.getByTestId('balance').textContent(), '$1,000.00');
-      assert.match(await page.getByTestId('no-card').innerText(), /No card saved yet/);
+    test(
+      'Finance saves a card with a first payment, tops up, and the API charges that card',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Finance');
+        await page.getByRole('link', { name: 'Billing', exact: true }).click();
+        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Billing');
+        assert.equal(await page.getByTestId('balance').textContent(), '$1,000.00');
+        assert.match(await page.getByTestId('no-card').innerText(), /No card saved yet/);
 
-      await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-      await page.getByLabel('Expiry (MM/YY)').fill('12/39');
-      await page.getByLabel('Security code').fill('123');
-      await page.getByLabel('First payment (USD)').fill('25.00');
-      await page.getByRole('button', { name: 'Save card and pay' }).click();
-      await page.getByRole('status').waitFor();
-      assert.match(await page.getByRole('status').innerText(), /Card saved: Visa •••• 4242.*Paid \$25\.00.*\$1,025\.00/);
-      assert.equal(await page.getByTestId('saved-card').textContent(), 'Visa •••• 4242, expires 12/39');
-      assert.equal(await page.getByTestId('balance').textContent(), '$1,025.00');
-      // The number went to the processor only: the form is empty again and nothing shows it.
-      assert.equal(await page.getByLabel('Card number').inputValue(), '');
-      assert.doesNotMatch(await page.locator('main').innerText(), /4242424242424242/);
+        await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+        await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+        await page.getByLabel('Security code').fill('123');
+        await page.getByLabel('First payment (USD)').fill('25.00');
+        await page.getByRole('button', { name: 'Save card and pay' }).click();
+        await page.getByRole('status').waitFor();
+        assert.match(
+          await page.getByRole('status').innerText(),
+          /Card saved: Visa •••• 4242.*Paid \$25\.00.*\$1,025\.00/,
+        );
+        assert.equal(
+          await page.getByTestId('saved-card').textContent(),
+          'Visa •••• 4242, expires 12/39',
+        );
+        assert.equal(await page.getByTestId('balance').textContent(), '$1,025.00');
+        // The number went to the processor only: the form is empty again and nothing shows it.
+        assert.equal(await page.getByLabel('Card number').inputValue(), '');
+        assert.doesNotMatch(await page.locator('main').innerText(), /4242424242424242/);
 
-      // Top up from the keyboard: type the amount and press Enter.
-      await page.getByLabel('Amount (USD)').fill('1,000.50');
-      await page.getByLabel('Amount (USD)').press('Enter');
-      await page.getByRole('status').waitFor();
-      assert.match(await page.getByRole('status').innerText(), /Topped up \$1,000\.50; the balance is now \$2,025\.50\./);
-      const ledger = page.getByTestId('ledger');
-      const firstRow = ledger.locator('tbody tr').first();
-      assert.match(await firstRow.innerText(), /topup[\s\S]*\+\$1,000\.50[\s\S]*\$2,025\.50/);
-      assert.match(await ledger.locator('tbody tr').nth(1).innerText(), /\+\$25\.00[\s\S]*\$1,025\.00/);
+        // Top up from the keyboard: type the amount and press Enter.
+        await page.getByLabel('Amount (USD)').fill('1,000.50');
+        await page.getByLabel('Amount (USD)').press('Enter');
+        await page.getByRole('status').waitFor();
+        assert.match(
+          await page.getByRole('status').innerText(),
+          /Topped up \$1,000\.50; the balance is now \$2,025\.50\./,
+        );
+        const ledger = page.getByTestId('ledger');
+        const firstRow = ledger.locator('tbody tr').first();
+        assert.match(await firstRow.innerText(), /topup[\s\S]*\+\$1,000\.50[\s\S]*\$2,025\.50/);
+        assert.match(
+          await ledger.locator('tbody tr').nth(1).innerText(),
+          /\+\$25\.00[\s\S]*\$1,025\.00/,
+        );
 
-      // The card saved in the portal is the one POST /v2.1/organisation/balance charges.
-      const topUp = await api(portal, '/organisation/balance?amount=500', { method: 'POST' });
-      assert.equal(topUp.status, 200, JSON.stringify(topUp.body));
-      assert.deepEqual((topUp.body as { amount: number; balance: number }).balance, 203_050);
-      assert.equal(await apiBalance(portal), 203_050);
+        // The card saved in the portal is the one POST /v2.1/organisation/balance charges.
+        const topUp = await api(portal, '/organisation/balance?amount=500', { method: 'POST' });
+        assert.equal(topUp.status, 200, JSON.stringify(topUp.body));
+        assert.deepEqual((topUp.body as { amount: number; balance: number }).balance, 203_050);
+        assert.equal(await apiBalance(portal), 203_050);
 
-      const rows = await listAuditEntries(portal.deps.store.db, {
-        organisationId: portal.organisationId,
-        limit: 20,
-      });
-      const saved = rows.find((r) => r.action === 'card.saved');
-      assert.equal(saved?.actor, `user:${emailFor('Finance')}`);
-      assert.equal(saved?.source, '127.0.0.1');
-      assert.doesNotMatch(saved?.details ?? '', /4242424242424242/);
-      const topUps = rows.filter((r) => r.action === 'topup.succeeded' && r.actor.startsWith('user:'));
-      assert.equal(topUps.length, 2);
-      await context.close();
-    });
+        const rows = await listAuditEntries(portal.deps.store.db, {
+          organisationId: portal.organisationId,
+          limit: 20,
+        });
+        const saved = rows.find((r) => r.action === 'card.saved');
+        assert.equal(saved?.actor, `user:${emailFor('Finance')}`);
+        assert.equal(saved?.source, '127.0.0.1');
+        assert.doesNotMatch(saved?.details ?? '', /4242424242424242/);
+        const topUps = rows.filter(
+          (r) => r.action === 'topup.succeeded' && r.actor.startsWith('user:'),
+        );
+        assert.equal(topUps.length, 2);
+        await context.close();
+      },
+    );
 
-    test('a declined card shows the processor’s reason next to the card and saves nothing', browserOnly, async () => {
-      if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
-      await signIn(page, 'Admin');
-      const before = await apiBalance(portal);
-      const cardBefore = await page.goto('/portal/billing').then(() => page.content());
-      const response = page.waitForResponse((r) => r.url().endsWith('/portal/billing/card'));
-      await page.getByLabel('Card number').fill('4000000000000002');
-      await page.getByLabel('Expiry (MM/YY)').fill('01/40');
-      await page.getByLabel('Security code').fill('999');
-      await page.getByLabel('First payment (USD)').fill('50');
-      await page.getByRole('button', { name: 'Save card and pay' }).click();
-      assert.equal((await response).status(), 400);
-      const error = page.locator('#field-number-error');
-      assert.equal(await error.innerText(), 'card declined: the card was declined');
-      assert.equal(await page.getByLabel('Card number').getAttribute('aria-invalid'), 'true');
-      assert.equal(await page.getByLabel('Card number').inputValue(), '4000000000000002');
-      assert.equal(await apiBalance(portal), before);
-      assert.equal(/saved-card">([^<]*)</.exec(await page.content())?.[1], /saved-card">([^<]*)</.exec(cardBefore)?.[1]);
-      await context.close();
-    });
+    test(
+      'a declined card shows the processor’s reason next to the card and saves nothing',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Admin');
+        const before = await apiBalance(portal);
+        const cardBefore = await page.goto('/portal/billing').then(() => page.content());
+        const response = page.waitForResponse((r) => r.url().endsWith('/portal/billing/card'));
+        await page.getByLabel('Card number').fill('4000000000000002');
+        await page.getByLabel('Expiry (MM/YY)').fill('01/40');
+        await page.getByLabel('Security code').fill('999');
+        await page.getByLabel('First payment (USD)').fill('50');
+        await page.getByRole('button', { name: 'Save card and pay' }).click();
+        assert.equal((await response).status(), 400);
+        const error = page.locator('#field-number-error');
+        assert.equal(await error.innerText(), 'card declined: the card was declined');
+        assert.equal(await page.getByLabel('Card number').getAttribute('aria-invalid'), 'true');
+        assert.equal(await page.getByLabel('Card number').inputValue(), '4000000000000002');
+        assert.equal(await apiBalance(portal), before);
+        assert.equal(
+          /saved-card">([^<]*)</.exec(await page.content())?.[1],
+          /saved-card">([^<]*)</.exec(cardBefore)?.[1],
+        );
+        await context.close();
+      },
+    );
 
     test('bad card fields and amounts are refused inline, naming the field', async () => {
       const session = await signInHttp(portal.baseUrl, 'Finance');
       const page = await (await session.get('/portal/billing')).text();
       const key = hiddenValue(page, 'idempotencyKey');
       const cases: [Record<string, string>, string, RegExp][] = [
-        [{ number: '42', expiry: '12/39', cvc: '123', payment: '10' }, 'number', /card number must be 12 to 19 digits/],
-        [{ number: '4242424242424242', expiry: '13/39', cvc: '123', payment: '10' }, 'expiry', /expiry month must be 01 to 12/],
-        [{ number: '4242424242424242', expiry: '12/39', cvc: 'x', payment: '10' }, 'cvc', /security code must be 3 or 4 digits/],
-        [{ number: '4242424242424242', expiry: '12/39', cvc: '123', payment: 'ten' }, 'payment', /amount must be an amount of USD such as 100\.00/],
-        [{ number: '4242424242424242', expiry: '12/39', cvc: '123', payment: '1.00' }, 'payment', /amount must be at least \$5\.00/],
-        [{ number: '4242424242424242', expiry: '12/39', cvc: '123', payment: '10.001' }, 'payment', /amount must be an amount of USD/],
+        [
+          { number: '42', expiry: '12/39', cvc: '123', payment: '10' },
+          'number',
+          /card number must be 12 to 19 digits/,
+        ],
+        [
+          { number: '4242424242424242', expiry: '13/39', cvc: '123', payment: '10' },
+          'expiry',
+          /expiry month must be 01 to 12/,
+        ],
+        [
+          { number: '4242424242424242', expiry: '12/39', cvc: 'x', payment: '10' },
+          'cvc',
+          /security code must be 3 or 4 digits/,
+        ],
+        [
+          { number: '4242424242424242', expiry: '12/39', cvc: '123', payment: 'ten' },
+          'payment',
+          /amount must be an amount of USD such as 100\.00/,
+        ],
+        [
+          { number: '4242424242424242', expiry: '12/39', cvc: '123', payment: '1.00' },
+          'payment',
+          /amount must be at least \$5\.00/,
+        ],
+        [
+          { number: '4242424242424242', expiry: '12/39', cvc: '123', payment: '10.001' },
+          'payment',
+          /amount must be an amount of USD/,
+        ],
       ];
       for (const [fields, field, message] of cases) {
         const res = await session.post('/portal/billing/card', { ...fields, idempotencyKey: key });
         assert.equal(res.status, 400, JSON.stringify(fields));
         const html = await res.text();
-        const inline = new RegExp(`id="field-${field}-error" role="alert">([^<]*)<`).exec(html)?.[1] ?? '';
+        const inline =
+          new RegExp(`id="field-${field}-error" role="alert">([^<]*)<`).exec(html)?.[1] ?? '';
         assert.match(inline, message);
       }
     });
@@ -136,10 +186,16 @@ for (const kind of DATABASES) {
       assert.equal(first.status, 303);
       assert.equal(second.status, 303);
       assert.equal(await apiBalance(portal), before + 2000);
-      const again = await session.post('/portal/billing/top-up', { amount: '20', idempotencyKey: key });
+      const again = await session.post('/portal/billing/top-up', {
+        amount: '20',
+        idempotencyKey: key,
+      });
       assert.equal(again.status, 303);
       assert.equal(await apiBalance(portal), before + 2000);
-      const other = await session.post('/portal/billing/top-up', { amount: '30', idempotencyKey: key });
+      const other = await session.post('/portal/billing/top-up', {
+        amount: '30',
+        idempotencyKey: key,
+      });
       assert.equal(other.status, 409);
       assert.match(await other.text(), /already used for another amount/);
       assert.equal(await apiBalance(portal), before + 2000);
@@ -153,7 +209,10 @@ for (const kind of DATABASES) {
         const html = await page.text();
         assert.doesNotMatch(html, /action="\/portal\/billing\/(card|top-up)"/);
         const before = await apiBalance(portal);
-        const topUp = await session.post('/portal/billing/top-up', { amount: '20', idempotencyKey: `k-${role}` });
+        const topUp = await session.post('/portal/billing/top-up', {
+          amount: '20',
+          idempotencyKey: `k-${role}`,
+        });
         assert.equal(topUp.status, 403);
         const card = await session.post('/portal/billing/card', {
           number: '4242424242424242',
@@ -174,14 +233,21 @@ for (const kind of DATABASES) {
       assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);
       assert.match(res.headers.get('content-disposition') ?? '', /attachment; filename="ledger-/);
       const lines = (await res.text()).trim().split('\n');
-      assert.equal(lines[0], 'entry,date,kind,description,reference,currency,amount,balance,testCreditChange,testCredit');
+      assert.equal(
+        lines[0],
+        'entry,date,kind,description,reference,currency,amount,balance,testCreditChange,testCredit',
+      );
       assert.match(lines[1] ?? '', /,USD,1000\.00,1000\.00,0\.00,0\.00$/);
       assert.ok(lines.length >= 3);
     });
 
     test('another signed-out request is sent to sign in, and a POST without the CSRF token is refused', async () => {
       const session = await signInHttp(portal.baseUrl, 'Finance');
-      const res = await session.post('/portal/billing/top-up', { amount: '20', idempotencyKey: 'x' }, { csrf: false });
+      const res = await session.post(
+        '/portal/billing/top-up',
+        { amount: '20', idempotencyKey: 'x' },
+        { csrf: false },
+      );
       assert.equal(res.status, 403);
       const anonymous = await fetch(`${portal.baseUrl}/portal/billing`, { redirect: 'manual' });
       assert.equal(anonymous.status, 303);

@@ -18,7 +18,11 @@ export async function api(
 
 /** The organisation's balance in minor units, as GET /v2.1/organisation reports it. */
 export async function apiBalance(portal: PortalServer, apiKey?: string): Promise<number> {
-  const { status, body } = await api(portal, '/organisation', apiKey === undefined ? {} : { apiKey });
+  const { status, body } = await api(
+    portal,
+    '/organisation',
+    apiKey === undefined ? {} : { apiKey },
+  );
   if (status !== 200) throw new Error(`GET /v2.1/organisation answered ${status}`);
   const org = (body as { organisations: { balance: number }[] }).organisations[0];
   if (org === undefined) throw new Error('GET /v2.1/organisation listed no organisation');

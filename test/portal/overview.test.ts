@@ -109,11 +109,9 @@ for (const kind of DATABASES) {
           at: deps.clock.now(),
         }),
       );
-      await updateOrganisationSettings(
-        { ...deps, db: deps.store.db },
-        portal.organisationId,
-        { callbackUrl: `${receiver.url}/broken` },
-      );
+      await updateOrganisationSettings({ ...deps, db: deps.store.db }, portal.organisationId, {
+        callbackUrl: `${receiver.url}/broken`,
+      });
       const tools = { db: deps.store.db, clock: deps.clock, random: deps.random };
       await sendTestEvent(tools, portal.organisationId, systemActor);
       await createCallbackWorker(deps, { warn: () => undefined }).drain();
@@ -125,28 +123,46 @@ for (const kind of DATABASES) {
       await portal.close();
     });
 
-    test('a Viewer sees money, data used, recent orders, eSIMs by state and failing callbacks', browserOnly, async () => {
-      if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl, { width: 390, height: 844 });
-      await signIn(page, 'Viewer');
-      const balance = 100_000 - order.total;
-      const dollars = `$${(balance / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
-      assert.equal(await page.getByTestId('balance').textContent(), dollars);
-      // 23:30 UTC on 1 July is 00:30 on 2 July in London (BST).
-      assert.equal(await page.getByTestId('test-credit').innerText(), '$25.00 (expires 2 Jul 2099, 00:30 BST)');
-      assert.equal(await page.getByTestId('data-used').textContent(), '150 MB');
-      const orders = await page.locator('#orders-heading + div table tbody tr').allInnerTexts();
-      assert.equal(orders.length, 1);
-      assert.match(orders[0] ?? '', new RegExp(`${order.reference.slice(0, 8)}[\\s\\S]*2 × esim_`));
-      assert.equal(await page.getByTestId('esims-Installed').textContent(), '1');
-      assert.equal(await page.getByTestId('esims-Released').textContent(), '1');
-      assert.equal(await page.getByTestId('esims-total').textContent(), '2');
-      assert.match(await page.getByTestId('callbacks-failing').innerText(), /0 failed, 1 being retried/);
-      // Usable at phone width: nothing wider than the screen.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
-      await context.close();
-    });
+    test(
+      'a Viewer sees money, data used, recent orders, eSIMs by state and failing callbacks',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl, {
+          width: 390,
+          height: 844,
+        });
+        await signIn(page, 'Viewer');
+        const balance = 100_000 - order.total;
+        const dollars = `$${(balance / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+        assert.equal(await page.getByTestId('balance').textContent(), dollars);
+        // 23:30 UTC on 1 July is 00:30 on 2 July in London (BST).
+        assert.equal(
+          await page.getByTestId('test-credit').innerText(),
+          '$25.00 (expires 2 Jul 2099, 00:30 BST)',
+        );
+        assert.equal(await page.getByTestId('data-used').textContent(), '150 MB');
+        const orders = await page.locator('#orders-heading + div table tbody tr').allInnerTexts();
+        assert.equal(orders.length, 1);
+        assert.match(
+          orders[0] ?? '',
+          new RegExp(`${order.reference.slice(0, 8)}[\\s\\S]*2 × esim_`),
+        );
+        assert.equal(await page.getByTestId('esims-Installed').textContent(), '1');
+        assert.equal(await page.getByTestId('esims-Released').textContent(), '1');
+        assert.equal(await page.getByTestId('esims-total').textContent(), '2');
+        assert.match(
+          await page.getByTestId('callbacks-failing').innerText(),
+          /0 failed, 1 being retried/,
+        );
+        // Usable at phone width: nothing wider than the screen.
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
+        await context.close();
+      },
+    );
 
     test('every role may read the Overview', async () => {
       for (const role of ROLES) {
@@ -166,11 +182,15 @@ for (const kind of DATABASES) {
     });
 
     test('Overview, Billing and API & callbacks answer in under 300 ms with 10,000 eSIMs', async (t) => {
-      await seedEsims(portal, 10_000);
       const session = await signInHttp(portal.baseUrl, 'Admin');
       for (const path of ['/portal', '/portal/billing', '/portal/api']) {
         const ms = await fastest(() => session.get(path), 5);
-        t.diagnostic(`${path}: ${ms.toFixed(1)} ms (fastest of 5)`);
+        t.diagnostic(`${path} with 2 eSIMs: ${ms.toFixed(1)} ms (fastest of 5)`);
+      }
+      await seedEsims(portal, 10_000);
+      for (const path of ['/portal', '/portal/billing', '/portal/api']) {
+        const ms = await fastest(() => session.get(path), 5);
+        t.diagnostic(`${path} with 10,002 eSIMs: ${ms.toFixed(1)} ms (fastest of 5)`);
         assert.ok(ms < 300, `${path} took ${ms.toFixed(0)} ms`);
       }
       const html = await (await session.get('/portal')).text();

@@ -101,7 +101,9 @@ async function requireCallbackUrl(db: Db, organisationId: string): Promise<void>
   const url = await findCallbackUrl(db, organisationId);
   if (url === undefined) throw notFound(`organisation ${organisationId} not found`);
   if (url === '') {
-    throw badRequest('callbackUrl is not set: configure a callback URL before sending a test event');
+    throw badRequest(
+      'callbackUrl is not set: configure a callback URL before sending a test event',
+    );
   }
 }
 

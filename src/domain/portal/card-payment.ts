@@ -3,7 +3,11 @@ import type { CardInput } from '../../payments/gateway.js';
 import { GatewayUnavailableError } from '../../payments/gateway.js';
 import { parseExpiry } from '../../payments/cards.js';
 import type { SavedCard } from '../../store/repositories/payment-repository.js';
-import { findDefaultCard, insertCard, makeDefaultCard } from '../../store/repositories/payment-repository.js';
+import {
+  findDefaultCard,
+  insertCard,
+  makeDefaultCard,
+} from '../../store/repositories/payment-repository.js';
 import type { AuditActor } from '../audit.js';
 import { audit } from '../audit.js';
 import { badRequest, unavailable } from '../errors.js';

@@ -61,7 +61,9 @@ async function recordAudit(
     action: outcome.ok ? 'topup.succeeded' : 'topup.failed',
     organisationId,
     at: deps.clock.now(),
-    details: outcome.ok ? { ...outcome.result } : { amount: outcome.amount, reason: outcome.reason },
+    details: outcome.ok
+      ? { ...outcome.result }
+      : { amount: outcome.amount, reason: outcome.reason },
   });
 }
 

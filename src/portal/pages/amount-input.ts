@@ -6,8 +6,10 @@ import { formatMoney } from '../format.js';
 // message can speak in money rather than in cents.
 
 function fractionDigits(currency: string): number {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions()
-    .maximumFractionDigits ?? 2;
+  return (
+    new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2
+  );
 }
 
 /** "1,000.50" in USD to "100050", or a 400 naming the amount. */
@@ -18,11 +20,15 @@ export function minorUnitsOf(
 ): string {
   const digits = fractionDigits(currency);
   const text = raw.trim().replace(/,/g, '');
-  const pattern = digits === 0 ? /^(\d{1,15})$/ : new RegExp(`^(\\d{1,15})(?:\\.(\\d{1,${digits}}))?$`);
+  const pattern =
+    digits === 0 ? /^(\d{1,15})$/ : new RegExp(`^(\\d{1,15})(?:\\.(\\d{1,${digits}}))?$`);
   const match = pattern.exec(text);
   if (match === null) {
     const example = digits === 0 ? '100' : `100.${'0'.repeat(digits)}`;
-    throw badRequest(`amount must be an amount of ${currency} such as ${example}`, 'invalid_amount');
+    throw badRequest(
+      `amount must be an amount of ${currency} such as ${example}`,
+      'invalid_amount',
+    );
   }
   const whole = match[1] ?? '0';
   const fraction = (match[2] ?? '').padEnd(digits, '0');

@@ -87,7 +87,10 @@ async function postReveal(deps: AppDeps, request: FastifyRequest, reply: Fastify
   const view = requirePermission(request, 'key.reveal');
   if (formValue(request.body, 'confirm') !== 'yes') {
     const error = 'tick the box to confirm you want to see the whole key';
-    return sendApi(deps, reply, view, { keyForm: { values: {}, errors: { reveal: error } }, status: 400 });
+    return sendApi(deps, reply, view, {
+      keyForm: { values: {}, errors: { reveal: error } },
+      status: 400,
+    });
   }
   const keyDeps = { db: deps.store.db, cipher: deps.cipher, clock: deps.clock };
   const key = await revealApiKey(keyDeps, view.organisation.id, auditActor(request));
@@ -105,7 +108,10 @@ function graceSeconds(raw: string): number {
 async function postRotate(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
   const view = requirePermission(request, 'key.rotate');
   const fail = (field: string, message: string) =>
-    sendApi(deps, reply, view, { keyForm: { values: {}, errors: { [field]: message } }, status: 400 });
+    sendApi(deps, reply, view, {
+      keyForm: { values: {}, errors: { [field]: message } },
+      status: 400,
+    });
   if (formValue(request.body, 'confirmRotate') !== 'yes') {
     return fail('rotate', 'tick the box to confirm you want to replace the key');
   }
@@ -197,6 +203,11 @@ export function registerApiPage(app: FastifyInstance, deps: AppDeps): void {
     const id = idParam(request);
     const tools = { db: deps.store.db, clock: deps.clock, random: deps.random };
     await resendFromPortal(tools, view.organisation.id, id, auditActor(request));
-    return redirectWithFlash(request, reply, `/portal/api/deliveries/${id}`, 'Delivery queued again.');
+    return redirectWithFlash(
+      request,
+      reply,
+      `/portal/api/deliveries/${id}`,
+      'Delivery queued again.',
+    );
   });
 }

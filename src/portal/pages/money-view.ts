@@ -30,10 +30,10 @@ export function pager(
   const link = (to: number, text: string, rel: string) =>
     html`<a href="${path}?page=${to}" rel="${rel}">${text}</a>`;
   return html`<nav class="pager" aria-label="${label} pages">
-  ${page > 1 ? link(page - 1, 'Previous', 'prev') : ''}
-  <span>Page ${page} of ${last}</span>
-  ${page < last ? link(page + 1, 'Next', 'next') : ''}
-</nav>`;
+    ${page > 1 ? link(page - 1, 'Previous', 'prev') : ''}
+    <span>Page ${page} of ${last}</span>
+    ${page < last ? link(page + 1, 'Next', 'next') : ''}
+  </nav>`;
 }
 
 /** The `page` query parameter: a whole number from 1, else 1. */
