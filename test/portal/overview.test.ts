@@ -156,8 +156,8 @@ for (const kind of DATABASES) {
           /0 failed, 1 being retried/,
         );
         // Usable at phone width: nothing wider than the screen.
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
+        const overflow = Number(
+          await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
         );
         assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
         await context.close();
