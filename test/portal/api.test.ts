@@ -58,7 +58,10 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const { context, page } = await newPage(browser, portal.baseUrl, {
+          width: 390,
+          height: 844,
+        });
         await signIn(page, 'Developer');
         await page.goto('/portal/api');
         const key = portal.organisationApiKey;
@@ -76,6 +79,11 @@ for (const kind of DATABASES) {
         await page.getByLabel(/Show the whole key/).check();
         await page.getByRole('button', { name: 'Reveal key' }).click();
         assert.equal(await page.getByTestId('api-key').textContent(), key);
+        // Usable at phone width: the whole key wraps instead of widening the page.
+        const overflow = Number(
+          await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+        );
+        assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
         const rows = await auditRows(portal, 'api_key.revealed');
         assert.equal(rows.length, 1);
         assert.equal(rows[0]?.actor, `user:${emailFor('Developer')}`);
