@@ -72,11 +72,34 @@ for (const kind of DATABASES) {
           /\+\$25\.00[\s\S]*\$1,025\.00/,
         );
 
+        // A double click on Top up charges once.
+        await page.getByLabel('Amount (USD)').fill('5');
+        const posts: string[] = [];
+        context.on('request', (r) => {
+          if (r.method() === 'POST' && r.url().endsWith('/portal/billing/top-up'))
+            posts.push(r.url());
+        });
+        // Two submissions of the same rendered form, as a double click on a slow page makes.
+        await page.evaluate(`{
+          const form = document.querySelector('form[action="/portal/billing/top-up"]');
+          const copy = form.cloneNode(true);
+          copy.target = 'second';
+          document.body.append(copy);
+          window.open('about:blank', 'second');
+          copy.submit();
+          form.submit();
+        }`);
+        await page.waitForURL((url) => url.pathname === '/portal/billing');
+        await page.getByRole('status').waitFor();
+        assert.equal(await page.getByTestId('balance').textContent(), '$2,030.50');
+        assert.equal(await apiBalance(portal), 203_050);
+        assert.equal(posts.length, 2, 'the browser sent both clicks');
+
         // The card saved in the portal is the one POST /v2.1/organisation/balance charges.
         const topUp = await api(portal, '/organisation/balance?amount=500', { method: 'POST' });
         assert.equal(topUp.status, 200, JSON.stringify(topUp.body));
-        assert.deepEqual((topUp.body as { amount: number; balance: number }).balance, 203_050);
-        assert.equal(await apiBalance(portal), 203_050);
+        assert.deepEqual((topUp.body as { amount: number; balance: number }).balance, 203_550);
+        assert.equal(await apiBalance(portal), 203_550);
 
         const rows = await listAuditEntries(portal.deps.store.db, {
           organisationId: portal.organisationId,
@@ -89,7 +112,7 @@ for (const kind of DATABASES) {
         const topUps = rows.filter(
           (r) => r.action === 'topup.succeeded' && r.actor.startsWith('user:'),
         );
-        assert.equal(topUps.length, 2);
+        assert.equal(topUps.length, 3);
         await context.close();
       },
     );
