@@ -170,7 +170,7 @@ for (const kind of DATABASES) {
         const row = page.getByTestId('deliveries').locator('tbody tr').first();
         assert.match(
           await row.innerText(),
-          new RegExp(`FirstAttachment\\s+${body.iccid}\\s+pending\\s+1\\s+500`),
+          new RegExp(`FirstAttachment \\(test\\)\\s+${body.iccid}\\s+pending\\s+1\\s+500`),
         );
         await row.getByRole('link', { name: /Attempts/ }).click();
         const attempt = page.getByTestId('attempts').locator('tbody tr').first();

@@ -1,6 +1,7 @@
 import type { DeliveryDetail, DeliverySummary } from '../../callbacks/deliveries.js';
 import { RESENDABLE } from '../../callbacks/deliveries.js';
 import type { KeySummary } from '../../domain/portal/api-access.js';
+import { isTestEventIccid } from '../../domain/portal/api-access.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import { formError, selectField, textField } from '../forms.js';
@@ -157,7 +158,7 @@ function deliverySection(d: ApiData, shown: Shown): SafeHtml {
     (x) =>
       html`<tr>
         <td>${when(x.createdAt, shown)}</td>
-        <td>${x.alertType}</td>
+        <td>${x.alertType}${isTestEventIccid(x.iccid) ? ' (test)' : ''}</td>
         <td>${x.iccid}</td>
         <td><span class="status status-${x.status}">${x.status}</span></td>
         <td class="num">${x.attemptCount}</td>
