@@ -1,3 +1,4 @@
+import { isTestEventIccid } from '../../domain/portal/api-access.js';
 import type { Overview } from '../../domain/portal/overview.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
@@ -101,8 +102,9 @@ function callbacks(o: Overview, shown: Shown): SafeHtml {
   const rows = o.failedDeliveries.map(
     (d) =>
       html`<li>
-        <a href="/portal/api/deliveries/${d.id}">${d.alertType} for ${d.iccid}</a>,
-        ${d.attemptCount} attempts, last status
+        <a href="/portal/api/deliveries/${d.id}"
+          >${d.alertType} for ${isTestEventIccid(d.iccid) ? 'a test eSIM' : d.iccid}</a
+        >, ${d.attemptCount} attempts, last status
         ${d.lastStatusCode === 0 ? 'no answer' : d.lastStatusCode} (${when(d.updatedAt, shown)})
       </li>`,
   );
