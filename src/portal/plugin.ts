@@ -96,6 +96,7 @@ function installSessionHooks(scope: FastifyInstance, deps: AppDeps): void {
     reply.headers(SECURITY_HEADERS);
     const state: PortalRequestState = { secureCookie: deps.config.portal.secureCookie };
     request.portal = state;
+    if (request.url.startsWith('/portal/static/')) return;
     await loadSession(deps, request, state);
     takeFlash(request, reply, state);
     if (state.view !== undefined || request.routeOptions.config.portalPublic === true) return;
