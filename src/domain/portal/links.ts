@@ -1,6 +1,7 @@
 import { iso } from '../../clock.js';
 import {
   deleteSessionsOfUser,
+  findPasswordHash,
   findToken,
   insertToken,
   savePasswordHash,
@@ -11,7 +12,7 @@ import type { AuditActor } from '../audit.js';
 import { audit, userActor } from '../audit.js';
 import { badRequest } from '../errors.js';
 import type { PortalDeps } from './deps.js';
-import { checkPasswordRules, hashPassword } from './passwords.js';
+import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
 import { newSecret, secretHash } from './secrets.js';
 import type { PortalUser } from './user.js';
 
@@ -122,4 +123,19 @@ export async function forgotPassword(deps: PortalDeps, email: string): Promise<v
       text: `Hello ${user.firstName},\n\nSomeone (hopefully you) asked to set a new password for the eSIM portal.\nOpen this link within ${deps.config.portal.linkHours} hours to choose one; it works once:\n\n${url}\n\nIf you did not ask, ignore this mail: your password stays as it is.\n`,
     });
   }
+}
+
+export const WRONG_CURRENT_PASSWORD = 'current password is not correct';
+
+/** A signed-in user's own change: needs the current password; ends every session of the user. */
+export async function changeOwnPassword(
+  deps: PortalDeps,
+  user: PortalUser,
+  change: { current: string; next: string; source: string },
+): Promise<void> {
+  const stored = await findPasswordHash(deps.store.db, user.id);
+  if (stored === undefined || !(await verifyPassword(change.current, stored))) {
+    throw badRequest(WRONG_CURRENT_PASSWORD);
+  }
+  await setPassword(deps, userActor(user, change.source), user, change.next);
 }
