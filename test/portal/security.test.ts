@@ -10,6 +10,7 @@ import {
   cookiesOf,
   csrfIn,
   emailFor,
+  httpSession,
   signInHttp,
   startPortal,
 } from './portal-harness.js';
@@ -133,6 +134,25 @@ for (const kind of DATABASES) {
       assert.equal(after.status, 303);
       assert.equal(after.headers.get('location'), '/portal/sign-in?next=%2Fportal%2Fusers');
     });
+
+    test(
+      'a session started on one instance works on another and ends there for both',
+      {
+        skip: kind === 'sqlite' ? 'a SQLite file serves one instance' : false,
+      },
+      async () => {
+        const second = await portal.secondInstance();
+        try {
+          const first = await signInHttp(portal.baseUrl, 'Finance');
+          const there = httpSession(second.baseUrl, first.cookie, first.csrf);
+          assert.equal((await there.get('/portal')).status, 200);
+          assert.equal((await there.post('/portal/sign-out')).status, 303);
+          assert.equal((await first.get('/portal')).status, 303, 'signed out on both');
+        } finally {
+          await second.close();
+        }
+      },
+    );
 
     test('a session cookie from before a password change no longer works', async () => {
       const before = await signInHttp(portal.baseUrl, 'Support');

@@ -101,12 +101,14 @@ for (const kind of DATABASES) {
       await page.goto('/portal/sign-in');
       await page.keyboard.press('Tab');
       assert.equal(
-        await page.evaluate(() => document.activeElement?.textContent),
+        await page.evaluate('document.activeElement && document.activeElement.textContent'),
         'Skip to content',
       );
       await page.keyboard.press('Tab');
       assert.equal(
-        await page.evaluate(() => document.activeElement?.getAttribute('name')),
+        await page.evaluate(
+          "document.activeElement && document.activeElement.getAttribute('name')",
+        ),
         'email',
       );
       await page.keyboard.type(emailFor('Developer'));
@@ -127,7 +129,7 @@ for (const kind of DATABASES) {
           height: 740,
         });
         const overflow = () =>
-          page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
         await page.goto('/portal/sign-in');
         assert.ok((await overflow()) <= 0, 'sign-in');
         await signIn(page, 'Admin');

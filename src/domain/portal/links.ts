@@ -4,8 +4,8 @@ import {
   findPasswordHash,
   findToken,
   insertToken,
-  savePasswordHash,
-  useToken,
+  setPasswordHash,
+  consumeToken,
 } from '../../store/repositories/portal-repository.js';
 import { findUserById, findUsersByEmail } from '../../store/repositories/user-repository.js';
 import type { AuditActor } from '../audit.js';
@@ -71,8 +71,8 @@ export async function setPasswordWithLink(
   const hash = await hashPassword(password);
   const now = deps.wallClock.now();
   await deps.store.db.transaction().execute(async (trx) => {
-    if (!(await useToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
-    await savePasswordHash(trx, user.id, hash, iso(now));
+    if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
+    await setPasswordHash(trx, user.id, hash, iso(now));
     await deleteSessionsOfUser(trx, user.id);
     await audit(trx, userActor(user, source), {
       action: 'user.password_set',
@@ -93,7 +93,7 @@ export async function setPassword(
   checkPasswordRules(password);
   const hash = await hashPassword(password);
   await deps.store.db.transaction().execute(async (trx) => {
-    await savePasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
+    await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
     await deleteSessionsOfUser(trx, user.id);
     await audit(trx, who, {
       action: 'user.password_set',
