@@ -112,8 +112,7 @@ for (const kind of DATABASES) {
       await updateOrganisationSettings({ ...deps, db: deps.store.db }, portal.organisationId, {
         callbackUrl: `${receiver.url}/broken`,
       });
-      const tools = { db: deps.store.db, clock: deps.clock, random: deps.random };
-      await sendTestEvent(tools, portal.organisationId, systemActor);
+      await sendTestEvent(deps, portal.organisationId, systemActor);
       await createCallbackWorker(deps, { warn: () => undefined }).drain();
       if (browserOnly.skip === false) browser = await launchBrowser();
     });

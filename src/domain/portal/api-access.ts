@@ -1,10 +1,8 @@
 import { iso } from '../../clock.js';
 import type { Clock } from '../../clock.js';
-import type { DeliverySummary } from '../../callbacks/deliveries.js';
-import { resendDelivery } from '../../callbacks/deliveries.js';
 import type { RandomSource } from '../../random.js';
 import type { KeyCipher } from '../../security/api-keys.js';
-import type { Db } from '../../store/database.js';
+import type { Db, Executor } from '../../store/database.js';
 import type { PreviousKey } from '../../store/repositories/api-key-repository.js';
 import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
 import { insertCallbackEvents } from '../../store/repositories/callback-repository.js';
@@ -14,8 +12,11 @@ import {
 } from '../../store/repositories/organisation-repository.js';
 import type { AuditActor } from '../audit.js';
 import { audit } from '../audit.js';
+import type { DeliverySummary } from '../callbacks/deliveries.js';
+import { applyResend } from '../callbacks/deliveries.js';
 import { badRequest, notFound } from '../errors.js';
 import { luhnCheckDigit, luhnValid } from '../esim-issuer.js';
+import { runWrite } from '../use-cases/run.js';
 
 // The portal's API & callbacks page: the API key (masked until revealed, each reveal audited),
 // and the callback tools an organisation needs to check its receiver: a test event through the
@@ -23,7 +24,7 @@ import { luhnCheckDigit, luhnValid } from '../esim-issuer.js';
 // of domain/organisations.ts, the same ones the CLI runs.
 
 export interface KeyDeps {
-  readonly db: Db;
+  readonly store: { readonly db: Db };
   readonly cipher: KeyCipher;
   readonly clock: Clock;
 }
@@ -35,7 +36,7 @@ export function maskApiKey(key: string): string {
 }
 
 async function currentKey(deps: KeyDeps, organisationId: string): Promise<string> {
-  const encrypted = await findEncryptedApiKey(deps.db, organisationId);
+  const encrypted = await findEncryptedApiKey(deps.store.db, organisationId);
   if (encrypted === undefined) throw notFound(`organisation ${organisationId} not found`);
   return deps.cipher.decrypt(encrypted);
 }
@@ -49,28 +50,37 @@ export interface KeySummary {
 export async function readKeySummary(deps: KeyDeps, organisationId: string): Promise<KeySummary> {
   const [key, inGrace] = await Promise.all([
     currentKey(deps, organisationId),
-    listKeysInGrace(deps.db, organisationId, iso(deps.clock.now())),
+    listKeysInGrace(deps.store.db, organisationId, iso(deps.clock.now())),
   ]);
   return { masked: maskApiKey(key), inGrace };
 }
 
-/** The whole key, for a user who asked to see it; the reveal is audited in the same transaction. */
+interface Acting {
+  readonly organisationId: string;
+  readonly who: AuditActor;
+}
+
+async function recordReveal(tx: Executor, deps: KeyDeps, input: Acting): Promise<void> {
+  await audit(tx, input.who, {
+    action: 'api_key.revealed',
+    organisationId: input.organisationId,
+    at: deps.clock.now(),
+  });
+}
+
+/** The whole key, for a user who asked to see it; the reveal is audited first. */
 export async function revealApiKey(
   deps: KeyDeps,
   organisationId: string,
   who: AuditActor,
 ): Promise<string> {
   const key = await currentKey(deps, organisationId);
-  await audit(deps.db, who, {
-    action: 'api_key.revealed',
-    organisationId,
-    at: deps.clock.now(),
-  });
+  await runWrite(deps, recordReveal, { organisationId, who });
   return key;
 }
 
 export interface CallbackToolDeps {
-  readonly db: Db;
+  readonly store: { readonly db: Db };
   readonly clock: Clock;
   readonly random: RandomSource;
 }
@@ -97,76 +107,91 @@ export function isTestEventIccid(iccid: string): boolean {
   return /^89\d{17}$/.test(iccid) && !luhnValid(iccid);
 }
 
-async function requireCallbackUrl(db: Db, organisationId: string): Promise<void> {
-  const url = await findCallbackUrl(db, organisationId);
+/** The test event in the caller's transaction: the outbox row and its audit row. */
+async function queueTestEvent(
+  tx: Executor,
+  deps: CallbackToolDeps,
+  input: Acting & { readonly id: string; readonly iccid: string },
+): Promise<void> {
+  const { organisationId, id, iccid } = input;
+  const url = await findCallbackUrl(tx, organisationId);
   if (url === undefined) throw notFound(`organisation ${organisationId} not found`);
   if (url === '') {
     throw badRequest(
       'callbackUrl is not set: configure a callback URL before sending a test event',
     );
   }
+  const at = deps.clock.now();
+  const when = iso(at);
+  await insertCallbackEvents(tx, [
+    {
+      id,
+      organisation_id: organisationId,
+      iccid,
+      alert_type: 'FirstAttachment',
+      payload: JSON.stringify({ iccid, alertType: 'FirstAttachment', country: 'GB' }),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: when,
+      locked_until: null,
+      locked_by: null,
+      last_status: null,
+      created_at: when,
+      updated_at: when,
+      delivered_at: null,
+    },
+  ]);
+  await audit(tx, input.who, {
+    action: 'callback.test_sent',
+    organisationId,
+    at,
+    details: { eventId: id },
+  });
 }
 
 /**
- * Queues a test usage callback (FirstAttachment in GB of a test ICCID) through the outbox,
- * so it is signed, retried and logged like any other delivery. Returns its id.
+ * Queues a test usage callback (FirstAttachment in GB of a test ICCID) through the outbox, so
+ * it is signed, retried and logged like any other delivery. Returns its id.
  */
 export async function sendTestEvent(
   deps: CallbackToolDeps,
   organisationId: string,
   who: AuditActor,
 ): Promise<string> {
-  await requireCallbackUrl(deps.db, organisationId);
   const id = deps.random.uuid();
-  const iccid = testEventIccid(deps.random);
-  const at = deps.clock.now();
-  const when = iso(at);
-  await deps.db.transaction().execute(async (trx) => {
-    await insertCallbackEvents(trx, [
-      {
-        id,
-        organisation_id: organisationId,
-        iccid,
-        alert_type: 'FirstAttachment',
-        payload: JSON.stringify({
-          iccid,
-          alertType: 'FirstAttachment',
-          country: 'GB',
-        }),
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: when,
-        locked_until: null,
-        locked_by: null,
-        last_status: null,
-        created_at: when,
-        updated_at: when,
-        delivered_at: null,
-      },
-    ]);
-    await audit(trx, who, {
-      action: 'callback.test_sent',
-      organisationId,
-      at,
-      details: { eventId: id },
-    });
+  await runWrite(deps, queueTestEvent, {
+    organisationId,
+    who,
+    id,
+    iccid: testEventIccid(deps.random),
   });
   return id;
 }
 
-/** Resends one of the organisation's deliveries (the API's rules), audited. */
-export async function resendFromPortal(
+async function resendAudited(
+  tx: Executor,
+  deps: CallbackToolDeps,
+  input: Acting & { readonly id: string },
+): Promise<DeliverySummary> {
+  const summary = await applyResend(tx, deps, {
+    organisationId: input.organisationId,
+    id: input.id,
+  });
+  await audit(tx, input.who, {
+    action: 'callback.resent',
+    organisationId: input.organisationId,
+    at: deps.clock.now(),
+    details: { eventId: input.id },
+  });
+  return summary;
+}
+
+/** Resends one of the organisation's deliveries (the API's rules), audited in its transaction. */
+export function resendFromPortal(
   deps: CallbackToolDeps,
   organisationId: string,
   id: string,
   who: AuditActor,
 ): Promise<DeliverySummary> {
-  const summary = await resendDelivery(deps, organisationId, id);
-  await audit(deps.db, who, {
-    action: 'callback.resent',
-    organisationId,
-    at: deps.clock.now(),
-    details: { eventId: id },
-  });
-  return summary;
+  return runWrite(deps, resendAudited, { organisationId, id, who });
 }

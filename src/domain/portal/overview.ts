@@ -1,5 +1,5 @@
-import type { DeliverySummary } from '../../callbacks/deliveries.js';
-import { listDeliveries } from '../../callbacks/deliveries.js';
+import type { DeliverySummary } from '../callbacks/deliveries.js';
+import { listDeliveries } from '../callbacks/deliveries.js';
 import type { Db } from '../../store/database.js';
 import type { FailingCounts } from '../../store/repositories/callback-repository.js';
 import { countFailingEvents } from '../../store/repositories/callback-repository.js';

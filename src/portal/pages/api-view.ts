@@ -1,5 +1,5 @@
-import type { DeliveryDetail, DeliverySummary } from '../../callbacks/deliveries.js';
-import { RESENDABLE } from '../../callbacks/deliveries.js';
+import type { DeliveryDetail, DeliverySummary } from '../../domain/callbacks/deliveries.js';
+import { RESENDABLE } from '../../domain/callbacks/deliveries.js';
 import type { KeySummary } from '../../domain/portal/api-access.js';
 import { isTestEventIccid } from '../../domain/portal/api-access.js';
 import type { SafeHtml } from '../html.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getDelivery, listDeliveries } from '../../callbacks/deliveries.js';
+import { getDelivery, listDeliveries } from '../../domain/callbacks/deliveries.js';
 import type { AppDeps } from '../../deps.js';
 import { DomainError, badRequest } from '../../domain/errors.js';
 import { updateOrganisationSettings, rotateApiKey } from '../../domain/organisations.js';
@@ -41,7 +41,7 @@ async function sendApi(
   const org = view.organisation;
   const page = state.page ?? 1;
   const [key, deliveries] = await Promise.all([
-    readKeySummary({ db: deps.store.db, cipher: deps.cipher, clock: deps.clock }, org.id),
+    readKeySummary(deps, org.id),
     listDeliveries(deps.store.db, org.id, { page, perPage: DELIVERIES_PER_PAGE }),
   ]);
   const role = view.user.role;
@@ -92,8 +92,7 @@ async function postReveal(deps: AppDeps, request: FastifyRequest, reply: Fastify
       status: 400,
     });
   }
-  const keyDeps = { db: deps.store.db, cipher: deps.cipher, clock: deps.clock };
-  const key = await revealApiKey(keyDeps, view.organisation.id, auditActor(request));
+  const key = await revealApiKey(deps, view.organisation.id, auditActor(request));
   return sendApi(deps, reply, view, { shownKey: { key, rotated: false } });
 }
 
@@ -161,8 +160,7 @@ async function postCallback(deps: AppDeps, request: FastifyRequest, reply: Fasti
 async function postTestEvent(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
   const view = requirePermission(request, 'callbacks.write');
   try {
-    const tools = { db: deps.store.db, clock: deps.clock, random: deps.random };
-    await sendTestEvent(tools, view.organisation.id, auditActor(request));
+    await sendTestEvent(deps, view.organisation.id, auditActor(request));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return sendApi(deps, reply, view, {
@@ -201,8 +199,7 @@ export function registerApiPage(app: FastifyInstance, deps: AppDeps): void {
   app.post('/portal/api/deliveries/:id/resend', async (request, reply) => {
     const view = requirePermission(request, 'callbacks.write');
     const id = idParam(request);
-    const tools = { db: deps.store.db, clock: deps.clock, random: deps.random };
-    await resendFromPortal(tools, view.organisation.id, id, auditActor(request));
+    await resendFromPortal(deps, view.organisation.id, id, auditActor(request));
     return redirectWithFlash(
       request,
       reply,
