@@ -7,7 +7,7 @@ import type { SavedCard } from '../../store/repositories/payment-repository.js';
 import {
   findDefaultCard,
   insertCard,
-  makeDefaultCard,
+  setDefaultCard,
 } from '../../store/repositories/payment-repository.js';
 import type { AuditActor } from '../audit.js';
 import { audit } from '../audit.js';
@@ -75,7 +75,7 @@ async function adoptCard(
   input: { card: SavedCard; actor: AuditActor },
 ): Promise<void> {
   const { card } = input;
-  await makeDefaultCard(tx, card.organisationId, card.id);
+  await setDefaultCard(tx, card.organisationId, card.id);
   await audit(tx, input.actor, {
     action: 'card.saved',
     organisationId: card.organisationId,

@@ -60,7 +60,7 @@ export async function insertCard(trx: Executor, card: SavedCard): Promise<void> 
 }
 
 /** Makes a saved card the one top-up charges. */
-export async function makeDefaultCard(
+export async function setDefaultCard(
   trx: Executor,
   organisationId: string,
   cardId: string,

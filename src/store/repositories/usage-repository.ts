@@ -4,7 +4,7 @@ import type { Executor } from '../database.js';
 // usage it counts.
 
 /** Adds `bytes` to the organisation's total of `day` (YYYY-MM-DD). */
-export async function addDailyUsage(
+export async function recordDailyUsage(
   trx: Executor,
   organisationId: string,
   day: string,
