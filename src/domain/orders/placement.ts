@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { RandomSource } from '../../random.js';
 import type { Db, Executor } from '../../store/database.js';
+import type { GroupWriter } from '../../store/group-commit.js';
 import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
 import { insertBatch } from '../../store/repositories/inventory-repository.js';
 import { readFunds } from '../../store/repositories/ledger-repository.js';
@@ -27,7 +28,7 @@ import { checkOrderRequest } from './validation.js';
 // rolls all of it back.
 
 export interface OrderDeps {
-  readonly store: { readonly db: Db };
+  readonly store: { readonly db: Db; readonly writer: GroupWriter };
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly config: Config;
@@ -196,7 +197,8 @@ export async function placeOrder(
   const expiry = iso(addDays(now, deps.config.inventoryValidityDays));
   const reference = deps.random.uuid();
 
-  return deps.store.db.transaction().execute(async (trx) => {
+  // Orders of the same organisation are committed together (store/group-commit.ts).
+  return deps.store.writer.run(org.id, async (trx) => {
     const prepared = await prepare(trx, org, request, deps.config);
     const activations = prepared.activations;
     const lineIccids: string[][] = [];

@@ -1,0 +1,182 @@
+import { sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database as Schema } from './schema.js';
+
+// Group commit. Writes that arrive together (the requests one turn of the event loop has parsed,
+// or that queued while the previous batch ran) are applied in one database transaction, which
+// commits once; only then is each of them acknowledged. One commit per batch instead of one per
+// write is what bounds write throughput on PostgreSQL (a commit waits for the WAL flush) and
+// saves SQLite a WAL append of the same hot pages per write.
+//
+// - Each write runs inside a savepoint: one that throws is rolled back to it and fails alone,
+//   with its own error, while the rest of its batch commits. A batch of one runs without.
+// - A write is acknowledged (its promise resolves) only after the commit of its batch; when the
+//   commit fails, every write of the batch fails with that error, as a lone transaction would.
+// - When the batch transaction fails outside any write (a connection lost before the commit, a
+//   savepoint refused), nothing of it was committed, and each write is run again alone.
+// - Writes are queued by group (the organisation), in lanes: the writes of a group always go to
+//   the same lane, and a lane runs one batch at a time, so one instance never has two
+//   transactions waiting on the same organisation's balance row. Within a batch, writes run in
+//   group order, so row locks are taken in the same order on every instance and two instances
+//   cannot deadlock on balance rows. A write that still loses a deadlock or a serialisation
+//   conflict is run again alone after its batch.
+// SQLite has one connection, hence one lane.
+
+export type Work<T> = (trx: Transaction<Schema>) => Promise<T>;
+
+export interface GroupCommitSettings {
+  /** false: every write is its own transaction (GROUP_COMMIT=false). */
+  readonly enabled: boolean;
+  /** Most writes in one transaction (GROUP_COMMIT_MAX_BATCH). */
+  readonly maxBatch: number;
+  /** Batches that may run at once (transactions in flight); 1 on SQLite. */
+  readonly lanes: number;
+}
+
+export interface GroupWriter {
+  readonly settings: GroupCommitSettings;
+  /**
+   * Runs `work` in a write transaction, possibly shared with other writes; resolves with its
+   * result once that transaction has committed, or rejects with the error `work` threw (its
+   * writes rolled back, the others' kept) or the error of the commit.
+   */
+  run<T>(group: string, work: Work<T>): Promise<T>;
+  /** Resolves when every write queued so far has been settled. */
+  idle(): Promise<void>;
+  /** Transactions committed or attempted for batches, and the writes they carried, so far. */
+  stats(): { batches: number; writes: number };
+}
+
+export const DEFAULT_MAX_BATCH = 64;
+
+interface Item {
+  readonly group: string;
+  readonly work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+type Outcome =
+  | { kind: 'done'; value: unknown }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'again' };
+
+interface Lane {
+  queue: Item[];
+  running: Promise<void> | undefined;
+}
+
+const SAVEPOINT = sql.raw('group_commit_item');
+
+/** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
+function retryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
+}
+
+async function runAlone(db: Kysely<Schema>, item: Item): Promise<void> {
+  try {
+    item.resolve(await db.transaction().execute(item.work));
+  } catch (error) {
+    item.reject(error);
+  }
+}
+
+/** Runs one write inside a savepoint of the batch transaction. Throws only when the savepoint does. */
+async function runIsolated(trx: Transaction<Schema>, item: Item): Promise<Outcome> {
+  await sql`savepoint ${SAVEPOINT}`.execute(trx);
+  let outcome: Outcome;
+  try {
+    outcome = { kind: 'done', value: await item.work(trx) };
+  } catch (error) {
+    await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
+    outcome = retryable(error) ? { kind: 'again' } : { kind: 'failed', error };
+  }
+  await sql`release savepoint ${SAVEPOINT}`.execute(trx);
+  return outcome;
+}
+
+function settle(item: Item, outcome: Outcome): boolean {
+  if (outcome.kind === 'done') item.resolve(outcome.value);
+  else if (outcome.kind === 'failed') item.reject(outcome.error);
+  return outcome.kind !== 'again';
+}
+
+async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
+  const [only] = batch;
+  if (batch.length === 1 && only !== undefined) return runAlone(db, only);
+  batch.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+  const outcomes: Outcome[] = [];
+  let applied = false;
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (const item of batch) outcomes.push(await runIsolated(trx, item));
+      applied = true;
+    });
+  } catch (error) {
+    // Failed before its commit (rolled back): run each write alone. The commit itself failed:
+    // its outcome is the batch's, as for a lone transaction, unless the database refused it.
+    if (!applied || retryable(error)) {
+      for (const item of batch) await runAlone(db, item);
+    } else {
+      for (const item of batch) item.reject(error);
+    }
+    return;
+  }
+  const again = batch.filter((item, i) => !settle(item, outcomes[i] ?? { kind: 'again' }));
+  for (const item of again) await runAlone(db, item);
+}
+
+function laneIndex(group: string, lanes: number): number {
+  if (lanes === 1) return 0;
+  let hash = 0;
+  for (let i = 0; i < group.length; i += 1) hash = (hash * 31 + group.charCodeAt(i)) | 0;
+  return Math.abs(hash) % lanes;
+}
+
+export function createGroupWriter(db: Kysely<Schema>, settings: GroupCommitSettings): GroupWriter {
+  const counts = { batches: 0, writes: 0 };
+  const lanes: Lane[] = Array.from({ length: Math.max(1, settings.lanes) }, () => ({
+    queue: [],
+    running: undefined,
+  }));
+
+  async function drain(lane: Lane): Promise<void> {
+    // Let the requests parsed in this turn of the event loop join the first batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (lane.queue.length > 0) {
+        const batch = lane.queue.splice(0, settings.maxBatch);
+        counts.batches += 1;
+        counts.writes += batch.length;
+        await commitBatch(db, batch);
+      }
+    } finally {
+      lane.running = undefined;
+    }
+  }
+
+  return {
+    settings,
+    run<T>(group: string, work: Work<T>): Promise<T> {
+      if (!settings.enabled) {
+        counts.batches += 1;
+        counts.writes += 1;
+        return db.transaction().execute(work);
+      }
+      return new Promise<T>((resolve, reject) => {
+        const lane = lanes[laneIndex(group, lanes.length)] ?? lanes[0];
+        if (lane === undefined) throw new Error('group writer has no lane');
+        lane.queue.push({ group, work, resolve: resolve as (value: unknown) => void, reject });
+        // drain settles every item it takes and never rejects itself.
+        lane.running ??= drain(lane);
+      });
+    },
+    stats: () => ({ ...counts }),
+    async idle() {
+      while (lanes.some((lane) => lane.running !== undefined)) {
+        await Promise.all(lanes.map((lane) => lane.running));
+      }
+    },
+  };
+}
