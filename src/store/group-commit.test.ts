@@ -73,7 +73,10 @@ for (const kind of DATABASES) {
       results.forEach((r, i) => {
         if (i % 3 === 0) {
           assert.equal(r.status, 'rejected');
-          assert.match(String((r as PromiseRejectedResult).reason), new RegExp(`write ${i} refused`));
+          assert.match(
+            String((r as PromiseRejectedResult).reason),
+            new RegExp(`write ${i} refused`),
+          );
         } else {
           assert.deepEqual(r, { status: 'fulfilled', value: i });
         }
@@ -85,7 +88,9 @@ for (const kind of DATABASES) {
     it('a statement error in one write (duplicate key) does not take its batch down', async () => {
       await sql`delete from gc_probe`.execute(store.db);
       const results = await Promise.allSettled(
-        [100, 101, 100, 102].map((id) => store.writer.run(`org ${id}`, (trx) => insertProbe(trx, id))),
+        [100, 101, 100, 102].map((id) =>
+          store.writer.run(`org ${id}`, (trx) => insertProbe(trx, id)),
+        ),
       );
       assert.deepEqual(
         results.map((r) => r.status),
@@ -99,10 +104,12 @@ for (const kind of DATABASES) {
       let firstSettled: () => void = () => undefined;
       const settledEarly = new Promise<void>((resolve) => (firstSettled = resolve));
       let seenAtAcknowledgement: number[] | undefined;
-      const first = store.writer.run('org', (trx) => insertProbe(trx, 1)).then(async () => {
-        seenAtAcknowledgement = await probeIds(observer);
-        firstSettled();
-      });
+      const first = store.writer
+        .run('org', (trx) => insertProbe(trx, 1))
+        .then(async () => {
+          seenAtAcknowledgement = await probeIds(observer);
+          firstSettled();
+        });
       // The second write of the batch waits for the first to be acknowledged, or 300 ms: a writer
       // that acknowledged before the commit would let the observer miss write 1.
       const second = store.writer.run('org', async (trx) => {

@@ -8,8 +8,9 @@ import type { Database as Schema } from './schema.js';
 // write is what bounds write throughput on PostgreSQL (a commit waits for the WAL flush) and
 // saves SQLite a WAL append of the same hot pages per write.
 //
-// - Each write runs inside a savepoint: one that throws is rolled back to it and fails alone,
-//   with its own error, while the rest of its batch commits. A batch of one runs without.
+// - A write that throws fails alone, with its own error, while the rest of its batch commits:
+//   the batch is first run without savepoints (writes rarely fail); if one throws, it is rolled
+//   back and run again with a savepoint around each write. A batch of one runs without.
 // - A write is acknowledged (its promise resolves) only after the commit of its batch; when the
 //   commit fails, every write of the batch fails with that error, as a lone transaction would.
 // - When the batch transaction fails outside any write (a connection lost before the commit, a
@@ -57,9 +58,7 @@ interface Item {
 }
 
 type Outcome =
-  | { kind: 'done'; value: unknown }
-  | { kind: 'failed'; error: unknown }
-  | { kind: 'again' };
+  { kind: 'done'; value: unknown } | { kind: 'failed'; error: unknown } | { kind: 'again' };
 
 interface Lane {
   queue: Item[];
@@ -102,10 +101,8 @@ function settle(item: Item, outcome: Outcome): boolean {
   return outcome.kind !== 'again';
 }
 
-async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
-  const [only] = batch;
-  if (batch.length === 1 && only !== undefined) return runAlone(db, only);
-  batch.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+/** The batch with a savepoint around each write, after one of them failed in the first pass. */
+async function commitIsolated(db: Kysely<Schema>, batch: readonly Item[]): Promise<void> {
   const outcomes: Outcome[] = [];
   let applied = false;
   try {
@@ -114,17 +111,59 @@ async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
       applied = true;
     });
   } catch (error) {
-    // Failed before its commit (rolled back): run each write alone. The commit itself failed:
-    // its outcome is the batch's, as for a lone transaction, unless the database refused it.
-    if (!applied || retryable(error)) {
-      for (const item of batch) await runAlone(db, item);
-    } else {
-      for (const item of batch) item.reject(error);
-    }
-    return;
+    return afterFailedCommit(db, batch, error, applied);
   }
   const again = batch.filter((item, i) => !settle(item, outcomes[i] ?? { kind: 'again' }));
   for (const item of again) await runAlone(db, item);
+}
+
+/**
+ * The batch transaction failed. Before its commit (rolled back): each write is run again alone.
+ * The commit itself failed: that is every write's outcome, as for a lone transaction, unless the
+ * database refused the commit (then nothing stayed and each write runs again alone).
+ */
+async function afterFailedCommit(
+  db: Kysely<Schema>,
+  batch: readonly Item[],
+  error: unknown,
+  applied: boolean,
+): Promise<void> {
+  if (!applied || retryable(error)) {
+    for (const item of batch) await runAlone(db, item);
+  } else {
+    for (const item of batch) item.reject(error);
+  }
+}
+
+/**
+ * First pass: the writes one after the other, without savepoints (two statements less each).
+ * Most batches have no failing write. When one throws, the whole batch is rolled back and run
+ * again with a savepoint around each write, so the failing one fails alone.
+ */
+async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
+  const [only] = batch;
+  if (batch.length === 1 && only !== undefined) return runAlone(db, only);
+  batch.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+  const values: unknown[] = [];
+  let writeFailed = false;
+  let applied = false;
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (const item of batch) {
+        try {
+          values.push(await item.work(trx));
+        } catch (error) {
+          writeFailed = true;
+          throw error;
+        }
+      }
+      applied = true;
+    });
+  } catch (error) {
+    if (writeFailed) return commitIsolated(db, batch);
+    return afterFailedCommit(db, batch, error, applied);
+  }
+  batch.forEach((item, i) => item.resolve(values[i]));
 }
 
 function laneIndex(group: string, lanes: number): number {

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { OrderStatus, OrdersTable } from '../schema.js';
 
@@ -25,37 +26,62 @@ export interface StoredOrder {
   items: StoredOrderItem[];
 }
 
+const insertOrderStatement = compiledOnce(
+  (db, p: Omit<StoredOrder, 'items' | 'assign'> & { assign: number }) =>
+    db.insertInto('orders').values({
+      reference: p.reference,
+      organisation_id: p.organisationId,
+      status: p.status,
+      status_message: p.statusMessage,
+      total: p.total,
+      currency: p.currency,
+      assign: p.assign,
+      source: 'order',
+      created_at: p.createdAt,
+    }),
+);
+
+interface ItemRow {
+  order_reference: string;
+  line_no: number;
+  type: string;
+  item: string;
+  quantity: number;
+  price_per_unit: number;
+  sub_total: number;
+  iccids: string;
+}
+
+/** The one-line order, by far the most common, compiled once. */
+const insertOneItem = compiledOnce((db, p: ItemRow) =>
+  db.insertInto('order_items').values({
+    order_reference: p.order_reference,
+    line_no: p.line_no,
+    type: p.type,
+    item: p.item,
+    quantity: p.quantity,
+    price_per_unit: p.price_per_unit,
+    sub_total: p.sub_total,
+    iccids: p.iccids,
+  }),
+);
+
 /** Writes an order and its lines in the caller's transaction (two statements). */
 export async function insertOrder(trx: Executor, order: StoredOrder): Promise<void> {
-  await trx
-    .insertInto('orders')
-    .values({
-      reference: order.reference,
-      organisation_id: order.organisationId,
-      status: order.status,
-      status_message: order.statusMessage,
-      total: order.total,
-      currency: order.currency,
-      assign: order.assign ? 1 : 0,
-      source: 'order',
-      created_at: order.createdAt,
-    })
-    .execute();
-  await trx
-    .insertInto('order_items')
-    .values(
-      order.items.map((i) => ({
-        order_reference: order.reference,
-        line_no: i.lineNo,
-        type: i.type,
-        item: i.item,
-        quantity: i.quantity,
-        price_per_unit: i.pricePerUnit,
-        sub_total: i.subTotal,
-        iccids: JSON.stringify(i.iccids),
-      })),
-    )
-    .execute();
+  await insertOrderStatement.execute(trx, { ...order, assign: order.assign ? 1 : 0 });
+  const rows: ItemRow[] = order.items.map((i) => ({
+    order_reference: order.reference,
+    line_no: i.lineNo,
+    type: i.type,
+    item: i.item,
+    quantity: i.quantity,
+    price_per_unit: i.pricePerUnit,
+    sub_total: i.subTotal,
+    iccids: JSON.stringify(i.iccids),
+  }));
+  const [only] = rows;
+  if (rows.length === 1 && only !== undefined) await insertOneItem.execute(trx, only);
+  else await trx.insertInto('order_items').values(rows).execute();
 }
 
 type OrderRow = Omit<Selectable<OrdersTable>, 'source'>;
