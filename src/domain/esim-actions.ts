@@ -9,10 +9,12 @@ import {
   touchNetwork,
 } from '../store/repositories/network-repository.js';
 import { badRequest, notFound } from './errors.js';
+import { inTransaction } from './use-cases/run.js';
 
 // The live eSIM actions the contract leaves out: the organisation's own reference on an eSIM
-// (PUT /esims) and a network refresh (GET /esims/{iccid}/refresh). Each is one transaction and
-// leaves an entry in the eSIM history, named as the live service names it.
+// (PUT /esims) and a network refresh (GET /esims/{iccid}/refresh). Each is one transaction, opened
+// by the use-case runner, and leaves an entry in the eSIM history, named as the live service
+// names it.
 
 export const HISTORY_UPDATED = 'eSIM Updated';
 export const HISTORY_REFRESHED = 'eSIM Refreshed';
@@ -53,7 +55,7 @@ export async function updateCustomerRef(
     throw badRequest(`body field customerRef must be at most ${CUSTOMER_REF_MAX} characters`);
   }
   const at = iso(deps.clock.now());
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {
       throw notFound(`eSIM ${iccid} not found`);
     }
@@ -69,7 +71,7 @@ export async function updateCustomerRef(
  */
 export async function refreshEsim(deps: ActionDeps, iccid: string): Promise<void> {
   const at = iso(deps.clock.now());
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     const network = await findNetwork(trx, iccid);
     if (network !== undefined && network.attached === 1) {
       await touchNetwork(trx, iccid, { last_seen: at });
