@@ -78,8 +78,10 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   // the pool by pg itself; without a listener the 'error' event would crash the process.
   pool.on('error', () => undefined);
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  // A quarter of the pool runs group commits; the rest stays free for reads and other writes.
-  const writer = writerFor(db, options, Math.max(1, Math.floor(poolSize / 4)));
+  // Most of the pool runs group commits, each lane one transaction at a time: the statements of
+  // a batch run one after the other, so lanes are what keeps several round trips in flight. Four
+  // connections stay free for reads and other writes.
+  const writer = writerFor(db, options, Math.max(1, poolSize - 4));
   return {
     db,
     dialect: 'postgres',
