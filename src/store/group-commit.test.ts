@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
 import { DATABASES } from '../../test/harness.js';
@@ -118,6 +119,36 @@ for (const kind of DATABASES) {
       });
       await Promise.all([first, second]);
       assert.deepEqual(seenAtAcknowledgement, [1, 2]);
+    });
+
+    it('fails every write of a batch that cannot begin (SQLite busy), without running any', async (t) => {
+      if (target.kind !== 'sqlite') return t.skip('SQLite only: another process holds the file');
+      const holder = new SQLite(target.path);
+      const busy = openStore(target, { busyWaitMs: 300 });
+      let ran = 0;
+      try {
+        holder.exec('begin immediate');
+        const started = Date.now();
+        const results = await Promise.allSettled(
+          [300, 301, 302, 303, 304, 305, 306, 307].map((id) =>
+            busy.writer.run('org', async (trx) => {
+              ran += 1;
+              await insertProbe(trx, id);
+            }),
+          ),
+        );
+        assert.deepEqual(
+          results.map((r) => r.status),
+          Array.from({ length: 8 }, () => 'rejected'),
+        );
+        assert.equal(ran, 0);
+        // One wait of SQLITE_BUSY_WAIT_MS (300 ms) for the batch, not one more per write.
+        assert.ok(Date.now() - started < 1200, `waited ${Date.now() - started} ms`);
+      } finally {
+        holder.exec('rollback');
+        holder.close();
+        await busy.close();
+      }
     });
 
     it('runs every write in its own transaction when group commit is off', async () => {

@@ -60,6 +60,9 @@ interface Item {
 type Outcome =
   { kind: 'done'; value: unknown } | { kind: 'failed'; error: unknown } | { kind: 'again' };
 
+/** How far a batch transaction got. */
+type Progress = 'not begun' | 'begun' | 'applied';
+
 interface Lane {
   queue: Item[];
   running: Promise<void> | undefined;
@@ -104,31 +107,33 @@ function settle(item: Item, outcome: Outcome): boolean {
 /** The batch with a savepoint around each write, after one of them failed in the first pass. */
 async function commitIsolated(db: Kysely<Schema>, batch: readonly Item[]): Promise<void> {
   const outcomes: Outcome[] = [];
-  let applied = false;
+  let progress: Progress = 'not begun';
   try {
     await db.transaction().execute(async (trx) => {
+      progress = 'begun';
       for (const item of batch) outcomes.push(await runIsolated(trx, item));
-      applied = true;
+      progress = 'applied';
     });
   } catch (error) {
-    return afterFailedCommit(db, batch, error, applied);
+    return afterFailedCommit(db, batch, error, progress);
   }
   const again = batch.filter((item, i) => !settle(item, outcomes[i] ?? { kind: 'again' }));
   for (const item of again) await runAlone(db, item);
 }
 
 /**
- * The batch transaction failed. Before its commit (rolled back): each write is run again alone.
- * The commit itself failed: that is every write's outcome, as for a lone transaction, unless the
+ * The batch transaction failed. After it began and before its commit (rolled back): each write is
+ * run again alone. It could not begin (SQLite busy past SQLITE_BUSY_WAIT_MS, no connection) or
+ * its commit failed: that is every write's outcome, as for a lone transaction, unless the
  * database refused the commit (then nothing stayed and each write runs again alone).
  */
 async function afterFailedCommit(
   db: Kysely<Schema>,
   batch: readonly Item[],
   error: unknown,
-  applied: boolean,
+  progress: Progress,
 ): Promise<void> {
-  if (!applied || retryable(error)) {
+  if (progress === 'begun' || (progress === 'applied' && retryable(error))) {
     for (const item of batch) await runAlone(db, item);
   } else {
     for (const item of batch) item.reject(error);
@@ -146,9 +151,10 @@ async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
   batch.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
   const values: unknown[] = [];
   let writeFailed = false;
-  let applied = false;
+  let progress: Progress = 'not begun';
   try {
     await db.transaction().execute(async (trx) => {
+      progress = 'begun';
       for (const item of batch) {
         try {
           values.push(await item.work(trx));
@@ -157,11 +163,11 @@ async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
           throw error;
         }
       }
-      applied = true;
+      progress = 'applied';
     });
   } catch (error) {
     if (writeFailed) return commitIsolated(db, batch);
-    return afterFailedCommit(db, batch, error, applied);
+    return afterFailedCommit(db, batch, error, progress);
   }
   batch.forEach((item, i) => item.resolve(values[i]));
 }
