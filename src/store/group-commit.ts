@@ -15,13 +15,13 @@ import type { Database as Schema } from './schema.js';
 //   commit fails, every write of the batch fails with that error, as a lone transaction would.
 // - When the batch transaction fails outside any write (a connection lost before the commit, a
 //   savepoint refused), nothing of it was committed, and each write is run again alone.
-// - Writes are queued by group (the organisation), in lanes: the writes of a group always go to
-//   the same lane, and a lane runs one batch at a time, so one instance never has two
-//   transactions waiting on the same organisation's balance row. Within a batch, writes run in
-//   group order, so row locks are taken in the same order on every instance and two instances
-//   cannot deadlock on balance rows. A write that still loses a deadlock or a serialisation
-//   conflict is run again alone after its batch.
-// SQLite has one connection, hence one lane.
+// - PostgreSQL: writes are queued by group (the organisation), and a batch holds the writes of
+//   one group: the organisation's balance row is locked by one transaction for the whole batch,
+//   one instance never has two transactions waiting for it, and a transaction locks one balance
+//   row, so instances cannot deadlock on them. Up to `lanes` batches (of different groups) run
+//   at once, so organisations do not wait for each other. A write that still loses a deadlock or
+//   a serialisation conflict is run again alone after its batch.
+// - SQLite has one connection, hence one lane: a batch takes every pending write, in group order.
 
 export type Work<T> = (trx: Transaction<Schema>) => Promise<T>;
 
@@ -62,11 +62,6 @@ type Outcome =
 
 /** How far a batch transaction got. */
 type Progress = 'not begun' | 'begun' | 'applied';
-
-interface Lane {
-  queue: Item[];
-  running: Promise<void> | undefined;
-}
 
 const SAVEPOINT = sql.raw('group_commit_item');
 
@@ -172,32 +167,56 @@ async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
   batch.forEach((item, i) => item.resolve(values[i]));
 }
 
-function laneIndex(group: string, lanes: number): number {
-  if (lanes === 1) return 0;
-  let hash = 0;
-  for (let i = 0; i < group.length; i += 1) hash = (hash * 31 + group.charCodeAt(i)) | 0;
-  return Math.abs(hash) % lanes;
+/** Takes the next batch off the pending writes, or undefined when none may start now. */
+function takeBatch(
+  pending: Map<string, Item[]>,
+  inFlight: ReadonlySet<string>,
+  settings: GroupCommitSettings,
+): { group: string | undefined; items: Item[] } | undefined {
+  if (settings.lanes === 1) {
+    // One transaction at a time (SQLite): every pending write, whatever its group.
+    const items: Item[] = [];
+    for (const [group, queued] of pending) {
+      items.push(...queued.splice(0, settings.maxBatch - items.length));
+      if (queued.length === 0) pending.delete(group);
+      if (items.length >= settings.maxBatch) break;
+    }
+    return items.length === 0 ? undefined : { group: undefined, items };
+  }
+  // Several at once (PostgreSQL): the writes of the longest-waiting group not already in flight.
+  for (const [group, queued] of pending) {
+    if (inFlight.has(group)) continue;
+    const items = queued.splice(0, settings.maxBatch);
+    if (queued.length === 0) pending.delete(group);
+    return { group, items };
+  }
+  return undefined;
 }
 
 export function createGroupWriter(db: Kysely<Schema>, settings: GroupCommitSettings): GroupWriter {
   const counts = { batches: 0, writes: 0 };
-  const lanes: Lane[] = Array.from({ length: Math.max(1, settings.lanes) }, () => ({
-    queue: [],
-    running: undefined,
-  }));
+  /** Writes not started yet, by group, groups in the order their oldest write arrived. */
+  const pending = new Map<string, Item[]>();
+  const inFlight = new Set<string>();
+  let running = 0;
+  let woken = false;
 
-  async function drain(lane: Lane): Promise<void> {
-    // Let the requests parsed in this turn of the event loop join the first batch.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    try {
-      while (lane.queue.length > 0) {
-        const batch = lane.queue.splice(0, settings.maxBatch);
-        counts.batches += 1;
-        counts.writes += batch.length;
-        await commitBatch(db, batch);
-      }
-    } finally {
-      lane.running = undefined;
+  function start(): void {
+    woken = false;
+    for (;;) {
+      if (running >= Math.max(1, settings.lanes)) return;
+      const batch = takeBatch(pending, inFlight, settings);
+      if (batch === undefined) return;
+      running += 1;
+      if (batch.group !== undefined) inFlight.add(batch.group);
+      counts.batches += 1;
+      counts.writes += batch.items.length;
+      // commitBatch settles every write it takes and never rejects itself.
+      void commitBatch(db, batch.items).finally(() => {
+        running -= 1;
+        if (batch.group !== undefined) inFlight.delete(batch.group);
+        start();
+      });
     }
   }
 
@@ -210,17 +229,21 @@ export function createGroupWriter(db: Kysely<Schema>, settings: GroupCommitSetti
         return db.transaction().execute(work);
       }
       return new Promise<T>((resolve, reject) => {
-        const lane = lanes[laneIndex(group, lanes.length)] ?? lanes[0];
-        if (lane === undefined) throw new Error('group writer has no lane');
-        lane.queue.push({ group, work, resolve: resolve as (value: unknown) => void, reject });
-        // drain settles every item it takes and never rejects itself.
-        lane.running ??= drain(lane);
+        const item: Item = { group, work, resolve: resolve as (value: unknown) => void, reject };
+        const queued = pending.get(group);
+        if (queued === undefined) pending.set(group, [item]);
+        else queued.push(item);
+        // Let the requests parsed in this turn of the event loop join the batch.
+        if (!woken) {
+          woken = true;
+          setImmediate(start);
+        }
       });
     },
     stats: () => ({ ...counts }),
     async idle() {
-      while (lanes.some((lane) => lane.running !== undefined)) {
-        await Promise.all(lanes.map((lane) => lane.running));
+      while (running > 0 || pending.size > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
     },
   };
