@@ -8,7 +8,8 @@
 // BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_POSTGRES_URL (an admin URL;
 // default postgres://postgres@127.0.0.1:5432/postgres; "off" skips PostgreSQL), BENCH_CASES
 // (comma-separated case names, default all), BENCH_SERVER_ENV (extra server settings, e.g.
-// "GROUP_COMMIT=false").
+// "GROUP_COMMIT=false"), BENCH_COMPARE_GROUP_COMMIT=1 (each case again with GROUP_COMMIT=false,
+// right after it, in the same run).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,8 @@ export interface OrdersBenchOptions {
   readonly postgresAdminUrl: string | undefined;
   readonly cases: readonly string[] | undefined;
   readonly serverEnv: Record<string, string>;
+  /** Each case again without group commit, right after it (BENCH_COMPARE_GROUP_COMMIT=1). */
+  readonly compareWithoutGroupCommit: boolean;
   readonly print: (line: string) => void;
 }
 
@@ -193,6 +196,19 @@ async function runCase(c: Case, target: Target, options: OrdersBenchOptions): Pr
   };
 }
 
+/** The same case on a fresh database with GROUP_COMMIT=false, in the same run. */
+async function runWithoutGroupCommit(c: Case, options: OrdersBenchOptions): Promise<Row> {
+  const target =
+    c.database === 'sqlite' ? sqliteTarget() : await postgresTarget(options.postgresAdminUrl ?? '');
+  try {
+    const off = { ...options, serverEnv: { ...options.serverEnv, GROUP_COMMIT: 'false' } };
+    const row = await runCase(c, target, off);
+    return { ...row, name: `  same, GROUP_COMMIT=false` };
+  } finally {
+    await target.drop();
+  }
+}
+
 function printTable(rows: readonly Row[], print: (line: string) => void): void {
   const header = [
     'case'.padEnd(44),
@@ -252,6 +268,7 @@ export async function runOrdersBenchmark(options: OrdersBenchOptions): Promise<b
     } finally {
       await target.drop();
     }
+    if (options.compareWithoutGroupCommit) rows.push(await runWithoutGroupCommit(c, options));
   }
   printTable(rows, options.print);
   return rows.every((r) => r.met);
@@ -288,6 +305,7 @@ export function ordersBenchOptionsFromEnv(print: (line: string) => void): Orders
     postgresAdminUrl: pgUrl === 'off' ? undefined : pgUrl,
     cases: cases === undefined || cases === '' ? undefined : cases.split(','),
     serverEnv: envPairs(process.env['BENCH_SERVER_ENV']),
+    compareWithoutGroupCommit: process.env['BENCH_COMPARE_GROUP_COMMIT'] === '1',
     print,
   };
 }
