@@ -121,6 +121,25 @@ for (const kind of DATABASES) {
       assert.deepEqual(seenAtAcknowledgement, [1, 2]);
     });
 
+    it("commits one organisation while another one's batch is still running (PostgreSQL)", async (t) => {
+      if (target.kind !== 'postgres') return t.skip('SQLite runs one transaction at a time');
+      await sql`delete from gc_probe`.execute(store.db);
+      let acknowledged: () => void = () => undefined;
+      const otherDone = new Promise<void>((resolve) => (acknowledged = resolve));
+      let sawOther = false;
+      const slow = store.writer.run('organisation A', async (trx) => {
+        await insertProbe(trx, 10);
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2000));
+        await Promise.race([otherDone.then(() => (sawOther = true)), timeout]);
+      });
+      const other = store.writer.run('organisation B', (trx) => insertProbe(trx, 11));
+      await other;
+      acknowledged();
+      await slow;
+      assert.equal(sawOther, true, 'organisation B waited for organisation A');
+      assert.deepEqual(await probeIds(observer), [10, 11]);
+    });
+
     it('fails every write of a batch that cannot begin (SQLite busy), without running any', async (t) => {
       if (target.kind !== 'sqlite') return t.skip('SQLite only: another process holds the file');
       const holder = new SQLite(target.path);

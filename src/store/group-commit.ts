@@ -13,8 +13,9 @@ import type { Database as Schema } from './schema.js';
 //   back and run again with a savepoint around each write. A batch of one runs without.
 // - A write is acknowledged (its promise resolves) only after the commit of its batch; when the
 //   commit fails, every write of the batch fails with that error, as a lone transaction would.
-// - When the batch transaction fails outside any write (a connection lost before the commit, a
-//   savepoint refused), nothing of it was committed, and each write is run again alone.
+// - When the batch transaction fails outside any write after it began (a connection lost before
+//   the commit, a savepoint refused), nothing of it was committed, and each write is run again
+//   alone. One that cannot begin (SQLite busy past SQLITE_BUSY_WAIT_MS) fails all its writes.
 // - PostgreSQL: writes are queued by group (the organisation), and a batch holds the writes of
 //   one group: the organisation's balance row is locked by one transaction for the whole batch,
 //   one instance never has two transactions waiting for it, and a transaction locks one balance
