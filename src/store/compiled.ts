@@ -75,3 +75,16 @@ export function compiledOnce<P extends object, R>(
     },
   };
 }
+
+/**
+ * The named values of `p` (placeholders in a `build`), as the object of an insert's `values`:
+ * a row of every column the list names.
+ */
+export function columnsOf<P extends object, K extends keyof P>(
+  p: P,
+  columns: readonly K[],
+): Pick<P, K> {
+  const row = {} as Pick<P, K>;
+  for (const column of columns) row[column] = p[column];
+  return row;
+}
