@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock, OffsetClock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { RandomSource } from '../random.js';
 import type { Db, Executor } from '../store/database.js';
@@ -111,4 +111,18 @@ export async function clearProcessingDelay(deps: {
   readonly store: { readonly db: Db };
 }): Promise<void> {
   await deleteSimState(deps.store.db, SIM_KEYS.processingDelaySeconds);
+}
+
+/**
+ * Moves the simulator clock forward (never back: stored times would then lie in the future) and
+ * records the offset so it survives a restart.
+ */
+export async function advanceSimulatorClock(
+  deps: { readonly store: { readonly db: Db } },
+  clock: OffsetClock,
+  seconds: number,
+): Promise<Date> {
+  const now = clock.advance(seconds);
+  await writeSimState(deps.store.db, SIM_KEYS.clockOffsetMs, String(clock.offset));
+  return now;
 }
