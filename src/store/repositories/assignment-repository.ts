@@ -19,6 +19,12 @@ export function normaliseAssignment(row: AssignmentRow): AssignmentRow {
   };
 }
 
+// Statements compiled once sit after the function that runs them (test/ci/write-guard.test.ts
+// reads each exported function with the text that follows it).
+export async function insertAssignment(db: Executor, row: AssignmentRow): Promise<void> {
+  await insertAssignmentStatement.execute(db, row);
+}
+
 const ASSIGNMENT_COLUMNS = [
   'id',
   'reference',
@@ -46,8 +52,10 @@ const insertAssignmentStatement = compiledOnce((db, p: AssignmentRow) =>
   db.insertInto('assignments').values(columnsOf(p, ASSIGNMENT_COLUMNS)),
 );
 
-export async function insertAssignment(db: Executor, row: AssignmentRow): Promise<void> {
-  await insertAssignmentStatement.execute(db, row);
+export async function nextQueuePosition(db: Executor, iccid: string): Promise<number> {
+  const { rows } = await lastQueuePosition.execute(db, { iccid });
+  const max = rows[0]?.max;
+  return max === null || max === undefined ? 1 : Number(max) + 1;
 }
 
 const lastQueuePosition = compiledOnce((db, p: { iccid: string }) =>
@@ -56,12 +64,6 @@ const lastQueuePosition = compiledOnce((db, p: { iccid: string }) =>
     .select((eb) => eb.fn.max('queue_position').as('max'))
     .where('iccid', '=', p.iccid),
 );
-
-export async function nextQueuePosition(db: Executor, iccid: string): Promise<number> {
-  const { rows } = await lastQueuePosition.execute(db, { iccid });
-  const max = rows[0]?.max;
-  return max === null || max === undefined ? 1 : Number(max) + 1;
-}
 
 export async function findAssignment(
   db: Executor,

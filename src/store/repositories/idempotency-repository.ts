@@ -111,14 +111,6 @@ function heldBy(organisationId: string, key: string, owner: string) {
   return { organisation_id: organisationId, idem_key: key, owner, state: 'running' } as const;
 }
 
-const completeClaimStatement = compiledOnce(
-  (db, p: { organisationId: string; key: string; owner: string; status: number; body: string }) =>
-    db
-      .updateTable('idempotency_keys')
-      .set({ state: 'done', response_status: p.status, response_body: p.body, locked_until: null })
-      .where((eb) => eb.and(heldBy(p.organisationId, p.key, p.owner))),
-);
-
 /** Stores the response of a claim; false when the claim is no longer held by `owner`. */
 export async function completeClaim(
   db: Executor,
@@ -137,6 +129,14 @@ export async function completeClaim(
   });
   return Number(result.numAffectedRows ?? 0) === 1;
 }
+
+const completeClaimStatement = compiledOnce(
+  (db, p: { organisationId: string; key: string; owner: string; status: number; body: string }) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', response_status: p.status, response_body: p.body, locked_until: null })
+      .where((eb) => eb.and(heldBy(p.organisationId, p.key, p.owner))),
+);
 
 /** Stores the result a claim ended with, answered 200 with `result` as its JSON body. */
 export function completeClaimWithResult(
