@@ -1,29 +1,18 @@
 // The baseline process of bench/orders.ts: a bare Fastify route that parses the same JSON body
-// and answers with an order of the same shape and size from memory, so the benchmark can show
-// what HTTP and JSON alone cost on this machine. Prints its address, then serves until SIGTERM.
+// and answers with the very bytes the service answered to the same request (read from the file
+// named by BARE_RESPONSE_FILE), so the benchmark shows what HTTP and JSON alone cost on this
+// machine in the same run. Prints its address, then serves until SIGTERM.
+import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 
+const file = process.env['BARE_RESPONSE_FILE'];
+if (file === undefined) throw new Error('BARE_RESPONSE_FILE must name the response to serve');
+const bytes = readFileSync(file);
 const app = Fastify({ logger: false });
-let n = 0;
-app.post('/v2.1/orders', async (request) => {
-  n += 1;
-  const body = request.body as { order: { item: string; quantity: number }[] };
-  return {
-    order: body.order.map((l) => ({
-      type: 'bundle',
-      item: l.item,
-      quantity: l.quantity,
-      subTotal: l.quantity,
-      pricePerUnit: 1,
-    })),
-    total: 1,
-    currency: 'USD',
-    status: 'completed',
-    statusMessage: 'Order completed: 1 bundle added to inventory',
-    orderReference: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    createDate: new Date().toISOString(),
-    assign: false,
-  };
+app.post('/v2.1/orders', async (request, reply) => {
+  // Touch the parsed body as a handler would.
+  if (typeof request.body !== 'object' || request.body === null) return reply.code(400).send();
+  return reply.type('application/json; charset=utf-8').send(bytes);
 });
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`listening on ${url}\n`);

@@ -1,297 +1,277 @@
-// Benchmark: POST /v2.1/orders, type transaction, assign: false (into inventory), one bundle per
-// order, 32 connections, against the real server process (`esim serve`) on SQLite (a fresh file)
-// and on PostgreSQL (a fresh database), then `esim ledger verify` on each database.
-// Targets: >= 1,500 orders/s on SQLite, >= 500 orders/s on PostgreSQL, zero ledger difference.
-// Each connection orders for its own organisation, as the many tenants of a service do. On
-// PostgreSQL a second, informative run puts all connections on one organisation: its balance row
-// is locked from the debit to the commit, so that organisation's orders are bounded by the
-// database's commit (fsync) latency.
+// Benchmark: POST /v2.1/orders (type transaction, one unit of one bundle) against the real server
+// process (`esim serve`, simulator mode, workers running), 32 connections, in six cases:
+// SQLite with 32 organisations (one per connection) and with one organisation; SQLite with a
+// unique Idempotency-Key on every order; SQLite with assign: true (a new eSIM per order);
+// PostgreSQL with 32 organisations and with one. Each case runs on a fresh database, is followed
+// in the same run by its baseline (a bare Fastify route answering the very bytes the service
+// answered, same requests and headers), and ends with `esim ledger verify`.
 // BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_POSTGRES_URL (an admin URL;
-// default postgres://postgres@127.0.0.1:5432/postgres; "off" skips PostgreSQL).
-import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// default postgres://postgres@127.0.0.1:5432/postgres; "off" skips PostgreSQL), BENCH_CASES
+// (comma-separated case names, default all), BENCH_SERVER_ENV (extra server settings, e.g.
+// "GROUP_COMMIT=false"), BENCH_COMPARE_GROUP_COMMIT=1 (each case again with GROUP_COMMIT=false,
+// right after it, in the same run).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { iso } from '../src/clock.js';
-import { main } from '../src/cli/main.js';
-import { loadConfig } from '../src/config.js';
-import { openAccount } from '../src/domain/ledger.js';
-import { createOrganisation } from '../src/domain/organisations.js';
-import { openServices } from '../src/main.js';
-import { saveBundles } from '../src/domain/catalogue/save.js';
+import type { Load, Target } from './orders-load.js';
+import {
+  ledgerVerify,
+  measure,
+  orderBody,
+  postgresTarget,
+  prepare,
+  serverEnv,
+  sqliteTarget,
+  startServer,
+} from './orders-load.js';
 
 const CONNECTIONS = 32;
-const BUNDLE = 'bench_orders_1GB_7D';
-const TARGETS = { sqlite: 1500, postgres: 500 } as const;
-const BIN = fileURLToPath(new URL('../bin/esim.js', import.meta.url));
-const ORDER_BODY = JSON.stringify({
-  type: 'transaction',
-  assign: false,
-  order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }],
-});
+const P99_TARGET_MS = 50;
+const BASELINE = fileURLToPath(new URL('./orders-baseline-server.ts', import.meta.url));
+
+interface Case {
+  readonly name: string;
+  readonly database: 'sqlite' | 'postgres';
+  readonly organisations: number;
+  readonly idempotencyKeys: boolean;
+  readonly assign: boolean;
+  /** Orders per second to reach. */
+  readonly target: number;
+}
+
+export const CASES: readonly Case[] = [
+  {
+    name: 'sqlite-32',
+    database: 'sqlite',
+    organisations: 32,
+    idempotencyKeys: false,
+    assign: false,
+    target: 7500,
+  },
+  {
+    name: 'sqlite-1',
+    database: 'sqlite',
+    organisations: 1,
+    idempotencyKeys: false,
+    assign: false,
+    target: 7500,
+  },
+  {
+    name: 'sqlite-idem',
+    database: 'sqlite',
+    organisations: 32,
+    idempotencyKeys: true,
+    assign: false,
+    target: 6000,
+  },
+  {
+    name: 'sqlite-assign',
+    database: 'sqlite',
+    organisations: 32,
+    idempotencyKeys: false,
+    assign: true,
+    target: 4000,
+  },
+  {
+    name: 'postgres-32',
+    database: 'postgres',
+    organisations: 32,
+    idempotencyKeys: false,
+    assign: false,
+    target: 2500,
+  },
+  {
+    name: 'postgres-1',
+    database: 'postgres',
+    organisations: 1,
+    idempotencyKeys: false,
+    assign: false,
+    target: 1500,
+  },
+];
 
 export interface OrdersBenchOptions {
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly postgresAdminUrl: string | undefined;
+  readonly cases: readonly string[] | undefined;
+  readonly serverEnv: Record<string, string>;
+  /** Each case again without group commit, right after it (BENCH_COMPARE_GROUP_COMMIT=1). */
+  readonly compareWithoutGroupCommit: boolean;
   readonly print: (line: string) => void;
 }
 
-interface Target {
-  readonly kind: 'sqlite' | 'postgres';
-  readonly env: Record<string, string>;
-  drop(): Promise<void>;
+interface Row {
+  readonly name: string;
+  readonly rate: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly bare: number;
+  readonly bareP99: number;
+  readonly cpuPerOrderUs: number | undefined;
+  readonly failures: number;
+  readonly ledgerOk: boolean;
+  readonly met: boolean;
+  readonly target: number;
 }
 
-function sqliteTarget(): Target {
-  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-orders-'));
-  return {
-    kind: 'sqlite',
-    env: { DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, DATA_DIR: dir },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
+function describeCase(c: Case): string {
+  const orgs = c.organisations === 1 ? '1 organisation' : `${c.organisations} organisations`;
+  const extra = [c.idempotencyKeys ? 'Idempotency-Key' : '', c.assign ? 'assign: true' : '']
+    .filter((s) => s !== '')
+    .join(', ');
+  return `${c.database}, ${orgs}${extra === '' ? '' : `, ${extra}`}`;
+}
+
+/** One real answer of the service to the case's request: the bytes the bare route will send. */
+async function sampleAnswer(url: string, load: Load): Promise<string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-api-key': load.apiKeys[0] ?? '',
   };
+  if (load.idempotencyKeys) headers['idempotency-key'] = `bench-sample-${Date.now()}`;
+  const res = await fetch(`${url}/v2.1/orders`, { method: 'POST', headers, body: load.body });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`sample order answered ${res.status}: ${text}`);
+  return text;
 }
 
-async function postgresTarget(adminUrl: string): Promise<Target> {
-  const name = `esim_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-orders-'));
-  return {
-    kind: 'postgres',
-    env: { DATABASE_URL: url.toString(), DATA_DIR: dir },
-    async drop() {
-      rmSync(dir, { recursive: true, force: true });
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
-/** Migrates, adds the benchmark bundle and organisations with funds for any run; returns their keys. */
-async function prepare(env: Record<string, string>, organisations: number): Promise<string[]> {
-  const services = await openServices(loadConfig(env));
+async function runBare(answer: string, load: Load, options: OrdersBenchOptions) {
+  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-bare-'));
+  const file = join(dir, 'answer.json');
+  writeFileSync(file, answer);
+  const server = await startServer({ BARE_RESPONSE_FILE: file }, ['--import', 'tsx', BASELINE]);
   try {
-    const { deps } = services;
-    const now = deps.clock.now();
-    const at = iso(now);
-    await deps.store.db.transaction().execute((trx) =>
-      saveBundles(
-        trx,
-        [
-          {
-            name: BUNDLE,
-            description: 'Benchmark bundle',
-            groups: ['Standard eSIM Bundles'],
-            countries: ['GB'],
-            roaming: [],
-            dataAmount: 1000,
-            duration: 7,
-            speed: ['4G'],
-            autostart: true,
-            unlimited: false,
-            price: 1,
-          },
-        ],
-        at,
-      ),
-    );
-    const keys: string[] = [];
-    for (let i = 0; i < organisations; i += 1) {
-      const org = await createOrganisation(
-        { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
-        { name: `Benchmark Org ${i + 1}` },
-        (trx, row) =>
-          openAccount(trx, {
-            organisationId: row.id,
-            balance: 1_000_000_000,
-            description: 'benchmark funds',
-            at: now,
-          }),
-      );
-      keys.push(org.apiKey);
-    }
-    return keys;
+    await measure(server.url, load, options.warmupSeconds);
+    return await measure(server.url, load, options.durationSeconds);
   } finally {
-    await services.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc; undefined elsewhere. */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces): utime and stime are 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-const BASELINE = fileURLToPath(new URL('./orders-baseline-server.ts', import.meta.url));
-
-async function startServer(
-  env: Record<string, string>,
-  args: readonly string[] = [BIN, 'serve'],
-): Promise<{ url: string; cpu(): number | undefined; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    void exited.then(() => reject(new Error(`server exited before listening:\n${output}`)));
-  });
-  return {
-    url,
-    cpu: () => cpuSeconds(child.pid),
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function measure(url: string, apiKeys: readonly string[], seconds: number) {
-  let next = 0;
-  return autocannon({
-    url: `${url}/v2.1/orders`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: ORDER_BODY,
+async function runCase(c: Case, target: Target, options: OrdersBenchOptions): Promise<Row> {
+  const env = serverEnv(target, options.serverEnv);
+  const apiKeys = await prepare(env, c.organisations);
+  const load: Load = {
+    apiKeys,
+    body: orderBody(c.assign),
+    idempotencyKeys: c.idempotencyKeys,
     connections: CONNECTIONS,
-    duration: seconds,
-    // Connection i orders for organisation i (modulo the number of organisations).
-    setupClient: (client) => {
-      const key = apiKeys[next % apiKeys.length] ?? '';
-      next += 1;
-      client.setHeaders({ 'content-type': 'application/json', 'x-api-key': key });
-    },
-  });
-}
-
-async function ledgerVerify(env: Record<string, string>): Promise<{ ok: boolean; line: string }> {
-  const lines: string[] = [];
-  const code = await main(['ledger', 'verify'], env, {
-    out: (line) => lines.push(line),
-    err: (line) => lines.push(line),
-  });
-  return { ok: code === 0, line: lines.join('; ') };
-}
-
-async function runOne(
-  target: Target,
-  options: OrdersBenchOptions,
-  organisations: number,
-  informative: boolean,
-): Promise<boolean> {
-  const env = {
-    MODE: 'simulator',
-    MASTER_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'warn',
-    DEMO_ON_FIRST_START: 'false',
-    CATALOGUE_SEED: 'false',
-    ...target.env,
   };
-  const apiKeys = await prepare(env, organisations);
   const server = await startServer(env);
   let result;
-  let cpuUsed: number | undefined;
+  let answer: string;
+  let cpu: number | undefined;
   try {
-    await measure(server.url, apiKeys, options.warmupSeconds);
+    answer = await sampleAnswer(server.url, load);
+    await measure(server.url, load, options.warmupSeconds);
     const before = server.cpu();
-    result = await measure(server.url, apiKeys, options.durationSeconds);
+    result = await measure(server.url, load, options.durationSeconds);
     const after = server.cpu();
-    cpuUsed = before === undefined || after === undefined ? undefined : after - before;
+    cpu = before === undefined || after === undefined ? undefined : after - before;
   } finally {
     await server.stop();
   }
   const verify = await ledgerVerify(env);
-  const ordersPerSecond = result.requests.average;
-  const target2 = TARGETS[target.kind];
-  const clean = result.non2xx === 0 && result.errors === 0;
-  const met = ordersPerSecond >= target2 && clean && verify.ok;
-  const label = `${target.kind}, ${organisations === 1 ? '1 organisation' : `${organisations} organisations`}`;
-  options.print(
-    `  ${label.padEnd(27)} ${ordersPerSecond.toFixed(0).padStart(6)} orders/s` +
-      `   p50 ${result.latency.p50.toFixed(1)} ms   p99 ${result.latency.p99.toFixed(1)} ms` +
-      (clean ? '' : `   (${result.non2xx} non-2xx, ${result.errors} errors)`) +
-      (informative ? '   (informative)' : `   target >= ${target2}: ${met ? 'PASS' : 'MISS'}`),
-  );
-  if (cpuUsed !== undefined && result.requests.total > 0) {
-    const perOrder = (cpuUsed * 1e6) / result.requests.total;
-    // Informative: what one fully available core would sustain at this cost per order.
-    options.print(
-      `    server CPU ${perOrder.toFixed(0)} µs per order (one core: ~${(1e6 / perOrder).toFixed(0)} orders/s)`,
-    );
-  }
-  options.print(`    esim ledger verify: ${verify.ok ? 'PASS' : 'FAIL'} (${verify.line})`);
-  return informative ? verify.ok : met;
+  const bare = await runBare(answer, load, options);
+  const rate = result.requests.average;
+  const failures = result.non2xx + result.errors;
+  return {
+    name: describeCase(c),
+    rate,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bare: bare.requests.average,
+    bareP99: bare.latency.p99,
+    cpuPerOrderUs:
+      cpu === undefined || result.requests.total === 0
+        ? undefined
+        : (cpu * 1e6) / result.requests.total,
+    failures,
+    ledgerOk: verify.ok,
+    met: rate >= c.target && result.latency.p99 < P99_TARGET_MS && failures === 0 && verify.ok,
+    target: c.target,
+  };
 }
 
-/** The same requests against a bare route that answers from memory: the machine's HTTP ceiling. */
-async function runBaseline(options: OrdersBenchOptions): Promise<void> {
-  const server = await startServer({}, ['--import', 'tsx', BASELINE]);
+/** The same case on a fresh database with GROUP_COMMIT=false, in the same run. */
+async function runWithoutGroupCommit(c: Case, options: OrdersBenchOptions): Promise<Row> {
+  const target =
+    c.database === 'sqlite' ? sqliteTarget() : await postgresTarget(options.postgresAdminUrl ?? '');
   try {
-    await measure(server.url, ['unused'], options.warmupSeconds);
-    const result = await measure(server.url, ['unused'], options.durationSeconds);
-    options.print(
-      `  ${'bare route, same bodies'.padEnd(27)} ${result.requests.average.toFixed(0).padStart(6)} req/s` +
-        `      p50 ${result.latency.p50.toFixed(1)} ms   p99 ${result.latency.p99.toFixed(1)} ms   (baseline)`,
-    );
+    const off = { ...options, serverEnv: { ...options.serverEnv, GROUP_COMMIT: 'false' } };
+    const row = await runCase(c, target, off);
+    return { ...row, name: `  same, GROUP_COMMIT=false` };
   } finally {
-    await server.stop();
+    await target.drop();
+  }
+}
+
+function printTable(rows: readonly Row[], print: (line: string) => void): void {
+  const header = [
+    'case'.padEnd(44),
+    'orders/s'.padStart(8),
+    'p50 ms'.padStart(7),
+    'p99 ms'.padStart(7),
+    'bare req/s'.padStart(10),
+    'bare p99'.padStart(8),
+    'ratio'.padStart(6),
+    'CPU µs/order'.padStart(12),
+    'target'.padStart(7),
+    'ledger',
+    'result',
+  ].join(' | ');
+  print(header);
+  print('-'.repeat(header.length));
+  for (const r of rows) {
+    print(
+      [
+        r.name.padEnd(44),
+        r.rate.toFixed(0).padStart(8),
+        r.p50.toFixed(1).padStart(7),
+        r.p99.toFixed(1).padStart(7),
+        r.bare.toFixed(0).padStart(10),
+        r.bareP99.toFixed(1).padStart(8),
+        (r.rate / r.bare).toFixed(2).padStart(6),
+        (r.cpuPerOrderUs === undefined ? '-' : r.cpuPerOrderUs.toFixed(0)).padStart(12),
+        `>=${r.target}`.padStart(7),
+        (r.ledgerOk ? 'ok' : 'FAIL').padEnd(6),
+        (r.met ? 'PASS' : 'MISS') + (r.failures > 0 ? ` (${r.failures} failed)` : ''),
+      ].join(' | '),
+    );
   }
 }
 
 export async function runOrdersBenchmark(options: OrdersBenchOptions): Promise<boolean> {
+  const settings = Object.entries(options.serverEnv).map(([k, v]) => `${k}=${v}`);
   options.print(
-    `orders: POST /v2.1/orders (transaction, assign: false, 1 unit), ${CONNECTIONS} connections, ` +
-      `${options.durationSeconds} s after ${options.warmupSeconds} s warm-up`,
+    `orders: POST /v2.1/orders (transaction, 1 unit), ${CONNECTIONS} connections, ` +
+      `${options.durationSeconds} s after ${options.warmupSeconds} s warm-up; targets also need ` +
+      `p99 < ${P99_TARGET_MS} ms, no failed request and a clean ledger` +
+      (settings.length > 0 ? `; server ${settings.join(' ')}` : ''),
   );
-  await runBaseline(options);
-  let met = true;
-  const sqlite = sqliteTarget();
-  try {
-    met = (await runOne(sqlite, options, CONNECTIONS, false)) && met;
-  } finally {
-    await sqlite.drop();
-  }
-  const adminUrl = options.postgresAdminUrl;
-  if (adminUrl === undefined) {
-    options.print('  postgres skipped (BENCH_POSTGRES_URL=off)');
-    return met;
-  }
-  for (const [organisations, informative] of [
-    [CONNECTIONS, false],
-    [1, true],
-  ] as const) {
-    const postgres = await postgresTarget(adminUrl);
-    try {
-      met = (await runOne(postgres, options, organisations, informative)) && met;
-    } finally {
-      await postgres.drop();
+  const rows: Row[] = [];
+  for (const c of CASES) {
+    if (options.cases !== undefined && !options.cases.includes(c.name)) continue;
+    if (c.database === 'postgres' && options.postgresAdminUrl === undefined) {
+      options.print(`  ${c.name} skipped (BENCH_POSTGRES_URL=off)`);
+      continue;
     }
+    const target =
+      c.database === 'sqlite'
+        ? sqliteTarget()
+        : await postgresTarget(options.postgresAdminUrl ?? '');
+    try {
+      rows.push(await runCase(c, target, options));
+    } finally {
+      await target.drop();
+    }
+    if (options.compareWithoutGroupCommit) rows.push(await runWithoutGroupCommit(c, options));
   }
-  return met;
+  printTable(rows, options.print);
+  return rows.every((r) => r.met);
 }
 
 function envSeconds(name: string, fallback: number): number {
@@ -301,15 +281,31 @@ function envSeconds(name: string, fallback: number): number {
   return value;
 }
 
+function envPairs(raw: string | undefined): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const part of (raw ?? '').split(/\s+/).filter((p) => p !== '')) {
+    const [key, ...value] = part.split('=');
+    if (key === undefined || key === '' || value.length === 0) {
+      throw new Error(`BENCH_SERVER_ENV: "${part}" is not KEY=value`);
+    }
+    pairs[key] = value.join('=');
+  }
+  return pairs;
+}
+
 export function ordersBenchOptionsFromEnv(print: (line: string) => void): OrdersBenchOptions {
   const pgUrl =
     process.env['BENCH_POSTGRES_URL'] ??
     process.env['TEST_POSTGRES_URL'] ??
     'postgres://postgres@127.0.0.1:5432/postgres';
+  const cases = process.env['BENCH_CASES'];
   return {
     durationSeconds: envSeconds('BENCH_DURATION', 10),
     warmupSeconds: envSeconds('BENCH_WARMUP', 2),
     postgresAdminUrl: pgUrl === 'off' ? undefined : pgUrl,
+    cases: cases === undefined || cases === '' ? undefined : cases.split(','),
+    serverEnv: envPairs(process.env['BENCH_SERVER_ENV']),
+    compareWithoutGroupCommit: process.env['BENCH_COMPARE_GROUP_COMMIT'] === '1',
     print,
   };
 }

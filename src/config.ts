@@ -17,6 +17,10 @@ export interface Config {
    * release the database before it fails (a 503 for a request).
    */
   readonly sqliteBusyWaitMs: number;
+  /** Concurrent writes (orders) share one transaction and one commit (docs/operations.md). */
+  readonly groupCommit: boolean;
+  /** Most writes committed together. */
+  readonly groupCommitMaxBatch: number;
   readonly dataDir: string;
   /** 32-byte key that encrypts API keys at rest; undefined means "generate into dataDir" (simulator only). */
   readonly masterKey: Buffer | undefined;
@@ -405,6 +409,8 @@ export function loadConfig(env: Env): Config {
     host: parseHost(env),
     database,
     sqliteBusyWaitMs: int(env, 'SQLITE_BUSY_WAIT_MS', 15_000, 0, 600_000),
+    groupCommit: bool(env, 'GROUP_COMMIT', true),
+    groupCommitMaxBatch: int(env, 'GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
     dataDir,
     masterKey: parseMasterKey(env['MASTER_KEY'], mode),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),

@@ -51,7 +51,12 @@ export async function openServices(
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
   const opened =
-    options.store ?? openStore(config.database, { busyWaitMs: config.sqliteBusyWaitMs });
+    options.store ??
+    openStore(config.database, {
+      busyWaitMs: config.sqliteBusyWaitMs,
+      groupCommit: config.groupCommit,
+      groupCommitMaxBatch: config.groupCommitMaxBatch,
+    });
   try {
     await migrate(opened);
   } catch (error) {

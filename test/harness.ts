@@ -51,6 +51,8 @@ export async function startTestApp(
   const store = openStore(config.database, {
     poolSize: 10,
     busyWaitMs: config.sqliteBusyWaitMs,
+    groupCommit: config.groupCommit,
+    groupCommitMaxBatch: config.groupCommitMaxBatch,
   });
   const opened = await openServices(config, { store, clock, ...services });
   const deps = opened.deps;

@@ -6,6 +6,8 @@ import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from '
 import type { Pool } from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database as Schema } from './schema.js';
+import { DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
+import type { GroupWriter } from './group-commit.js';
 import { migrationsFor } from './migrations/index.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 
@@ -17,6 +19,8 @@ export type Executor = Kysely<Schema> | Transaction<Schema>;
 export interface Store {
   readonly db: Db;
   readonly dialect: DialectName;
+  /** Runs write transactions, several in one commit when group commit is on (group-commit.ts). */
+  readonly writer: GroupWriter;
   /** Connections of the PostgreSQL pool; undefined for SQLite (one connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -30,6 +34,18 @@ export interface StoreOptions {
   readonly poolSize?: number;
   /** SQLite: how long a write may wait in all for a busy database (SQLITE_BUSY_WAIT_MS). */
   readonly busyWaitMs?: number;
+  /** Group commit of the writes run through `writer` (GROUP_COMMIT, on by default). */
+  readonly groupCommit?: boolean;
+  /** Most writes in one group commit (GROUP_COMMIT_MAX_BATCH). */
+  readonly groupCommitMaxBatch?: number;
+}
+
+function writerFor(db: Db, options: StoreOptions, lanes: number): GroupWriter {
+  return createGroupWriter(db, {
+    enabled: options.groupCommit ?? true,
+    maxBatch: options.groupCommitMaxBatch ?? DEFAULT_MAX_BATCH,
+    lanes,
+  });
 }
 
 export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
@@ -49,23 +65,30 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
         options.busyWaitMs ?? BUSY_RETRY_MS,
       ),
     });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const writer = writerFor(db, options, 1);
+    return { db, dialect: 'sqlite', writer, close: () => closeAfter(writer, db) };
   }
+  const poolSize = options.poolSize ?? 20;
   let pool: Pool | undefined;
   const connect = async (): Promise<Pool> => {
-    pool = await openPool(target.url, options.poolSize ?? 20);
+    pool = await openPool(target.url, poolSize);
     return pool;
   };
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connect }) });
+  // Most of the pool runs group commits, each lane one transaction at a time: the statements of
+  // a batch run one after the other, so lanes are what keeps several round trips in flight. Four
+  // connections stay free for reads and other writes.
+  const writer = writerFor(db, options, Math.max(1, poolSize - 4));
   return {
     db,
     dialect: 'postgres',
+    writer,
     poolStats: () => ({
       total: pool?.totalCount ?? 0,
       idle: pool?.idleCount ?? 0,
       waiting: pool?.waitingCount ?? 0,
     }),
-    close: () => db.destroy(),
+    close: () => closeAfter(writer, db),
   };
 }
 
@@ -83,6 +106,12 @@ async function openPool(url: string, max: number): Promise<Pool> {
   // the pool by pg itself; without a listener the 'error' event would crash the process.
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** Closes the database once the writes already queued have been settled. */
+async function closeAfter(writer: GroupWriter, db: Db): Promise<void> {
+  await writer.idle();
+  await db.destroy();
 }
 
 // Kysely prepares every statement anew; preparing costs about as much as running a simple one.

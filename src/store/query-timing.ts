@@ -7,6 +7,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 import type { Store } from './database.js';
+import { createGroupWriter } from './group-commit.js';
 
 /**
  * The store with every statement timed: from when Kysely hands it to the driver until its
@@ -28,5 +29,16 @@ export function withQueryTiming(store: Store, observe: (seconds: number) => void
       return args.result;
     },
   };
-  return { ...store, db: store.db.withPlugin(plugin) };
+  const db = store.db.withPlugin(plugin);
+  // The writer's transactions are timed too: it runs them on the timed handle.
+  const writer = createGroupWriter(db, store.writer.settings);
+  return {
+    ...store,
+    db,
+    writer,
+    async close() {
+      await writer.idle();
+      await store.close();
+    },
+  };
 }

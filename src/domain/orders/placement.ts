@@ -5,6 +5,7 @@ import type { RandomSource } from '../../random.js';
 import type { Db, Executor } from '../../store/database.js';
 import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
 import { insertBatch } from '../../store/repositories/inventory-repository.js';
+import type { NewBatch } from '../../store/repositories/inventory-repository.js';
 import { readFunds } from '../../store/repositories/ledger-repository.js';
 import type { EsimActivation, StoredOrder } from '../../store/repositories/order-repository.js';
 import { findActivations, insertOrder } from '../../store/repositories/order-repository.js';
@@ -194,6 +195,23 @@ export function validateOrder(
   return validateOnly(deps, org, request);
 }
 
+/** The inventory batch a line buys: all its units, none applied yet. */
+function lineBatch(
+  org: OrderingOrganisation,
+  line: PricedLine,
+  placing: { reference: string; at: string; expiry: string },
+): NewBatch {
+  return {
+    organisationId: org.id,
+    bundleName: line.bundle.name,
+    orderReference: placing.reference,
+    total: line.input.quantity,
+    remaining: line.input.quantity,
+    expiry: placing.expiry,
+    at: placing.at,
+  };
+}
+
 /** The batch of one line, and its units on eSIMs when the order assigns them. */
 async function placeLine(
   trx: Executor,
@@ -213,13 +231,8 @@ async function placeLine(
   // Assigned units still get a batch (nothing left in it): every purchase is a batch, and each
   // assignment records the batch it was bought in.
   const batchId = await insertBatch(trx, {
-    organisationId: org.id,
-    bundleName: line.bundle.name,
-    orderReference: reference,
-    total: quantity,
+    ...lineBatch(org, line, placing),
     remaining: assign ? 0 : quantity,
-    expiry: placing.expiry,
-    at: placing.at,
   });
   const iccids: string[] = [];
   let newEsims = 0;
@@ -266,7 +279,15 @@ export async function placeOrder(
   const activations = prepared.activations;
   const lineIccids: string[][] = [];
   let newEsims = 0;
+  // Into inventory: each line's batch is written with the order (one statement on PostgreSQL).
+  // Assigned: each line's batch first, as its assignments record it.
+  const inventory: NewBatch[] = [];
   for (const line of prepared.lines) {
+    if (!request.assign) {
+      inventory.push(lineBatch(org, line, { reference, at, expiry }));
+      lineIccids.push([]);
+      continue;
+    }
     const placing = { reference, at, expiry, activations };
     const placed = await placeLine(trx, deps, org, request.assign, line, placing);
     lineIccids.push(placed.iccids);
@@ -279,7 +300,7 @@ export async function placeOrder(
     newEsims,
     lineIccids,
   });
-  await insertOrder(trx, order);
+  await insertOrder(trx, order, inventory);
   if (prepared.total > 0) {
     await charge(trx, {
       organisationId: org.id,

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../../store/database.js';
+import type { GroupWriter } from '../../store/group-commit.js';
 import type { HeldClaim, IdempotencyDeps, IdempotencyRequest, Replay } from './idempotency.js';
 import { claimKey, completeKey, failKey, handOverKey, storeAnswer } from './idempotency.js';
 
@@ -28,6 +29,12 @@ export interface RunOptions<R, B> {
   readonly present: (result: R) => B;
   /** The status stored with the answer for a repeat: 200 unless given (or read once it is done). */
   readonly status?: number | (() => number);
+  /**
+   * Commit this write together with others of its kind arriving at the same time (group
+   * commit, store/group-commit.ts), grouped by this key: the organisation whose balance it moves.
+   * Without it the use case has a transaction of its own.
+   */
+  readonly group?: string;
 }
 
 const statusOf = (options: { status?: number | (() => number) }): number =>
@@ -43,16 +50,23 @@ export interface ProcessClaim {
 
 export type Process<D, I, R> = (deps: D, input: I, claim: ProcessClaim) => Promise<R>;
 
-/** What opening a transaction needs. */
+/** What opening a transaction needs; the group writer where writes may be committed together. */
 export interface WriteDeps {
-  readonly store: { readonly db: Db };
+  readonly store: { readonly db: Db; readonly writer?: GroupWriter };
 }
 
-/** Opens the write transaction of one use case. */
+/**
+ * Opens the write transaction of one use case. With a `group`, the store's group writer runs it,
+ * possibly in one transaction with other writes that arrive together; it resolves only after that
+ * transaction has committed, and a use case that throws is rolled back alone.
+ */
 export function inTransaction<D extends WriteDeps, R>(
   deps: D,
   work: (tx: Executor) => Promise<R>,
+  group?: string,
 ): Promise<R> {
+  const writer = deps.store.writer;
+  if (group !== undefined && writer !== undefined) return writer.run(group, work);
   return deps.store.db.transaction().execute(work);
 }
 
@@ -61,8 +75,9 @@ export function runWrite<D extends WriteDeps, I, R>(
   deps: D,
   useCase: UseCase<D, I, R>,
   input: I,
+  group?: string,
 ): Promise<R> {
-  return inTransaction(deps, (tx) => useCase(tx, deps, input));
+  return inTransaction(deps, (tx) => useCase(tx, deps, input), group);
 }
 
 /** Runs one use case in its own transaction, with the request's idempotency record in it. */
@@ -74,16 +89,20 @@ export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
 ): Promise<Outcome<B>> {
   const { present } = options;
   if (options.idempotency === undefined) {
-    return { kind: 'done', body: present(await runWrite(deps, useCase, input)) };
+    return { kind: 'done', body: present(await runWrite(deps, useCase, input, options.group)) };
   }
   const held = await claimKey(deps, options.idempotency);
   if (held.kind === 'replayed') return held;
   return guarded(deps, held, () =>
-    inTransaction(deps, async (tx) => {
-      const body = present(await useCase(tx, deps, input));
-      await completeKey(tx, held, body, statusOf(options));
-      return body;
-    }),
+    inTransaction(
+      deps,
+      async (tx) => {
+        const body = present(await useCase(tx, deps, input));
+        await completeKey(tx, held, body, statusOf(options));
+        return body;
+      },
+      options.group,
+    ),
   );
 }
 

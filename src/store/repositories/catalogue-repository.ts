@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Bundle } from '../../domain/bundle.js';
+import { compiledOnce } from '../compiled.js';
 import type { DialectName, Executor } from '../database.js';
 import type { BundleRow } from '../schema.js';
 
@@ -35,13 +36,28 @@ export function bundleFromRow(row: CatalogueRow): Bundle {
   };
 }
 
+const bundleByName = compiledOnce((db, p: { name: string }) =>
+  db.selectFrom('bundles').selectAll().where('name', '=', p.name),
+);
+
+/**
+ * Bundles read in a transaction, by name: the writes of one group commit (store/group-commit.ts)
+ * share a transaction, and orders of the same bundle then read its row once. Orders never write
+ * bundles, and what a transaction reads first is what it would have read had it run first.
+ */
+const readInTransaction = new WeakMap<object, Map<string, Bundle | undefined>>();
+
 export async function findBundleByName(db: Executor, name: string): Promise<Bundle | undefined> {
-  const row = await db
-    .selectFrom('bundles')
-    .selectAll()
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row === undefined ? undefined : bundleFromRow(row);
+  const memo = db.isTransaction ? readInTransaction.get(db) : undefined;
+  if (memo?.has(name) === true) return memo.get(name);
+  const { rows } = await bundleByName.execute(db, { name });
+  const row = rows[0];
+  const bundle = row === undefined ? undefined : bundleFromRow(row);
+  if (db.isTransaction) {
+    if (memo === undefined) readInTransaction.set(db, new Map([[name, bundle]]));
+    else memo.set(name, bundle);
+  }
+  return bundle;
 }
 
 /**
@@ -135,6 +151,8 @@ export async function retireBundles(trx: Executor, names: readonly string[]): Pr
 }
 
 async function bumpCatalogueVersion(trx: Executor): Promise<void> {
+  // The transaction changes bundles: what it read of them before is read again.
+  readInTransaction.delete(trx);
   await trx
     .updateTable('catalogue_state')
     .set((eb) => ({ version: eb('version', '+', 1) }))

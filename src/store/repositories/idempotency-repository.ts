@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../domain/errors.js';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 
 // Idempotency records, keyed by (organisation, key). A record is claimed by one request at a time
@@ -41,14 +42,17 @@ function claimedColumns(c: Claim) {
 }
 
 /** Inserts a running record; false when the key already has one (of any age). */
-export async function insertClaim(db: Executor, c: Claim): Promise<boolean> {
-  const result = await db
+const insertClaimStatement = compiledOnce((db, p: Claim) =>
+  db
     .insertInto('idempotency_keys')
-    .values({ organisation_id: c.organisationId, idem_key: c.key, ...claimedColumns(c) })
+    .values({ organisation_id: p.organisationId, idem_key: p.key, ...claimedColumns(p) })
     .onConflict((oc) => oc.columns(['organisation_id', 'idem_key']).doNothing())
-    .returning('idem_key')
-    .executeTakeFirst();
-  return result !== undefined;
+    .returning('idem_key'),
+);
+
+export async function insertClaim(db: Executor, c: Claim): Promise<boolean> {
+  const { rows } = await insertClaimStatement.execute(db, c);
+  return rows.length > 0;
 }
 
 /**
@@ -116,13 +120,23 @@ export async function completeClaim(
   status: number,
   body: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('idempotency_keys')
-    .set({ state: 'done', response_status: status, response_body: body, locked_until: null })
-    .where((eb) => eb.and(heldBy(organisationId, key, owner)))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await completeClaimStatement.execute(db, {
+    organisationId,
+    key,
+    owner,
+    status,
+    body,
+  });
+  return Number(result.numAffectedRows ?? 0) === 1;
 }
+
+const completeClaimStatement = compiledOnce(
+  (db, p: { organisationId: string; key: string; owner: string; status: number; body: string }) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', response_status: p.status, response_body: p.body, locked_until: null })
+      .where((eb) => eb.and(heldBy(p.organisationId, p.key, p.owner))),
+);
 
 /** Stores the result a claim ended with, answered 200 with `result` as its JSON body. */
 export function completeClaimWithResult(

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 
 // Inventory: bundles bought without being applied, one batch per bundle per order. `total` is
@@ -16,21 +17,30 @@ export interface NewBatch {
   sourceBatchId?: number | null;
 }
 
+const insertBatchStatement = compiledOnce(
+  (db, p: Omit<NewBatch, 'sourceBatchId'> & { sourceBatchId: number | null }) =>
+    db
+      .insertInto('inventory_batches')
+      .values({
+        organisation_id: p.organisationId,
+        bundle_name: p.bundleName,
+        order_reference: p.orderReference,
+        total: p.total,
+        remaining: p.remaining,
+        expiry: p.expiry,
+        created_at: p.at,
+        source_batch_id: p.sourceBatchId,
+      })
+      .returning('id'),
+);
+
 export async function insertBatch(trx: Executor, b: NewBatch): Promise<number> {
-  const row = await trx
-    .insertInto('inventory_batches')
-    .values({
-      organisation_id: b.organisationId,
-      bundle_name: b.bundleName,
-      order_reference: b.orderReference,
-      total: b.total,
-      remaining: b.remaining,
-      expiry: b.expiry,
-      created_at: b.at,
-      source_batch_id: b.sourceBatchId ?? null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { rows } = await insertBatchStatement.execute(trx, {
+    ...b,
+    sourceBatchId: b.sourceBatchId ?? null,
+  });
+  const row = rows[0];
+  if (row === undefined) throw new Error('inventory batch insert returned no id');
   return Number(row.id);
 }
 

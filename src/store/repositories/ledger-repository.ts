@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { Selectable } from 'kysely';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { LedgerEntriesTable, LedgerKind } from '../schema.js';
 
@@ -23,6 +24,56 @@ export interface Balances {
   testCredit: number;
 }
 
+interface MovementValues {
+  organisationId: string;
+  kind: LedgerKind;
+  balanceDelta: number;
+  testCreditDelta: number;
+  reference: string;
+  description: string;
+  at: string;
+  expectTestCredit: number;
+}
+
+/** SQLite: the conditional update, with or without the test credit compare-and-set. */
+function sqliteUpdate(expect: boolean) {
+  return compiledOnce((db, p: MovementValues) =>
+    db
+      .updateTable('organisations')
+      .set({
+        balance: sql<number>`balance + ${p.balanceDelta}`,
+        test_credit: sql<number>`test_credit + ${p.testCreditDelta}`,
+        updated_at: p.at,
+      })
+      .where('id', '=', p.organisationId)
+      .where(sql<boolean>`balance + ${p.balanceDelta} >= 0`)
+      .where(sql<boolean>`test_credit + ${p.testCreditDelta} >= 0`)
+      .$if(expect, (q) => q.where('test_credit', '=', p.expectTestCredit))
+      .returning(['balance', 'test_credit']),
+  );
+}
+
+const SQLITE_UPDATE = { plain: sqliteUpdate(false), expecting: sqliteUpdate(true) };
+
+const insertEntry = compiledOnce(
+  (db, p: MovementValues & { balanceAfter: number; testCreditAfter: number }) =>
+    db.insertInto('ledger_entries').values({
+      organisation_id: p.organisationId,
+      kind: p.kind,
+      balance_delta: p.balanceDelta,
+      test_credit_delta: p.testCreditDelta,
+      balance_after: p.balanceAfter,
+      test_credit_after: p.testCreditAfter,
+      reference: p.reference,
+      description: p.description,
+      created_at: p.at,
+    }),
+);
+
+function movementValues(m: LedgerMovement): MovementValues {
+  return { ...m, expectTestCredit: m.expectTestCredit ?? 0 };
+}
+
 /**
  * Applies a movement to the organisation's balances and journals it, inside the caller's
  * transaction. The update is conditional, so two concurrent debits can never take the balance
@@ -33,37 +84,17 @@ export async function applyMovement(
   m: LedgerMovement,
 ): Promise<Balances | undefined> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) return applyMovementInOne(trx, m);
-  const updated = await trx
-    .updateTable('organisations')
-    .set({
-      balance: sql<number>`balance + ${m.balanceDelta}`,
-      test_credit: sql<number>`test_credit + ${m.testCreditDelta}`,
-      updated_at: m.at,
-    })
-    .where('id', '=', m.organisationId)
-    .where(sql<boolean>`balance + ${m.balanceDelta} >= 0`)
-    .where(sql<boolean>`test_credit + ${m.testCreditDelta} >= 0`)
-    .$if(m.expectTestCredit !== undefined, (q) =>
-      q.where('test_credit', '=', m.expectTestCredit ?? 0),
-    )
-    .returning(['balance', 'test_credit'])
-    .executeTakeFirst();
+  const values = movementValues(m);
+  const update = m.expectTestCredit === undefined ? SQLITE_UPDATE.plain : SQLITE_UPDATE.expecting;
+  const updated = (await update.execute(trx, values)).rows[0];
   if (updated === undefined) return undefined;
-  await trx
-    .insertInto('ledger_entries')
-    .values({
-      organisation_id: m.organisationId,
-      kind: m.kind,
-      balance_delta: m.balanceDelta,
-      test_credit_delta: m.testCreditDelta,
-      balance_after: Number(updated.balance),
-      test_credit_after: Number(updated.test_credit),
-      reference: m.reference,
-      description: m.description,
-      created_at: m.at,
-    })
-    .execute();
-  return { balance: Number(updated.balance), testCredit: Number(updated.test_credit) };
+  const balances = { balance: Number(updated.balance), testCredit: Number(updated.test_credit) };
+  await insertEntry.execute(trx, {
+    ...values,
+    balanceAfter: balances.balance,
+    testCreditAfter: balances.testCredit,
+  });
+  return balances;
 }
 
 /**
@@ -71,25 +102,34 @@ export async function applyMovement(
  * data-modifying CTE). The balance row stays locked from this statement to the commit, so one
  * round trip less is one round trip less that concurrent debits of the organisation wait for.
  */
+function postgresMovement(expectTestCredit: boolean) {
+  return compiledOnce((db, p: MovementValues) => {
+    const b = sql`${p.balanceDelta}::bigint`;
+    const t = sql`${p.testCreditDelta}::bigint`;
+    const expect = expectTestCredit ? sql`and test_credit = ${p.expectTestCredit}::bigint` : sql``;
+    const statement = sql<{ balance_after: number; test_credit_after: number }>`
+      with moved as (
+        update organisations
+        set balance = balance + ${b}, test_credit = test_credit + ${t}, updated_at = ${p.at}
+        where id = ${p.organisationId} and balance + ${b} >= 0 and test_credit + ${t} >= 0 ${expect}
+        returning id, balance, test_credit
+      )
+      insert into ledger_entries (organisation_id, kind, balance_delta, test_credit_delta,
+        balance_after, test_credit_after, reference, description, created_at)
+      select id, ${p.kind}, ${b}, ${t}, balance, test_credit, ${p.reference}, ${p.description}, ${p.at}
+      from moved
+      returning balance_after, test_credit_after
+    `;
+    return { compile: () => statement.compile(db) };
+  });
+}
+
+const POSTGRES_MOVEMENT = { plain: postgresMovement(false), expecting: postgresMovement(true) };
+
 async function applyMovementInOne(trx: Executor, m: LedgerMovement): Promise<Balances | undefined> {
-  const b = sql`${m.balanceDelta}::bigint`;
-  const t = sql`${m.testCreditDelta}::bigint`;
-  const expect =
-    m.expectTestCredit === undefined ? sql`` : sql`and test_credit = ${m.expectTestCredit}::bigint`;
-  const result = await sql<{ balance_after: number; test_credit_after: number }>`
-    with moved as (
-      update organisations
-      set balance = balance + ${b}, test_credit = test_credit + ${t}, updated_at = ${m.at}
-      where id = ${m.organisationId} and balance + ${b} >= 0 and test_credit + ${t} >= 0 ${expect}
-      returning id, balance, test_credit
-    )
-    insert into ledger_entries (organisation_id, kind, balance_delta, test_credit_delta,
-      balance_after, test_credit_after, reference, description, created_at)
-    select id, ${m.kind}, ${b}, ${t}, balance, test_credit, ${m.reference}, ${m.description}, ${m.at}
-    from moved
-    returning balance_after, test_credit_after
-  `.execute(trx);
-  const row = result.rows[0];
+  const statement =
+    m.expectTestCredit === undefined ? POSTGRES_MOVEMENT.plain : POSTGRES_MOVEMENT.expecting;
+  const row = (await statement.execute(trx, movementValues(m))).rows[0];
   if (row === undefined) return undefined;
   return { balance: Number(row.balance_after), testCredit: Number(row.test_credit_after) };
 }

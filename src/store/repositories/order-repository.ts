@@ -1,5 +1,9 @@
 import type { Selectable } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
+import { insertBatch } from './inventory-repository.js';
+import type { NewBatch } from './inventory-repository.js';
 import type { OrderStatus, OrdersTable } from '../schema.js';
 
 export interface StoredOrderItem {
@@ -25,37 +29,134 @@ export interface StoredOrder {
   items: StoredOrderItem[];
 }
 
-/** Writes an order and its lines in the caller's transaction (two statements). */
-export async function insertOrder(trx: Executor, order: StoredOrder): Promise<void> {
-  await trx
-    .insertInto('orders')
-    .values({
-      reference: order.reference,
-      organisation_id: order.organisationId,
-      status: order.status,
-      status_message: order.statusMessage,
-      total: order.total,
-      currency: order.currency,
-      assign: order.assign ? 1 : 0,
+const insertOrderStatement = compiledOnce(
+  (db, p: Omit<StoredOrder, 'items' | 'assign'> & { assign: number }) =>
+    db.insertInto('orders').values({
+      reference: p.reference,
+      organisation_id: p.organisationId,
+      status: p.status,
+      status_message: p.statusMessage,
+      total: p.total,
+      currency: p.currency,
+      assign: p.assign,
       source: 'order',
-      created_at: order.createdAt,
-    })
-    .execute();
-  await trx
-    .insertInto('order_items')
-    .values(
-      order.items.map((i) => ({
-        order_reference: order.reference,
-        line_no: i.lineNo,
-        type: i.type,
-        item: i.item,
-        quantity: i.quantity,
-        price_per_unit: i.pricePerUnit,
-        sub_total: i.subTotal,
-        iccids: JSON.stringify(i.iccids),
-      })),
-    )
-    .execute();
+      created_at: p.createdAt,
+    }),
+);
+
+interface ItemRow {
+  order_reference: string;
+  line_no: number;
+  type: string;
+  item: string;
+  quantity: number;
+  price_per_unit: number;
+  sub_total: number;
+  iccids: string;
+}
+
+/** The one-line order, by far the most common, compiled once. */
+const insertOneItem = compiledOnce((db, p: ItemRow) =>
+  db.insertInto('order_items').values({
+    order_reference: p.order_reference,
+    line_no: p.line_no,
+    type: p.type,
+    item: p.item,
+    quantity: p.quantity,
+    price_per_unit: p.price_per_unit,
+    sub_total: p.sub_total,
+    iccids: p.iccids,
+  }),
+);
+
+/**
+ * PostgreSQL: an order of one line into inventory (the common order) in one statement: the order,
+ * its line and its batch, as data-modifying CTEs (their foreign keys are checked at its end).
+ */
+const insertOneLineOrderWithBatch = compiledOnce(
+  (
+    db,
+    p: ItemRow &
+      Omit<StoredOrder, 'items' | 'assign'> & {
+        assign: number;
+        batch_organisation_id: string;
+        batch_bundle_name: string;
+        batch_order_reference: string;
+        batch_total: number;
+        batch_remaining: number;
+        batch_expiry: string;
+        batch_at: string;
+      },
+  ) => {
+    const statement = sql`
+      with placed as (
+        insert into orders (reference, organisation_id, status, status_message, total, currency,
+          assign, source, created_at)
+        values (${p.reference}, ${p.organisationId}, ${p.status}, ${p.statusMessage}, ${p.total},
+          ${p.currency}, ${p.assign}, 'order', ${p.createdAt})
+      ), line as (
+        insert into order_items (order_reference, line_no, type, item, quantity, price_per_unit,
+          sub_total, iccids)
+        values (${p.order_reference}, ${p.line_no}, ${p.type}, ${p.item}, ${p.quantity},
+          ${p.price_per_unit}, ${p.sub_total}, ${p.iccids})
+      )
+      insert into inventory_batches (organisation_id, bundle_name, order_reference, total,
+        remaining, expiry, created_at, source_batch_id)
+      values (${p.batch_organisation_id}, ${p.batch_bundle_name}, ${p.batch_order_reference},
+        ${p.batch_total}, ${p.batch_remaining}, ${p.batch_expiry}, ${p.batch_at}, null)
+    `;
+    return { compile: () => statement.compile(db) };
+  },
+);
+
+/**
+ * Writes an order, its lines and the inventory batches it bought (when it assigns nothing) in
+ * the caller's transaction: one statement on PostgreSQL for a one-line order, else one per table.
+ */
+export async function insertOrder(
+  trx: Executor,
+  order: StoredOrder,
+  inventory: readonly NewBatch[] = [],
+): Promise<void> {
+  const rows: ItemRow[] = order.items.map((i) => ({
+    order_reference: order.reference,
+    line_no: i.lineNo,
+    type: i.type,
+    item: i.item,
+    quantity: i.quantity,
+    price_per_unit: i.pricePerUnit,
+    sub_total: i.subTotal,
+    iccids: JSON.stringify(i.iccids),
+  }));
+  const [only] = rows;
+  const [batch] = inventory;
+  const assign = order.assign ? 1 : 0;
+  if (
+    trx.getExecutor().adapter instanceof PostgresAdapter &&
+    only !== undefined &&
+    rows.length === 1 &&
+    batch !== undefined &&
+    inventory.length === 1 &&
+    (batch.sourceBatchId ?? null) === null
+  ) {
+    await insertOneLineOrderWithBatch.execute(trx, {
+      ...order,
+      ...only,
+      assign,
+      batch_organisation_id: batch.organisationId,
+      batch_bundle_name: batch.bundleName,
+      batch_order_reference: batch.orderReference,
+      batch_total: batch.total,
+      batch_remaining: batch.remaining,
+      batch_expiry: batch.expiry,
+      batch_at: batch.at,
+    });
+    return;
+  }
+  await insertOrderStatement.execute(trx, { ...order, assign });
+  if (rows.length === 1 && only !== undefined) await insertOneItem.execute(trx, only);
+  else await trx.insertInto('order_items').values(rows).execute();
+  for (const b of inventory) await insertBatch(trx, b);
 }
 
 type OrderRow = Omit<Selectable<OrdersTable>, 'source'>;

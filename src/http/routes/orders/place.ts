@@ -111,7 +111,8 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
       deps,
       placeOrder,
       { org, request: order },
-      { idempotency: idempotencyOf(request), present: placedOrderBody },
+      // Orders are committed in groups, by organisation (store/group-commit.ts).
+      { idempotency: idempotencyOf(request), present: placedOrderBody, group: org.id },
     );
     return replyWith(reply, outcome);
   });

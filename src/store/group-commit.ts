@@ -1,0 +1,251 @@
+import { sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database as Schema } from './schema.js';
+
+// Group commit. Writes that arrive together (the requests one turn of the event loop has parsed,
+// or that queued while the previous batch ran) are applied in one database transaction, which
+// commits once; only then is each of them acknowledged. One commit per batch instead of one per
+// write is what bounds write throughput on PostgreSQL (a commit waits for the WAL flush) and
+// saves SQLite a WAL append of the same hot pages per write.
+//
+// - A write that throws fails alone, with its own error, while the rest of its batch commits:
+//   the batch is first run without savepoints (writes rarely fail); if one throws, it is rolled
+//   back and run again with a savepoint around each write. A batch of one runs without.
+// - A write is acknowledged (its promise resolves) only after the commit of its batch; when the
+//   commit fails, every write of the batch fails with that error, as a lone transaction would.
+// - When the batch transaction fails outside any write after it began (a connection lost before
+//   the commit, a savepoint refused), nothing of it was committed, and each write is run again
+//   alone. One that cannot begin (SQLite busy past SQLITE_BUSY_WAIT_MS) fails all its writes.
+// - PostgreSQL: writes are queued by group (the organisation), and a batch holds the writes of
+//   one group: the organisation's balance row is locked by one transaction for the whole batch,
+//   one instance never has two transactions waiting for it, and a transaction locks one balance
+//   row, so instances cannot deadlock on them. Up to `lanes` batches (of different groups) run
+//   at once, so organisations do not wait for each other. A write that still loses a deadlock or
+//   a serialisation conflict is run again alone after its batch.
+// - SQLite has one connection, hence one lane: a batch takes every pending write, in group order.
+
+export type Work<T> = (trx: Transaction<Schema>) => Promise<T>;
+
+export interface GroupCommitSettings {
+  /** false: every write is its own transaction (GROUP_COMMIT=false). */
+  readonly enabled: boolean;
+  /** Most writes in one transaction (GROUP_COMMIT_MAX_BATCH). */
+  readonly maxBatch: number;
+  /** Batches that may run at once (transactions in flight); 1 on SQLite. */
+  readonly lanes: number;
+}
+
+export interface GroupWriter {
+  readonly settings: GroupCommitSettings;
+  /**
+   * Runs `work` in a write transaction, possibly shared with other writes; resolves with its
+   * result once that transaction has committed, or rejects with the error `work` threw (its
+   * writes rolled back, the others' kept) or the error of the commit.
+   */
+  run<T>(group: string, work: Work<T>): Promise<T>;
+  /** Resolves when every write queued so far has been settled. */
+  idle(): Promise<void>;
+  /** Transactions committed or attempted for batches, and the writes they carried, so far. */
+  stats(): { batches: number; writes: number };
+}
+
+export const DEFAULT_MAX_BATCH = 64;
+
+interface Item {
+  readonly group: string;
+  readonly work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+type Outcome =
+  { kind: 'done'; value: unknown } | { kind: 'failed'; error: unknown } | { kind: 'again' };
+
+/** How far a batch transaction got. */
+type Progress = 'not begun' | 'begun' | 'applied';
+
+const SAVEPOINT = sql.raw('group_commit_item');
+
+/** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
+function retryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
+}
+
+async function runAlone(db: Kysely<Schema>, item: Item): Promise<void> {
+  try {
+    item.resolve(await db.transaction().execute(item.work));
+  } catch (error) {
+    item.reject(error);
+  }
+}
+
+/** Runs one write inside a savepoint of the batch transaction. Throws only when the savepoint does. */
+async function runIsolated(trx: Transaction<Schema>, item: Item): Promise<Outcome> {
+  await sql`savepoint ${SAVEPOINT}`.execute(trx);
+  let outcome: Outcome;
+  try {
+    outcome = { kind: 'done', value: await item.work(trx) };
+  } catch (error) {
+    await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
+    outcome = retryable(error) ? { kind: 'again' } : { kind: 'failed', error };
+  }
+  await sql`release savepoint ${SAVEPOINT}`.execute(trx);
+  return outcome;
+}
+
+function settle(item: Item, outcome: Outcome): boolean {
+  if (outcome.kind === 'done') item.resolve(outcome.value);
+  else if (outcome.kind === 'failed') item.reject(outcome.error);
+  return outcome.kind !== 'again';
+}
+
+/** The batch with a savepoint around each write, after one of them failed in the first pass. */
+async function commitIsolated(db: Kysely<Schema>, batch: readonly Item[]): Promise<void> {
+  const outcomes: Outcome[] = [];
+  let progress: Progress = 'not begun';
+  try {
+    await db.transaction().execute(async (trx) => {
+      progress = 'begun';
+      for (const item of batch) outcomes.push(await runIsolated(trx, item));
+      progress = 'applied';
+    });
+  } catch (error) {
+    return afterFailedCommit(db, batch, error, progress);
+  }
+  const again = batch.filter((item, i) => !settle(item, outcomes[i] ?? { kind: 'again' }));
+  for (const item of again) await runAlone(db, item);
+}
+
+/**
+ * The batch transaction failed. After it began and before its commit (rolled back): each write is
+ * run again alone. It could not begin (SQLite busy past SQLITE_BUSY_WAIT_MS, no connection) or
+ * its commit failed: that is every write's outcome, as for a lone transaction, unless the
+ * database refused the commit (then nothing stayed and each write runs again alone).
+ */
+async function afterFailedCommit(
+  db: Kysely<Schema>,
+  batch: readonly Item[],
+  error: unknown,
+  progress: Progress,
+): Promise<void> {
+  if (progress === 'begun' || (progress === 'applied' && retryable(error))) {
+    for (const item of batch) await runAlone(db, item);
+  } else {
+    for (const item of batch) item.reject(error);
+  }
+}
+
+/**
+ * First pass: the writes one after the other, without savepoints (two statements less each).
+ * Most batches have no failing write. When one throws, the whole batch is rolled back and run
+ * again with a savepoint around each write, so the failing one fails alone.
+ */
+async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
+  const [only] = batch;
+  if (batch.length === 1 && only !== undefined) return runAlone(db, only);
+  batch.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+  const values: unknown[] = [];
+  let writeFailed = false;
+  let progress: Progress = 'not begun';
+  try {
+    await db.transaction().execute(async (trx) => {
+      progress = 'begun';
+      for (const item of batch) {
+        try {
+          values.push(await item.work(trx));
+        } catch (error) {
+          writeFailed = true;
+          throw error;
+        }
+      }
+      progress = 'applied';
+    });
+  } catch (error) {
+    if (writeFailed) return commitIsolated(db, batch);
+    return afterFailedCommit(db, batch, error, progress);
+  }
+  batch.forEach((item, i) => item.resolve(values[i]));
+}
+
+/** Takes the next batch off the pending writes, or undefined when none may start now. */
+function takeBatch(
+  pending: Map<string, Item[]>,
+  inFlight: ReadonlySet<string>,
+  settings: GroupCommitSettings,
+): { group: string | undefined; items: Item[] } | undefined {
+  if (settings.lanes === 1) {
+    // One transaction at a time (SQLite): every pending write, whatever its group.
+    const items: Item[] = [];
+    for (const [group, queued] of pending) {
+      items.push(...queued.splice(0, settings.maxBatch - items.length));
+      if (queued.length === 0) pending.delete(group);
+      if (items.length >= settings.maxBatch) break;
+    }
+    return items.length === 0 ? undefined : { group: undefined, items };
+  }
+  // Several at once (PostgreSQL): the writes of the longest-waiting group not already in flight.
+  for (const [group, queued] of pending) {
+    if (inFlight.has(group)) continue;
+    const items = queued.splice(0, settings.maxBatch);
+    if (queued.length === 0) pending.delete(group);
+    return { group, items };
+  }
+  return undefined;
+}
+
+export function createGroupWriter(db: Kysely<Schema>, settings: GroupCommitSettings): GroupWriter {
+  const counts = { batches: 0, writes: 0 };
+  /** Writes not started yet, by group, groups in the order their oldest write arrived. */
+  const pending = new Map<string, Item[]>();
+  const inFlight = new Set<string>();
+  let running = 0;
+  let woken = false;
+
+  function start(): void {
+    woken = false;
+    for (;;) {
+      if (running >= Math.max(1, settings.lanes)) return;
+      const batch = takeBatch(pending, inFlight, settings);
+      if (batch === undefined) return;
+      running += 1;
+      if (batch.group !== undefined) inFlight.add(batch.group);
+      counts.batches += 1;
+      counts.writes += batch.items.length;
+      // commitBatch settles every write it takes and never rejects itself.
+      void commitBatch(db, batch.items).finally(() => {
+        running -= 1;
+        if (batch.group !== undefined) inFlight.delete(batch.group);
+        start();
+      });
+    }
+  }
+
+  return {
+    settings,
+    run<T>(group: string, work: Work<T>): Promise<T> {
+      if (!settings.enabled) {
+        counts.batches += 1;
+        counts.writes += 1;
+        return db.transaction().execute(work);
+      }
+      return new Promise<T>((resolve, reject) => {
+        const item: Item = { group, work, resolve: resolve as (value: unknown) => void, reject };
+        const queued = pending.get(group);
+        if (queued === undefined) pending.set(group, [item]);
+        else queued.push(item);
+        // Let the requests parsed in this turn of the event loop join the batch.
+        if (!woken) {
+          woken = true;
+          setImmediate(start);
+        }
+      });
+    },
+    stats: () => ({ ...counts }),
+    async idle() {
+      while (running > 0 || pending.size > 0) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+  };
+}
