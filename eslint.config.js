@@ -91,7 +91,8 @@ export default tseslint.config(
   },
   // Adapters that stand in for another system keep that system's own rows, which are not the
   // service's state: the test processor its charges (payments.md), the simulated network its
-  // SMS outbox. Each may write those rows and nothing else.
+  // SMS outbox, the outbox mailer the mail it would have sent (portal.md). Each may write those
+  // rows and nothing else.
   {
     files: ['src/payments/test-processor.ts'],
     rules: {

@@ -11,6 +11,7 @@ import { findUserById, findUsersByEmail } from '../../store/repositories/user-re
 import type { AuditActor } from '../audit.js';
 import { audit, userActor } from '../audit.js';
 import { badRequest } from '../errors.js';
+import { inTransaction } from '../use-cases/run.js';
 import type { PortalDeps } from './deps.js';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
 import { newSecret, secretHash } from './secrets.js';
@@ -70,7 +71,7 @@ export async function setPasswordWithLink(
   if (user === undefined) throw badRequest(LINK_INVALID);
   const hash = await hashPassword(password);
   const now = deps.wallClock.now();
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
     await setPasswordHash(trx, user.id, hash, iso(now));
     await deleteSessionsOfUser(trx, user.id);
@@ -92,7 +93,7 @@ export async function setPassword(
 ): Promise<void> {
   checkPasswordRules(password);
   const hash = await hashPassword(password);
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
     await deleteSessionsOfUser(trx, user.id);
     await audit(trx, who, {

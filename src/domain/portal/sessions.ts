@@ -1,4 +1,5 @@
 import { iso } from '../../clock.js';
+import type { Executor } from '../../store/database.js';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -9,6 +10,7 @@ import {
 } from '../../store/repositories/portal-repository.js';
 import { findUserById } from '../../store/repositories/user-repository.js';
 import { audit, userActor } from '../audit.js';
+import { inTransaction } from '../use-cases/run.js';
 import type { PortalDeps } from './deps.js';
 import { newSecret, secretHash } from './secrets.js';
 import type { PortalUser } from './user.js';
@@ -28,7 +30,9 @@ export interface PortalSession {
 /** last_seen_at is written at most this often, so reading pages costs no write each time. */
 const TOUCH_EVERY_MS = 60_000;
 
+/** Starts a session for the user, in the caller's transaction (sign-in's). */
 export async function startSession(
+  tx: Executor,
   deps: PortalDeps,
   user: PortalUser,
   source: string,
@@ -39,8 +43,8 @@ export async function startSession(
   const session = { idHash: secretHash(token), user, csrfToken: newSecret() };
   // Ended sessions are deleted when next seen; those never seen again go at the next sign-in.
   const idleBefore = new Date(now.getTime() - deps.config.portal.sessionIdleMinutes * 60_000);
-  await deleteExpiredSessions(deps.store.db, iso(now), iso(idleBefore));
-  await insertSession(deps.store.db, {
+  await deleteExpiredSessions(tx, iso(now), iso(idleBefore));
+  await insertSession(tx, {
     idHash: session.idHash,
     userId: user.id,
     organisationId: user.organisationId,
@@ -87,11 +91,13 @@ export async function signOut(
   user: PortalUser,
   source: string,
 ): Promise<void> {
-  await endSession(deps, token);
-  await audit(deps.store.db, userActor(user, source), {
-    action: 'portal.signed_out',
-    organisationId: user.organisationId,
-    at: deps.clock.now(),
+  await inTransaction(deps, async (tx) => {
+    await deleteSession(tx, secretHash(token));
+    await audit(tx, userActor(user, source), {
+      action: 'portal.signed_out',
+      organisationId: user.organisationId,
+      at: deps.clock.now(),
+    });
   });
 }
 

@@ -8,6 +8,8 @@ import {
 } from '../../store/repositories/portal-repository.js';
 import { findUsersByEmail } from '../../store/repositories/user-repository.js';
 import { audit, userActor } from '../audit.js';
+import type { Executor } from '../../store/database.js';
+import { inTransaction } from '../use-cases/run.js';
 import type { PortalDeps } from './deps.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import type { PortalSession } from './sessions.js';
@@ -70,26 +72,31 @@ async function isLocked(deps: PortalDeps, attempt: Attempt): Promise<boolean> {
 }
 
 /** Counts the failure under each key; true when one of them is now locked. */
-async function recordFailure(deps: PortalDeps, attempt: Attempt): Promise<boolean> {
+async function recordFailure(tx: Executor, deps: PortalDeps, attempt: Attempt): Promise<boolean> {
   const settings = deps.config.portal;
   const now = deps.wallClock.now();
   const windowStart = iso(new Date(now.getTime() - FAILURE_WINDOW_MS));
   const until = iso(new Date(now.getTime() + settings.lockMinutes * 60_000));
   let locked = false;
   for (const { key, limit } of throttleKeys(attempt)) {
-    const failures = await recordSignInFailure(deps.store.db, key, iso(now), windowStart);
+    const failures = await recordSignInFailure(tx, key, iso(now), windowStart);
     if (failures >= settings.lockFailures * limit) {
-      await lockSignIn(deps.store.db, key, until, iso(now));
+      await lockSignIn(tx, key, until, iso(now));
       locked = true;
     }
   }
   return locked;
 }
 
-async function auditFailure(deps: PortalDeps, attempt: Attempt, reason: string): Promise<void> {
-  const [known] = await findUsersByEmail(deps.store.db, attempt.email.trim());
+async function auditFailure(
+  tx: Executor,
+  deps: PortalDeps,
+  attempt: Attempt,
+  reason: string,
+): Promise<void> {
+  const [known] = await findUsersByEmail(tx, attempt.email.trim());
   await audit(
-    deps.store.db,
+    tx,
     { actor: `user:${attempt.email.trim().toLowerCase()}`, source: attempt.source },
     {
       action: 'portal.sign_in_failed',
@@ -103,21 +110,28 @@ async function auditFailure(deps: PortalDeps, attempt: Attempt, reason: string):
 export async function signIn(deps: PortalDeps, attempt: Attempt): Promise<SignInResult> {
   const lockMinutes = deps.config.portal.lockMinutes;
   if (await isLocked(deps, attempt)) {
-    await auditFailure(deps, attempt, 'locked');
+    await inTransaction(deps, (tx) => auditFailure(tx, deps, attempt, 'locked'));
     return { ok: false, message: lockedMessage(lockMinutes) };
   }
   const user = await findMatch(deps, attempt);
   if (user === undefined) {
-    const locked = await recordFailure(deps, attempt);
-    await auditFailure(deps, attempt, locked ? 'wrong password; now locked' : 'wrong password');
+    const locked = await inTransaction(deps, async (tx) => {
+      const nowLocked = await recordFailure(tx, deps, attempt);
+      const reason = nowLocked ? 'wrong password; now locked' : 'wrong password';
+      await auditFailure(tx, deps, attempt, reason);
+      return nowLocked;
+    });
     return { ok: false, message: locked ? lockedMessage(lockMinutes) : WRONG_CREDENTIALS };
   }
-  await deleteSignInFailures(deps.store.db, throttleKeys(attempt)[0]?.key ?? '');
-  const started = await startSession(deps, user, attempt.source);
-  await audit(deps.store.db, userActor(user, attempt.source), {
-    action: 'portal.signed_in',
-    organisationId: user.organisationId,
-    at: deps.clock.now(),
+  const started = await inTransaction(deps, async (tx) => {
+    await deleteSignInFailures(tx, throttleKeys(attempt)[0]?.key ?? '');
+    const session = await startSession(tx, deps, user, attempt.source);
+    await audit(tx, userActor(user, attempt.source), {
+      action: 'portal.signed_in',
+      organisationId: user.organisationId,
+      at: deps.clock.now(),
+    });
+    return session;
   });
   return { ok: true, ...started };
 }

@@ -11,6 +11,9 @@ import {
   updateUserRole,
 } from '../../store/repositories/user-repository.js';
 import { portalUserFromRow } from '../../store/repositories/user-repository.js';
+import type { Executor } from '../../store/database.js';
+import type { UseCase } from '../use-cases/run.js';
+import { runWrite } from '../use-cases/run.js';
 import type { PortalDeps } from './deps.js';
 import { issueSetPasswordLink } from './links.js';
 import type { PortalUser, Role } from './user.js';
@@ -53,6 +56,63 @@ export async function userOf(
   return user;
 }
 
+interface UserChange {
+  readonly who: AuditActor;
+  readonly organisationId: string;
+  readonly userId: string;
+}
+
+/** The user, with the organisation's Admins locked, in the change's transaction. */
+async function lockedUser(
+  tx: Executor,
+  deps: PortalDeps,
+  change: UserChange,
+): Promise<{ user: PortalUser; admins: number }> {
+  const admins = await lockAdmins(tx, change.organisationId, deps.store.dialect);
+  const user = await findUserById(tx, change.userId);
+  if (user === undefined || user.organisationId !== change.organisationId) {
+    throw notFound(`user ${change.userId} not found`);
+  }
+  return { user, admins: admins.length };
+}
+
+/** Gives a user another role; the last Admin keeps theirs. */
+export const applyRoleChange: UseCase<PortalDeps, UserChange & { role: Role }, PortalUser> = async (
+  tx,
+  deps,
+  change,
+) => {
+  const { user, admins } = await lockedUser(tx, deps, change);
+  if (user.role === change.role) return user;
+  if (user.role === 'Admin' && admins <= 1) throw conflict(LAST_ADMIN_DEMOTE);
+  await updateUserRole(tx, user.id, change.role);
+  await audit(tx, change.who, {
+    action: 'user.role_changed',
+    organisationId: change.organisationId,
+    at: deps.clock.now(),
+    details: { userId: user.id, email: user.email, from: user.role, to: change.role },
+  });
+  return { ...user, role: change.role };
+};
+
+/** Removes a user with their password, sessions and links; the last Admin stays. */
+export const applyUserRemoval: UseCase<PortalDeps, UserChange, PortalUser> = async (
+  tx,
+  deps,
+  change,
+) => {
+  const { user, admins } = await lockedUser(tx, deps, change);
+  if (user.role === 'Admin' && admins <= 1) throw conflict(LAST_ADMIN_REMOVE);
+  await deleteUser(tx, user.id);
+  await audit(tx, change.who, {
+    action: 'user.removed',
+    organisationId: change.organisationId,
+    at: deps.clock.now(),
+    details: { userId: user.id, email: user.email, role: user.role },
+  });
+  return user;
+};
+
 export async function changeUserRole(
   deps: PortalDeps,
   who: AuditActor,
@@ -60,26 +120,10 @@ export async function changeUserRole(
   userId: string,
   role: string,
 ): Promise<PortalUser> {
-  if (!isRole(role))
+  if (!isRole(role)) {
     throw badRequest('role must be one of Admin, Finance, Developer, Support, Viewer');
-  const newRole: Role = role;
-  return deps.store.db.transaction().execute(async (trx) => {
-    const admins = await lockAdmins(trx, organisationId, deps.store.dialect);
-    const user = await findUserById(trx, userId);
-    if (user === undefined || user.organisationId !== organisationId) {
-      throw notFound(`user ${userId} not found`);
-    }
-    if (user.role === newRole) return user;
-    if (user.role === 'Admin' && admins.length <= 1) throw conflict(LAST_ADMIN_DEMOTE);
-    await updateUserRole(trx, userId, newRole);
-    await audit(trx, who, {
-      action: 'user.role_changed',
-      organisationId,
-      at: deps.clock.now(),
-      details: { userId, email: user.email, from: user.role, to: newRole },
-    });
-    return { ...user, role: newRole };
-  });
+  }
+  return runWrite(deps, applyRoleChange, { who, organisationId, userId, role });
 }
 
 export async function removeUser(
@@ -88,20 +132,5 @@ export async function removeUser(
   organisationId: string,
   userId: string,
 ): Promise<PortalUser> {
-  return deps.store.db.transaction().execute(async (trx) => {
-    const admins = await lockAdmins(trx, organisationId, deps.store.dialect);
-    const user = await findUserById(trx, userId);
-    if (user === undefined || user.organisationId !== organisationId) {
-      throw notFound(`user ${userId} not found`);
-    }
-    if (user.role === 'Admin' && admins.length <= 1) throw conflict(LAST_ADMIN_REMOVE);
-    await deleteUser(trx, userId);
-    await audit(trx, who, {
-      action: 'user.removed',
-      organisationId,
-      at: deps.clock.now(),
-      details: { userId, email: user.email, role: user.role },
-    });
-    return user;
-  });
+  return runWrite(deps, applyUserRemoval, { who, organisationId, userId });
 }
