@@ -20,6 +20,7 @@ import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { withQueryTiming } from './store/query-timing.js';
 import { createKeyCipher } from './security/api-keys.js';
+import { createApiKeyCache } from './security/key-cache.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
 import type { Store } from './store/database.js';
@@ -66,6 +67,7 @@ export async function openServices(
     wallClock,
     random: cryptoRandom,
     cipher,
+    apiKeys: createApiKeyCache({ db: store.db, clock, stalenessMs: config.apiKeyCacheMs }),
     networkEvents: createOutboxSink({ random: cryptoRandom }),
     checkCallbackUrl: callbackUrlCheck(config, options.resolver),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),

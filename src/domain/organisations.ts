@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { addSeconds, iso } from '../clock.js';
 import type { RandomSource } from '../random.js';
 import type { KeyCipher } from '../security/api-keys.js';
+import type { ApiKeyCache } from '../security/key-cache.js';
 import { generateApiKey, hashApiKey } from '../security/api-keys.js';
 import type { Db, Executor } from '../store/database.js';
 import {
@@ -38,6 +39,8 @@ export interface OrganisationDeps {
   readonly checkCallbackUrl?: CallbackUrlCheck;
   /** Who acts, for the audit log (the system when not given). */
   readonly actor?: AuditActor;
+  /** This process's in-memory key lookups, told after a change to an organisation commits. */
+  readonly apiKeys?: Pick<ApiKeyCache, 'forget'>;
 }
 
 export interface NewOrganisationInput {
@@ -193,6 +196,7 @@ export async function rotateApiKey(
       details: { graceSeconds, previousValidUntil: validUntil },
     });
   });
+  deps.apiKeys?.forget(id);
   return { apiKey, previousValidUntil: validUntil };
 }
 
@@ -361,5 +365,6 @@ export async function updateOrganisationSettings(
     }
     return updated;
   });
+  deps.apiKeys?.forget(id);
   return row;
 }

@@ -117,34 +117,30 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
   const cache = createResponseCache(deps.config.catalogueCacheEntries, CACHE_MAX_BYTES);
   const db = deps.store.db;
   const version = versionReader(deps);
-  app.get(
-    '/catalogue',
-    { schema, config: { recentOrganisation: true } },
-    async (request, reply) => {
-      const query = request.query;
-      const { groups } = request.organisation;
-      const filter = catalogueFilter(query, groups);
-      const page = requestedPage(query, DEFAULT_PER_PAGE);
-      let body: Buffer | string = '[]';
-      let total = 0;
-      if (filter !== undefined) {
-        const key = JSON.stringify(filter);
-        const current = await version();
-        const cached = cache.get(key, current);
-        if (cached !== undefined) {
-          ({ body, total } = cached);
-        } else {
-          const result = await listCatalogue(db, deps.store.dialect, filter);
-          // The route's response schema serialises the page, once per catalogue version.
-          const items = result.rows.map((row) => catalogueItem(bundleFromRow(row)));
-          body = Buffer.from(String(reply.serialize(items)));
-          total = result.total;
-          cache.set(key, { version: current, body, total });
-        }
+  app.get('/catalogue', { schema }, async (request, reply) => {
+    const query = request.query;
+    const { groups } = request.organisation;
+    const filter = catalogueFilter(query, groups);
+    const page = requestedPage(query, DEFAULT_PER_PAGE);
+    let body: Buffer | string = '[]';
+    let total = 0;
+    if (filter !== undefined) {
+      const key = JSON.stringify(filter);
+      const current = await version();
+      const cached = cache.get(key, current);
+      if (cached !== undefined) {
+        ({ body, total } = cached);
+      } else {
+        const result = await listCatalogue(db, deps.store.dialect, filter);
+        // The route's response schema serialises the page, once per catalogue version.
+        const items = result.rows.map((row) => catalogueItem(bundleFromRow(row)));
+        body = Buffer.from(String(reply.serialize(items)));
+        total = result.total;
+        cache.set(key, { version: current, body, total });
       }
-      return setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total)
-        .type('application/json; charset=utf-8')
-        .send(body);
-    },
-  );
+    }
+    return setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total)
+      .type('application/json; charset=utf-8')
+      .send(body);
+  });
 }
