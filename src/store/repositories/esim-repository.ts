@@ -1,4 +1,5 @@
-import type { Executor } from '../database.js';
+import type { CompiledQuery } from 'kysely';
+import type { DialectName, Executor } from '../database.js';
 import type { EsimRow, ProfileStatus } from '../schema.js';
 
 /** An eSIM of the organisation; undefined when it does not exist or belongs to another. */
@@ -154,4 +155,83 @@ export async function setCustomerRef(
     .returning('iccid')
     .executeTakeFirst();
   return updated !== undefined;
+}
+
+/** One eSIM as its detail route shows it: its row and its activity, from one statement. */
+export interface EsimDetailRow {
+  readonly iccid: string;
+  readonly matching_id: string;
+  readonly smdp_address: string;
+  readonly profile_status: ProfileStatus;
+  readonly pin: string;
+  readonly puk: string;
+  readonly first_installed_at: string | null;
+  readonly customer_ref: string | null;
+  /** Name and time of the newest history entry; null when none. */
+  readonly last_action: string | null;
+  readonly action_date: string | null;
+  /** When a bundle was first assigned to it; null when never. */
+  readonly assigned_date: string | null;
+}
+
+function esimDetailQuery(db: Executor, organisationId: string, iccid: string) {
+  return db
+    .selectFrom('esims as e')
+    .select((eb) => [
+      'e.iccid',
+      'e.matching_id',
+      'e.smdp_address',
+      'e.profile_status',
+      'e.pin',
+      'e.puk',
+      'e.first_installed_at',
+      'e.customer_ref',
+      // The newest history entry, probed twice on the (iccid, id) index.
+      eb
+        .selectFrom('esim_history as h')
+        .select('h.name')
+        .whereRef('h.iccid', '=', 'e.iccid')
+        .orderBy('h.id', 'desc')
+        .limit(1)
+        .as('last_action'),
+      eb
+        .selectFrom('esim_history as h')
+        .select('h.created_at')
+        .whereRef('h.iccid', '=', 'e.iccid')
+        .orderBy('h.id', 'desc')
+        .limit(1)
+        .as('action_date'),
+      eb
+        .selectFrom('assignments as a')
+        .select((a) => a.fn.min('a.created_at').as('first'))
+        .whereRef('a.iccid', '=', 'e.iccid')
+        .as('assigned_date'),
+    ])
+    .where('e.iccid', '=', iccid)
+    .where('e.organisation_id', '=', organisationId);
+}
+
+// GET /esims/{iccid} is the read integrations poll most: its SQL is built once per dialect and
+// only the two parameters change (building it through the builder costs more than running it).
+const ORG_SLOT = '\u0000organisation';
+const ICCID_SLOT = '\u0000iccid';
+const compiledDetails = new Map<DialectName, CompiledQuery<EsimDetailRow>>();
+
+/** The organisation's eSIM with its activity; undefined when unknown or another's. */
+export async function findEsimDetail(
+  db: Executor,
+  dialect: DialectName,
+  organisationId: string,
+  iccid: string,
+): Promise<EsimDetailRow | undefined> {
+  let compiled = compiledDetails.get(dialect);
+  if (compiled === undefined) {
+    compiled = esimDetailQuery(db, ORG_SLOT, ICCID_SLOT).compile() as CompiledQuery<EsimDetailRow>;
+    compiledDetails.set(dialect, compiled);
+  }
+  const parameters = compiled.parameters.map((p) =>
+    p === ORG_SLOT ? organisationId : p === ICCID_SLOT ? iccid : p,
+  );
+  const result = await db.executeQuery<EsimDetailRow>({ ...compiled, parameters });
+  return result.rows[0];
 }

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { isValidIccid } from '../../../domain/esim-issuer.js';
 import { badRequest, notFound } from '../../../domain/errors.js';
-import type { EsimActivity } from '../../../store/repositories/esim-repository.js';
+import type { EsimActivity, EsimDetailRow } from '../../../store/repositories/esim-repository.js';
 import { findOwnedEsim } from '../../../store/repositories/esim-repository.js';
 import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 
@@ -98,6 +98,26 @@ export function esimBody(row: EsimRow): EsimBody {
     pin: row.pin,
     puk: row.puk,
     firstInstalledDateTime: row.first_installed_at ?? '',
+  };
+}
+
+/** GET /esims/{iccid}: the profile and its live fields, from one detail row in one object. */
+export type EsimDetailBody = EsimBody & EsimLiveBody & { appleInstallUrl?: string };
+
+export function esimDetailBody(row: EsimDetailRow): EsimDetailBody {
+  return {
+    iccid: row.iccid,
+    matchingId: row.matching_id,
+    smdpAddress: row.smdp_address,
+    profileStatus: row.profile_status,
+    pin: row.pin,
+    puk: row.puk,
+    firstInstalledDateTime: row.first_installed_at ?? '',
+    customerRef: row.customer_ref ?? '',
+    lastAction: row.last_action ?? '',
+    actionDate: row.action_date ?? '',
+    physical: false,
+    assignedDate: row.assigned_date ?? '',
   };
 }
 
