@@ -5,10 +5,8 @@ import {
   MAX_PER_PAGE,
   catalogueFilter,
 } from '../../../domain/catalogue/query.js';
-import { catalogueItem } from '../../../domain/catalogue/view.js';
 import { REGIONS } from '../../../domain/countries.js';
 import {
-  bundleFromRow,
   catalogueVersion,
   listCatalogue,
 } from '../../../store/repositories/catalogue-repository.js';
@@ -16,6 +14,7 @@ import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
+import { cataloguePageJson } from './page-json.js';
 import { createResponseCache } from './response-cache.js';
 
 const Querystring = Type.Object({
@@ -132,9 +131,8 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
         ({ body, total } = cached);
       } else {
         const result = await listCatalogue(db, deps.store.dialect, filter);
-        // The route's response schema serialises the page, once per catalogue version.
-        const items = result.rows.map((row) => catalogueItem(bundleFromRow(row)));
-        body = Buffer.from(String(reply.serialize(items)));
+        // Serialised straight from the rows, as the response schema would (page-json.ts).
+        body = Buffer.from(cataloguePageJson(result.rows));
         total = result.total;
         cache.set(key, { version: current, body, total });
       }
