@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import { compiledOnce } from '../compiled-query.js';
 import type { DialectName, Executor } from '../database.js';
 import type { AssignmentRow, AssignmentsTable } from '../schema.js';
 
@@ -196,10 +196,10 @@ function esimAssignmentsQuery(db: Executor, organisationId: string, iccid: strin
 type EsimAssignmentRow = AssignmentRow & { bundle_description: string | null };
 
 // GET /esims/{iccid}/bundles: one statement (ownership, assignments, descriptions) whose SQL is
-// built once per dialect; only the two parameters change.
-const ORG_SLOT = '\u0000organisation';
-const ICCID_SLOT = '\u0000iccid';
-const compiledAssignments = new Map<DialectName, CompiledQuery<EsimAssignmentRow>>();
+// built once per dialect.
+const assignmentsQuery = compiledOnce(2, (db, [organisationId = '', iccid = '']) =>
+  esimAssignmentsQuery(db, organisationId, iccid),
+);
 
 /**
  * The assignments of the organisation's eSIM, in queue order, with their bundles' descriptions;
@@ -211,16 +211,8 @@ export async function listEsimAssignments(
   organisationId: string,
   iccid: string,
 ): Promise<EsimAssignments | undefined> {
-  let compiled = compiledAssignments.get(dialect);
-  if (compiled === undefined) {
-    const query = esimAssignmentsQuery(db, ORG_SLOT, ICCID_SLOT).compile();
-    compiled = query as unknown as CompiledQuery<EsimAssignmentRow>;
-    compiledAssignments.set(dialect, compiled);
-  }
-  const parameters = compiled.parameters.map((p) =>
-    p === ORG_SLOT ? organisationId : p === ICCID_SLOT ? iccid : p,
-  );
-  const result = await db.executeQuery<EsimAssignmentRow>({ ...compiled, parameters });
+  const query = assignmentsQuery.bind(db, dialect, [organisationId, iccid]);
+  const result = await db.executeQuery<EsimAssignmentRow>(query);
   if (result.rows.length === 0) return undefined;
   const rows: AssignmentRow[] = [];
   const descriptions = new Map<string, string>();

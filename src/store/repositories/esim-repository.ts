@@ -1,4 +1,5 @@
-import type { CompiledQuery, ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
+import { compiledOnce } from '../compiled-query.js';
 import type { DialectName, Executor } from '../database.js';
 import type { Database, EsimRow, ProfileStatus } from '../schema.js';
 
@@ -205,11 +206,10 @@ function esimDetailQuery(db: Executor, organisationId: string, iccid: string) {
     .where('e.organisation_id', '=', organisationId);
 }
 
-// GET /esims/{iccid} is the read integrations poll most: its SQL is built once per dialect and
-// only the two parameters change (building it through the builder costs more than running it).
-const ORG_SLOT = '\u0000organisation';
-const ICCID_SLOT = '\u0000iccid';
-const compiledDetails = new Map<DialectName, CompiledQuery<EsimDetailRow>>();
+// GET /esims/{iccid} is the read integrations poll most: its SQL is built once per dialect.
+const detailQuery = compiledOnce(2, (db, [organisationId = '', iccid = '']) =>
+  esimDetailQuery(db, organisationId, iccid),
+);
 
 /** The organisation's eSIM with its activity; undefined when unknown or another's. */
 export async function findEsimDetail(
@@ -218,14 +218,7 @@ export async function findEsimDetail(
   organisationId: string,
   iccid: string,
 ): Promise<EsimDetailRow | undefined> {
-  let compiled = compiledDetails.get(dialect);
-  if (compiled === undefined) {
-    compiled = esimDetailQuery(db, ORG_SLOT, ICCID_SLOT).compile() as CompiledQuery<EsimDetailRow>;
-    compiledDetails.set(dialect, compiled);
-  }
-  const parameters = compiled.parameters.map((p) =>
-    p === ORG_SLOT ? organisationId : p === ICCID_SLOT ? iccid : p,
-  );
-  const result = await db.executeQuery<EsimDetailRow>({ ...compiled, parameters });
+  const query = detailQuery.bind(db, dialect, [organisationId, iccid]);
+  const result = await db.executeQuery<EsimDetailRow>(query);
   return result.rows[0];
 }

@@ -53,12 +53,17 @@ for (const kind of DATABASES) {
       assert.equal(esim['assignedDate'], '');
       assert.equal(esim['customerRef'], '');
       assert.deepEqual(await getJson(t, org, `/v2.1/esims/${BARE_ICCID}/bundles`), { bundles: [] });
+      assert.deepEqual(await getJson(t, org, `/v2.1/esims/${BARE_ICCID}/history`), []);
     });
 
     it('shows the newest history entry and the first assignment of a bought eSIM', async () => {
       const esim = (await getJson(t, org, `/v2.1/esims/${bought}`)) as Record<string, string>;
       assert.notEqual(esim['lastAction'], '');
       assert.notEqual(esim['assignedDate'], '');
+      const history = (await getJson(t, org, `/v2.1/esims/${bought}/history`)) as {
+        name: string;
+      }[];
+      assert.equal(history[0]?.name, esim['lastAction'], 'newest first');
       const { bundles } = (await getJson(t, org, `/v2.1/esims/${bought}/bundles`)) as {
         bundles: { name: string; description: string; assignments: unknown[] }[];
       };
@@ -74,6 +79,7 @@ for (const kind of DATABASES) {
           `/v2.1/esims/${iccid}`,
           `/v2.1/esims/${iccid}/bundles`,
           `/v2.1/esims/${iccid}/bundles/${FR_1MB.name}`,
+          `/v2.1/esims/${iccid}/history`,
         ]) {
           const res = await t.request(other.apiKey, { method: 'GET', url });
           assert.equal(res.statusCode, 404, url);
