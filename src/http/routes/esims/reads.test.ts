@@ -54,6 +54,15 @@ for (const kind of DATABASES) {
       assert.equal(esim['customerRef'], '');
       assert.deepEqual(await getJson(t, org, `/v2.1/esims/${BARE_ICCID}/bundles`), { bundles: [] });
       assert.deepEqual(await getJson(t, org, `/v2.1/esims/${BARE_ICCID}/history`), []);
+      const location = await t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/esims/${BARE_ICCID}/location`,
+      });
+      assert.equal(location.statusCode, 404);
+      assert.deepEqual(location.json(), {
+        message: `eSIM ${BARE_ICCID} has not been seen on a network yet`,
+        code: 'not_found',
+      });
     });
 
     it('shows the newest history entry and the first assignment of a bought eSIM', async () => {
@@ -80,6 +89,7 @@ for (const kind of DATABASES) {
           `/v2.1/esims/${iccid}/bundles`,
           `/v2.1/esims/${iccid}/bundles/${FR_1MB.name}`,
           `/v2.1/esims/${iccid}/history`,
+          `/v2.1/esims/${iccid}/location`,
         ]) {
           const res = await t.request(other.apiKey, { method: 'GET', url });
           assert.equal(res.statusCode, 404, url);
