@@ -1,6 +1,6 @@
 import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../database.js';
-import { bumpAuthVersion } from './auth-state-repository.js';
+import { touchAuthVersion } from './auth-state-repository.js';
 import type { KeyHolder } from './organisation-repository.js';
 import { organisationFromRow } from './organisation-repository.js';
 
@@ -25,7 +25,7 @@ export async function insertPreviousKey(db: Executor, key: PreviousKey): Promise
       valid_until: key.validUntil,
     })
     .execute();
-  await bumpAuthVersion(db);
+  await touchAuthVersion(db);
 }
 
 /** Ends the grace period of every earlier key of the organisation at `at`. */
@@ -40,7 +40,7 @@ export async function endGracePeriods(
     .where('organisation_id', '=', organisationId)
     .where('valid_until', '>', at)
     .execute();
-  await bumpAuthVersion(db);
+  await touchAuthVersion(db);
 }
 
 /**

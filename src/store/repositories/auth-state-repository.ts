@@ -7,7 +7,7 @@ import type { Executor } from '../database.js';
 // also sees the change, and its in-memory key lookups (src/security/key-cache.ts) know to go.
 
 /** Marks a change to what authentication reads; call inside the transaction that makes it. */
-export async function bumpAuthVersion(trx: Executor): Promise<void> {
+export async function touchAuthVersion(trx: Executor): Promise<void> {
   await trx
     .updateTable('auth_state')
     .set((eb) => ({ version: eb('version', '+', 1) }))

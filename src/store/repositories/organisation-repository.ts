@@ -1,7 +1,7 @@
 import type { Organisation } from '../../domain/organisation.js';
 import type { Executor } from '../database.js';
 import type { OrganisationRow, OrganisationUpdate, UserRow } from '../schema.js';
-import { bumpAuthVersion } from './auth-state-repository.js';
+import { touchAuthVersion } from './auth-state-repository.js';
 
 // Organisations leave the store as the domain's Organisation: groups parsed, numbers as numbers,
 // and without the key columns, which only authentication (findOrganisationByKeyHash) and the
@@ -174,7 +174,7 @@ export async function updateOrganisation(
     .set(changes)
     .where('id', '=', id)
     .executeTakeFirst();
-  await bumpAuthVersion(db);
+  await touchAuthVersion(db);
   return Number(result.numUpdatedRows) === 1;
 }
 
