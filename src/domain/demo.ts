@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
-import { defaultExpiry, saveCard } from '../payments/cards.js';
+import { defaultExpiry } from '../payments/cards.js';
+import { saveCard } from './use-cases/save-card.js';
 import { DEFAULT_TEST_CARD } from '../payments/test-cards.js';
 import {
   countOrganisations,
