@@ -4,6 +4,7 @@
 import { callbacksSecondsFromEnv, runCallbacksBenchmark } from './callbacks.js';
 import { benchOptionsFromEnv, runCatalogueBenchmark } from './catalogue.js';
 import { ordersBenchOptionsFromEnv, runOrdersBenchmark } from './orders.js';
+import { readsOptionsFromEnv, runReadsBenchmark } from './reads.js';
 import { runStartBenchmark } from './start.js';
 
 interface Benchmark {
@@ -13,6 +14,7 @@ interface Benchmark {
 
 const BENCHMARKS: readonly Benchmark[] = [
   { name: 'catalogue', run: (print) => runCatalogueBenchmark(benchOptionsFromEnv(print)) },
+  { name: 'reads', run: (print) => runReadsBenchmark(readsOptionsFromEnv(print)) },
   { name: 'callbacks', run: (print) => runCallbacksBenchmark(print, callbacksSecondsFromEnv()) },
   { name: 'orders', run: (print) => runOrdersBenchmark(ordersBenchOptionsFromEnv(print)) },
   { name: 'start', run: (print) => runStartBenchmark(print) },

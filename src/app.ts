@@ -116,10 +116,7 @@ export async function buildApp(
     async (api) => {
       installFaultHook(api, deps); // simulator mode only; runs before authentication
       if (deps.rateLimits !== undefined) limitFailedAuthentication(api, deps.rateLimits);
-      requireApiKey(api, deps.store.db, {
-        clock: deps.clock,
-        ttlMs: deps.config.catalogueStalenessMs,
-      });
+      requireApiKey(api, deps.apiKeys);
       if (deps.rateLimits !== undefined) limitByApiKey(api, deps.rateLimits, deps.config);
       organisationRoutes(api as Api, deps);
       catalogueRoutes(api as Api, deps);

@@ -41,6 +41,11 @@ export interface Config {
    * changes reach the catalogue routes within this time (0: every request reads the database).
    */
   readonly catalogueStalenessMs: number;
+  /**
+   * How long an API key's organisation, once looked up, is served from memory before the process
+   * re-checks that no organisation or key changed anywhere (0: every request reads the database).
+   */
+  readonly apiKeyCacheMs: number;
   /** How long a shutdown may take to drain requests and workers before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
   // Orders
@@ -422,6 +427,7 @@ export function loadConfig(env: Env): Config {
     catalogueSeed: bool(env, 'CATALOGUE_SEED', true),
     catalogueCacheEntries: int(env, 'CATALOGUE_CACHE_ENTRIES', 1000, 0, 1_000_000),
     catalogueStalenessMs: int(env, 'CATALOGUE_STALENESS_MS', 1000, 0, 1000),
+    apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 1000, 0, 10_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 100, 600_000),
     orderMaxQuantityPerLine: int(env, 'ORDER_MAX_QUANTITY_PER_LINE', 1000, 1, 1_000_000),
     orderMaxQuantityPerOrder: int(env, 'ORDER_MAX_QUANTITY_PER_ORDER', 5000, 1, 10_000_000),

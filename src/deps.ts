@@ -11,6 +11,7 @@ import type { PaymentGateway } from './payments/gateway.js';
 import type { RandomSource } from './random.js';
 import type { RateLimits } from './rate-limits/limiter.js';
 import type { KeyCipher } from './security/api-keys.js';
+import type { ApiKeyCache } from './security/key-cache.js';
 import type { Store } from './store/database.js';
 
 /**
@@ -28,6 +29,11 @@ export interface AppDeps {
   readonly wallClock: WallClock;
   readonly random: RandomSource;
   readonly cipher: KeyCipher;
+  /**
+   * The organisations API keys authenticate, in memory; whoever changes an organisation or its
+   * keys calls `forget` after the commit (other processes notice within API_KEY_CACHE_MS).
+   */
+  readonly apiKeys: ApiKeyCache;
   /** Extra checks on a callback URL at save time (the SSRF guard in production mode). */
   readonly checkCallbackUrl?: CallbackUrlCheck;
   /**

@@ -21,6 +21,7 @@ import { startMetricsServer } from './http/metrics-server.js';
 import { startGate } from './http/starting.js';
 import { withQueryTiming } from './store/query-timing.js';
 import { createKeyCipher } from './security/api-keys.js';
+import { createApiKeyCache } from './security/key-cache.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
 import type { Store } from './store/database.js';
@@ -82,6 +83,7 @@ export async function openServices(
     wallClock,
     random: cryptoRandom,
     cipher,
+    apiKeys: createApiKeyCache({ db: store.db, clock, stalenessMs: config.apiKeyCacheMs }),
     networkEvents: createOutboxSink({ random: cryptoRandom }),
     mailer: createMailer(config, store, clock),
     checkCallbackUrl: callbackUrlCheck(config, options.resolver),

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { addDays, addSeconds, iso } from '../clock.js';
 import type { RandomSource } from '../random.js';
 import type { KeyCipher } from '../security/api-keys.js';
+import type { ApiKeyCache } from '../security/key-cache.js';
 import { generateApiKey, hashApiKey } from '../security/api-keys.js';
 import type { Db, Executor } from '../store/database.js';
 import {
@@ -41,6 +42,8 @@ export interface OrganisationDeps {
   readonly checkCallbackUrl?: CallbackUrlCheck;
   /** Who acts, for the audit log (the system when not given). */
   readonly actor?: AuditActor;
+  /** This process's in-memory key lookups, told after a change to an organisation commits. */
+  readonly apiKeys?: Pick<ApiKeyCache, 'forget'>;
 }
 
 /** What the runner needs to open these use cases' transactions. */
@@ -202,10 +205,17 @@ export async function rotateApiKey(
   await inTransaction(writer(deps), (trx) =>
     applyKeyRotation(trx, deps, { id, apiKey, graceSeconds, now }),
   );
+  // Committed: this process stops serving the old key from memory at once (others within
+  // API_KEY_CACHE_MS, through auth_state.version).
+  deps.apiKeys?.forget(id);
   return { apiKey, previousValidUntil: iso(addSeconds(now, graceSeconds)) };
 }
 
-/** The rotation in the caller's transaction: the new key stored, the old one's grace recorded. */
+/**
+ * The rotation in the caller's transaction: the new key stored, the old one's grace recorded.
+ * Once that transaction commits, the caller tells `deps.apiKeys.forget(id)` (as rotateApiKey
+ * does), or this process may accept the old key for up to API_KEY_CACHE_MS.
+ */
 export async function applyKeyRotation(
   trx: Executor,
   deps: Pick<OrganisationDeps, 'cipher' | 'actor'>,
@@ -390,10 +400,17 @@ export async function updateOrganisationSettings(
   }
   const now = deps.clock.now();
   set['updated_at'] = iso(now);
-  return inTransaction(writer(deps), (trx) => applySettings(trx, deps, id, set, now));
+  const updated = await inTransaction(writer(deps), (trx) =>
+    applySettings(trx, deps, id, set, now),
+  );
+  deps.apiKeys?.forget(id);
+  return updated;
 }
 
-/** Writes checked column changes and their audit rows in the caller's transaction. */
+/**
+ * Writes checked column changes and their audit rows in the caller's transaction; after it
+ * commits the caller tells `deps.apiKeys.forget(id)`, as updateOrganisationSettings does.
+ */
 export async function applySettings(
   trx: Executor,
   deps: Pick<OrganisationDeps, 'actor'>,

@@ -1,12 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock.js';
-import { systemClock } from '../clock.js';
 import { hashApiKey, hashesEqual } from '../security/api-keys.js';
-import type { Db } from '../store/database.js';
-import { findOrganisationByPreviousKeyHash } from '../store/repositories/api-key-repository.js';
+import type { ApiKeyCache } from '../security/key-cache.js';
 import type { Organisation } from '../domain/organisation.js';
-import type { KeyHolder } from '../store/repositories/organisation-repository.js';
-import { findOrganisationByKeyHash } from '../store/repositories/organisation-repository.js';
 import { sendError } from './error-handler.js';
 import { isKeyLikeName, keyLikeQueryParameter } from './query-key.js';
 
@@ -15,27 +10,6 @@ declare module 'fastify' {
     /** The caller's organisation, set by the API-key hook on every authenticated route. */
     organisation: Organisation;
   }
-  interface FastifyContextConfig {
-    /**
-     * The route reads only the organisation's groups and may see them (and the key) as they were
-     * up to the cache time ago: the catalogue routes, the hottest read of the API.
-     */
-    recentOrganisation?: boolean;
-  }
-}
-
-/** Keys whose organisation is remembered at once; the oldest is forgotten first. */
-const MAX_REMEMBERED_KEYS = 10_000;
-
-interface Remembered {
-  readonly holder: KeyHolder;
-  readonly at: number;
-}
-
-export interface OrganisationCacheOptions {
-  readonly clock: Clock;
-  /** How long a looked-up organisation may serve routes that opt in; 0 disables (<= 1000). */
-  readonly ttlMs: number;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
@@ -58,43 +32,16 @@ function presentedKey(request: FastifyRequest): { key?: string; problem?: string
 
 /**
  * Authenticates every request in the scope it is added to. Keys are looked up by their SHA-256
- * hash and the stored hash is compared in constant time.
+ * hash, in memory when the key was seen recently (src/security/key-cache.ts), and the stored
+ * hash is compared in constant time.
  */
-export function requireApiKey(
-  app: FastifyInstance,
-  db: Db,
-  cache: OrganisationCacheOptions = { clock: systemClock, ttlMs: 0 },
-): void {
-  // Every lookup refreshes this; only routes marked recentOrganisation read from it, so a key
-  // rotation or group change reaches them within ttlMs and every other route at once.
-  const remembered = new Map<string, Remembered>();
-  // A rotated-out key authenticates its organisation until its grace period ends. It comes back
-  // with the presented key's hash, so the constant-time check below holds for it too.
-  const inGrace = async (hash: string, now: number): Promise<KeyHolder | undefined> =>
-    findOrganisationByPreviousKeyHash(db, hash, new Date(now).toISOString());
-  const find = async (hash: string, recentIsEnough: boolean): Promise<KeyHolder | undefined> => {
-    const now = cache.clock.now().getTime();
-    if (recentIsEnough && cache.ttlMs > 0) {
-      const hit = remembered.get(hash);
-      if (hit !== undefined && now >= hit.at && now - hit.at < cache.ttlMs) return hit.holder;
-    }
-    const holder = (await findOrganisationByKeyHash(db, hash)) ?? (await inGrace(hash, now));
-    remembered.delete(hash);
-    if (holder !== undefined && cache.ttlMs > 0) {
-      if (remembered.size >= MAX_REMEMBERED_KEYS) {
-        const oldest = remembered.keys().next();
-        if (oldest.done !== true) remembered.delete(oldest.value);
-      }
-      remembered.set(hash, { holder, at: now });
-    }
-    return holder;
-  };
+export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
   app.decorateRequest('organisation', null as unknown as Organisation);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { key, problem } = presentedKey(request);
     if (key === undefined) return sendError(reply, { code: 'forbidden', message: problem });
     const hash = hashApiKey(key);
-    const holder = await find(hash, request.routeOptions.config?.recentOrganisation === true);
+    const holder = await keys.lookup(hash);
     if (holder === undefined || !hashesEqual(holder.keyHash, hash)) {
       return sendError(reply, { code: 'forbidden', message: 'invalid API key' });
     }

@@ -78,6 +78,11 @@ export interface BundlesTable {
   search_text: Generated<string>; // 002-catalogue: description lower-cased, for the description filter
 }
 
+export interface AuthStateTable {
+  id: number; // always 1: a single row (013-auth-state)
+  version: number; // incremented by every write to what authentication reads
+}
+
 export interface CatalogueStateTable {
   id: number; // always 1: a single row (002-catalogue)
   version: number; // incremented by every catalogue write
@@ -344,6 +349,7 @@ export interface Database {
   bundle_countries: BundleCountriesTable;
   bundle_groups: BundleGroupsTable;
   catalogue_state: CatalogueStateTable;
+  auth_state: AuthStateTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
   inventory_batches: InventoryBatchesTable;

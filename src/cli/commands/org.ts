@@ -31,6 +31,7 @@ const orgDeps = (deps: AppDeps, ctx: CommandContext): OrganisationDeps => ({
   cipher: deps.cipher,
   checkCallbackUrl: deps.checkCallbackUrl,
   actor: operator(ctx),
+  apiKeys: deps.apiKeys,
 });
 
 function splitList(value: string | undefined): string[] | undefined {

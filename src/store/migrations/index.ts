@@ -8,6 +8,7 @@ import { callbacks } from './005-callbacks.js';
 import { liveRoutes } from './007-live-routes.js';
 import { callbackOrder } from './008-callback-order.js';
 import { operations } from './009-operations.js';
+import { authState } from './013-auth-state.js';
 import { portal } from './014-portal.js';
 import { portalMoney } from './015-portal-money.js';
 
@@ -26,6 +27,7 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '007-live-routes': liveRoutes(dialect),
     '008-callback-order': callbackOrder(dialect),
     '009-operations': operations(dialect),
+    '013-auth-state': authState(dialect),
     '014-portal': portal(dialect),
     '015-portal-money': portalMoney(dialect),
   };

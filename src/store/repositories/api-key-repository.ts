@@ -1,10 +1,12 @@
 import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../database.js';
+import { touchAuthVersion } from './auth-state-repository.js';
 import type { KeyHolder } from './organisation-repository.js';
 import { organisationFromRow } from './organisation-repository.js';
 
 // Keys rotated out but still inside their grace period. The organisation row holds the newest
-// key; these rows only ever authenticate, they never sign.
+// key; these rows only ever authenticate, they never sign. Every write here also increments
+// auth_state.version (auth-state-repository.ts), which the in-memory key lookups compare against.
 
 export interface PreviousKey {
   readonly keyHash: string;
@@ -23,6 +25,7 @@ export async function insertPreviousKey(db: Executor, key: PreviousKey): Promise
       valid_until: key.validUntil,
     })
     .execute();
+  await touchAuthVersion(db);
 }
 
 /** Ends the grace period of every earlier key of the organisation at `at`. */
@@ -37,9 +40,13 @@ export async function endGracePeriods(
     .where('organisation_id', '=', organisationId)
     .where('valid_until', '>', at)
     .execute();
+  await touchAuthVersion(db);
 }
 
-/** The organisation whose rotated-out key has this hash, while its grace period lasts. */
+/**
+ * The organisation whose rotated-out key has this hash, while its grace period lasts; the
+ * holder's validUntil says when that is over.
+ */
 export async function findOrganisationByPreviousKeyHash(
   db: Executor,
   hash: string,
@@ -47,7 +54,7 @@ export async function findOrganisationByPreviousKeyHash(
 ): Promise<KeyHolder | undefined> {
   const key = await db
     .selectFrom('previous_api_keys')
-    .select(['organisation_id', 'key_hash'])
+    .select(['organisation_id', 'key_hash', 'valid_until'])
     .where('key_hash', '=', hash)
     .where('valid_until', '>', now)
     .executeTakeFirst();
@@ -59,7 +66,11 @@ export async function findOrganisationByPreviousKeyHash(
     .executeTakeFirst();
   return row === undefined
     ? undefined
-    : { organisation: organisationFromRow(row), keyHash: key.key_hash };
+    : {
+        organisation: organisationFromRow(row),
+        keyHash: key.key_hash,
+        validUntil: key.valid_until,
+      };
 }
 
 /** Rotated-out keys of an organisation still inside their grace period, newest first. */

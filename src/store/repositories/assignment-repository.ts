@@ -206,16 +206,57 @@ function parseThresholds(raw: string | undefined): number[] {
   }
 }
 
-/** Catalogue descriptions of the named bundles (for listing an eSIM's bundles). */
-export async function bundleDescriptions(
+/** An eSIM's assignments in queue order, with the descriptions of their bundles. */
+export interface EsimAssignments {
+  readonly rows: AssignmentRow[];
+  readonly descriptions: Map<string, string>;
+}
+
+function esimAssignmentsQuery(db: Executor, organisationId: string, iccid: string) {
+  return db
+    .selectFrom('esims as e')
+    .leftJoin('assignments as a', 'a.iccid', 'e.iccid')
+    .leftJoin('bundles as b', 'b.name', 'a.bundle_name')
+    .selectAll('a')
+    .select('b.description as bundle_description')
+    .where('e.iccid', '=', iccid)
+    .where('e.organisation_id', '=', organisationId)
+    .orderBy('a.queue_position')
+    .orderBy('a.id');
+}
+
+type EsimAssignmentRow = AssignmentRow & { bundle_description: string | null };
+interface OwnedIccid {
+  organisationId: string;
+  iccid: string;
+}
+
+// GET /esims/{iccid}/bundles: one statement (ownership, assignments, descriptions) whose SQL is
+// built once per dialect.
+// The left join makes every assignment column nullable to the query builder; a row whose `id` is
+// null is the eSIM's own row with nothing joined, which listEsimAssignments skips.
+const assignmentsQuery = compiledOnce<OwnedIccid, EsimAssignmentRow>((db, p) =>
+  esimAssignmentsQuery(db, p.organisationId, p.iccid),
+);
+
+/**
+ * The assignments of the organisation's eSIM, in queue order, with their bundles' descriptions;
+ * undefined when the eSIM is unknown or another organisation's.
+ */
+export async function listEsimAssignments(
   db: Executor,
-  names: readonly string[],
-): Promise<Map<string, string>> {
-  if (names.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('bundles')
-    .select(['name', 'description'])
-    .where('name', 'in', [...new Set(names)])
-    .execute();
-  return new Map(rows.map((r) => [r.name, r.description]));
+  organisationId: string,
+  iccid: string,
+): Promise<EsimAssignments | undefined> {
+  const result = await assignmentsQuery.execute(db, { organisationId, iccid });
+  if (result.rows.length === 0) return undefined;
+  const rows: AssignmentRow[] = [];
+  const descriptions = new Map<string, string>();
+  for (const { bundle_description: description, ...row } of result.rows) {
+    // The eSIM's own row with no assignment joined: it exists and has none.
+    if ((row.id as string | null) === null) continue;
+    rows.push(normaliseAssignment(row));
+    descriptions.set(row.bundle_name, description ?? '');
+  }
+  return { rows, descriptions };
 }

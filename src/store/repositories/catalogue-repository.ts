@@ -259,28 +259,23 @@ export async function listCatalogue(
   const column = ORDER_COLUMNS[filter.orderBy];
   // Byte order on both databases: PostgreSQL would otherwise sort by its locale's rules.
   const byName = dialect === 'postgres' ? sql`name collate "C"` : sql`name`;
+  // The page is chosen on narrow rows (name, the sort column and the total), so the sort never
+  // carries the wide list columns; the page's rows are then read by primary key.
   let ordered = query
-    .select([
-      'name',
-      'description',
-      'groups',
-      'countries',
-      'roaming',
-      'data_amount',
-      'duration',
-      'speed',
-      'autostart',
-      'unlimited',
-      'price',
-      sql<number>`count(*) over ()`.as('total'),
-    ])
+    .select(['name', sql<number>`count(*) over ()`.as('total')])
     .orderBy(column === 'name' ? byName : column, filter.direction);
   // Ties are broken by name so every page is stable.
   if (column !== 'name') ordered = ordered.orderBy(byName, 'asc');
-  const rows = await ordered.limit(filter.limit).offset(filter.offset).execute();
-  const first = rows[0];
+  const page = await ordered.limit(filter.limit).offset(filter.offset).execute();
+  const first = page[0];
   if (first !== undefined) {
-    return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(first.total) };
+    return {
+      rows: await rowsInOrder(
+        db,
+        page.map((p) => p.name),
+      ),
+      total: Number(first.total),
+    };
   }
   if (filter.offset === 0) return { rows: [], total: 0 };
   // A page past the end has no row to carry the total.
@@ -288,6 +283,37 @@ export async function listCatalogue(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return { rows: [], total: Number(counted.n) };
+}
+
+/** The bundles with these names, in the order of the names. */
+async function rowsInOrder(db: Executor, names: readonly string[]): Promise<CatalogueRow[]> {
+  const byName = new Map<string, CatalogueRow>();
+  for (const part of chunks(names)) {
+    const rows = await db
+      .selectFrom('bundles')
+      .select([
+        'name',
+        'description',
+        'groups',
+        'countries',
+        'roaming',
+        'data_amount',
+        'duration',
+        'speed',
+        'autostart',
+        'unlimited',
+        'price',
+      ])
+      .where('name', 'in', part)
+      .execute();
+    for (const row of rows) byName.set(row.name, row);
+  }
+  const ordered: CatalogueRow[] = [];
+  for (const name of names) {
+    const row = byName.get(name);
+    if (row !== undefined) ordered.push(row);
+  }
+  return ordered;
 }
 
 /** How many catalogue bundles each of the given groups holds (groups with none are left out). */

@@ -1,5 +1,10 @@
+import type { ExpressionBuilder } from 'kysely';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
-import type { EsimRow, ProfileStatus } from '../schema.js';
+import type { Database, EsimRow, ProfileStatus } from '../schema.js';
+
+/** The scope of a query on `esims as e`. */
+type EsimScope = Database & { e: Database['esims'] };
 
 /** An eSIM of the organisation; undefined when it does not exist or belongs to another. */
 export async function findOwnedEsim(
@@ -100,40 +105,25 @@ export interface EsimActivity {
   readonly assignedDate: string;
 }
 
-/** The newest history entry and first assignment of each eSIM, in two statements. */
+/** The newest history entry and first assignment of each eSIM, in one statement. */
 export async function esimActivity(
   db: Executor,
   iccids: readonly string[],
 ): Promise<Map<string, EsimActivity>> {
   const result = new Map<string, EsimActivity>();
   if (iccids.length === 0) return result;
-  const [latest, assigned] = await Promise.all([
-    db
-      .selectFrom('esim_history as h')
-      .select(['h.iccid', 'h.name', 'h.created_at'])
-      .where('h.id', 'in', (eb) =>
-        eb
-          .selectFrom('esim_history')
-          .select((e) => e.fn.max('id').as('id'))
-          .where('iccid', 'in', iccids)
-          .groupBy('iccid'),
-      )
-      .execute(),
-    db
-      .selectFrom('assignments')
-      .select((eb) => ['iccid', eb.fn.min('created_at').as('first')])
-      .where('iccid', 'in', iccids)
-      .groupBy('iccid')
-      .execute(),
-  ]);
-  const firstAssigned = new Map(assigned.map((a) => [a.iccid, String(a.first)]));
-  const newest = new Map(latest.map((h) => [h.iccid, h]));
+  const rows = await db
+    .selectFrom('esims as e')
+    .select((eb) => ['e.iccid', ...activityColumns(eb)])
+    .where('e.iccid', 'in', iccids)
+    .execute();
+  const byIccid = new Map(rows.map((row) => [row.iccid, row]));
   for (const iccid of iccids) {
-    const h = newest.get(iccid);
+    const row = byIccid.get(iccid);
     result.set(iccid, {
-      lastAction: h?.name ?? '',
-      actionDate: h?.created_at ?? '',
-      assignedDate: firstAssigned.get(iccid) ?? '',
+      lastAction: row?.last_action ?? '',
+      actionDate: row?.action_date ?? '',
+      assignedDate: row?.assigned_date ?? '',
     });
   }
   return result;
@@ -170,4 +160,79 @@ export async function countEsimsByProfileStatus(
   const counts: Partial<Record<ProfileStatus, number>> = {};
   for (const row of rows) counts[row.profile_status] = Number(row.n);
   return counts;
+}
+
+/** One eSIM as its detail route shows it: its row and its activity, from one statement. */
+export interface EsimDetailRow {
+  readonly iccid: string;
+  readonly matching_id: string;
+  readonly smdp_address: string;
+  readonly profile_status: ProfileStatus;
+  readonly pin: string;
+  readonly puk: string;
+  readonly first_installed_at: string | null;
+  readonly customer_ref: string | null;
+  /** Name and time of the newest history entry; null when none. */
+  readonly last_action: string | null;
+  readonly action_date: string | null;
+  /** When a bundle was first assigned to it; null when never. */
+  readonly assigned_date: string | null;
+}
+
+/** An eSIM's activity (e, the eSIM): its newest history entry, probed twice on the (iccid, id) index, and its first assignment. */
+function activityColumns(eb: ExpressionBuilder<EsimScope, 'e'>) {
+  return [
+    eb
+      .selectFrom('esim_history as h')
+      .select('h.name')
+      .whereRef('h.iccid', '=', 'e.iccid')
+      .orderBy('h.id', 'desc')
+      .limit(1)
+      .as('last_action'),
+    eb
+      .selectFrom('esim_history as h')
+      .select('h.created_at')
+      .whereRef('h.iccid', '=', 'e.iccid')
+      .orderBy('h.id', 'desc')
+      .limit(1)
+      .as('action_date'),
+    eb
+      .selectFrom('assignments as a')
+      .select((a) => a.fn.min<string>('a.created_at').as('first'))
+      .whereRef('a.iccid', '=', 'e.iccid')
+      .as('assigned_date'),
+  ] as const;
+}
+
+function esimDetailQuery(db: Executor, organisationId: string, iccid: string) {
+  return db
+    .selectFrom('esims as e')
+    .select((eb) => [
+      'e.iccid',
+      'e.matching_id',
+      'e.smdp_address',
+      'e.profile_status',
+      'e.pin',
+      'e.puk',
+      'e.first_installed_at',
+      'e.customer_ref',
+      ...activityColumns(eb),
+    ])
+    .where('e.iccid', '=', iccid)
+    .where('e.organisation_id', '=', organisationId);
+}
+
+// GET /esims/{iccid} is the read integrations poll most: its SQL is built once per dialect.
+const detailQuery = compiledOnce((db, p: { organisationId: string; iccid: string }) =>
+  esimDetailQuery(db, p.organisationId, p.iccid),
+);
+
+/** The organisation's eSIM with its activity; undefined when unknown or another's. */
+export async function findEsimDetail(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+): Promise<EsimDetailRow | undefined> {
+  const result = await detailQuery.execute(db, { organisationId, iccid });
+  return result.rows[0];
 }

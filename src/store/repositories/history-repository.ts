@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { compiledOnce } from '../compiled.js';
+import type { CompiledStatement } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { EsimHistoryTable } from '../schema.js';
 
@@ -46,4 +47,71 @@ export async function listHistory(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+function ownedHistoryQuery(db: Executor, organisationId: string, iccid: string, limit: number) {
+  return db
+    .selectFrom('esims as e')
+    .leftJoin('esim_history as h', 'h.iccid', 'e.iccid')
+    .select([
+      'e.iccid as esim',
+      'h.id',
+      'h.iccid',
+      'h.name',
+      'h.bundle',
+      'h.bundle_state',
+      'h.alert_type',
+      'h.created_at',
+    ])
+    .where('e.iccid', '=', iccid)
+    .where('e.organisation_id', '=', organisationId)
+    .orderBy('h.id', 'desc')
+    .limit(limit);
+}
+
+type OwnedHistoryRow = { esim: string } & { [K in keyof HistoryRow]: HistoryRow[K] | null };
+
+// GET /esims/{iccid}/history: ownership and the entries in one statement, built once per dialect
+// and page size.
+const ownedHistoryQueries = new Map<number, CompiledStatement<OwnedIccid, OwnedHistoryRow>>();
+
+interface OwnedIccid {
+  organisationId: string;
+  iccid: string;
+}
+
+/**
+ * The newest `limit` entries of the organisation's eSIM, newest first; undefined when the eSIM
+ * is unknown or another organisation's.
+ */
+export async function listOwnedHistory(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+  limit: number,
+): Promise<HistoryRow[] | undefined> {
+  let compiled = ownedHistoryQueries.get(limit);
+  if (compiled === undefined) {
+    compiled = compiledOnce<OwnedIccid, OwnedHistoryRow>((d, p) =>
+      ownedHistoryQuery(d, p.organisationId, p.iccid, limit),
+    );
+    ownedHistoryQueries.set(limit, compiled);
+  }
+  const { rows } = await compiled.execute(db, { organisationId, iccid });
+  if (rows.length === 0) return undefined;
+  const entries: HistoryRow[] = [];
+  for (const row of rows) {
+    // The eSIM's own row with no entry joined: it exists and has no history.
+    if (row.id === null || row.iccid === null || row.name === null) continue;
+    entries.push({
+      id: row.id,
+      iccid: row.iccid,
+      name: row.name,
+      bundle: row.bundle ?? '',
+      bundle_state: row.bundle_state ?? '',
+      alert_type: row.alert_type ?? '',
+      created_at: row.created_at ?? '',
+    });
+  }
+  return entries;
 }

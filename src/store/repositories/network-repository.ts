@@ -2,6 +2,7 @@ import type { CompiledQuery, InferResult, Selectable } from 'kysely';
 import type { DialectName, Executor } from '../database.js';
 import type { AssignmentRow, EsimNetworkTable } from '../schema.js';
 import { normaliseAssignment } from './assignment-repository.js';
+import { compiledOnce } from '../compiled.js';
 
 export type NetworkRow = Selectable<EsimNetworkTable>;
 
@@ -12,6 +13,62 @@ export async function findNetwork(db: Executor, iccid: string): Promise<NetworkR
     .where('iccid', '=', iccid)
     .executeTakeFirst();
   return row === undefined ? undefined : { ...row, attached: Number(row.attached) };
+}
+
+// GET /esims/{iccid}/location: ownership and the network row in one statement, built once.
+const ownedNetworkQuery = compiledOnce((db, p: { organisationId: string; iccid: string }) =>
+  db
+    .selectFrom('esims as e')
+    .leftJoin('esim_network as n', 'n.iccid', 'e.iccid')
+    .select([
+      'n.iccid',
+      'n.mcc',
+      'n.mnc',
+      'n.network_name',
+      'n.country',
+      'n.attached',
+      'n.last_seen',
+      'n.first_used_at',
+    ])
+    .where('e.iccid', '=', p.iccid)
+    .where('e.organisation_id', '=', p.organisationId),
+);
+
+/**
+ * Where the organisation's eSIM is attached: undefined when the eSIM is unknown or another
+ * organisation's, `{ network: undefined }` when it has not been seen on a network yet.
+ */
+export async function findOwnedNetwork(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+): Promise<{ network: NetworkRow | undefined } | undefined> {
+  const [row] = (await ownedNetworkQuery.execute(db, { organisationId, iccid })).rows;
+  if (row === undefined) return undefined;
+  const { iccid: attachedIccid, mcc, mnc, network_name, country, attached, last_seen } = row;
+  if (
+    attachedIccid === null ||
+    mcc === null ||
+    mnc === null ||
+    network_name === null ||
+    country === null ||
+    attached === null ||
+    last_seen === null
+  ) {
+    return { network: undefined };
+  }
+  return {
+    network: {
+      iccid: attachedIccid,
+      mcc,
+      mnc,
+      network_name,
+      country,
+      attached: Number(attached),
+      last_seen,
+      first_used_at: row.first_used_at,
+    },
+  };
 }
 
 /** Where the eSIM is attached now (one row per eSIM, replaced on every attach). */

@@ -1,6 +1,7 @@
 import type { Organisation } from '../../domain/organisation.js';
 import type { Executor } from '../database.js';
 import type { OrganisationRow, OrganisationUpdate, UserRow } from '../schema.js';
+import { touchAuthVersion } from './auth-state-repository.js';
 
 // Organisations leave the store as the domain's Organisation: groups parsed, numbers as numbers,
 // and without the key columns, which only authentication (findOrganisationByKeyHash) and the
@@ -123,6 +124,8 @@ export async function findCallbackUrl(db: Executor, id: string): Promise<string 
 export interface KeyHolder {
   readonly organisation: Organisation;
   readonly keyHash: string;
+  /** When a rotated-out key stops authenticating (RFC 3339); absent for the current key. */
+  readonly validUntil?: string;
 }
 
 export async function findOrganisationByKeyHash(
@@ -157,6 +160,10 @@ export async function countOrganisations(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
+/**
+ * Changes the organisation's row. It also increments auth_state.version in the same transaction,
+ * since authentication keeps organisations in memory (src/security/key-cache.ts).
+ */
 export async function updateOrganisation(
   db: Executor,
   id: string,
@@ -167,6 +174,7 @@ export async function updateOrganisation(
     .set(changes)
     .where('id', '=', id)
     .executeTakeFirst();
+  await touchAuthVersion(db);
   return Number(result.numUpdatedRows) === 1;
 }
 

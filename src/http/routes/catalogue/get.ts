@@ -32,17 +32,13 @@ const schema = {
 };
 
 export function registerGetCatalogueBundle(app: Api, deps: AppDeps): void {
-  app.get(
-    '/catalogue/bundle/:name',
-    { schema, config: { recentOrganisation: true } },
-    async (request) => {
-      const { name } = request.params;
-      const { groups } = request.organisation;
-      const bundle = await findBundleByName(deps.store.db, name);
-      if (bundle === undefined || !bundle.groups.some((g) => groups.includes(g))) {
-        throw notFound(`bundle ${name} not found`);
-      }
-      return catalogueItem(bundle);
-    },
-  );
+  app.get('/catalogue/bundle/:name', { schema }, async (request) => {
+    const { name } = request.params;
+    const { groups } = request.organisation;
+    const bundle = await findBundleByName(deps.store.db, name);
+    if (bundle === undefined || !bundle.groups.some((g) => groups.includes(g))) {
+      throw notFound(`bundle ${name} not found`);
+    }
+    return catalogueItem(bundle);
+  });
 }

@@ -5,10 +5,8 @@ import {
   MAX_PER_PAGE,
   catalogueFilter,
 } from '../../../domain/catalogue/query.js';
-import { catalogueItem } from '../../../domain/catalogue/view.js';
 import { REGIONS } from '../../../domain/countries.js';
 import {
-  bundleFromRow,
   catalogueVersion,
   listCatalogue,
 } from '../../../store/repositories/catalogue-repository.js';
@@ -16,6 +14,7 @@ import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
+import { cataloguePageJson } from './page-json.js';
 import { createResponseCache } from './response-cache.js';
 
 const Querystring = Type.Object({
@@ -117,34 +116,29 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
   const cache = createResponseCache(deps.config.catalogueCacheEntries, CACHE_MAX_BYTES);
   const db = deps.store.db;
   const version = versionReader(deps);
-  app.get(
-    '/catalogue',
-    { schema, config: { recentOrganisation: true } },
-    async (request, reply) => {
-      const query = request.query;
-      const { groups } = request.organisation;
-      const filter = catalogueFilter(query, groups);
-      const page = requestedPage(query, DEFAULT_PER_PAGE);
-      let body: Buffer | string = '[]';
-      let total = 0;
-      if (filter !== undefined) {
-        const key = JSON.stringify(filter);
-        const current = await version();
-        const cached = cache.get(key, current);
-        if (cached !== undefined) {
-          ({ body, total } = cached);
-        } else {
-          const result = await listCatalogue(db, deps.store.dialect, filter);
-          // The route's response schema serialises the page, once per catalogue version.
-          const items = result.rows.map((row) => catalogueItem(bundleFromRow(row)));
-          body = Buffer.from(String(reply.serialize(items)));
-          total = result.total;
-          cache.set(key, { version: current, body, total });
-        }
+  app.get('/catalogue', { schema }, async (request, reply) => {
+    const query = request.query;
+    const { groups } = request.organisation;
+    const filter = catalogueFilter(query, groups);
+    const page = requestedPage(query, DEFAULT_PER_PAGE);
+    let body: Buffer | string = '[]';
+    let total = 0;
+    if (filter !== undefined) {
+      const key = JSON.stringify(filter);
+      const current = await version();
+      const cached = cache.get(key, current);
+      if (cached !== undefined) {
+        ({ body, total } = cached);
+      } else {
+        const result = await listCatalogue(db, deps.store.dialect, filter);
+        // Serialised straight from the rows, as the response schema would (page-json.ts).
+        body = Buffer.from(cataloguePageJson(result.rows));
+        total = result.total;
+        cache.set(key, { version: current, body, total });
       }
-      return setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total)
-        .type('application/json; charset=utf-8')
-        .send(body);
-    },
-  );
+    }
+    return setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total)
+      .type('application/json; charset=utf-8')
+      .send(body);
+  });
 }

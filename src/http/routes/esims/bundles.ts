@@ -1,13 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { notFound } from '../../../domain/errors.js';
-import {
-  bundleDescriptions,
-  listAssignmentsOfEsim,
-} from '../../../store/repositories/assignment-repository.js';
+import type { EsimAssignments } from '../../../store/repositories/assignment-repository.js';
+import { listEsimAssignments } from '../../../store/repositories/assignment-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { EsimBundleSchema, IccidParams, groupByBundle, loadOwnedEsim } from './esim-view.js';
+import {
+  EsimBundleSchema,
+  IccidParams,
+  checkIccid,
+  esimNotFound,
+  groupByBundle,
+} from './esim-view.js';
 
 const listSchema = {
   tags: ['eSIMs'],
@@ -50,23 +54,28 @@ const oneSchema = {
 };
 
 export function registerEsimBundles(app: Api, deps: AppDeps): void {
+  const { db } = deps.store;
+  // One statement each: the eSIM's ownership, its assignments and their bundles' descriptions.
+  const load = async (organisationId: string, raw: string): Promise<EsimAssignments> => {
+    const iccid = checkIccid(raw);
+    const found = await listEsimAssignments(db, organisationId, iccid);
+    if (found === undefined) throw esimNotFound(iccid);
+    return found;
+  };
+
   app.get('/esims/:iccid/bundles', { schema: listSchema }, async (request) => {
-    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
-    const rows = await listAssignmentsOfEsim(deps.store.db, esim.iccid);
-    const descriptions = await bundleDescriptions(
-      deps.store.db,
-      rows.map((r) => r.bundle_name),
-    );
+    const { rows, descriptions } = await load(request.organisation.id, request.params.iccid);
     return { bundles: groupByBundle(rows, descriptions) };
   });
 
   app.get('/esims/:iccid/bundles/:name', { schema: oneSchema }, async (request) => {
-    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
-    const name = request.params.name;
-    const rows = await listAssignmentsOfEsim(deps.store.db, esim.iccid, name);
-    const [bundle] = groupByBundle(rows, await bundleDescriptions(deps.store.db, [name]));
-    if (bundle === undefined)
-      throw notFound(`bundle ${name} was never assigned to eSIM ${esim.iccid}`);
+    const { iccid, name } = request.params;
+    const { rows, descriptions } = await load(request.organisation.id, iccid);
+    const [bundle] = groupByBundle(
+      rows.filter((row) => row.bundle_name === name),
+      descriptions,
+    );
+    if (bundle === undefined) throw notFound(`bundle ${name} was never assigned to eSIM ${iccid}`);
     return bundle;
   });
 }

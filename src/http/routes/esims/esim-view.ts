@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { loadOwnedEsim as loadOwned } from '../../../domain/owned-esim.js';
-import type { EsimActivity } from '../../../store/repositories/esim-repository.js';
+import type { EsimActivity, EsimDetailRow } from '../../../store/repositories/esim-repository.js';
 import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 
 // Shapes and lookups shared by the eSIM routes.
@@ -82,6 +82,26 @@ export function esimBody(row: EsimRow): EsimBody {
     pin: row.pin,
     puk: row.puk,
     firstInstalledDateTime: row.first_installed_at ?? '',
+  };
+}
+
+/** GET /esims/{iccid}: the profile and its live fields, from one detail row in one object. */
+export type EsimDetailBody = EsimBody & EsimLiveBody & { appleInstallUrl?: string };
+
+export function esimDetailBody(row: EsimDetailRow): EsimDetailBody {
+  return {
+    iccid: row.iccid,
+    matchingId: row.matching_id,
+    smdpAddress: row.smdp_address,
+    profileStatus: row.profile_status,
+    pin: row.pin,
+    puk: row.puk,
+    firstInstalledDateTime: row.first_installed_at ?? '',
+    customerRef: row.customer_ref ?? '',
+    lastAction: row.last_action ?? '',
+    actionDate: row.action_date ?? '',
+    physical: false,
+    assignedDate: row.assigned_date ?? '',
   };
 }
 

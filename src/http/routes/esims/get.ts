@@ -3,15 +3,16 @@ import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { esimActivity } from '../../../store/repositories/esim-repository.js';
+import { findEsimDetail } from '../../../store/repositories/esim-repository.js';
+import type { EsimDetailBody } from './esim-view.js';
 import {
   EsimLiveFields,
   EsimSchema,
   IccidParams,
   activationCode,
-  esimBody,
-  esimLiveFields,
-  loadOwnedEsim,
+  checkIccid,
+  esimDetailBody,
+  esimNotFound,
 } from './esim-view.js';
 
 const APPLE_SETUP = 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=';
@@ -55,22 +56,32 @@ const schema = {
 
 const SUPPORTED_FIELDS = new Set(['appleInstallUrl']);
 
+/** Whether additionalFields asks for appleInstallUrl; 400 naming the first unknown field. */
+function wantsAppleInstallUrl(additionalFields: string | undefined): boolean {
+  if (additionalFields === undefined || additionalFields === '') return false;
+  const fields = additionalFields
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
+  const unknown = fields.find((f) => !SUPPORTED_FIELDS.has(f));
+  if (unknown !== undefined) {
+    throw badRequest(
+      `query parameter additionalFields: "${unknown}" is not supported; supported: appleInstallUrl`,
+    );
+  }
+  return fields.length > 0;
+}
+
 export function registerGetEsim(app: Api, deps: AppDeps): void {
+  const { db } = deps.store;
   app.get('/esims/:iccid', { schema }, async (request) => {
-    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
-    const fields = (request.query.additionalFields ?? '')
-      .split(',')
-      .map((f) => f.trim())
-      .filter((f) => f !== '');
-    const unknown = fields.find((f) => !SUPPORTED_FIELDS.has(f));
-    if (unknown !== undefined) {
-      throw badRequest(
-        `query parameter additionalFields: "${unknown}" is not supported; supported: appleInstallUrl`,
-      );
-    }
-    const activity = (await esimActivity(deps.store.db, [esim.iccid])).get(esim.iccid);
-    const body = { ...esimBody(esim), ...esimLiveFields(esim, activity) };
-    if (!fields.includes('appleInstallUrl')) return body;
-    return { ...body, appleInstallUrl: APPLE_SETUP + encodeURIComponent(activationCode(esim)) };
+    const iccid = checkIccid(request.params.iccid);
+    // One statement for the row and its activity; the body is built from it directly.
+    const row = await findEsimDetail(db, request.organisation.id, iccid);
+    if (row === undefined) throw esimNotFound(iccid);
+    const body: EsimDetailBody = esimDetailBody(row);
+    if (wantsAppleInstallUrl(request.query.additionalFields))
+      body.appleInstallUrl = APPLE_SETUP + encodeURIComponent(activationCode(row));
+    return body;
   });
 }

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { listHistory } from '../../../store/repositories/history-repository.js';
+import { listOwnedHistory } from '../../../store/repositories/history-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { IccidParams, loadOwnedEsim } from './esim-view.js';
+import { IccidParams, checkIccid, esimNotFound } from './esim-view.js';
 
 const MAX_ENTRIES = 1000;
 
@@ -41,8 +41,11 @@ const schema = {
 
 export function registerGetEsimHistory(app: Api, deps: AppDeps): void {
   app.get('/esims/:iccid/history', { schema }, async (request) => {
-    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
-    const rows = await listHistory(deps.store.db, esim.iccid, MAX_ENTRIES);
+    const iccid = checkIccid(request.params.iccid);
+    const { db } = deps.store;
+    // One statement: the eSIM's ownership and its newest entries.
+    const rows = await listOwnedHistory(db, request.organisation.id, iccid, MAX_ENTRIES);
+    if (rows === undefined) throw esimNotFound(iccid);
     return rows.map((r) => ({
       name: r.name,
       bundle: r.bundle,

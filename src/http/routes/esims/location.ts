@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { notFound } from '../../../domain/errors.js';
 import { operatorByCode } from '../../../network/operators.js';
-import { findNetwork } from '../../../store/repositories/network-repository.js';
+import { findOwnedNetwork } from '../../../store/repositories/network-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { IccidParams, loadOwnedEsim } from './esim-view.js';
+import { IccidParams, checkIccid, esimNotFound } from './esim-view.js';
 
 const schema = {
   tags: ['eSIMs'],
@@ -38,10 +38,14 @@ const schema = {
 
 export function registerGetEsimLocation(app: Api, deps: AppDeps): void {
   app.get('/esims/:iccid/location', { schema }, async (request) => {
-    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
-    const network = await findNetwork(deps.store.db, esim.iccid);
+    const iccid = checkIccid(request.params.iccid);
+    const { db } = deps.store;
+    // One statement: the eSIM's ownership and where it is attached.
+    const found = await findOwnedNetwork(db, request.organisation.id, iccid);
+    if (found === undefined) throw esimNotFound(iccid);
+    const { network } = found;
     if (network === undefined) {
-      throw notFound(`eSIM ${esim.iccid} has not been seen on a network yet`);
+      throw notFound(`eSIM ${iccid} has not been seen on a network yet`);
     }
     return {
       mobileNetworkCode: network.mcc + network.mnc,

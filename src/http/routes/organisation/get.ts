@@ -4,6 +4,7 @@ import type { AppDeps } from '../../../deps.js';
 import { notFound } from '../../../domain/errors.js';
 import {
   findEncryptedApiKey,
+  findOrganisationById,
   listUsers,
 } from '../../../store/repositories/organisation-repository.js';
 import type { Api } from '../../api.js';
@@ -67,7 +68,10 @@ export type OrganisationBody = Static<typeof Organisation>;
 
 export function registerGetOrganisation(app: Api, deps: AppDeps): void {
   app.get('/organisation', { schema }, async (request) => {
-    const org = request.organisation;
+    // Read afresh: authentication may have served the organisation from memory, and its balances
+    // change with every order.
+    const org = await findOrganisationById(deps.store.db, request.organisation.id);
+    if (org === undefined) throw notFound(`organisation ${request.organisation.id} not found`);
     const users = await listUsers(deps.store.db, org.id);
     const apiKeyEnc = await findEncryptedApiKey(deps.store.db, org.id);
     if (apiKeyEnc === undefined) throw notFound(`organisation ${org.id} not found`);
