@@ -7,6 +7,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: globals.node } },
+  // The portal's one script runs in the browser.
+  { files: ['src/portal/static/**/*.js'], languageOptions: { globals: globals.browser } },
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',

@@ -28,6 +28,7 @@ import { ordersRoutes } from './http/routes/orders/index.js';
 import { organisationRoutes } from './http/routes/organisation/index.js';
 import { installFaultHook } from './http/routes/sim/fault-hook.js';
 import { simRoutes } from './http/routes/sim/index.js';
+import { registerPortal } from './portal/plugin.js';
 import { Country, ErrorBody } from './http/schemas/common.js';
 import type { Api } from './http/api.js';
 
@@ -143,5 +144,6 @@ export async function buildApp(
   if (deps.config.mode === 'simulator') {
     await app.register(async (sim) => simRoutes(sim as Api, deps), { prefix: '/_sim' });
   }
+  await registerPortal(app, deps);
   return app;
 }

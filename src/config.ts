@@ -91,6 +91,26 @@ export interface Config {
   readonly metricsHost: string;
   /** Bearer token /metrics requires; in production /metrics on the main port needs one. */
   readonly metricsToken: string | undefined;
+  /** The organisation portal (docs/portal.md, "Running the portal in production"). */
+  readonly portal: PortalSettings;
+}
+
+export interface PortalSettings {
+  /** A session ends after this long without a request. */
+  readonly sessionIdleMinutes: number;
+  /** A session ends this long after sign-in, however busy. */
+  readonly sessionMaxHours: number;
+  /** Whether the session cookie carries Secure (on in production: serve the portal over HTTPS). */
+  readonly secureCookie: boolean;
+  /** Failed sign-ins in a row, per account and per address, that lock sign-in for a while. */
+  readonly lockFailures: number;
+  readonly lockMinutes: number;
+  /** How long a one-time set-password link works. */
+  readonly linkHours: number;
+  /** Where mail goes: an SMTP server, or the outbox `esim mail list` reads. */
+  readonly mailTransport: 'smtp' | 'outbox';
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -331,6 +351,32 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   );
 }
 
+function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
+  const smtpUrl =
+    env['SMTP_URL'] === undefined || env['SMTP_URL'] === '' ? undefined : env['SMTP_URL'];
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL', 'must be an smtp:// or smtps:// URL');
+  }
+  const mailTransport = oneOf(env, 'MAIL_TRANSPORT', smtpUrl === undefined ? 'outbox' : 'smtp', [
+    'smtp',
+    'outbox',
+  ] as const);
+  if (mailTransport === 'smtp' && smtpUrl === undefined) {
+    throw new ConfigError('MAIL_TRANSPORT', 'smtp needs SMTP_URL');
+  }
+  return {
+    sessionIdleMinutes: int(env, 'PORTAL_SESSION_IDLE_MINUTES', 30, 1, 7 * 24 * 60),
+    sessionMaxHours: int(env, 'PORTAL_SESSION_MAX_HOURS', 12, 1, 24 * 30),
+    secureCookie: bool(env, 'PORTAL_COOKIE_SECURE', mode === 'production'),
+    lockFailures: int(env, 'PORTAL_LOCK_FAILURES', 20, 1, 1000),
+    lockMinutes: int(env, 'PORTAL_LOCK_MINUTES', 15, 1, 24 * 60),
+    linkHours: int(env, 'PORTAL_LINK_HOURS', 24, 1, 24 * 14),
+    mailTransport,
+    smtpUrl,
+    mailFrom: str(env, 'MAIL_FROM', 'eSIM portal <portal@localhost>'),
+  };
+}
+
 export function loadConfig(env: Env): Config {
   const modeRaw = str(env, 'MODE', 'simulator');
   if (modeRaw !== 'simulator' && modeRaw !== 'production') {
@@ -411,6 +457,7 @@ export function loadConfig(env: Env): Config {
         : int(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: str(env, 'METRICS_HOST', '127.0.0.1'),
     metricsToken: env['METRICS_TOKEN'] === '' ? undefined : env['METRICS_TOKEN'],
+    portal: parsePortalSettings(env, mode),
   };
   return Object.freeze(config);
 }

@@ -2,6 +2,7 @@ import type { Resolver } from './callbacks/address-guard.js';
 import type { Clock, WallClock } from './clock.js';
 import type { Config } from './config.js';
 import type { NetworkEventSink } from './domain/network-events.js';
+import type { Mailer } from './domain/portal/mail.js';
 import type { CallbackUrlCheck } from './domain/organisations.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { NetworkAdapter } from './network/network-adapter.js';
@@ -46,4 +47,6 @@ export interface AppDeps {
   readonly rateLimits?: RateLimits;
   /** Prometheus metrics (docs/operations.md, "Metrics and alerts"). */
   readonly metrics?: Metrics;
+  /** The portal's mail: SMTP, or the outbox `esim mail list` reads (docs/portal.md). */
+  readonly mailer: Mailer;
 }

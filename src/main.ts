@@ -26,6 +26,7 @@ import type { Store } from './store/database.js';
 import { DatabaseInUseError, takeServerLock } from './store/server-lock.js';
 import type { ServerLock } from './store/server-lock.js';
 import { createWorkers } from './workers/index.js';
+import { createMailer } from './mail/index.js';
 
 // Wires the real dependencies together. The CLI's `serve` calls startServer; tests use the
 // harness in test/ instead, which builds the same deps around a fresh database.
@@ -67,6 +68,7 @@ export async function openServices(
     random: cryptoRandom,
     cipher,
     networkEvents: createOutboxSink({ random: cryptoRandom }),
+    mailer: createMailer(config, store, clock),
     checkCallbackUrl: callbackUrlCheck(config, options.resolver),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...networkServices(config, store, clock, () => deps.networkEvents),
@@ -85,6 +87,7 @@ export async function openServices(
     deps,
     async close() {
       await rateLimits?.close();
+      await deps.mailer.close?.();
       await store.close();
     },
   };

@@ -356,8 +356,18 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   const routes: RegisteredRoute[] = [];
   registries.set(app, routes);
   app.addHook('onRoute', (route) => {
-    const hidden = (route.schema as Schema | undefined)?.['hide'] === true;
-    for (const method of methodsOf(route)) routes.push({ method, url: route.url, hidden });
+    // Read when asked, like @fastify/swagger does: a scope's own onRoute hook (the portal's)
+    // runs after this one and may still hide the route.
+    const isHidden = (): boolean => (route.schema as Schema | undefined)?.['hide'] === true;
+    for (const method of methodsOf(route)) {
+      routes.push({
+        method,
+        url: route.url,
+        get hidden() {
+          return isHidden();
+        },
+      });
+    }
   });
   await app.register(swagger, {
     openapi: {

@@ -357,6 +357,59 @@ export interface Database {
   callback_attempts: CallbackAttemptsTable;
   previous_api_keys: PreviousApiKeysTable;
   audit_log: AuditLogTable;
+  portal_credentials: PortalCredentialsTable;
+  portal_sessions: PortalSessionsTable;
+  portal_tokens: PortalTokensTable;
+  portal_sign_in_failures: PortalSignInFailuresTable;
+  mail_outbox: MailOutboxTable;
+}
+
+export interface PortalCredentialsTable {
+  user_id: string;
+  /** `scrypt$N$r$p$salt$hash` (base64), docs/portal.md "Passwords". */
+  password_hash: string;
+  changed_at: string;
+}
+
+export interface PortalSessionsTable {
+  /** SHA-256 (hex) of the session cookie's value; the value itself is never stored. */
+  id_hash: string;
+  user_id: string;
+  organisation_id: string;
+  csrf_token: string;
+  /** The client address that signed in. */
+  source: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute expiry; the idle expiry follows from last_seen_at. */
+  expires_at: string;
+}
+
+export type PortalTokenPurpose = 'set_password';
+
+export interface PortalTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: PortalTokenPurpose;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface PortalSignInFailuresTable {
+  /** `account:<lower-case email>` or `address:<ip>`. */
+  key: string;
+  failures: number;
+  window_started_at: string;
+  locked_until: string | null;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  at: string;
+  to_address: string;
+  subject: string;
+  body: string;
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;

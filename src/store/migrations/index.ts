@@ -8,6 +8,7 @@ import { callbacks } from './005-callbacks.js';
 import { liveRoutes } from './007-live-routes.js';
 import { callbackOrder } from './008-callback-order.js';
 import { operations } from './009-operations.js';
+import { portal } from './014-portal.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -24,5 +25,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '007-live-routes': liveRoutes(dialect),
     '008-callback-order': callbackOrder(dialect),
     '009-operations': operations(dialect),
+    '014-portal': portal(dialect),
   };
 }

@@ -24,14 +24,15 @@ export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Prom
     .execute();
 }
 
-/** The newest audit rows first, optionally of one organisation. */
+/** The newest audit rows first, optionally of one organisation and older than row `beforeId`. */
 export async function listAuditEntries(
   db: Executor,
-  filter: { organisationId?: string; limit: number },
+  filter: { organisationId?: string; limit: number; beforeId?: number },
 ): Promise<AuditRow[]> {
   let query = db.selectFrom('audit_log').selectAll();
   if (filter.organisationId !== undefined) {
     query = query.where('organisation_id', '=', filter.organisationId);
   }
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   return query.orderBy('id', 'desc').limit(filter.limit).execute();
 }

@@ -1,0 +1,92 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditActor } from '../domain/audit.js';
+import { userActor } from '../domain/audit.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import type { Organisation } from '../domain/organisation.js';
+import type { PortalUser } from '../domain/portal/user.js';
+import { FLASH_COOKIE, setCookie } from './cookies.js';
+import type { Permission } from './permissions.js';
+import { can } from './permissions.js';
+
+// What a portal page knows about who is looking: set by the session hook of plugin.ts on every
+// signed-in request.
+
+export type { PortalUser } from '../domain/portal/user.js';
+
+export interface PortalView {
+  readonly user: PortalUser;
+  readonly organisation: Organisation;
+  readonly csrfToken: string;
+  /** The message of the action just done (post/redirect/get), shown once. */
+  readonly flash?: string;
+}
+
+export interface PortalRequestState {
+  view?: PortalView;
+  /** The session cookie's value, for sign-out. */
+  sessionToken?: string;
+  /** The CSRF token of a form shown before sign-in. */
+  preSessionCsrf?: string;
+  /** The flash message, also before sign-in. */
+  flash?: string;
+  secureCookie: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    portal?: PortalRequestState;
+  }
+}
+
+/** The signed-in view; throws when the request has no session (the hook redirects first). */
+export function portalView(request: FastifyRequest): PortalView {
+  const view = request.portal?.view;
+  if (view === undefined) throw new DomainError('unauthorized', 'sign in to use the portal');
+  return view;
+}
+
+/** Refuses with 403 (an HTML page in the portal) unless the user's role has the permission. */
+export function requirePermission(request: FastifyRequest, permission: Permission): PortalView {
+  const view = portalView(request);
+  if (!can(view.user.role, permission)) {
+    throw new DomainError(
+      'forbidden',
+      `your role (${view.user.role}) does not allow this; ask an Admin of your organisation`,
+    );
+  }
+  return view;
+}
+
+/**
+ * Answers 404 unless the thing belongs to the signed-in user's organisation: another
+ * organisation's ids in portal URLs are not found, exactly like ids that do not exist.
+ */
+export function requireOwn<T>(
+  view: PortalView,
+  thing: T | undefined,
+  ownerOf: (thing: T) => string,
+  what: string,
+): T {
+  if (thing === undefined || ownerOf(thing) !== view.organisation.id)
+    throw notFound(`${what} not found`);
+  return thing;
+}
+
+/** Who is acting, for the audit log: the user and the client address. */
+export function auditActor(request: FastifyRequest): AuditActor {
+  return userActor(portalView(request).user, request.ip);
+}
+
+/** Post/redirect/get: a 303 to `location` with a message the next page shows once. */
+export function redirectWithFlash(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  location: string,
+  message: string,
+): FastifyReply {
+  setCookie(reply, FLASH_COOKIE, message, {
+    secure: request.portal?.secureCookie ?? true,
+    maxAge: 60,
+  });
+  return reply.code(303).header('location', location).send();
+}

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+// The browser of the portal tests: Debian's chromium, driven by playwright-core, headless. No
+// browser is ever downloaded. Without /usr/bin/chromium the browser tests are SKIPPED with a
+// loud line, unless CI=true, where a missing browser fails the run (.ci/run installs it).
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+export const browserAvailable = existsSync(CHROMIUM_PATH);
+
+if (!browserAvailable) {
+  const line = '!'.repeat(78);
+  const message = `${line}\n!! ${CHROMIUM_PATH} is missing: the portal's browser tests are SKIPPED.\n!! Install it with: apt-get install -y --no-install-recommends chromium\n${line}`;
+  if (process.env['CI'] === 'true') throw new Error(`${message}\nCI requires the browser.`);
+  process.stderr.write(message + '\n');
+}
+
+/** Options for node:test: `test('…', browserOnly, async () => …)` skips without a browser. */
+export const browserOnly = { skip: browserAvailable ? false : `${CHROMIUM_PATH} is missing` };
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A fresh context (its own cookies) whose relative URLs resolve against baseUrl. */
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  options: { width?: number; height?: number } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+  });
+  const page = await context.newPage();
+  return { context, page };
+}

@@ -1,0 +1,239 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Page } from 'playwright-core';
+import { buildApp } from '../../src/app.js';
+import type { WallClock } from '../../src/clock.js';
+import { OffsetClock } from '../../src/clock.js';
+import type { Config } from '../../src/config.js';
+import { testConfig } from '../../src/config.js';
+import type { AppDeps } from '../../src/deps.js';
+import { systemActor } from '../../src/domain/audit.js';
+import { openAccount } from '../../src/domain/ledger.js';
+import { addUser, createOrganisation } from '../../src/domain/organisations.js';
+import { setPassword } from '../../src/domain/portal/links.js';
+import type { PortalUser, Role } from '../../src/domain/portal/user.js';
+import { PORTAL_ROLES } from '../../src/domain/portal/user.js';
+import type { Services } from '../../src/main.js';
+import { openServices } from '../../src/main.js';
+import { portalUserFromRow } from '../../src/store/repositories/user-repository.js';
+import type { DatabaseKind, TestDatabase } from '../databases.js';
+import { freshDatabase } from '../databases.js';
+
+// A real portal server on port 0 over SQLite (a file, so a restart keeps it) or PostgreSQL,
+// with two organisations: the main one, with one user per role, and another one with an Admin,
+// whose ids the security tests try from the main one. Every seeded user's password is
+// PORTAL_PASSWORD.
+
+export { DATABASES } from '../databases.js';
+export const PORTAL_PASSWORD = 'portal password 1234';
+export const ROLES: readonly Role[] = PORTAL_ROLES;
+export type OrgName = 'main' | 'other';
+
+export function emailFor(role: Role, org: OrgName = 'main'): string {
+  return `${role.toLowerCase()}@${org}.portal.test`;
+}
+
+export interface PortalServer {
+  readonly kind: DatabaseKind;
+  /** http://127.0.0.1:<port>, the same across restart(). */
+  readonly baseUrl: string;
+  /** The running server's dependencies (new ones after restart()). */
+  readonly deps: AppDeps;
+  readonly app: FastifyInstance;
+  readonly clock: OffsetClock;
+  readonly organisationId: string;
+  readonly organisationApiKey: string;
+  readonly otherOrganisationId: string;
+  readonly otherOrganisationApiKey: string;
+  /** The main organisation's users by role, and the other organisation's Admin. */
+  readonly users: Readonly<Record<Role, PortalUser>>;
+  readonly otherAdmin: PortalUser;
+  /** Stops the server and starts a new one on the same database and port. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PortalOptions {
+  readonly config?: Partial<Config>;
+  readonly wallClock?: WallClock;
+}
+
+async function seedOrg(deps: AppDeps, name: string, roles: readonly Role[], org: OrgName) {
+  const orgDeps = {
+    db: deps.store.db,
+    clock: deps.clock,
+    random: deps.random,
+    cipher: deps.cipher,
+  };
+  const created = await createOrganisation(orgDeps, { name }, (trx, o) =>
+    openAccount(trx, { organisationId: o.id, balance: 100_000, at: deps.clock.now() }),
+  );
+  const users: Partial<Record<Role, PortalUser>> = {};
+  for (const role of roles) {
+    const row = await addUser(orgDeps, created.id, {
+      email: emailFor(role, org),
+      firstName: role,
+      lastName: name.split(' ')[0] ?? name,
+      role,
+      timeZone: 'Europe/London',
+    });
+    const user = portalUserFromRow(row);
+    await setPassword(deps, systemActor, user, PORTAL_PASSWORD);
+    users[role] = user;
+  }
+  return { id: created.id, apiKey: created.apiKey, users };
+}
+
+function sqliteTarget(): TestDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'esim-portal-'));
+  return {
+    target: { kind: 'sqlite', path: join(dir, 'portal.db') },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function startPortal(
+  kind: DatabaseKind,
+  options: PortalOptions = {},
+): Promise<PortalServer> {
+  const database = kind === 'sqlite' ? sqliteTarget() : await freshDatabase(kind);
+  const config = testConfig({ database: database.target, catalogueSeed: true, ...options.config });
+  const clock = new OffsetClock();
+  const open = async (port: number) => {
+    const services: Services = await openServices(config, {
+      clock,
+      ...(options.wallClock === undefined ? {} : { wallClock: options.wallClock }),
+    });
+    const app = await buildApp(services.deps, { logLevel: 'silent' });
+    await app.listen({ port, host: '127.0.0.1' });
+    const address = app.server.address();
+    const actual = typeof address === 'object' && address !== null ? address.port : port;
+    return { services, app, port: actual };
+  };
+  let running = await open(0);
+  const main = await seedOrg(running.services.deps, 'Portal Organisation', ROLES, 'main');
+  const other = await seedOrg(running.services.deps, 'Other Organisation', ['Admin'], 'other');
+  const stop = async () => {
+    await running.app.close();
+    await running.services.close();
+  };
+  const server: PortalServer = {
+    kind,
+    baseUrl: `http://127.0.0.1:${running.port}`,
+    get deps() {
+      return running.services.deps;
+    },
+    get app() {
+      return running.app;
+    },
+    clock,
+    organisationId: main.id,
+    organisationApiKey: main.apiKey,
+    otherOrganisationId: other.id,
+    otherOrganisationApiKey: other.apiKey,
+    users: main.users as Record<Role, PortalUser>,
+    otherAdmin: other.users.Admin as PortalUser,
+    async restart() {
+      const port = running.port;
+      await stop();
+      running = await open(port);
+    },
+    async close() {
+      await stop();
+      await database.drop();
+    },
+  };
+  return server;
+}
+
+/** Signs in through the sign-in form, as a person would; the page ends on the Overview. */
+export async function signIn(page: Page, role: Role, org: OrgName = 'main'): Promise<void> {
+  await page.goto('/portal');
+  await page.getByLabel('Email').fill(emailFor(role, org));
+  await page.getByLabel('Password').fill(PORTAL_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/portal');
+}
+
+/** A signed-in session over raw HTTP: its cookie header and CSRF token. */
+export interface HttpSession {
+  readonly baseUrl: string;
+  readonly cookie: string;
+  readonly csrf: string;
+  get(path: string): Promise<Response>;
+  /** POSTs a form; the session's CSRF token is added unless `csrf` says otherwise. */
+  post(
+    path: string,
+    fields?: Record<string, string>,
+    options?: { csrf?: string | false },
+  ): Promise<Response>;
+}
+
+export function cookiesOf(response: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const eq = pair?.indexOf('=') ?? -1;
+    if (pair !== undefined && eq > 0) out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+export function csrfIn(page: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(page);
+  if (match?.[1] === undefined) throw new Error('no CSRF field in the page');
+  return match[1];
+}
+
+export function httpSession(baseUrl: string, cookie: string, csrf: string): HttpSession {
+  return {
+    baseUrl,
+    cookie,
+    csrf,
+    get: (path) => fetch(baseUrl + path, { headers: { cookie }, redirect: 'manual' }),
+    post: (path, fields = {}, options = {}) => {
+      const form = new URLSearchParams(fields);
+      const token = options.csrf === undefined ? csrf : options.csrf;
+      if (token !== false) form.set('_csrf', token);
+      return fetch(baseUrl + path, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+        redirect: 'manual',
+      });
+    },
+  };
+}
+
+/** Signs in over raw HTTP with the seeded password (or the given one). */
+export async function signInHttp(
+  baseUrl: string,
+  role: Role,
+  org: OrgName = 'main',
+  password = PORTAL_PASSWORD,
+): Promise<HttpSession> {
+  const form = await fetch(`${baseUrl}/portal/sign-in`, { redirect: 'manual' });
+  const preCookie = Object.entries(cookiesOf(form))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
+  const body = new URLSearchParams({
+    _csrf: csrfIn(await form.text()),
+    email: emailFor(role, org),
+    password,
+  });
+  const signedIn = await fetch(`${baseUrl}/portal/sign-in`, {
+    method: 'POST',
+    headers: { cookie: preCookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: body.toString(),
+    redirect: 'manual',
+  });
+  const session = cookiesOf(signedIn)['esim_session'];
+  if (signedIn.status !== 303 || session === undefined || session === '') {
+    throw new Error(`sign-in as ${role} failed with ${signedIn.status}`);
+  }
+  const cookie = `esim_session=${session}`;
+  const overview = await fetch(`${baseUrl}/portal`, { headers: { cookie }, redirect: 'manual' });
+  return httpSession(baseUrl, cookie, csrfIn(await overview.text()));
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { browserOnly, launchBrowser, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import {
+  DATABASES,
+  PORTAL_PASSWORD,
+  cookiesOf,
+  emailFor,
+  signIn,
+  signInHttp,
+  startPortal,
+} from './portal-harness.js';
+
+for (const kind of DATABASES) {
+  describe(`portal sign-in (${kind})`, () => {
+    let portal: PortalServer;
+    let browser: Browser | undefined;
+    before(async () => {
+      portal = await startPortal(kind);
+      if (browserOnly.skip === false) browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+      await portal.close();
+    });
+
+    test(
+      'a user signs in with Email and Password, sees the Overview and signs out',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Finance');
+        assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Overview');
+        assert.match(await page.locator('header').innerText(), /Portal Organisation/);
+        assert.match(await page.locator('main').innerText(), /\$1,000\.00/);
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.waitForURL((url) => url.pathname === '/portal/sign-in');
+        await page.goto('/portal/users');
+        assert.equal(new URL(page.url()).pathname, '/portal/sign-in');
+        await context.close();
+      },
+    );
+
+    test(
+      'a wrong password is refused with a message that names neither field',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await page.goto('/portal');
+        await page.getByLabel('Email').fill(emailFor('Admin'));
+        await page.getByLabel('Password').fill('not the password at all');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('alert').waitFor();
+        assert.match(
+          await page.getByRole('alert').innerText(),
+          /email address or password is not correct/,
+        );
+        assert.equal(new URL(page.url()).pathname, '/portal/sign-in');
+        await context.close();
+      },
+    );
+
+    test('the session cookie is HttpOnly and SameSite=Lax, and every portal answer is no-store', async () => {
+      const form = await fetch(`${portal.baseUrl}/portal/sign-in`);
+      const pre = cookiesOf(form);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+      const response = await fetch(`${portal.baseUrl}/portal/sign-in`, {
+        method: 'POST',
+        headers: {
+          cookie: `esim_csrf=${pre['esim_csrf'] ?? ''}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          _csrf: csrf,
+          email: emailFor('Viewer'),
+          password: PORTAL_PASSWORD,
+        }).toString(),
+        redirect: 'manual',
+      });
+      assert.equal(response.status, 303);
+      const line = response.headers.getSetCookie().find((l) => l.startsWith('esim_session='));
+      assert.ok(line !== undefined);
+      assert.match(line, /HttpOnly/);
+      assert.match(line, /SameSite=Lax/);
+      assert.match(line, /Path=\/portal/);
+      assert.doesNotMatch(
+        line,
+        /Secure/,
+        'not Secure in simulator mode, where the portal is plain HTTP',
+      );
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+    });
+
+    test('signInHttp gives a working session over raw HTTP', async () => {
+      const session = await signInHttp(portal.baseUrl, 'Support');
+      const page = await session.get('/portal');
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /Support Portal · Support/);
+    });
+  });
+}
