@@ -33,7 +33,8 @@ export async function seedEsims(
       profile_status: n % 3 === 0 ? 'Installed' : 'Released',
       pin: '1234',
       puk: '12345678',
-      msisdn: n % 2 === 0 ? `44770${String(series).padStart(2, '0')}${String(n).padStart(5, '0')}` : null,
+      msisdn:
+        n % 2 === 0 ? `44770${String(series).padStart(2, '0')}${String(n).padStart(5, '0')}` : null,
       first_installed_at: n % 3 === 0 ? iso(new Date(start + n * 1000 + 500)) : null,
       order_reference: null,
       created_at: iso(new Date(start + n * 1000)),
@@ -41,7 +42,65 @@ export async function seedEsims(
     });
   }
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await deps.store.db.insertInto('esims').values(rows.slice(i, i + CHUNK)).execute();
+    await deps.store.db
+      .insertInto('esims')
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
   }
   return rows.map((r) => r.iccid);
+}
+
+/** A bundle of the built-in catalogue that every organisation's default group holds. */
+export const GB_1GB = 'esim_1GB_7D_GB_V2';
+
+export interface ApiCaller {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+}
+
+/** A call to the organisation's API (or the simulator's control routes) with its key. */
+export async function api(
+  caller: ApiCaller,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown; headers: Headers }> {
+  const response = await fetch(caller.baseUrl + path, {
+    method,
+    headers: {
+      'x-api-key': caller.apiKey,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+}
+
+/** Buys `quantity` units of a bundle through POST /v2.1/orders onto new eSIMs; their ICCIDs. */
+export async function buyOntoNewEsims(
+  caller: ApiCaller,
+  bundle: string,
+  quantity: number,
+): Promise<{ reference: string; iccids: string[] }> {
+  const placed = await api(caller, 'POST', '/v2.1/orders', {
+    type: 'transaction',
+    assign: true,
+    order: [{ type: 'bundle', item: bundle, quantity }],
+  });
+  if (placed.status !== 200) throw new Error(`order failed: ${JSON.stringify(placed.json)}`);
+  const body = placed.json as { orderReference: string; order: { iccids: string[] }[] };
+  return { reference: body.orderReference, iccids: body.order.flatMap((l) => l.iccids) };
+}
+
+/** Number of orders of the organisation, as the API counts them. */
+export async function orderCount(caller: ApiCaller): Promise<number> {
+  const listed = await api(caller, 'GET', '/v2.1/orders?perPage=1');
+  return Number(listed.headers.get('x-total-count'));
+}
+
+/** The organisation's balance in minor units, as the API reports it. */
+export async function balanceOf(caller: ApiCaller): Promise<number> {
+  const org = await api(caller, 'GET', '/v2.1/organisation');
+  return (org.json as { organisations: { balance: number }[] }).organisations[0]?.balance ?? NaN;
 }
