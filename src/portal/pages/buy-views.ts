@@ -128,7 +128,7 @@ export function buyReviewBody(
         <td class="num">${formatMoney(i.subTotal, o.currency)}</td>
       </tr>`,
   );
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="Your order">
       <table>
         <caption>
           Your order

@@ -127,7 +127,7 @@ export function catalogueBody(body: CatalogueBody): SafeHtml {
   const table =
     body.bundles.length === 0
       ? html`<p>No bundles match this search.</p>`
-      : html`<div class="table-wrap">
+      : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Bundles">
           <table>
             <caption>
               ${countOf(body.total)} bundles, prices in ${body.currency}

@@ -111,7 +111,7 @@ function bundles(view: PortalView, d: EsimDetails, opts: EsimDetailOptions): Saf
       : html`<p class="error form-error" role="alert">${opts.revokeError}</p>`;
   const tables = d.bundles.map(
     (b) =>
-      html`<div class="table-wrap">
+      html`<div class="table-wrap" role="region" tabindex="0" aria-label="${b.name} assignments">
         <table>
           <caption>
             ${b.name}${b.description === '' ? '' : `: ${b.description}`}
@@ -175,7 +175,7 @@ function history(d: EsimDetails, timeZone: string): SafeHtml {
   );
   return html`<section aria-labelledby="history-heading">
     <h2 id="history-heading">History</h2>
-    <div class="table-wrap">
+    <div class="table-wrap" role="region" tabindex="0" aria-label="History">
       <table>
         <caption>
           Newest first

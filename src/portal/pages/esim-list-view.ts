@@ -54,7 +54,7 @@ export function esimListBody(body: EsimListBody): SafeHtml {
         ? html`<p>No eSIMs yet: an order with the destination "New eSIMs" issues them.</p>`
         : html`<p>No eSIM's ICCID contains ${body.search}.</p>`;
   } else {
-    table = html`<div class="table-wrap">
+    table = html`<div class="table-wrap" role="region" tabindex="0" aria-label="eSIMs">
       <table>
         <caption>
           ${countOf(body.total)} eSIMs, newest first

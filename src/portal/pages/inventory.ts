@@ -50,7 +50,7 @@ export function inventoryBody(
       ${buy}`;
   }
   const units = entries.reduce((sum, e) => sum + e.remaining, 0);
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" role="region" tabindex="0" aria-label="Inventory">
       <table>
         <caption>
           ${plural(units, 'unit')} of ${plural(entries.length, 'bundle')}

@@ -40,7 +40,7 @@ export function orderListBody(
       </tr>`,
   );
   return html`${buy}
-    <div class="table-wrap">
+    <div class="table-wrap" role="region" tabindex="0" aria-label="Orders">
       <table>
         <caption>
           ${countOf(total)} orders, newest first
@@ -94,7 +94,7 @@ export function orderDetailBody(order: StoredOrder, timeZone: string): SafeHtml 
       <dt>Total</dt>
       <dd>${formatMoney(order.total, order.currency)}</dd>
     </dl>
-    <div class="table-wrap">
+    <div class="table-wrap" role="region" tabindex="0" aria-label="Order lines">
       <table>
         <caption>
           Lines
