@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertAccessible } from './axe.js';
@@ -89,7 +90,7 @@ for (const kind of DATABASES) {
         quantity: '',
         destination: 'existing',
         iccids: bought.iccids.join('\n'),
-        key: 'existing-esims-order',
+        key: randomUUID(),
       });
       assert.equal(placed.status, 303);
       const detail = await session.get(placed.headers.get('location') ?? '');
@@ -115,7 +116,7 @@ for (const kind of DATABASES) {
           quantity: '1',
           destination: 'inventory',
           iccids: '',
-          key: `refused-${role}`,
+          key: randomUUID(),
         });
         assert.equal(buy.status, admin ? 303 : 403, role);
         assert.equal(await orderCount(caller), count + (admin ? 1 : 0), role);
