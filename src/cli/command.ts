@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  /** All of standard input (for --password-stdin); absent where there is none. */
+  readStdin?(): Promise<string>;
 }
 
 export interface CommandContext {

@@ -15,6 +15,7 @@ import { orgCard } from './commands/card.js';
 import { ledgerShow, ledgerVerify } from './commands/ledger.js';
 import { migrateCommand } from './commands/migrate.js';
 import { networksList } from './commands/networks.js';
+import { mailList } from './commands/mail.js';
 import { orgCreate, orgList, orgRotateKey, orgShow, orgUpdate, userAdd } from './commands/org.js';
 import { auditList } from './commands/audit.js';
 import { serve } from './commands/serve.js';
@@ -47,12 +48,18 @@ export const COMMANDS: Record<string, Command> = {
   'esims refresh': esimsRefresh,
   networks: networksList,
   'audit list': auditList,
+  'mail list': mailList,
   ...simCommands,
 };
 
 const stdio: CliIo = {
   out: (line) => process.stdout.write(line + '\n'),
   err: (line) => process.stderr.write(line + '\n'),
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
 };
 
 // `esim org list | head` closes stdout early: that is the reader's choice, not an error.

@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps.js';
+import { portalUserFromRow } from '../store/repositories/user-repository.js';
+import { systemActor } from './audit.js';
+import { setPassword } from './portal/links.js';
 import { defaultExpiry, saveCard } from '../payments/cards.js';
 import { DEFAULT_TEST_CARD } from '../payments/test-cards.js';
 import {
@@ -17,6 +21,8 @@ export interface DemoOrganisation {
   id: string;
   name: string;
   apiKey: string;
+  /** The demo admin's portal password, printed once on the first start. */
+  adminPassword: string;
 }
 
 /**
@@ -47,18 +53,25 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
         at: deps.clock.now(),
       }),
   );
-  await addUser(orgDeps, created.id, {
+  const admin = await addUser(orgDeps, created.id, {
     email: DEMO_ADMIN_EMAIL,
     firstName: 'Demo',
     lastName: 'Admin',
     role: 'Admin',
     timeZone: 'UTC',
   });
+  const adminPassword = randomBytes(12).toString('base64url');
+  await setPassword(deps, systemActor, portalUserFromRow(admin), adminPassword);
   // A success test card, so top-up works at once (the test processor only exists in simulators).
   if (deps.payments.name === 'test') {
     await saveCard(deps, created.id, { number: DEFAULT_TEST_CARD, ...defaultExpiry(deps.clock) });
   }
-  return { id: created.id, name: created.organisation.name, apiKey: created.apiKey };
+  return {
+    id: created.id,
+    name: created.organisation.name,
+    apiKey: created.apiKey,
+    adminPassword,
+  };
 }
 
 /**
@@ -77,6 +90,9 @@ export async function announceDemo(
       print(
         `Demo organisation ${demoRow.id} exists; "esim org rotate-key ${demoRow.id}" prints a new key.`,
       );
+      print(
+        `Portal: ${url}/portal (${DEMO_ADMIN_EMAIL}; "Forgot your password?" mails a link that "esim mail list" prints)`,
+      );
     }
     return;
   }
@@ -85,5 +101,6 @@ export async function announceDemo(
   print(`API key: ${demo.apiKey}`);
   print(`Try it:  curl -H 'X-API-Key: ${demo.apiKey}' ${url}/v2.1/organisation`);
   print(`Docs:    ${url}/docs`);
+  print(`Portal:  ${url}/portal  (email ${DEMO_ADMIN_EMAIL}, password ${demo.adminPassword})`);
   print('');
 }

@@ -116,7 +116,8 @@ export function redactUrl(url: string): string {
     .map((part) => {
       const eq = part.indexOf('=');
       const name = eq === -1 ? part : part.slice(0, eq);
-      return isKeyLikeName(name) ? `${name}=[REDACTED]` : part;
+      // `token`: the portal's one-time set-password links.
+      return isKeyLikeName(name) || name === 'token' ? `${name}=[REDACTED]` : part;
     });
   return `${url.slice(0, start + 1)}${parts.join('&')}`;
 }

@@ -22,6 +22,8 @@ import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger, requireOption } from '../command.js';
 import { withServices } from '../services.js';
 import { operator } from './audit.js';
+import { portalAccess, readPasswordFromStdin } from './user.js';
+import { checkPasswordRules } from '../../domain/portal/passwords.js';
 
 const orgDeps = (deps: AppDeps, ctx: CommandContext): OrganisationDeps => ({
   db: deps.store.db,
@@ -317,8 +319,9 @@ export const orgShow: Command = {
 
 export const userAdd: Command = {
   usage:
-    'esim user add <org id> --email <e> --first-name <f> --last-name <l> --role <Admin|Finance|Developer|Support|Viewer> [--phone <p>] [--time-zone <tz>] [--json]',
-  summary: 'Add a user to an organisation',
+    'esim user add <org id> --email <e> --first-name <f> --last-name <l> --role <Admin|Finance|Developer|Support|Viewer> [--phone <p>] [--time-zone <tz>] [--password-stdin] [--json]',
+  summary:
+    'Add a user to an organisation; prints a one-time link to set the portal password, or reads the password from standard input',
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, {
       email: { type: 'string' },
@@ -327,9 +330,13 @@ export const userAdd: Command = {
       role: { type: 'string' },
       phone: { type: 'string' },
       'time-zone': { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       json: { type: 'boolean' },
     });
     const orgId = onePositional(positionals, 'organisation id');
+    const password =
+      values['password-stdin'] === true ? await readPasswordFromStdin(ctx) : undefined;
+    if (password !== undefined) checkPasswordRules(password);
     const input = {
       email: requireOption(values.email, 'email'),
       firstName: requireOption(values['first-name'], 'first-name'),
@@ -340,11 +347,19 @@ export const userAdd: Command = {
     };
     return withServices(ctx.config(), async (deps) => {
       const user = await addUser(orgDeps(deps, ctx), orgId, input);
-      ctx.io.out(
-        values.json === true
-          ? JSON.stringify({ id: user.id, email: user.email_address })
-          : `added user ${user.id}`,
-      );
+      const link = await portalAccess(deps, ctx, user.id, password);
+      if (values.json === true) {
+        ctx.io.out(
+          JSON.stringify({ id: user.id, email: user.email_address, setPasswordUrl: link }),
+        );
+        return 0;
+      }
+      ctx.io.out(`added user ${user.id}`);
+      if (link !== undefined) {
+        ctx.io.out(
+          `set-password link (works once, for ${deps.config.portal.linkHours} hours): ${link}`,
+        );
+      }
       return 0;
     });
   },

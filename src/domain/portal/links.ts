@@ -22,8 +22,16 @@ export const SET_PASSWORD_PATH = '/portal/set-password';
 export const LINK_INVALID =
   'This link is not valid any more: it was used, it expired, or it was replaced. Ask for a new one.';
 
+/**
+ * The link's address starts with PUBLIC_BASE_URL, or http://localhost:<PORT> when it is unset;
+ * never with the request's Host header, which whoever asks for a link could choose.
+ */
 export function setPasswordUrl(deps: PortalDeps, token: string): string {
-  return `${deps.config.publicBaseUrl}${SET_PASSWORD_PATH}?token=${token}`;
+  const base =
+    deps.config.publicBaseUrl === ''
+      ? `http://localhost:${deps.config.port}`
+      : deps.config.publicBaseUrl;
+  return `${base}${SET_PASSWORD_PATH}?token=${token}`;
 }
 
 /** A new one-time link for the user; returns its URL. */

@@ -1,5 +1,6 @@
 import { iso } from '../../clock.js';
 import {
+  deleteExpiredSessions,
   deleteSession,
   deleteSessionsOfUser,
   findSession,
@@ -35,6 +36,9 @@ export async function startSession(
   const now = deps.wallClock.now();
   const expires = new Date(now.getTime() + deps.config.portal.sessionMaxHours * 3_600_000);
   const session = { idHash: secretHash(token), user, csrfToken: newSecret() };
+  // Ended sessions are deleted when next seen; those never seen again go at the next sign-in.
+  const idleBefore = new Date(now.getTime() - deps.config.portal.sessionIdleMinutes * 60_000);
+  await deleteExpiredSessions(deps.store.db, iso(now), iso(idleBefore));
   await insertSession(deps.store.db, {
     idHash: session.idHash,
     userId: user.id,

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { browserOnly, launchBrowser, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import { DATABASES, ROLES, emailFor, signIn, signInHttp, startPortal } from './portal-harness.js';
+
+// The Activity page: the organisation's sensitive actions with who, when and from where, for
+// Admins only, 50 a page.
+
+for (const kind of DATABASES) {
+  describe(`portal Activity page (${kind})`, () => {
+    let portal: PortalServer;
+    let browser: Browser | undefined;
+    before(async () => {
+      portal = await startPortal(kind);
+      if (browserOnly.skip === false) browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+      await portal.close();
+    });
+
+    test(
+      'an Admin sees sign-ins, failed sign-ins and user changes with who and from where',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const wrong = await newPage(browser, portal.baseUrl);
+        await wrong.page.goto('/portal/sign-in');
+        await wrong.page.getByLabel('Email').fill(emailFor('Viewer'));
+        await wrong.page.getByLabel('Password').fill('not the right one');
+        await wrong.page.getByRole('button', { name: 'Sign in' }).click();
+        await wrong.context.close();
+        const admin = await signInHttp(portal.baseUrl, 'Admin');
+        await admin.post(`/portal/users/${portal.users.Viewer.id}/role`, { role: 'Support' });
+
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Admin');
+        await page.getByRole('link', { name: 'Activity' }).click();
+        const table = await page.locator('table').innerText();
+        assert.match(table, /Signed in\s+admin@main\.portal\.test\s+127\.0\.0\.1/);
+        assert.match(
+          table,
+          /Failed sign-in\s+viewer@main\.portal\.test\s+127\.0\.0\.1\s+reason: wrong password/,
+        );
+        assert.match(
+          table,
+          /Role changed\s+admin@main\.portal\.test\s+127\.0\.0\.1\s+.*from: Viewer, to: Support/,
+        );
+        assert.match(table, /User added/);
+        assert.match(table, /(GMT|BST)/, "dates in the user's time zone (Europe/London)");
+        assert.doesNotMatch(table, /other\.portal\.test/, "no other organisation's rows");
+        await context.close();
+      },
+    );
+
+    test('pages of 50, newest first, with a link to older activity', async () => {
+      const admin = await signInHttp(portal.baseUrl, 'Admin');
+      for (let i = 0; i < 52; i += 1) {
+        const role = i % 2 === 0 ? 'Finance' : 'Developer';
+        await admin.post(`/portal/users/${portal.users.Developer.id}/role`, { role });
+      }
+      const first = await (await admin.get('/portal/activity')).text();
+      assert.equal((first.match(/<tr>\s*<td>/g) ?? []).length, 50);
+      const older = /href="(\/portal\/activity\?before=\d+)"/.exec(first)?.[1];
+      assert.ok(older !== undefined);
+      const second = await (await admin.get(older)).text();
+      assert.ok((second.match(/<tr>\s*<td>/g) ?? []).length > 0);
+      assert.match(second, /Newest activity/);
+      assert.equal(
+        (await admin.get('/portal/activity?before=abc')).status,
+        200,
+        'a bad cursor shows the newest',
+      );
+    });
+
+    test('no role but Admin may open it', async () => {
+      for (const role of ROLES.filter((r) => r !== 'Admin')) {
+        const session = await signInHttp(portal.baseUrl, role);
+        const response = await session.get('/portal/activity');
+        assert.equal(response.status, 403, role);
+        assert.match(await response.text(), /does not allow this/);
+      }
+    });
+  });
+}
