@@ -98,6 +98,14 @@ for (const kind of DATABASES) {
       assert.match(await tooLong.text(), /id="message-error"[^>]*>body field message must be 1 to 160 characters, got 161/);
       const noNumber = await session.post(`/portal/esims/${esims.spare}/sms`, { message: 'hello' });
       assert.equal(noNumber.status, 400);
+      const sent = await api(caller, 'GET', '/_sim/sms');
+      const forged = await session.post(
+        `/portal/esims/${esims.used}/sms`,
+        { message: 'forged' },
+        { csrf: 'not-the-token' },
+      );
+      assert.equal(forged.status, 403);
+      assert.deepEqual((await api(caller, 'GET', '/_sim/sms')).json, sent.json, 'nothing was sent');
     });
 
     test('an Admin revokes an unused assignment and its unit goes back to inventory', async () => {
