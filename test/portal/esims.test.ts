@@ -120,6 +120,16 @@ for (const kind of DATABASES) {
         assert.match(await page.locator('main').innerText(), /Revoked/);
         const inventory = await api(caller, 'GET', '/v2.1/inventory');
         assert.match(JSON.stringify(inventory.json), new RegExp(GB_1GB));
+        await page.getByRole('link', { name: 'Buy a bundle for this eSIM' }).click();
+        assert.equal(await page.getByLabel('Existing eSIMs').isChecked(), true);
+        assert.equal(await page.getByLabel('ICCIDs').inputValue(), esims.spare);
+        await page.getByLabel('Bundle').fill(GB_1GB);
+        await page.getByRole('button', { name: 'Review order' }).click();
+        await page.getByRole('button', { name: /^Confirm and pay/ }).click();
+        await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
+        await page.getByRole('link', { name: esims.spare }).click();
+        // The revoked assignment, then the new one.
+        assert.match(await page.locator('main').innerText(), /Revoked[\s\S]*(Processing|Queued|Active)/);
       } finally {
         await context.close();
       }
@@ -141,6 +151,7 @@ for (const kind of DATABASES) {
         const smsAllowed = role === 'Admin' || role === 'Support';
         assert.equal(page.includes('Send SMS'), smsAllowed, `${role} SMS form`);
         assert.equal(page.includes('/revoke"'), role === 'Admin', `${role} revoke button`);
+        assert.equal(page.includes('/portal/orders/new?iccid='), role === 'Admin', `${role} buy`);
         const sms = await session.post(`/portal/esims/${iccid}/sms`, { message: `from ${role}` });
         assert.equal(sms.status, smsAllowed ? 303 : 403, `${role} SMS`);
         if (role !== 'Admin') {

@@ -11,6 +11,8 @@ import { html, raw } from '../html.js';
 export interface EsimDetailOptions {
   readonly canSendSms: boolean;
   readonly canRevoke: boolean;
+  /** Whether the role may buy: offers a bundle for this eSIM. */
+  readonly canBuy: boolean;
   readonly sms?: { readonly message: string; readonly error: string };
   readonly revokeError?: string;
 }
@@ -135,6 +137,7 @@ function bundles(view: PortalView, d: EsimDetails, opts: EsimDetailOptions): Saf
   return html`<section aria-labelledby="bundles-heading">
     <h2 id="bundles-heading">Bundles</h2>
     ${error}${d.bundles.length === 0 ? html`<p>No bundle has been assigned to this eSIM.</p>` : tables}
+    ${opts.canBuy ? html`<p><a class="button" href="/portal/orders/new?iccid=${d.esim.iccid}">Buy a bundle for this eSIM</a></p>` : ''}
   </section>`;
 }
 

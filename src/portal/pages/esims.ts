@@ -74,6 +74,7 @@ async function detailPage(
   const body = esimDetailBody(view, details, {
     canSendSms: can(view.user.role, 'sms.send'),
     canRevoke: can(view.user.role, 'esims.write'),
+    canBuy: can(view.user.role, 'orders.write'),
     ...options,
   });
   return sendPage(reply, view, { title: `eSIM ${iccid}`, current: 'esims', body, status });

@@ -101,11 +101,13 @@ export function registerOrdersPage(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/portal/orders/new', (request, reply) => {
     const view = requirePermission(request, 'orders.write');
+    // From an eSIM's page (?iccid=): a bundle onto that eSIM; from the catalogue (?item=): that bundle.
+    const iccid = queryText(request, 'iccid', 40);
     const values = {
       item: queryText(request, 'item'),
       quantity: '1',
-      destination: 'inventory',
-      iccids: '',
+      destination: iccid === '' ? 'inventory' : 'existing',
+      iccids: iccid,
     };
     return showForm(reply, view, values, {});
   });
