@@ -2,6 +2,44 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// State changes only through the domain's use cases (docs/architecture.md, "Use cases"): outside
+// src/domain/ and src/store/, no file imports a repository function that writes or locks rows,
+// nor opens a transaction. Writing functions are told apart by name: every repository function
+// that inserts, updates, deletes or locks is named with one of these verbs, which
+// test/ci/write-guard.test.ts checks against the repositories' own queries.
+const WRITING_VERBS =
+  'insert|update|upsert|delete|set|write|touch|claim|reclaim|record|release|requeue|retire|' +
+  'complete|take|transfer|purge|draw|refund|settle|postpone|finish|consume|end|apply|lock';
+// Reads that lock rows (FOR UPDATE on PostgreSQL), so they belong inside a use case's transaction.
+const LOCKING_READS = ['readUsageView'];
+
+/** A restriction on writing repository functions, except the names given (an adapter's own). */
+function writingImports(except = []) {
+  const allowed = except.length === 0 ? '' : `(?!(${except.join('|')})$)`;
+  return [
+    'error',
+    {
+      patterns: [
+        {
+          regex: '(^|/)store/repositories/',
+          importNamePattern: `^${allowed}((${WRITING_VERBS})[A-Z]|(${LOCKING_READS.join('|')})$)`,
+          message:
+            'Writes go through a domain use case (src/domain/): outside src/domain/ and src/store/, call the use case instead of a writing repository function.',
+        },
+      ],
+    },
+  ];
+}
+
+const NO_TRANSACTIONS = [
+  'error',
+  {
+    selector: "CallExpression[callee.property.name='transaction']",
+    message:
+      'Only the domain (and the store) opens transactions: call a use case of src/domain/ instead.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'test/fixtures/lint-rules/**'] },
   js.configs.recommended,
@@ -42,5 +80,26 @@ export default tseslint.config(
         { considerDefaultExhaustiveForUnions: true },
       ],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/domain/**', 'src/store/**', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': writingImports(),
+      'no-restricted-syntax': NO_TRANSACTIONS,
+    },
+  },
+  // Adapters that stand in for another system keep that system's own rows, which are not the
+  // service's state: the test processor its charges (payments.md), the simulated network its
+  // SMS outbox. Each may write those rows and nothing else.
+  {
+    files: ['src/payments/test-processor.ts'],
+    rules: {
+      'no-restricted-imports': writingImports(['insertProcessorCharge', 'finishProcessorCharge']),
+    },
+  },
+  {
+    files: ['src/network/simulated-network.ts'],
+    rules: { 'no-restricted-imports': writingImports(['insertSms']) },
   },
 );

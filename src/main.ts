@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { callbackUrlCheck } from './callbacks/address-guard.js';
 import type { Resolver } from './callbacks/address-guard.js';
-import { createOutboxSink } from './callbacks/outbox.js';
+import { createOutboxSink } from './domain/callbacks/outbox.js';
 import type { Clock } from './clock.js';
 import type { WallClock } from './clock.js';
 import { iso, systemClock, systemWallClock } from './clock.js';

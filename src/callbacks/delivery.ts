@@ -1,4 +1,5 @@
 import { addSeconds, iso } from '../clock.js';
+import type { DeliveryTarget } from '../domain/callbacks/delivery-queue.js';
 import type { RandomSource } from '../random.js';
 import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../http/schemas/usage-callback.js';
 import type { CallbackEventRow, Outcome } from '../store/repositories/callback-repository.js';
@@ -11,12 +12,8 @@ import { signBody } from './signer.js';
 // One delivery turn, minus the I/O: the request for an event (body by version, headers,
 // signature) and the event's next state from what the receiver answered.
 
-export interface Target {
-  readonly url: string;
-  readonly version: string; // 'V2' | 'V3'
-  /** The organisation's current API key: the V3 signing key. */
-  readonly apiKey: string;
-}
+/** Where an event goes and the key that signs it (claimed with the event). */
+export type Target = DeliveryTarget;
 
 /**
  * The request for one attempt. V3 sends the stored event bytes as they are; V2 sends the reduced

@@ -55,6 +55,65 @@ function describe(error: unknown): string {
     : error.message;
 }
 
+/** Where to send, or why nothing may be sent there (the refusal, as the attempt records it). */
+function destination(
+  raw: string,
+  options: Pick<HttpSenderOptions, 'requireHttps' | 'guard'>,
+): { url: URL; secure: boolean } | string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `callback URL "${raw}" is not valid`;
+  }
+  const secure = url.protocol === 'https:';
+  if (!secure && url.protocol !== 'http:') return 'callback URL must be http or https';
+  if (!secure && options.requireHttps === true) {
+    return 'callback URL must be https in production mode; nothing was sent';
+  }
+  const host = hostOf(url);
+  if (options.guard !== undefined && isIP(host) !== 0) {
+    const why = options.guard.refusal(host);
+    if (why !== undefined) return `refused to connect: ${why}`;
+  }
+  return { url, secure };
+}
+
+/** Reads the receiver's answer: its status, Retry-After and the start of its body. */
+function readResponse(
+  res: http.IncomingMessage,
+  elapsed: () => number,
+  finish: (outcome: SendOutcome) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const complete = (): void => {
+    const location = res.headers.location;
+    const status = res.statusCode ?? 0;
+    finish({
+      statusCode: status,
+      latencyMs: elapsed(),
+      error:
+        status >= 300 && status < 400 && location !== undefined
+          ? `redirect to ${location} not followed`
+          : null,
+      responseSnippet:
+        size === 0 ? null : Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
+      retryAfter: res.headers['retry-after'],
+    });
+  };
+  res.on('data', (chunk: Buffer) => {
+    if (size < SNIPPET_BYTES) chunks.push(chunk);
+    size += chunk.length;
+    // A receiver streaming a large body is not worth draining: drop the connection.
+    if (size > MAX_RESPONSE_BYTES) {
+      complete();
+      res.destroy();
+    }
+  });
+  res.on('end', complete);
+}
+
 export function createHttpSender(options: HttpSenderOptions): CallbackTransport {
   const lookup =
     options.guard === undefined ? undefined : guardedLookup(options.guard, options.resolver);
@@ -76,25 +135,9 @@ export function createHttpSender(options: HttpSenderOptions): CallbackTransport 
       responseSnippet: null,
       retryAfter: undefined,
     });
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return Promise.resolve(failed(`callback URL "${request.url}" is not valid`));
-    }
-    const secure = url.protocol === 'https:';
-    if (!secure && url.protocol !== 'http:')
-      return Promise.resolve(failed('callback URL must be http or https'));
-    if (!secure && options.requireHttps === true) {
-      return Promise.resolve(
-        failed('callback URL must be https in production mode; nothing was sent'),
-      );
-    }
-    const host = hostOf(url);
-    if (options.guard !== undefined && isIP(host) !== 0) {
-      const why = options.guard.refusal(host);
-      if (why !== undefined) return Promise.resolve(failed(`refused to connect: ${why}`));
-    }
+    const checked = destination(request.url, options);
+    if (typeof checked === 'string') return Promise.resolve(failed(checked));
+    const { url, secure } = checked;
 
     return new Promise<SendOutcome>((resolve) => {
       let settled = false;
@@ -135,33 +178,7 @@ export function createHttpSender(options: HttpSenderOptions): CallbackTransport 
         finish(failed(error instanceof AddressRefusedError ? error.message : describe(error)));
       });
       req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const complete = (): void => {
-          const location = res.headers.location;
-          const status = res.statusCode ?? 0;
-          finish({
-            statusCode: status,
-            latencyMs: elapsed(),
-            error:
-              status >= 300 && status < 400 && location !== undefined
-                ? `redirect to ${location} not followed`
-                : null,
-            responseSnippet:
-              size === 0 ? null : Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8'),
-            retryAfter: res.headers['retry-after'],
-          });
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (size < SNIPPET_BYTES) chunks.push(chunk);
-          size += chunk.length;
-          // A receiver streaming a large body is not worth draining: drop the connection.
-          if (size > MAX_RESPONSE_BYTES) {
-            complete();
-            res.destroy();
-          }
-        });
-        res.on('end', complete);
+        readResponse(res, elapsed, finish);
         res.on('error', (error) => finish(failed(describe(error))));
       });
       req.end(request.body);

@@ -3,7 +3,8 @@ import type { AppDeps } from '../deps.js';
 import { portalUserFromRow } from '../store/repositories/user-repository.js';
 import { systemActor } from './audit.js';
 import { setPassword } from './portal/links.js';
-import { defaultExpiry, saveCard } from '../payments/cards.js';
+import { defaultExpiry } from '../payments/cards.js';
+import { saveCard } from './use-cases/save-card.js';
 import { DEFAULT_TEST_CARD } from '../payments/test-cards.js';
 import {
   countOrganisations,

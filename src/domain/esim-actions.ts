@@ -3,16 +3,14 @@ import { iso } from '../clock.js';
 import type { Db, DialectName, Executor } from '../store/database.js';
 import { setCustomerRef } from '../store/repositories/esim-repository.js';
 import { insertHistory } from '../store/repositories/history-repository.js';
-import {
-  findNetwork,
-  readUsageView,
-  touchNetwork,
-} from '../store/repositories/network-repository.js';
+import { readUsageView } from '../store/repositories/network-repository.js';
 import { badRequest, notFound } from './errors.js';
+import { inTransaction } from './use-cases/run.js';
 
 // The live eSIM actions the contract leaves out: the organisation's own reference on an eSIM
-// (PUT /esims) and a network refresh (GET /esims/{iccid}/refresh). Each is one transaction and
-// leaves an entry in the eSIM history, named as the live service names it.
+// (PUT /esims) and a network refresh (GET /esims/{iccid}/refresh). Each leaves an entry in the
+// eSIM history, named as the live service names it, in one transaction opened by the use-case
+// runner.
 
 export const HISTORY_UPDATED = 'eSIM Updated';
 export const HISTORY_REFRESHED = 'eSIM Refreshed';
@@ -53,7 +51,7 @@ export async function updateCustomerRef(
     throw badRequest(`body field customerRef must be at most ${CUSTOMER_REF_MAX} characters`);
   }
   const at = iso(deps.clock.now());
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {
       throw notFound(`eSIM ${iccid} not found`);
     }
@@ -61,19 +59,25 @@ export async function updateCustomerRef(
   });
 }
 
+/** The outbound command a refresh needs; NetworkAdapter provides it. */
+export interface RegistrationRefresher {
+  refreshRegistration(input: { readonly iccid: string }): Promise<void>;
+}
+
 /**
- * A network refresh: the network cancels the eSIM's location and the device registers again on
- * the same network (the simulated network re-registers at once, so data use is not interrupted
- * beyond the refresh itself). An eSIM never seen on a network is refreshed all the same: the
- * next attach is a fresh one anyway.
+ * A network refresh: the network is told to cancel the eSIM's location (an outbound command), and
+ * the device registers again, which the network reports as an inbound event (the simulated
+ * network re-registers at once, on the same network, so data use is not interrupted beyond the
+ * refresh itself). An eSIM never seen on a network is refreshed all the same: the next attach is
+ * a fresh one anyway. The history records the refresh once the network has taken the command.
  */
-export async function refreshEsim(deps: ActionDeps, iccid: string): Promise<void> {
+export async function refreshEsim(
+  deps: ActionDeps & { readonly network: RegistrationRefresher },
+  iccid: string,
+): Promise<void> {
   const at = iso(deps.clock.now());
-  await deps.store.db.transaction().execute(async (trx) => {
-    const network = await findNetwork(trx, iccid);
-    if (network !== undefined && network.attached === 1) {
-      await touchNetwork(trx, iccid, { last_seen: at });
-    }
+  await deps.network.refreshRegistration({ iccid });
+  await inTransaction(deps, async (trx) => {
     await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_REFRESHED, at);
   });
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { addSeconds, iso } from '../clock.js';
+import { addDays, addSeconds, iso } from '../clock.js';
 import type { RandomSource } from '../random.js';
 import type { KeyCipher } from '../security/api-keys.js';
 import { generateApiKey, hashApiKey } from '../security/api-keys.js';
@@ -22,6 +22,9 @@ import { CALLBACK_VERSIONS } from './organisation.js';
 import type { AuditActor } from './audit.js';
 import { audit, systemActor } from './audit.js';
 import { badRequest, notFound } from './errors.js';
+import { openAccount } from './ledger.js';
+import { inTransaction } from './use-cases/run.js';
+import type { WriteDeps } from './use-cases/run.js';
 
 export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
 export const TAX_LIABLE = ['Yes', 'No', 'ReverseCharge'] as const;
@@ -40,12 +43,18 @@ export interface OrganisationDeps {
   readonly actor?: AuditActor;
 }
 
+/** What the runner needs to open these use cases' transactions. */
+const writer = (deps: Pick<OrganisationDeps, 'db'>): WriteDeps => ({ store: { db: deps.db } });
+
 export interface NewOrganisationInput {
   name: string;
   currency?: string;
   groups?: readonly string[];
+  /** Opening balance, in minor units, journaled as such. */
   balance?: number;
+  /** Opening test credit, in minor units. */
   testCredit?: number;
+  /** Days until the opening test credit expires; without it, it does not. */
   testCreditDays?: number;
   callbackUrl?: string;
   callbackVersion?: string;
@@ -74,7 +83,8 @@ function checkEnum<T extends string>(field: string, value: string, allowed: read
 
 /**
  * Creates an organisation with a fresh API key. Opening balance and test credit go through the
- * ledger (onOpeningCredit), so the journal explains every unit of money from the start.
+ * ledger (input.balance and input.testCredit, or a caller's own onOpeningCredit), in the same
+ * transaction, so the journal explains every unit of money from the start.
  */
 export async function createOrganisation(
   deps: OrganisationDeps,
@@ -123,8 +133,9 @@ export async function createOrganisation(
     updatedAt: now,
   };
   const key = { hash: hashApiKey(apiKey), encrypted: deps.cipher.encrypt(apiKey) };
-  await deps.db.transaction().execute(async (trx) => {
+  await inTransaction(writer(deps), async (trx) => {
     await insertOrganisation(trx, organisation, key);
+    await openingCredit(trx, organisation.id, input, deps.clock.now());
     if (onOpeningCredit !== undefined) await onOpeningCredit(trx, organisation);
     await audit(trx, deps.actor ?? systemActor, {
       action: 'organisation.created',
@@ -134,6 +145,29 @@ export async function createOrganisation(
     });
   });
   return { id: organisation.id, apiKey, organisation };
+}
+
+async function openingCredit(
+  trx: Executor,
+  organisationId: string,
+  input: NewOrganisationInput,
+  at: Date,
+): Promise<void> {
+  const { balance = 0, testCredit = 0, testCreditDays } = input;
+  if (!Number.isSafeInteger(balance) || balance < 0) {
+    throw badRequest('balance must be a whole number of minor units, 0 or more');
+  }
+  if (!Number.isSafeInteger(testCredit) || testCredit < 0) {
+    throw badRequest('testCredit must be a whole number of minor units, 0 or more');
+  }
+  if (balance === 0 && testCredit === 0) return;
+  await openAccount(trx, {
+    organisationId,
+    balance,
+    testCredit,
+    testCreditExpiresAt: testCreditDays === undefined ? undefined : addDays(at, testCreditDays),
+    at,
+  });
 }
 
 /** Default grace period of a rotated-out key: a day, so integrations can switch over. */
@@ -165,35 +199,45 @@ export async function rotateApiKey(
   }
   const apiKey = generateApiKey();
   const now = deps.clock.now();
+  await inTransaction(writer(deps), (trx) =>
+    applyKeyRotation(trx, deps, { id, apiKey, graceSeconds, now }),
+  );
+  return { apiKey, previousValidUntil: iso(addSeconds(now, graceSeconds)) };
+}
+
+/** The rotation in the caller's transaction: the new key stored, the old one's grace recorded. */
+export async function applyKeyRotation(
+  trx: Executor,
+  deps: Pick<OrganisationDeps, 'cipher' | 'actor'>,
+  r: { id: string; apiKey: string; graceSeconds: number; now: Date },
+): Promise<void> {
+  const { id, apiKey, graceSeconds, now } = r;
   const at = iso(now);
   const validUntil = iso(addSeconds(now, graceSeconds));
-  await deps.db.transaction().execute(async (trx) => {
-    const currentHash = await lockCurrentKeyHash(trx, id);
-    if (currentHash === undefined) throw notFound(`organisation ${id} not found`);
-    const ok = await updateApiKey(
-      trx,
-      id,
-      { hash: hashApiKey(apiKey), encrypted: deps.cipher.encrypt(apiKey) },
-      at,
-    );
-    if (!ok) throw notFound(`organisation ${id} not found`);
-    if (graceSeconds === 0) await endGracePeriods(trx, id, at);
-    else {
-      await insertPreviousKey(trx, {
-        keyHash: currentHash,
-        organisationId: id,
-        rotatedAt: at,
-        validUntil,
-      });
-    }
-    await audit(trx, deps.actor ?? systemActor, {
-      action: 'api_key.rotated',
+  const currentHash = await lockCurrentKeyHash(trx, id);
+  if (currentHash === undefined) throw notFound(`organisation ${id} not found`);
+  const ok = await updateApiKey(
+    trx,
+    id,
+    { hash: hashApiKey(apiKey), encrypted: deps.cipher.encrypt(apiKey) },
+    at,
+  );
+  if (!ok) throw notFound(`organisation ${id} not found`);
+  if (graceSeconds === 0) await endGracePeriods(trx, id, at);
+  else {
+    await insertPreviousKey(trx, {
+      keyHash: currentHash,
       organisationId: id,
-      at: now,
-      details: { graceSeconds, previousValidUntil: validUntil },
+      rotatedAt: at,
+      validUntil,
     });
+  }
+  await audit(trx, deps.actor ?? systemActor, {
+    action: 'api_key.rotated',
+    organisationId: id,
+    at: now,
+    details: { graceSeconds, previousValidUntil: validUntil },
   });
-  return { apiKey, previousValidUntil: validUntil };
 }
 
 export interface NewUserInput {
@@ -235,21 +279,28 @@ export async function addUser(
     created_at: iso(deps.clock.now()),
   };
   try {
-    await deps.db.transaction().execute(async (trx) => {
-      await insertUser(trx, row);
-      await audit(trx, deps.actor ?? systemActor, {
-        action: 'user.added',
-        organisationId,
-        at: deps.clock.now(),
-        details: { userId: row.id, email, role: row.role },
-      });
-    });
+    await inTransaction(writer(deps), (trx) => applyNewUser(trx, deps, row));
   } catch (error) {
     if (/unique|duplicate/i.test(String(error)))
       throw badRequest(`a user with email ${email} already exists`);
     throw error;
   }
   return row;
+}
+
+/** Stores the user and its audit row in the caller's transaction. */
+export async function applyNewUser(
+  trx: Executor,
+  deps: Pick<OrganisationDeps, 'clock' | 'actor'>,
+  row: UserRow,
+): Promise<void> {
+  await insertUser(trx, row);
+  await audit(trx, deps.actor ?? systemActor, {
+    action: 'user.added',
+    organisationId: row.organisation_id,
+    at: deps.clock.now(),
+    details: { userId: row.id, email: row.email_address, role: row.role },
+  });
 }
 
 export interface OrganisationChanges {
@@ -339,27 +390,35 @@ export async function updateOrganisationSettings(
   }
   const now = deps.clock.now();
   set['updated_at'] = iso(now);
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const ok = await updateOrganisation(trx, id, set);
-    const updated = ok ? await findOrganisationById(trx, id) : undefined;
-    if (updated === undefined) throw notFound(`organisation ${id} not found`);
-    const who = deps.actor ?? systemActor;
-    const changed = Object.keys(set).filter((column) => column !== 'updated_at');
+  return inTransaction(writer(deps), (trx) => applySettings(trx, deps, id, set, now));
+}
+
+/** Writes checked column changes and their audit rows in the caller's transaction. */
+export async function applySettings(
+  trx: Executor,
+  deps: Pick<OrganisationDeps, 'actor'>,
+  id: string,
+  set: Readonly<Record<string, string>>,
+  now: Date,
+): Promise<Organisation> {
+  const ok = await updateOrganisation(trx, id, set);
+  const updated = ok ? await findOrganisationById(trx, id) : undefined;
+  if (updated === undefined) throw notFound(`organisation ${id} not found`);
+  const who = deps.actor ?? systemActor;
+  const changed = Object.keys(set).filter((column) => column !== 'updated_at');
+  await audit(trx, who, {
+    action: 'organisation.updated',
+    organisationId: id,
+    at: now,
+    details: { changed },
+  });
+  if (changed.includes('callback_url') || changed.includes('callback_version')) {
     await audit(trx, who, {
-      action: 'organisation.updated',
+      action: 'callback.settings_changed',
       organisationId: id,
       at: now,
-      details: { changed },
+      details: { callbackUrl: updated.callbackUrl, callbackVersion: updated.callbackVersion },
     });
-    if (changed.includes('callback_url') || changed.includes('callback_version')) {
-      await audit(trx, who, {
-        action: 'callback.settings_changed',
-        organisationId: id,
-        at: now,
-        details: { callbackUrl: updated.callbackUrl, callbackVersion: updated.callbackVersion },
-      });
-    }
-    return updated;
-  });
-  return row;
+  }
+  return updated;
 }

@@ -26,6 +26,8 @@ import {
   settleTopUp,
 } from '../store/repositories/top-up-repository.js';
 import type { DomainError } from './errors.js';
+import type { ProcessClaim } from './use-cases/run.js';
+import { inTransaction } from './use-cases/run.js';
 import { badRequest, notFound, unavailable } from './errors.js';
 
 // Balance top-up: charge the organisation's saved card through the payment gateway and credit
@@ -53,15 +55,10 @@ export interface TopUpResult {
   ref: number;
 }
 
-export interface TopUpHooks {
-  /** The Idempotency-Key of the request, if it carries one. */
-  readonly idempotencyKey?: string;
-  /**
-   * Called just before the charge is sent. From then on the top-up itself (as `owner`) finishes
-   * the request's idempotency record with the outcome: in the crediting transaction, or later
-   * by reconciliation if the answer is lost or the process dies.
-   */
-  handOver?(owner: string, leaseSeconds: number): Promise<void>;
+export interface TopUpInput {
+  readonly org: { readonly id: string; readonly currency: string };
+  /** The `amount` as given: checked here (parseAmount). */
+  readonly rawAmount: string | undefined;
 }
 
 /** Seconds a client is asked to wait after a 503 from the processor. */
@@ -124,7 +121,7 @@ async function credit(
   processorRef: string,
 ): Promise<TopUpResult | undefined> {
   const at = iso(deps.clock.now());
-  return deps.store.db.transaction().execute(async (trx) => {
+  return inTransaction(deps, async (trx) => {
     if (!(await settleTopUp(trx, t.ref, 'succeeded', { processorRef, at }))) return undefined;
     const balances = await applyMovement(trx, {
       organisationId: t.organisationId,
@@ -170,7 +167,7 @@ export async function settleInDoubt(
   if (outcome.status === 'succeeded') {
     await credit(deps, t, outcome.processorRef);
   } else if (outcome.status === 'declined') {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(deps, async (trx) => {
       if (!(await settleTopUp(trx, t.ref, 'declined', { reason: outcome.reason, at }))) return;
       if (key === null) return;
       const error = declinedError(outcome);
@@ -187,7 +184,7 @@ export async function settleInDoubt(
 /** Nothing was charged: the top-up failed and the client may simply try again, same key or not. */
 async function fail(deps: TopUpDeps, t: TopUpRow, reason: string): Promise<void> {
   const at = iso(deps.clock.now());
-  await deps.store.db.transaction().execute(async (trx) => {
+  await inTransaction(deps, async (trx) => {
     if (!(await settleTopUp(trx, t.ref, 'failed', { reason, at }))) return;
     if (t.idempotencyKey !== null) {
       await releaseClaim(trx, t.organisationId, t.idempotencyKey, topUpOwner(t.ref));
@@ -195,13 +192,13 @@ async function fail(deps: TopUpDeps, t: TopUpRow, reason: string): Promise<void>
   });
 }
 
-export async function topUp(
+/** Writes the top-up row before anything is charged (400 when there is no saved card). */
+async function recordPending(
   deps: TopUpDeps,
-  org: { id: string; currency: string },
-  rawAmount: string | undefined,
-  hooks: TopUpHooks = {},
-): Promise<TopUpResult> {
-  const amount = parseAmount(rawAmount, deps.config);
+  org: TopUpInput['org'],
+  amount: number,
+  idempotencyKey: string | null,
+): Promise<{ row: TopUpRow; token: string }> {
   const db = deps.store.db;
   const card = await findDefaultCard(db, org.id);
   if (card === undefined) {
@@ -212,25 +209,57 @@ export async function topUp(
   }
   const now = deps.clock.now();
   const timeoutSeconds = Math.ceil(deps.config.paymentTimeoutMs / 1000);
-  const row: TopUpRow = {
-    ref: await insertTopUp(db, {
-      organisationId: org.id,
-      amount,
-      cardId: card.id,
-      idempotencyKey: hooks.idempotencyKey ?? null,
-      at: iso(now),
-      nextCheckAt: iso(addSeconds(now, timeoutSeconds + CRASH_GRACE_SECONDS)),
-    }),
-    organisationId: org.id,
-    amount,
-    status: 'pending',
-    cardId: card.id,
-    idempotencyKey: hooks.idempotencyKey ?? null,
-    checks: 0,
-  };
-  await hooks.handOver?.(topUpOwner(row.ref), 24 * 3600);
+  const pending = { organisationId: org.id, amount, cardId: card.id, idempotencyKey };
+  const ref = await insertTopUp(db, {
+    ...pending,
+    at: iso(now),
+    nextCheckAt: iso(addSeconds(now, timeoutSeconds + CRASH_GRACE_SECONDS)),
+  });
+  return { row: { ...pending, ref, status: 'pending', checks: 0 }, token: card.token };
+}
+
+/** The charge went unanswered in time: mark it unknown, settle it if the answer still comes. */
+async function unanswered(
+  deps: TopUpDeps,
+  row: TopUpRow,
+  charge: Promise<ChargeOutcome>,
+): Promise<DomainError> {
+  const later = deps.clock.now();
+  await settleTopUp(deps.store.db, row.ref, 'unknown', {
+    reason: `no answer within ${deps.config.paymentTimeoutMs} ms`,
+    nextCheckAt: iso(addSeconds(later, UNKNOWN_RETRY_AFTER_SECONDS)),
+    at: iso(later),
+  });
+  // The answer may still come; if it does, settle at once. If not (or this fails),
+  // reconciliation asks the processor.
+  charge.then(
+    (outcome) => settleInDoubt(deps, { ...row, status: 'unknown' }, outcome).catch(() => undefined),
+    () => undefined,
+  );
+  return unavailable(
+    'the payment processor did not answer in time; the charge is being confirmed and, if it ' +
+      'went through, will be credited once',
+    UNKNOWN_RETRY_AFTER_SECONDS,
+  );
+}
+
+/**
+ * The top-up process: the row, then the charge, then the credit. Just before the charge is
+ * sent, the request's Idempotency-Key claim is handed to the top-up itself (`topUpOwner`), which
+ * finishes it with the outcome: in the crediting transaction, or later by reconciliation if the
+ * answer is lost or the process dies.
+ */
+export async function topUp(
+  deps: TopUpDeps,
+  input: TopUpInput,
+  claim: ProcessClaim,
+): Promise<TopUpResult> {
+  const { org } = input;
+  const amount = parseAmount(input.rawAmount, deps.config);
+  const { row, token } = await recordPending(deps, org, amount, claim.key ?? null);
+  await claim.handOver(topUpOwner(row.ref), 24 * 3600);
   const charge = deps.payments.charge({
-    token: card.token,
+    token,
     amount,
     currency: org.currency,
     reference: chargeReference(row.ref),
@@ -246,28 +275,7 @@ export async function topUp(
       PROCESSOR_RETRY_AFTER_SECONDS,
     );
   }
-
-  if (answer.kind === 'timeout') {
-    const later = deps.clock.now();
-    await settleTopUp(db, row.ref, 'unknown', {
-      reason: `no answer within ${deps.config.paymentTimeoutMs} ms`,
-      nextCheckAt: iso(addSeconds(later, UNKNOWN_RETRY_AFTER_SECONDS)),
-      at: iso(later),
-    });
-    // The answer may still come; if it does, settle at once. If not (or this fails),
-    // reconciliation asks the processor.
-    charge.then(
-      (outcome) =>
-        settleInDoubt(deps, { ...row, status: 'unknown' }, outcome).catch(() => undefined),
-      () => undefined,
-    );
-    throw unavailable(
-      'the payment processor did not answer in time; the charge is being confirmed and, if it ' +
-        'went through, will be credited once',
-      UNKNOWN_RETRY_AFTER_SECONDS,
-    );
-  }
-
+  if (answer.kind === 'timeout') throw await unanswered(deps, row, charge);
   const outcome = answer.outcome;
   if (outcome.status === 'declined') {
     await settleInDoubt(deps, row, outcome);
@@ -276,7 +284,7 @@ export async function topUp(
   const result = await credit(deps, row, outcome.processorRef);
   if (result !== undefined) return result;
   // Settled meanwhile by someone else (reconciliation after a very slow answer): credited once.
-  const funds = await readFunds(db, org.id);
+  const funds = await readFunds(deps.store.db, org.id);
   return { amount, balance: funds?.balance ?? 0, ref: row.ref };
 }
 

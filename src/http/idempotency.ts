@@ -2,63 +2,24 @@ import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { addSeconds, iso } from '../clock.js';
-import { DomainError, badRequest, conflict, isFixedStatusCode } from '../domain/errors.js';
-import type { Executor } from '../store/database.js';
-import {
-  completeClaim,
-  completeClaimWithError,
-  findIdempotencyRecord,
-  storedError,
-  insertClaim,
-  releaseClaim,
-  takeOverClaim,
-  transferClaim,
-} from '../store/repositories/idempotency-repository.js';
+import { badRequest } from '../domain/errors.js';
+import type { IdempotencyRequest } from '../domain/use-cases/idempotency.js';
+import type { Outcome, ProcessClaim } from '../domain/use-cases/run.js';
+import { runProcess } from '../domain/use-cases/run.js';
 import { sendError } from './error-handler.js';
 import { ErrorRef } from './schemas/common.js';
 
-/**
- * `Idempotency-Key` for POST routes. Wrap the handler body in withIdempotency and write the
- * response inside the route's own transaction with idem.complete, so the record and the route's
- * writes commit (or roll back) together:
- *
- *   app.post('/things', { schema }, (request, reply) =>
- *     withIdempotency(deps, request, reply, (idem) =>
- *       deps.store.db.transaction().execute(async (trx) => {
- *         const result = await createThing(trx, ...);
- *         await idem.complete(trx, 200, result);
- *         return result;
- *       }),
- *     ),
- *   );
- *
- * - No header: `run` is called with a handle whose methods do nothing.
- * - First use of a key: the key is claimed (a `running` record keyed by organisation and key,
- *   holding a SHA-256 of method, path, query and canonical body), then `run` is called.
- * - Same key, same request, finished: the stored status and body are replayed, with the header
- *   `Idempotent-Replayed: true`. Records are kept for 24 hours; an expired one may be reused.
- * - Same key, different request: 409 `idempotency_key_reused`.
- *   Same key while the first request is still running: 409 `idempotency_in_progress`.
- * - `run` returns without calling complete (a route with no transaction): the result is stored
- *   afterwards. `run` throws a 4xx DomainError: its code and message are stored, and a replay
- *   renders them again (the status follows from the code).
- *   `run` throws anything else (5xx, unexpected): the claim is released so the client can retry.
- * - idem.handOver gives the claim to a process that completes it later (a payment whose outcome
- *   is not known yet); the claim is then neither stored nor released here.
- */
-export interface Idempotency {
-  /** The key presented, or undefined when the request carries none. */
-  readonly key: string | undefined;
-  /** Stores the response in the caller's transaction; throws 409 if the claim was lost meanwhile. */
-  complete(trx: Executor, status: number, body: unknown): Promise<void>;
-  /** Passes the running claim to `owner`, who must complete or release it within leaseSeconds. */
-  handOver(owner: string, leaseSeconds: number): Promise<void>;
-}
+// `Idempotency-Key` on POST, as HTTP sees it: the header's schema and parsing, the hash of the
+// request, and the reply of an outcome. Claiming, storing and replaying are the use-case
+// runner's (src/domain/use-cases/run.ts and idempotency.ts):
+//
+//   app.post('/things', { schema }, async (request, reply) =>
+//     replyWith(reply, await runUseCase(deps, createThing, input, {
+//       idempotency: idempotencyOf(request),
+//       present: thingBody,
+//     })),
+//   );
 
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
-/** How long a claim may run before another request may take it over (its holder died). */
-export const DEFAULT_LEASE_SECONDS = 120;
 export const REPLAY_HEADER = 'idempotent-replayed';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -87,12 +48,6 @@ export const idempotencyConflict = {
     'request with this key is still running (code idempotency_in_progress; retry later).',
 };
 
-const noop: Idempotency = {
-  key: undefined,
-  complete: async () => undefined,
-  handOver: async () => undefined,
-};
-
 /** JSON with object keys sorted at every level, so equal requests hash equally. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -105,6 +60,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** SHA-256 of method, path, query and canonical body. */
 export function requestHash(request: FastifyRequest): string {
   const path = request.url.split('?')[0] ?? '';
   return createHash('sha256')
@@ -115,7 +71,8 @@ export function requestHash(request: FastifyRequest): string {
     .digest('hex');
 }
 
-function presentedKey(request: FastifyRequest): string | undefined {
+/** The Idempotency-Key header, or undefined when the request carries none (400 when malformed). */
+export function presentedKey(request: FastifyRequest): string | undefined {
   const raw = request.headers['idempotency-key'];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw badRequest('send at most one Idempotency-Key header');
@@ -128,110 +85,46 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return raw;
 }
 
-/**
- * Replays a stored response. A stored error is rendered again from its code (its status comes
- * from the catalogue); anything else, and a record whose body is not a catalogue error, is sent
- * back with the status and bytes stored.
- */
-function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
-  reply.header(REPLAY_HEADER, 'true');
-  const error = status >= 400 ? storedError(body) : undefined;
-  if (error !== undefined && isFixedStatusCode(error.code)) {
-    return sendError(reply, { code: error.code, message: error.message });
-  }
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
+/** What the use-case runner needs of the request's Idempotency-Key, if it carries one. */
+export function idempotencyOf(
+  request: FastifyRequest,
+  options: { leaseSeconds?: number } = {},
+): IdempotencyRequest | undefined {
+  const key = presentedKey(request);
+  if (key === undefined) return undefined;
+  return {
+    organisationId: request.organisation.id,
+    key,
+    requestHash: requestHash(request),
+    ...(options.leaseSeconds === undefined ? {} : { leaseSeconds: options.leaseSeconds }),
+  };
 }
 
+/**
+ * The reply of an outcome: the answer of a use case that ran, or a stored one replayed with
+ * `Idempotent-Replayed: true`. A stored error is rendered again from its code (its status comes
+ * from the catalogue); anything else is sent back with the status and bytes stored.
+ */
+export function replyWith<B>(reply: FastifyReply, outcome: Outcome<B>): B | FastifyReply {
+  if (outcome.kind === 'done') return outcome.body;
+  reply.header(REPLAY_HEADER, 'true');
+  if (outcome.error !== undefined) return sendError(reply, outcome.error);
+  return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body);
+}
+
+/**
+ * For a route whose work is not a domain use case yet: runs `run` as a process under the
+ * request's claim and stores its answer with the status the reply then has.
+ */
 export async function withIdempotency<T>(
   deps: AppDeps,
   request: FastifyRequest,
   reply: FastifyReply,
-  run: (idem: Idempotency) => Promise<T>,
-  options: { leaseSeconds?: number } = {},
+  run: (claim: ProcessClaim) => Promise<T>,
 ): Promise<T | FastifyReply> {
-  const key = presentedKey(request);
-  if (key === undefined) return run(noop);
-  const db = deps.store.db;
-  const organisationId = request.organisation.id;
-  const now = deps.clock.now();
-  // The replay window follows the service clock (the simulator may advance it); a claim's lease
-  // is an operational timeout on the wall clock, so advancing the simulator clock never lets a
-  // second request take over one that is still running.
-  const leaseNow = deps.wallClock.now();
-  const claim = {
-    organisationId,
-    key,
-    requestHash: requestHash(request),
-    owner: deps.random.uuid(),
-    at: iso(now),
-    expiresAt: iso(addSeconds(now, IDEMPOTENCY_TTL_SECONDS)),
-    leaseNow: iso(leaseNow),
-    lockedUntil: iso(addSeconds(leaseNow, options.leaseSeconds ?? DEFAULT_LEASE_SECONDS)),
-  };
-
-  if (!(await insertClaim(db, claim)) && !(await takeOverClaim(db, claim))) {
-    const existing = await findIdempotencyRecord(db, organisationId, key);
-    if (existing === undefined) {
-      // Released or purged between our two statements: the client may simply retry.
-      throw new DomainError(
-        'idempotency_in_progress',
-        `a request with Idempotency-Key "${key}" just finished; retry`,
-        1,
-      );
-    }
-    if (existing.requestHash !== claim.requestHash) {
-      throw conflict(
-        `Idempotency-Key "${key}" was already used with a different request`,
-        'idempotency_key_reused',
-      );
-    }
-    if (existing.state === 'running' || existing.responseStatus === null) {
-      throw new DomainError(
-        'idempotency_in_progress',
-        `a request with Idempotency-Key "${key}" is still being processed; retry later`,
-        1,
-      );
-    }
-    return replay(reply, existing.responseStatus, existing.responseBody ?? '{}');
-  }
-
-  let owner = claim.owner;
-  let completed = false;
-  let handedOver = false;
-  const handle: Idempotency = {
-    key,
-    async complete(trx, status, body) {
-      if (!(await completeClaim(trx, organisationId, key, owner, status, JSON.stringify(body)))) {
-        throw conflict(
-          `Idempotency-Key "${key}" was taken over by another request`,
-          'idempotency_in_progress',
-        );
-      }
-      completed = true;
-    },
-    async handOver(newOwner, leaseSeconds) {
-      const until = iso(addSeconds(deps.wallClock.now(), leaseSeconds));
-      if (await transferClaim(db, organisationId, key, owner, newOwner, until)) {
-        owner = newOwner;
-        handedOver = true;
-      }
-    },
-  };
-
-  try {
-    const result = await run(handle);
-    if (!completed && !handedOver) {
-      await completeClaim(db, organisationId, key, owner, reply.statusCode, JSON.stringify(result));
-    }
-    return result;
-  } catch (error) {
-    if (!completed && !handedOver) {
-      if (error instanceof DomainError && error.status < 500) {
-        await completeClaimWithError(db, organisationId, key, owner, error);
-      } else {
-        await releaseClaim(db, organisationId, key, owner);
-      }
-    }
-    throw error;
-  }
+  const outcome = await runProcess(deps, (_deps, _input: null, claim) => run(claim), null, {
+    idempotency: idempotencyOf(request),
+    status: () => reply.statusCode,
+  });
+  return replyWith(reply, outcome);
 }

@@ -32,4 +32,10 @@ export interface NetworkAdapter {
     readonly country: string;
     readonly callingCode: string;
   }): Promise<string>;
+  /**
+   * Cancels the eSIM's location, so the device registers again (a refresh). The new registration
+   * is an inbound event: the network reports it through the use case `recordSeen`
+   * (domain/network/attach.ts).
+   */
+  refreshRegistration(input: { readonly iccid: string }): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { iso } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RandomSource } from '../random.js';
 import { seededRandom } from '../random.js';
+import { recordSeen } from '../domain/network/attach.js';
 import type { Db } from '../store/database.js';
 import { insertSms } from '../store/repositories/sms-repository.js';
 import type { NetworkAdapter, SmsDelivery } from './network-adapter.js';
@@ -59,6 +60,11 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
         message: row.message,
         createdAt: row.created_at,
       };
+    },
+
+    async refreshRegistration(input): Promise<void> {
+      // The device registers again at once, on the same network: the network reports it seen.
+      await recordSeen(deps, input.iccid);
     },
 
     async allocateMsisdn(input): Promise<string> {

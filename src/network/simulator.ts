@@ -3,7 +3,7 @@ import { OffsetClock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { NetworkEventSink } from '../domain/network-events.js';
 import type { Db, DialectName } from '../store/database.js';
-import { SIM_KEYS, readSimState, writeSimState } from '../store/repositories/sim-repository.js';
+import { SIM_KEYS, readSimState } from '../store/repositories/sim-repository.js';
 import type { NetworkAdapter } from './network-adapter.js';
 import type { SimulatedEvents } from './simulated-events.js';
 import { createSimulatedEvents } from './simulated-events.js';
@@ -29,17 +29,6 @@ export async function restoreSimulatorClock(db: Db): Promise<OffsetClock> {
   const raw = await readSimState(db, SIM_KEYS.clockOffsetMs);
   const offset = raw === undefined ? 0 : Number(raw);
   return new OffsetClock(Number.isFinite(offset) ? offset : 0);
-}
-
-/** Moves the simulator clock forward and records the offset so it survives a restart. */
-export async function advanceSimulatorClock(
-  db: Db,
-  clock: OffsetClock,
-  seconds: number,
-): Promise<Date> {
-  const now = clock.advance(seconds);
-  await writeSimState(db, SIM_KEYS.clockOffsetMs, String(clock.offset));
-  return now;
 }
 
 /**

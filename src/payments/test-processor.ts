@@ -9,7 +9,14 @@ import {
   findProcessorCharge,
   insertProcessorCharge,
 } from '../store/repositories/payment-repository.js';
-import type { ChargeLookup, ChargeOutcome, DeclineCode, PaymentGateway } from './gateway.js';
+import type {
+  CardInput,
+  CardToken,
+  ChargeLookup,
+  ChargeOutcome,
+  DeclineCode,
+  PaymentGateway,
+} from './gateway.js';
 import { GatewayUnavailableError } from './gateway.js';
 import type { TestBehaviour } from './test-cards.js';
 import { TEST_CARDS, findTestCard } from './test-cards.js';
@@ -69,6 +76,35 @@ function outcomeOf(row: { status: string; declineCode: string | null; processorR
   } as const;
 }
 
+/** A token for a documented test card, refusing anything else as a processor would. */
+function tokeniseTestCard(card: CardInput, now: Date, suffix: () => string): CardToken {
+  const number = card.number.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
+    throw badRequest('card number is not a valid card number', 'invalid_card');
+  }
+  const test = findTestCard(number);
+  if (test === undefined) {
+    throw badRequest(
+      `card number is not a test card of the built-in test processor; use one of ${TEST_CARDS.map((c) => c.number).join(', ')}`,
+      'invalid_card',
+    );
+  }
+  if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) {
+    throw badRequest('card expiry month must be 1 to 12', 'invalid_card');
+  }
+  const expired =
+    card.expYear < now.getUTCFullYear() ||
+    (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1);
+  if (expired) throw badRequest('card expiry is in the past', 'expired_card');
+  return {
+    token: `tok_test_${test.behaviour}_${suffix()}`,
+    brand: test.brand,
+    last4: number.slice(-4),
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+  };
+}
+
 export function createTestProcessor(options: TestProcessorOptions): PaymentGateway {
   const { db, clock, random } = options;
   const processorClock = options.processorClock ?? systemWallClock;
@@ -77,32 +113,7 @@ export function createTestProcessor(options: TestProcessorOptions): PaymentGatew
     name: 'test',
 
     async tokenise(card) {
-      const number = card.number.replace(/[\s-]/g, '');
-      if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
-        throw badRequest('card number is not a valid card number', 'invalid_card');
-      }
-      const test = findTestCard(number);
-      if (test === undefined) {
-        throw badRequest(
-          `card number is not a test card of the built-in test processor; use one of ${TEST_CARDS.map((c) => c.number).join(', ')}`,
-          'invalid_card',
-        );
-      }
-      if (!Number.isInteger(card.expMonth) || card.expMonth < 1 || card.expMonth > 12) {
-        throw badRequest('card expiry month must be 1 to 12', 'invalid_card');
-      }
-      const now = clock.now();
-      const expired =
-        card.expYear < now.getUTCFullYear() ||
-        (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1);
-      if (expired) throw badRequest('card expiry is in the past', 'expired_card');
-      return {
-        token: `tok_test_${test.behaviour}_${hex()}`,
-        brand: test.brand,
-        last4: number.slice(-4),
-        expMonth: card.expMonth,
-        expYear: card.expYear,
-      };
+      return tokeniseTestCard(card, clock.now(), hex);
     },
 
     async charge(request): Promise<ChargeOutcome> {

@@ -1,9 +1,9 @@
 import { guardFor } from '../callbacks/address-guard.js';
-import { reclaimExpired, releaseEvents } from '../store/repositories/callback-repository.js';
 import type { CallbackTransport } from '../callbacks/http-sender.js';
 import { createHttpSender } from '../callbacks/http-sender.js';
 import { iso } from '../clock.js';
 import type { AppDeps } from '../deps.js';
+import { reclaimLapsedDeliveries, releaseDeliveries } from '../domain/callbacks/delivery-queue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { DeliveryContext, DeliveryState } from './callback-stages.js';
 import { claim, emptyState, sendQueued } from './callback-stages.js';
@@ -86,8 +86,7 @@ async function turn(
   state: DeliveryState,
   writer: OutcomeWriter,
 ): Promise<boolean> {
-  const db = ctx.deps.store.db;
-  const lapsed = await reclaimExpired(db, {
+  const lapsed = await reclaimLapsedDeliveries(ctx.deps, {
     leaseNow: iso(ctx.wallClock.now()),
     at: iso(ctx.clock.now()),
   });
@@ -120,7 +119,7 @@ async function handBack(
   await Promise.allSettled([...state.inFlight]);
   await writer.flush();
   try {
-    await releaseEvents(ctx.deps.store.db, unsent, ctx.instanceId, iso(ctx.clock.now()));
+    await releaseDeliveries(ctx.deps, unsent, ctx.instanceId, iso(ctx.clock.now()));
   } catch (error) {
     log.warn({ err: error }, 'could not release unsent callbacks; their lease will lapse');
   }

@@ -1,5 +1,4 @@
 import type { CallbackEventRow, Outcome } from '../store/repositories/callback-repository.js';
-import { claimDueEvents, findTargets } from '../store/repositories/callback-repository.js';
 import type { Target } from '../callbacks/delivery.js';
 import {
   afterAttempt,
@@ -11,6 +10,7 @@ import type { CallbackTransport, SendOutcome } from '../callbacks/http-sender.js
 import type { Clock, WallClock } from '../clock.js';
 import { addSeconds, iso } from '../clock.js';
 import type { AppDeps } from '../deps.js';
+import { claimDeliveries } from '../domain/callbacks/delivery-queue.js';
 import type { CallbackOutcome, Metrics } from '../metrics/metrics.js';
 
 // The claim and act stages of callback delivery. Each is a plain function of the worker's
@@ -65,29 +65,17 @@ export async function claim(
   state: DeliveryState,
   limit: number,
 ): Promise<number> {
-  const { store, cipher } = ctx.deps;
   const leaseUntil = addSeconds(ctx.wallClock.now(), ctx.leaseSeconds);
-  const rows = await claimDueEvents(store.db, store.dialect, {
+  const { events, targets } = await claimDeliveries(ctx.deps, {
     now: iso(ctx.clock.now()),
     leaseUntil: iso(leaseUntil),
     worker: ctx.instanceId,
     limit,
   });
-  if (rows.length === 0) return 0;
-  const orgIds = [...new Set(rows.map((r) => r.organisation_id))];
-  const targets = new Map<string, Target>();
-  for (const org of await findTargets(store.db, orgIds)) {
-    if (org.callback_url === '') continue;
-    targets.set(org.id, {
-      url: org.callback_url,
-      version: org.callback_version,
-      apiKey: cipher.decrypt(org.api_key_enc),
-    });
-  }
-  for (const event of rows) {
+  for (const event of events) {
     state.queue.push({ event, target: targets.get(event.organisation_id), leaseUntil });
   }
-  return rows.length;
+  return events.length;
 }
 
 const attemptOutcome = (sent: SendOutcome): CallbackOutcome =>

@@ -1,8 +1,6 @@
-import { iso } from '../clock.js';
 import type { AppDeps } from '../deps.js';
-import { expireTestCredit } from '../domain/ledger.js';
+import { runMoneyHousekeeping } from '../domain/housekeeping.js';
 import { reconcileTopUps } from '../domain/top-up.js';
-import { purgeExpiredRecords } from '../store/repositories/idempotency-repository.js';
 import type { Worker, WorkerLog } from './worker.js';
 import { intervalWorker } from './worker.js';
 
@@ -43,11 +41,7 @@ export function createMoneyHousekeeping(deps: MoneyWorkerDeps, log: WorkerLog): 
     'money-housekeeping',
     deps.config.schedulerIntervalMs,
     deps.wallClock,
-    async () => {
-      const now = deps.clock.now();
-      await expireTestCredit(deps.store.db, now);
-      await purgeExpiredRecords(deps.store.db, iso(now), iso(deps.wallClock.now()));
-    },
+    () => runMoneyHousekeeping(deps),
     (error) => log.error({ err: error }, 'money housekeeping failed'),
   );
 }

@@ -1,4 +1,4 @@
-import { recordOutcomes } from '../store/repositories/callback-repository.js';
+import { recordDeliveryOutcomes } from '../domain/callbacks/delivery-queue.js';
 import type { DeliveryContext, DeliveryState } from './callback-stages.js';
 import type { WorkerLog } from './worker.js';
 
@@ -29,7 +29,7 @@ export function createOutcomeWriter(
       const batch = state.outcomes;
       state.outcomes = [];
       try {
-        await recordOutcomes(ctx.deps.store.db, batch);
+        await recordDeliveryOutcomes(ctx.deps, batch);
       } catch (error) {
         // The rows stay leased; when the lease lapses they are delivered again (at least once).
         log.warn({ err: error, events: batch.length }, 'could not record callback outcomes');

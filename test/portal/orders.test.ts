@@ -67,10 +67,15 @@ for (const kind of DATABASES) {
       const badQuantity = await session.post('/portal/orders/review', fields);
       assert.equal(badQuantity.status, 400);
       assert.match(await badQuantity.text(), /id="quantity-error"[^>]*>Quantity must be a whole number/);
-      const unknown = await session.post('/portal/orders', { ...fields, item: 'no_such_bundle', quantity: '1' });
+      const unknown = await session.post('/portal/orders', {
+        ...fields,
+        item: 'no_such_bundle',
+        quantity: '1',
+        key: randomUUID(),
+      });
       assert.equal(unknown.status, 400);
       assert.match(await unknown.text(), /id="item-error"[^>]*>order\[0\]\.item: bundle &quot;no_such_bundle&quot;/);
-      const broke = await session.post('/portal/orders', { ...fields, quantity: '100000' });
+      const broke = await session.post('/portal/orders', { ...fields, quantity: '100000', key: randomUUID() });
       assert.equal(broke.status, 400);
       const iccids = await session.post('/portal/orders/review', {
         ...fields,
@@ -80,6 +85,34 @@ for (const kind of DATABASES) {
       assert.equal(iccids.status, 400);
       assert.match(await iccids.text(), /id="iccids-error"/);
       assert.equal(await orderCount(caller), count);
+    });
+
+    test('a confirmation sent twice, even at once, places one order and charges once', async () => {
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const fields = { item: GB_1GB, quantity: '2', destination: 'inventory', iccids: '' };
+      const review = await session.post('/portal/orders/review', fields);
+      assert.equal(review.status, 200);
+      const key = /name="key" value="([^"]+)"/.exec(await review.text())?.[1] ?? '';
+      const count = await orderCount(caller);
+      const balance = await balanceOf(caller);
+      const confirm = { ...fields, key };
+      const [first, second] = await Promise.all([
+        session.post('/portal/orders', confirm),
+        session.post('/portal/orders', confirm),
+      ]);
+      const again = await session.post('/portal/orders', confirm);
+      for (const answer of [first, second, again]) assert.equal(answer.status, 303);
+      const location = first.headers.get('location');
+      assert.match(location ?? '', /^\/portal\/orders\/[0-9a-f-]{36}$/);
+      assert.equal(second.headers.get('location'), location);
+      assert.equal(again.headers.get('location'), location);
+      assert.equal(await orderCount(caller), count + 1);
+      const order = await session.get(location ?? '');
+      const total = /<dt>Total<\/dt>\s*<dd>\$([\d,.]+)<\/dd>/.exec(await order.text())?.[1] ?? '';
+      assert.equal(await balanceOf(caller), balance - Math.round(Number(total) * 100));
+      const unreviewed = await session.post('/portal/orders', { ...fields, key: 'not-a-key' });
+      assert.equal(unreviewed.status, 400);
+      assert.equal(await orderCount(caller), count + 1);
     });
 
     test('an order onto existing eSIMs puts one unit on each listed', async () => {

@@ -1,6 +1,6 @@
 import type { EventStatus } from '../../store/repositories/callback-repository.js';
 import { EVENT_STATUSES } from '../../store/repositories/callback-repository.js';
-import { getDelivery, listDeliveries, resendDelivery } from '../../callbacks/deliveries.js';
+import { getDelivery, listDeliveries, resendDelivery } from '../../domain/callbacks/deliveries.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';
@@ -89,7 +89,7 @@ export const callbacksResend: Command = {
     const { values, positionals } = parse(ctx.args, { json: { type: 'boolean' } });
     const id = onePositional(positionals, 'event id');
     return withServices(ctx.config(), async (deps) => {
-      const queued = await resendDelivery({ db: deps.store.db, clock: deps.clock }, undefined, id);
+      const queued = await resendDelivery(deps, undefined, id);
       ctx.io.out(
         values.json === true ? JSON.stringify(queued) : `queued ${queued.id} for delivery`,
       );

@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { iso } from '../../clock.js';
-import { audit } from '../../domain/audit.js';
 import type { Bundle } from '../../domain/bundle.js';
 import type { CatalogueFormat } from '../../domain/catalogue/import-file.js';
 import { formatFromFileName, parseCatalogue } from '../../domain/catalogue/import-file.js';
@@ -69,26 +67,14 @@ export const catalogueImport: Command = {
     }
     return withServices(ctx.config(), async (deps) => {
       const summary = await importCatalogue(
-        deps.store.db,
-        parsed.bundles,
-        { replace: values.replace === true, dryRun: values['dry-run'] === true },
-        iso(deps.clock.now()),
+        { ...deps, actor: operator(ctx) },
+        {
+          bundles: parsed.bundles,
+          source: path,
+          replace: values.replace === true,
+          dryRun: values['dry-run'] === true,
+        },
       );
-      if (!summary.dryRun) {
-        await audit(deps.store.db, operator(ctx), {
-          action: 'catalogue.imported',
-          organisationId: null,
-          at: deps.clock.now(),
-          details: {
-            file: path,
-            replace: values.replace === true,
-            added: summary.added.length,
-            updated: summary.updated.length,
-            removed: summary.removed.length,
-            retired: summary.retired.length,
-          },
-        });
-      }
       if (values.json === true) {
         ctx.io.out(JSON.stringify(summary));
       } else {

@@ -1,6 +1,5 @@
-import { addDays, iso } from '../../clock.js';
+import { iso } from '../../clock.js';
 import { defaultGroupsFor } from '../../domain/catalogue/naming.js';
-import { openAccount } from '../../domain/ledger.js';
 import {
   CALLBACK_VERSIONS,
   DEFAULT_KEY_GRACE_SECONDS,
@@ -82,26 +81,16 @@ export const orgCreate: Command = {
     }
     const callbackVersion = callbackVersionFlag(values['callback-version']);
     return withServices(ctx.config(), async (deps) => {
-      const now = deps.clock.now();
-      const created = await createOrganisation(
-        orgDeps(deps, ctx),
-        {
-          name,
-          currency: values.currency,
-          groups: splitList(values.groups) ?? defaultGroupsFor(deps.config.mode),
-          callbackUrl: values['callback-url'],
-          callbackVersion,
-        },
-        (trx, org) =>
-          openAccount(trx, {
-            organisationId: org.id,
-            balance,
-            testCredit,
-            testCreditExpiresAt:
-              testCreditDays === undefined ? undefined : addDays(now, testCreditDays),
-            at: now,
-          }),
-      );
+      const created = await createOrganisation(orgDeps(deps, ctx), {
+        name,
+        currency: values.currency,
+        groups: splitList(values.groups) ?? defaultGroupsFor(deps.config.mode),
+        callbackUrl: values['callback-url'],
+        callbackVersion,
+        balance,
+        testCredit,
+        testCreditDays,
+      });
       const notes: string[] = [];
       for (const step of afterCreateSteps) {
         const note = await step(deps, created.id, { noCard: values['no-card'] === true });

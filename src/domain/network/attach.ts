@@ -1,9 +1,16 @@
 import { iso } from '../../clock.js';
-import type { Executor } from '../../store/database.js';
-import { readUsageView, upsertNetwork } from '../../store/repositories/network-repository.js';
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../store/database.js';
+import {
+  findNetwork,
+  readUsageView,
+  touchNetwork,
+  upsertNetwork,
+} from '../../store/repositories/network-repository.js';
 import { badRequest, notFound } from '../errors.js';
 import { snapshotOf } from '../lifecycle/snapshot.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
+import { inTransaction } from '../use-cases/run.js';
 
 // Inbound event: the eSIM registered on a mobile network.
 
@@ -89,5 +96,25 @@ export async function recordAttach(
   network: AttachedNetwork,
 ): Promise<AttachResult> {
   const at = deps.clock.now();
-  return deps.store.db.transaction().execute((trx) => applyAttach(trx, deps, iccid, network, at));
+  return inTransaction(deps, (trx) => applyAttach(trx, deps, iccid, network, at));
+}
+
+/**
+ * The eSIM registered again on the network it is attached to (after a refresh), in the caller's
+ * transaction: only the time it was last seen moves. An eSIM not attached anywhere stays so.
+ */
+export async function applySeen(trx: Executor, iccid: string, at: Date): Promise<void> {
+  const network = await findNetwork(trx, iccid);
+  if (network !== undefined && network.attached === 1) {
+    await touchNetwork(trx, iccid, { last_seen: iso(at) });
+  }
+}
+
+/** The re-registration event in its own transaction, at the service clock's time. */
+export async function recordSeen(
+  deps: { readonly store: { readonly db: Db }; readonly clock: Clock },
+  iccid: string,
+): Promise<void> {
+  const at = deps.clock.now();
+  await inTransaction(deps, (trx) => applySeen(trx, iccid, at));
 }

@@ -5,6 +5,7 @@ import { insertHistory } from '../../store/repositories/history-repository.js';
 import { readUsageView } from '../../store/repositories/network-repository.js';
 import { badRequest, notFound } from '../errors.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
+import { inTransaction } from '../use-cases/run.js';
 
 // Inbound event: the device downloaded, installed or deleted the eSIM profile.
 
@@ -62,7 +63,5 @@ export async function recordProfileStatus(
   status: ProfileStatus,
 ): Promise<ProfileResult> {
   const at = deps.clock.now();
-  return deps.store.db
-    .transaction()
-    .execute((trx) => applyProfileStatus(trx, deps, iccid, status, at));
+  return inTransaction(deps, (trx) => applyProfileStatus(trx, deps, iccid, status, at));
 }

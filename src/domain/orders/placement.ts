@@ -20,9 +20,9 @@ import { priceLines } from './pricing.js';
 import type { OrderLineInput, OrderRequest } from './validation.js';
 import { checkOrderRequest } from './validation.js';
 
-// Placing an order. `validate` runs every check (names, groups, quantities, ICCIDs owned,
-// funds) and writes nothing. `transaction` does the same checks and all the writes in one
-// database transaction: the order, its lines, inventory batches or eSIMs and assignments, and
+// Placing an order. `validateOrder` runs every check (names, groups, quantities, ICCIDs owned,
+// funds) and writes nothing. The use case `placeOrder` does the same checks and all the writes
+// in the transaction the use-case runner gives it: the order, its lines, inventory batches or eSIMs and assignments, and
 // last the debit, so the balance row is locked for as short a time as possible. Any failure
 // rolls all of it back.
 
@@ -59,11 +59,6 @@ export interface PlacedOrder {
   readonly order: StoredOrder;
   /** Activation details of every eSIM the order assigned to, by ICCID. */
   readonly activations: ReadonlyMap<string, EsimActivation>;
-}
-
-export interface PlacementHooks {
-  /** Runs inside the order's transaction just before it commits (e.g. the idempotency record). */
-  beforeCommit?(trx: Executor, placed: PlacedOrder): Promise<void>;
 }
 
 interface Prepared {
@@ -184,84 +179,118 @@ async function validateOnly(
   };
 }
 
-export async function placeOrder(
+/** The order a use case places: who orders, and what (`type: 'transaction'`). */
+export interface PlaceOrderInput {
+  readonly org: OrderingOrganisation;
+  readonly request: OrderRequest;
+}
+
+/** Checks an order (`type: 'validate'`): every check placing it makes, and nothing is written. */
+export function validateOrder(
   deps: OrderDeps,
   org: OrderingOrganisation,
   request: OrderRequest,
-  hooks: PlacementHooks = {},
 ): Promise<PlacedOrder> {
-  if (request.type === 'validate') return validateOnly(deps, org, request);
+  return validateOnly(deps, org, request);
+}
+
+/** The batch of one line, and its units on eSIMs when the order assigns them. */
+async function placeLine(
+  trx: Executor,
+  deps: OrderDeps,
+  org: OrderingOrganisation,
+  assign: boolean,
+  line: PricedLine,
+  placing: {
+    reference: string;
+    at: string;
+    expiry: string;
+    activations: Map<string, EsimActivation>;
+  },
+): Promise<{ iccids: string[]; newEsims: number }> {
+  const { reference, activations } = placing;
+  const quantity = line.input.quantity;
+  // Assigned units still get a batch (nothing left in it): every purchase is a batch, and each
+  // assignment records the batch it was bought in.
+  const batchId = await insertBatch(trx, {
+    organisationId: org.id,
+    bundleName: line.bundle.name,
+    orderReference: reference,
+    total: quantity,
+    remaining: assign ? 0 : quantity,
+    expiry: placing.expiry,
+    at: placing.at,
+  });
+  const iccids: string[] = [];
+  let newEsims = 0;
+  if (!assign) return { iccids, newEsims };
+  for (let unit = 0; unit < quantity; unit += 1) {
+    let iccid = line.input.iccids?.[unit];
+    if (iccid === undefined) {
+      const esim = await issueEsim(trx, deps, org.id, reference);
+      iccid = esim.iccid;
+      activations.set(iccid, {
+        iccid,
+        matchingId: esim.matching_id,
+        smdpAddress: esim.smdp_address,
+      });
+      newEsims += 1;
+    }
+    await createAssignment(trx, deps, {
+      organisationId: org.id,
+      iccid,
+      bundle: line.bundle,
+      reference,
+      batchId,
+    });
+    iccids.push(iccid);
+  }
+  return { iccids, newEsims };
+}
+
+/**
+ * The use case of placing an order (`type: 'transaction'`), in the caller's transaction: every
+ * check, then the order, its batches, eSIMs and assignments, and last the debit.
+ */
+export async function placeOrder(
+  trx: Executor,
+  deps: OrderDeps,
+  input: PlaceOrderInput,
+): Promise<PlacedOrder> {
+  const { org, request } = input;
   const now = deps.clock.now();
   const at = iso(now);
   const expiry = iso(addDays(now, deps.config.inventoryValidityDays));
   const reference = deps.random.uuid();
-
-  return deps.store.db.transaction().execute(async (trx) => {
-    const prepared = await prepare(trx, org, request, deps.config);
-    const activations = prepared.activations;
-    const lineIccids: string[][] = [];
-    let newEsims = 0;
-    for (const line of prepared.lines) {
-      const quantity = line.input.quantity;
-      // Assigned units still get a batch (nothing left in it): every purchase is a batch, and
-      // each assignment records the batch it was bought in.
-      const batchId = await insertBatch(trx, {
-        organisationId: org.id,
-        bundleName: line.bundle.name,
-        orderReference: reference,
-        total: quantity,
-        remaining: request.assign ? 0 : quantity,
-        expiry,
-        at,
-      });
-      const iccids: string[] = [];
-      if (request.assign) {
-        for (let unit = 0; unit < quantity; unit += 1) {
-          let iccid = line.input.iccids?.[unit];
-          if (iccid === undefined) {
-            const esim = await issueEsim(trx, deps, org.id, reference);
-            iccid = esim.iccid;
-            activations.set(iccid, {
-              iccid,
-              matchingId: esim.matching_id,
-              smdpAddress: esim.smdp_address,
-            });
-            newEsims += 1;
-          }
-          await createAssignment(trx, deps, {
-            organisationId: org.id,
-            iccid,
-            bundle: line.bundle,
-            reference,
-            batchId,
-          });
-          iccids.push(iccid);
-        }
-      }
-      lineIccids.push(iccids);
-    }
-    const order = orderRecord(org, request, prepared, {
-      reference,
-      status: 'completed',
-      createdAt: at,
-      newEsims,
-      lineIccids,
-    });
-    await insertOrder(trx, order);
-    if (prepared.total > 0) {
-      await charge(trx, {
-        organisationId: org.id,
-        currency: org.currency,
-        amount: prepared.total,
-        kind: 'order',
-        reference,
-        description: `order ${reference}`,
-        at: now,
-        snapshot: org.funds,
-      });
-    }
-    const placed = { order, activations };
-    await hooks.beforeCommit?.(trx, placed);
-    return placed;
+  const prepared = await prepare(trx, org, request, deps.config);
+  const activations = prepared.activations;
+  const lineIccids: string[][] = [];
+  let newEsims = 0;
+  for (const line of prepared.lines) {
+    const placing = { reference, at, expiry, activations };
+    const placed = await placeLine(trx, deps, org, request.assign, line, placing);
+    lineIccids.push(placed.iccids);
+    newEsims += placed.newEsims;
+  }
+  const order = orderRecord(org, request, prepared, {
+    reference,
+    status: 'completed',
+    createdAt: at,
+    newEsims,
+    lineIccids,
   });
+  await insertOrder(trx, order);
+  if (prepared.total > 0) {
+    await charge(trx, {
+      organisationId: org.id,
+      currency: org.currency,
+      amount: prepared.total,
+      kind: 'order',
+      reference,
+      description: `order ${reference}`,
+      at: now,
+      snapshot: org.funds,
+    });
+  }
+  return { order, activations };
 }

@@ -13,7 +13,7 @@ import { buyFormBody, buyReviewBody } from './buy-views.js';
 import { orderDetailBody, orderListBody } from './order-views.js';
 import { pageLinks, requestedPortalPage } from './page-links.js';
 import { formText, queryText } from './query-values.js';
-import { buyBundles } from './shop-actions.js';
+import { buyBundles, reviewOrder } from './shop-actions.js';
 
 // Orders: the list and an order's details (every role reads them), and Buy bundles (Admin):
 // form, review with the total, confirm. Confirming places the order through the same use case as
@@ -65,7 +65,7 @@ async function review(deps: AppDeps, request: FastifyRequest, reply: FastifyRepl
   const parsed = buyRequest(values, 'validate');
   if ('errors' in parsed) return showForm(reply, view, values, parsed.errors);
   try {
-    const validated = await buyBundles(deps, view.organisation, parsed.request);
+    const validated = await reviewOrder(deps, view.organisation, parsed.request);
     const body = buyReviewBody(view, values, validated, deps.random.uuid());
     return send(reply, view, 'Review your order', body);
   } catch (e) {
@@ -81,14 +81,9 @@ async function place(deps: AppDeps, request: FastifyRequest, reply: FastifyReply
   const parsed = buyRequest(values, 'transaction');
   if ('errors' in parsed) return showForm(reply, view, values, parsed.errors);
   try {
-    const placed = await buyBundles(deps, view.organisation, parsed.request);
-    const reference = placed.order.reference;
-    return redirectWithFlash(
-      request,
-      reply,
-      `/portal/orders/${reference}`,
-      `Order ${reference} placed`,
-    );
+    const key = formText(request, 'key', 100);
+    const reference = await buyBundles(deps, view.organisation, parsed.request, key);
+    return redirectWithFlash(request, reply, `/portal/orders/${reference}`, `Order ${reference} placed`);
   } catch (e) {
     const errors = buyErrors(e);
     if (errors === undefined) throw e;

@@ -1,6 +1,11 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
-import type { CallbackAttemptsTable, CallbackEventsTable, EventStatus } from '../schema.js';
+import type {
+  CallbackAttemptsTable,
+  CallbackEventsTable,
+  EventStatus,
+  OrganisationsTable,
+} from '../schema.js';
 
 // Rows of the callback outbox (callback_events) and its attempt log (callback_attempts).
 // Delivery state lives here; the worker only moves rows between states.
@@ -134,7 +139,7 @@ export async function reclaimExpired(
 export interface OrganisationTarget {
   readonly id: string;
   readonly callback_url: string;
-  readonly callback_version: string;
+  readonly callback_version: OrganisationsTable['callback_version'];
   readonly api_key_enc: string;
 }
 
@@ -164,12 +169,12 @@ export interface Outcome {
 }
 
 /**
- * Writes a batch of outcomes in one transaction. The state change is fenced on this worker's
+ * Writes a batch of outcomes, in the caller's transaction. The state change is fenced on this worker's
  * lease, so a worker that lost its lease cannot overwrite the newer owner's state; the attempt is
  * logged either way, because the request was made. Acknowledged deliveries, the bulk of any
  * batch, share one UPDATE per response status.
  */
-export async function recordOutcomes(db: Db, outcomes: readonly Outcome[]): Promise<void> {
+export async function recordOutcomes(trx: Executor, outcomes: readonly Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const delivered = new Map<string, Outcome[]>();
   const others: Outcome[] = [];
@@ -181,52 +186,50 @@ export async function recordOutcomes(db: Db, outcomes: readonly Outcome[]): Prom
     const key = `${o.worker} ${String(o.lastStatus)}`;
     delivered.set(key, [...(delivered.get(key) ?? []), o]);
   }
-  await db.transaction().execute(async (trx) => {
-    const attempts = outcomes.flatMap((o) => (o.attempt === undefined ? [] : [o.attempt]));
-    if (attempts.length > 0) await trx.insertInto('callback_attempts').values(attempts).execute();
-    for (const group of delivered.values()) {
-      const [first] = group;
-      if (first === undefined) continue;
-      const at = group.reduce((latest, o) => (o.at > latest ? o.at : latest), first.at);
-      await trx
-        .updateTable('callback_events')
-        .set((eb) => ({
-          status: 'delivered',
-          attempts: eb('attempts', '+', 1),
-          next_attempt_at: at,
-          last_status: first.lastStatus,
-          locked_until: null,
-          locked_by: null,
-          updated_at: at,
-          delivered_at: at,
-        }))
-        .where(
-          'id',
-          'in',
-          group.map((o) => o.eventId),
-        )
-        .where('locked_by', '=', first.worker)
-        .where('status', '=', 'delivering')
-        .execute();
-    }
-    for (const o of others) {
-      await trx
-        .updateTable('callback_events')
-        .set({
-          status: o.status,
-          attempts: o.attempts,
-          next_attempt_at: o.nextAttemptAt,
-          last_status: o.lastStatus,
-          locked_until: null,
-          locked_by: null,
-          updated_at: o.at,
-        })
-        .where('id', '=', o.eventId)
-        .where('locked_by', '=', o.worker)
-        .where('status', '=', 'delivering')
-        .execute();
-    }
-  });
+  const attempts = outcomes.flatMap((o) => (o.attempt === undefined ? [] : [o.attempt]));
+  if (attempts.length > 0) await trx.insertInto('callback_attempts').values(attempts).execute();
+  for (const group of delivered.values()) {
+    const [first] = group;
+    if (first === undefined) continue;
+    const at = group.reduce((latest, o) => (o.at > latest ? o.at : latest), first.at);
+    await trx
+      .updateTable('callback_events')
+      .set((eb) => ({
+        status: 'delivered',
+        attempts: eb('attempts', '+', 1),
+        next_attempt_at: at,
+        last_status: first.lastStatus,
+        locked_until: null,
+        locked_by: null,
+        updated_at: at,
+        delivered_at: at,
+      }))
+      .where(
+        'id',
+        'in',
+        group.map((o) => o.eventId),
+      )
+      .where('locked_by', '=', first.worker)
+      .where('status', '=', 'delivering')
+      .execute();
+  }
+  for (const o of others) {
+    await trx
+      .updateTable('callback_events')
+      .set({
+        status: o.status,
+        attempts: o.attempts,
+        next_attempt_at: o.nextAttemptAt,
+        last_status: o.lastStatus,
+        locked_until: null,
+        locked_by: null,
+        updated_at: o.at,
+      })
+      .where('id', '=', o.eventId)
+      .where('locked_by', '=', o.worker)
+      .where('status', '=', 'delivering')
+      .execute();
+  }
 }
 
 /** Hands leased but unsent events back (graceful stop), so another worker takes them at once. */

@@ -1,4 +1,4 @@
-import { getDelivery } from '../../../callbacks/deliveries.js';
+import { getDelivery } from '../../../domain/callbacks/deliveries.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';

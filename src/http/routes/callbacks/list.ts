@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { listDeliveries } from '../../../callbacks/deliveries.js';
+import { listDeliveries } from '../../../domain/callbacks/deliveries.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';

@@ -1,7 +1,13 @@
-import { resendDelivery } from '../../../callbacks/deliveries.js';
+import { applyResend } from '../../../domain/callbacks/deliveries.js';
+import { runUseCase } from '../../../domain/use-cases/run.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
-import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import {
+  IdempotencyHeaders,
+  idempotencyConflict,
+  idempotencyOf,
+  replyWith,
+} from '../../idempotency.js';
 import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { DeliverySummarySchema, IdParams, TAG } from './delivery-schema.js';
 
@@ -34,15 +40,14 @@ const schema = {
 };
 
 export function registerResendCallback(app: Api, deps: AppDeps): void {
-  app.post('/callbacks/:id/resend', { schema }, (request, reply) =>
-    withIdempotency(deps, request, reply, async () => {
-      const queued = await resendDelivery(
-        { db: deps.store.db, clock: deps.clock },
-        request.organisation.id,
-        request.params.id,
-      );
-      reply.code(202);
-      return queued;
-    }),
-  );
+  app.post('/callbacks/:id/resend', { schema }, async (request, reply) => {
+    const input = { organisationId: request.organisation.id, id: request.params.id };
+    // The Idempotency-Key record commits with the resend; a repeat gets the stored 202 back.
+    const outcome = await runUseCase(deps, applyResend, input, {
+      idempotency: idempotencyOf(request),
+      status: 202,
+    });
+    reply.code(202);
+    return replyWith(reply, outcome);
+  });
 }

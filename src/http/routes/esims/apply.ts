@@ -1,10 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { MAX_REPEAT, applyFromInventory } from '../../../domain/lifecycle/apply.js';
+import { MAX_REPEAT } from '../../../domain/lifecycle/apply.js';
+import type { AppliedBundle } from '../../../domain/use-cases/apply.js';
+import { applyBundle } from '../../../domain/use-cases/apply.js';
+import { runUseCase } from '../../../domain/use-cases/run.js';
 import type { Api } from '../../api.js';
-import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import {
+  IdempotencyHeaders,
+  idempotencyConflict,
+  idempotencyOf,
+  replyWith,
+} from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
-import { checkIccid } from './esim-view.js';
 
 const schema = {
   tags: ['eSIMs'],
@@ -64,36 +71,33 @@ const schema = {
   },
 };
 
+const appliedBody = (applied: AppliedBundle) => ({
+  esims: applied.assignments.map((a) => ({
+    iccid: applied.esim.iccid,
+    matchingId: applied.esim.matching_id,
+    smdpAddress: applied.esim.smdp_address,
+    status: 'Successfully Assigned',
+    bundle: a.bundle_name,
+    assignmentId: a.id,
+    bundleState: a.state,
+  })),
+  applyReference: applied.reference,
+});
+
 export function registerApplyBundle(app: Api, deps: AppDeps): void {
-  app.post('/esims/apply', { schema }, (request, reply) =>
-    withIdempotency(deps, request, reply, (idem) => {
-      const { name, iccid, repeat = 1 } = request.body;
-      if (iccid !== undefined) checkIccid(iccid, 'body field iccid');
-      const reference = deps.random.uuid();
-      return deps.store.db.transaction().execute(async (trx) => {
-        const result = await applyFromInventory(trx, deps, {
-          organisationId: request.organisation.id,
-          bundleName: name,
-          groups: request.organisation.groups,
-          iccid,
-          repeat,
-          reference,
-        });
-        const body = {
-          esims: result.assignments.map((a) => ({
-            iccid: result.esim.iccid,
-            matchingId: result.esim.matching_id,
-            smdpAddress: result.esim.smdp_address,
-            status: 'Successfully Assigned',
-            bundle: a.bundle_name,
-            assignmentId: a.id,
-            bundleState: a.state,
-          })),
-          applyReference: reference,
-        };
-        await idem.complete(trx, 200, body);
-        return body;
-      });
-    }),
-  );
+  app.post('/esims/apply', { schema }, async (request, reply) => {
+    const { name, iccid, repeat = 1 } = request.body;
+    const input = {
+      organisationId: request.organisation.id,
+      groups: request.organisation.groups,
+      bundleName: name,
+      iccid,
+      repeat,
+    };
+    const outcome = await runUseCase(deps, applyBundle, input, {
+      idempotency: idempotencyOf(request),
+      present: appliedBody,
+    });
+    return replyWith(reply, outcome);
+  });
 }

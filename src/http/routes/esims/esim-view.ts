@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { isValidIccid } from '../../../domain/esim-issuer.js';
-import { badRequest, notFound } from '../../../domain/errors.js';
+import { loadOwnedEsim as loadOwned } from '../../../domain/owned-esim.js';
 import type { EsimActivity } from '../../../store/repositories/esim-repository.js';
-import { findOwnedEsim } from '../../../store/repositories/esim-repository.js';
 import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 
 // Shapes and lookups shared by the eSIM routes.
@@ -64,29 +62,15 @@ export function esimLiveFields(row: EsimRow, activity: EsimActivity | undefined)
   };
 }
 
-/** The 400 for a malformed ICCID; the same helper every route uses so the message is uniform. */
-export function checkIccid(iccid: string, field = 'path parameter iccid'): string {
-  if (!isValidIccid(iccid)) {
-    throw badRequest(
-      `${field} "${iccid.slice(0, 40)}" is not an ICCID: expected 19 digits starting 89 with a valid Luhn check digit`,
-      'invalid_iccid',
-    );
-  }
-  return iccid;
-}
-
-export const esimNotFound = (iccid: string): Error => notFound(`eSIM ${iccid} not found`);
+export { checkIccid, esimNotFound } from '../../../domain/owned-esim.js';
 
 /** The caller's eSIM, or 400 (malformed) / 404 (unknown or another organisation's). */
-export async function loadOwnedEsim(
+export function loadOwnedEsim(
   deps: AppDeps,
   organisationId: string,
   iccid: string,
 ): Promise<EsimRow> {
-  checkIccid(iccid);
-  const esim = await findOwnedEsim(deps.store.db, organisationId, iccid);
-  if (esim === undefined) throw esimNotFound(iccid);
-  return esim;
+  return loadOwned(deps.store.db, organisationId, iccid);
 }
 
 export function esimBody(row: EsimRow): EsimBody {

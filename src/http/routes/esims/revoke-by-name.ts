@@ -1,15 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { DomainError, badRequest, notFound } from '../../../domain/errors.js';
-import { STALE_ASSIGNMENT } from '../../../domain/lifecycle/transition.js';
-import { listAssignmentsOfEsim } from '../../../store/repositories/assignment-repository.js';
+import { revokeByName } from '../../../domain/use-cases/revoke.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
-import { IccidParams, loadOwnedEsim } from './esim-view.js';
-import { RevokeQuery, RevokeResult, revokeOne } from './revoke.js';
-
-const UNUSED = new Set(['Processing', 'Queued']);
-const MAX_ATTEMPTS = 8;
+import { IccidParams } from './esim-view.js';
+import { RevokeQuery, RevokeResult } from './revoke.js';
 
 const schema = {
   tags: ['eSIMs'],
@@ -43,31 +38,12 @@ const schema = {
 };
 
 export function registerRevokeBundleByName(app: Api, deps: AppDeps): void {
-  app.delete('/esims/:iccid/bundles/:name', { schema }, async (request) => {
-    const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
-    const { name } = request.params;
-    const type = request.query.type ?? 'transaction';
-    // Two revokes at once may pick the same assignment; the loser's conditional state change
-    // fails as stale, and it moves on to the next unused one.
-    for (let attempt = 1; ; attempt += 1) {
-      const rows = await listAssignmentsOfEsim(deps.store.db, esim.iccid, name);
-      if (rows.length === 0) {
-        throw notFound(`bundle ${name} was never assigned to eSIM ${esim.iccid}`);
-      }
-      const oldest = rows.find((r) => UNUSED.has(r.state));
-      if (oldest === undefined) {
-        throw badRequest(
-          `eSIM ${esim.iccid} has no unused (Processing or Queued) assignment of bundle ${name}; ` +
-            'revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}',
-          'no_unused_assignment',
-        );
-      }
-      try {
-        return await revokeOne(deps, oldest, type);
-      } catch (error) {
-        const stale = error instanceof DomainError && error.code === STALE_ASSIGNMENT;
-        if (!stale || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
-  });
+  app.delete('/esims/:iccid/bundles/:name', { schema }, (request) =>
+    revokeByName(deps, {
+      organisationId: request.organisation.id,
+      iccid: request.params.iccid,
+      name: request.params.name,
+      type: request.query.type ?? 'transaction',
+    }),
+  );
 }

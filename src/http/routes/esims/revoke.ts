@@ -1,14 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import type { AssignmentRow } from '../../../store/schema.js';
-import { notFound } from '../../../domain/errors.js';
-import { planRevoke, revokeAssignment } from '../../../domain/lifecycle/revoke.js';
-import { findAssignment } from '../../../store/repositories/assignment-repository.js';
+import { revokeById } from '../../../domain/use-cases/revoke.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
-import { ICCID_DESCRIPTION, loadOwnedEsim } from './esim-view.js';
+import { ICCID_DESCRIPTION } from './esim-view.js';
 
 const Params = Type.Object({
   iccid: Type.String({ description: ICCID_DESCRIPTION }),
@@ -66,51 +62,12 @@ const responses = {
 const successorPath = (iccid: string, name: string, id: string): string =>
   `/v2.1/esims/${encodeURIComponent(iccid)}/bundles/${encodeURIComponent(name)}/assignments/${encodeURIComponent(id)}`;
 
-/** Validates (reports, changes nothing) or revokes one assignment: the answer of every revoke route. */
-export async function revokeOne(
-  deps: AppDeps,
-  found: AssignmentRow,
-  type: 'validate' | 'transaction',
-): Promise<Static<typeof RevokeResult>> {
-  if (type === 'validate') {
-    const plan = planRevoke(found);
-    return {
-      status: 'validated',
-      assignmentId: found.id,
-      bundle: found.bundle_name,
-      previousState: found.state,
-      bundleState: found.state,
-      refundToInventory: plan.refundToInventory,
-    };
-  }
-  const done = await deps.store.db
-    .transaction()
-    .execute((trx) => revokeAssignment(trx, deps, found));
-  return {
-    status: 'revoked',
-    assignmentId: found.id,
-    bundle: found.bundle_name,
-    previousState: found.state,
-    bundleState: done.assignment.state,
-    refundToInventory: done.refundedToInventory,
-  };
-}
-
 export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
-  const handle = async (
-    orgId: string,
+  const handle = (
+    organisationId: string,
     params: { iccid: string; name: string; assignmentId: string },
     type: 'validate' | 'transaction',
-  ) => {
-    const esim = await loadOwnedEsim(deps, orgId, params.iccid);
-    const missing = () =>
-      notFound(
-        `assignment ${params.assignmentId} of bundle ${params.name} not found on eSIM ${esim.iccid}`,
-      );
-    const found = await findAssignment(deps.store.db, orgId, esim.iccid, params.assignmentId);
-    if (found === undefined || found.bundle_name !== params.name) throw missing();
-    return revokeOne(deps, found, type);
-  };
+  ) => revokeById(deps, { organisationId, ...params, type });
 
   app.delete(
     '/esims/:iccid/bundles/:name/assignments/:assignmentId',

@@ -1,12 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { badRequest } from '../../../domain/errors.js';
+import { runProcess } from '../../../domain/use-cases/run.js';
+import { SMS_MAX_CHARACTERS, sendSms } from '../../../domain/use-cases/send-sms.js';
 import type { Api } from '../../api.js';
-import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import {
+  IdempotencyHeaders,
+  idempotencyConflict,
+  idempotencyOf,
+  replyWith,
+} from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
-import { IccidParams, loadOwnedEsim } from './esim-view.js';
+import { IccidParams } from './esim-view.js';
 
-export const SMS_MAX_CHARACTERS = 160;
 
 const schema = {
   tags: ['eSIMs'],
@@ -46,37 +51,17 @@ const schema = {
 };
 
 export function registerSendSms(app: Api, deps: AppDeps): void {
-  app.post('/esims/:iccid/sms', { schema }, (request, reply) =>
-    withIdempotency(deps, request, reply, async () => {
-      const esim = await loadOwnedEsim(deps, request.organisation.id, request.params.iccid);
-      const { message } = request.body;
-      const from = request.body.from ?? 'eSIM';
-      // Code points, so an emoji or a CJK character counts as one character as the spec says.
-      const length = [...message].length;
-      if (length < 1 || length > SMS_MAX_CHARACTERS) {
-        throw badRequest(
-          `body field message must be 1 to ${SMS_MAX_CHARACTERS} characters, got ${length}`,
-        );
-      }
-      if (!deps.config.smsAllowedSenders.includes(from)) {
-        throw badRequest(
-          `body field from must be one of ${deps.config.smsAllowedSenders.join(', ')}, got "${from}"`,
-        );
-      }
-      if (esim.msisdn === null) {
-        throw badRequest(
-          `eSIM ${esim.iccid} has no MSISDN, so it cannot receive an SMS`,
-          'no_msisdn',
-        );
-      }
-      await deps.network.deliverSms({
-        iccid: esim.iccid,
-        organisationId: esim.organisation_id,
-        msisdn: esim.msisdn,
-        from,
-        message,
-      });
-      return { message: 'Message sent' };
-    }),
-  );
+  app.post('/esims/:iccid/sms', { schema }, async (request, reply) => {
+    const input = {
+      organisationId: request.organisation.id,
+      iccid: request.params.iccid,
+      message: request.body.message,
+      from: request.body.from ?? 'eSIM',
+    };
+    const outcome = await runProcess(deps, sendSms, input, {
+      idempotency: idempotencyOf(request),
+      present: () => ({ message: 'Message sent' }),
+    });
+    return replyWith(reply, outcome);
+  });
 }

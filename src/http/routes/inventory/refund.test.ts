@@ -251,6 +251,51 @@ for (const kind of DATABASES) {
       assert.equal((await batches(org))[0]?.remaining, 2);
     });
 
+    it('refunds once when the same Idempotency-Key arrives twice at once', async () => {
+      const org = await t.createOrg({ balance: 10_000 });
+      await order(org, 3);
+      const [batch] = await batches(org);
+      assert.ok(batch !== undefined);
+      const headers = { 'idempotency-key': `refund-race-${org.id}` };
+      const both = await Promise.all(
+        [1, 2].map(() => refund(org, { usageId: batch.id, quantity: 1 }, headers)),
+      );
+      const codes = both.map((r) => r.statusCode).sort();
+      // The second either waits for nothing (409 in progress) or finds the stored answer.
+      assert.ok(codes[0] === 200 && (codes[1] === 200 || codes[1] === 409), codes.join(','));
+      assert.equal((await batches(org))[0]?.remaining, 2);
+      const later = await refund(org, { usageId: batch.id, quantity: 1 }, headers);
+      assert.equal(later.statusCode, 200);
+      assert.equal(later.headers['idempotent-replayed'], 'true');
+      assert.equal((await batches(org))[0]?.remaining, 2);
+      await ledgerHolds();
+    });
+
+    it('replays a refused refund with its code, and a new key runs again', async () => {
+      const org = await t.createOrg({ balance: 10_000 });
+      await order(org, 1);
+      const [batch] = await batches(org);
+      assert.ok(batch !== undefined);
+      const headers = { 'idempotency-key': `refund-refused-${org.id}` };
+      const first = await refund(org, { usageId: batch.id, quantity: 2 }, headers);
+      const again = await refund(org, { usageId: batch.id, quantity: 2 }, headers);
+      assert.equal(first.statusCode, 400);
+      assert.equal(first.json().code, 'insufficient_inventory');
+      assert.equal(first.headers['idempotent-replayed'], undefined);
+      assert.equal(again.statusCode, 400);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(again.json(), first.json());
+      const fresh = await refund(
+        org,
+        { usageId: batch.id, quantity: 1 },
+        {
+          'idempotency-key': `refund-fresh-${org.id}`,
+        },
+      );
+      assert.equal(fresh.statusCode, 200);
+      assert.deepEqual(await batches(org), []);
+    });
+
     it('esim inventory list and refund do the same from the command line', async () => {
       const org = await t.createOrg({ balance: 10_000 });
       await order(org, 3);

@@ -1,8 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { refundInventory } from '../../../domain/inventory-refund.js';
+import type { RefundResult } from '../../../domain/inventory-refund.js';
+import { refundUnits } from '../../../domain/inventory-refund.js';
+import { runUseCase } from '../../../domain/use-cases/run.js';
 import type { Api } from '../../api.js';
-import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import {
+  IdempotencyHeaders,
+  idempotencyConflict,
+  idempotencyOf,
+  replyWith,
+} from '../../idempotency.js';
 import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 
 export const REFUND_STATUS = 'Successfully refunded bundles to balance';
@@ -33,6 +40,20 @@ const RefundResult = Type.Object(
     description: 'The units left the inventory and their price went back to the organisation.',
   },
 );
+
+const refundBody = (done: RefundResult) => ({
+  status: REFUND_STATUS,
+  usageId: done.usageId,
+  name: done.bundle,
+  quantity: done.quantity,
+  remaining: done.remaining,
+  orderReference: done.orderReference,
+  amount: done.amount,
+  refundedToBalance: done.toBalance,
+  refundedToTestCredit: done.toTestCredit,
+  balance: done.balance,
+  testCredit: done.testCredit,
+});
 
 export function registerRefundInventory(app: Api, deps: AppDeps): void {
   const days = deps.config.inventoryRefundDays;
@@ -79,26 +100,16 @@ export function registerRefundInventory(app: Api, deps: AppDeps): void {
       500: standardErrors[500],
     },
   };
-  app.post('/inventory/refund', { schema }, (request, reply) =>
-    withIdempotency(deps, request, reply, async () => {
-      const done = await refundInventory(deps, {
-        organisationId: request.organisation.id,
-        usageId: request.body.usageId,
-        quantity: request.body.quantity,
-      });
-      return {
-        status: REFUND_STATUS,
-        usageId: done.usageId,
-        name: done.bundle,
-        quantity: done.quantity,
-        remaining: done.remaining,
-        orderReference: done.orderReference,
-        amount: done.amount,
-        refundedToBalance: done.toBalance,
-        refundedToTestCredit: done.toTestCredit,
-        balance: done.balance,
-        testCredit: done.testCredit,
-      };
-    }),
-  );
+  app.post('/inventory/refund', { schema }, async (request, reply) => {
+    const input = {
+      organisationId: request.organisation.id,
+      usageId: request.body.usageId,
+      quantity: request.body.quantity,
+    };
+    const outcome = await runUseCase(deps, refundUnits, input, {
+      idempotency: idempotencyOf(request),
+      present: refundBody,
+    });
+    return replyWith(reply, outcome);
+  });
 }

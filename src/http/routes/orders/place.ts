@@ -1,10 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../../config.js';
 import type { AppDeps } from '../../../deps.js';
-import { orderingOrganisation, placeOrder } from '../../../domain/orders/placement.js';
+import {
+  orderingOrganisation,
+  placeOrder,
+  validateOrder,
+} from '../../../domain/orders/placement.js';
 import type { OrderRequest } from '../../../domain/orders/validation.js';
 import type { Api } from '../../api.js';
-import { IdempotencyHeaders, idempotencyConflict, withIdempotency } from '../../idempotency.js';
+import { runUseCase } from '../../../domain/use-cases/run.js';
+import {
+  IdempotencyHeaders,
+  idempotencyConflict,
+  idempotencyOf,
+  replyWith,
+} from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { OrderSchema, placedOrderBody } from './order-schema.js';
 
@@ -96,16 +106,13 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
     };
     const org = orderingOrganisation(request.organisation);
     // validate writes nothing, so it is safe to repeat and needs no idempotency record.
-    if (order.type === 'validate') return placedOrderBody(await placeOrder(deps, org, order));
-    return withIdempotency(deps, request, reply, async (idem) => {
-      let response: ReturnType<typeof placedOrderBody> | undefined;
-      const placed = await placeOrder(deps, org, order, {
-        async beforeCommit(trx, result) {
-          response = placedOrderBody(result);
-          await idem.complete(trx, 200, response);
-        },
-      });
-      return response ?? placedOrderBody(placed);
-    });
+    if (order.type === 'validate') return placedOrderBody(await validateOrder(deps, org, order));
+    const outcome = await runUseCase(
+      deps,
+      placeOrder,
+      { org, request: order },
+      { idempotency: idempotencyOf(request), present: placedOrderBody },
+    );
+    return replyWith(reply, outcome);
   });
 }

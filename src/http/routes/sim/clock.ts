@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { iso } from '../../../clock.js';
 import type { AppDeps } from '../../../deps.js';
 import { runLifecycleScheduler } from '../../../domain/lifecycle/scheduler.js';
-import { advanceSimulatorClock } from '../../../network/simulator.js';
+import { advanceSimulatorClock } from '../../../domain/simulator-control.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 
@@ -65,7 +65,7 @@ export function registerSimClock(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const { clock } = simulatorOf(deps);
-      const now = await advanceSimulatorClock(deps.store.db, clock, request.body.seconds);
+      const now = await advanceSimulatorClock(deps, clock, request.body.seconds);
       const run = await runLifecycleScheduler({ db: deps.store.db, clock: deps.clock });
       return { now: iso(now), offsetSeconds: clock.offset / 1000, ...run };
     },

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
-import { consumeFault, listFaults } from '../../../store/repositories/sim-repository.js';
+import { takeFault } from '../../../domain/simulator-control.js';
+import { listFaults } from '../../../store/repositories/sim-repository.js';
 import { sendError } from '../../error-handler.js';
 
 const API_PREFIX = '/v2.1';
@@ -49,7 +50,7 @@ export function installFaultHook(app: FastifyInstance, deps: AppDeps): void {
       if (fault.probability !== null && simulator.network.random.float() >= fault.probability) {
         continue;
       }
-      if (fault.remaining !== null && !(await consumeFault(deps.store.db, fault.id))) continue;
+      if (fault.remaining !== null && !(await takeFault(deps, fault.id))) continue;
       if (fault.latency_ms > 0) await sleep(fault.latency_ms);
       if (fault.status === null) return undefined;
       return sendError(reply, {

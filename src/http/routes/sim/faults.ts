@@ -1,13 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { iso } from '../../../clock.js';
 import type { AppDeps } from '../../../deps.js';
-import { badRequest } from '../../../domain/errors.js';
+import { addFault, removeFaults } from '../../../domain/simulator-control.js';
 import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
-import {
-  deleteFaults,
-  insertFault,
-  listFaults,
-} from '../../../store/repositories/sim-repository.js';
+import { listFaults } from '../../../store/repositories/sim-repository.js';
 import type { Api } from '../../api.js';
 import { normaliseRoutePattern } from './fault-hook.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
@@ -81,22 +76,14 @@ export function registerSimFaults(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const body = request.body;
-      const latency = body.latencyMs ?? 0;
-      if (body.status === undefined && latency === 0) {
-        throw badRequest('body must set status, latencyMs or both');
-      }
-      const row: SimFaultRow = {
-        id: deps.random.uuid(),
+      const row = await addFault(deps, simulatorOf(deps), {
         route: normaliseRoutePattern(body.route),
-        method: (body.method ?? '*').toUpperCase(),
+        method: body.method ?? '*',
         status: body.status ?? null,
-        remaining: body.count ?? null,
+        count: body.count ?? null,
         probability: body.probability ?? null,
-        latency_ms: latency,
-        created_at: iso(deps.clock.now()),
-      };
-      await insertFault(deps.store.db, row);
-      simulatorOf(deps).faultsMayExist = true;
+        latencyMs: body.latencyMs ?? 0,
+      });
       return faultBody(row);
     },
   );
@@ -126,6 +113,6 @@ export function registerSimFaults(app: Api, deps: AppDeps): void {
         response: { 200: Type.Object({ removed: Type.Integer() }), ...simErrors },
       },
     },
-    async (request) => ({ removed: await deleteFaults(deps.store.db, request.query.id) }),
+    async (request) => ({ removed: await removeFaults(deps, request.query.id) }),
   );
 }

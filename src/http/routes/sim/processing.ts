@@ -1,11 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import {
-  SIM_KEYS,
-  deleteSimState,
-  readProcessingDelayOverride,
-  writeSimState,
-} from '../../../store/repositories/sim-repository.js';
+import { clearProcessingDelay, setProcessingDelay } from '../../../domain/simulator-control.js';
+import { readProcessingDelayOverride } from '../../../store/repositories/sim-repository.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks } from './sim-schema.js';
 
@@ -60,11 +56,7 @@ export function registerSimProcessing(app: Api, deps: AppDeps): void {
       },
     },
     async (request) => {
-      await writeSimState(
-        deps.store.db,
-        SIM_KEYS.processingDelaySeconds,
-        String(request.body.delaySeconds),
-      );
+      await setProcessingDelay(deps, request.body.delaySeconds);
       return current();
     },
   );
@@ -80,7 +72,7 @@ export function registerSimProcessing(app: Api, deps: AppDeps): void {
       },
     },
     async () => {
-      await deleteSimState(deps.store.db, SIM_KEYS.processingDelaySeconds);
+      await clearProcessingDelay(deps);
       return current();
     },
   );

@@ -1,11 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import {
-  SIM_KEYS,
-  deleteFaults,
-  deleteSimState,
-} from '../../../store/repositories/sim-repository.js';
-import { deleteAllSms } from '../../../store/repositories/sms-repository.js';
+import { resetSimulator } from '../../../domain/simulator-control.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 
@@ -27,16 +22,6 @@ export function registerSimReset(app: Api, deps: AppDeps): void {
         },
       },
     },
-    async () => {
-      const simulator = simulatorOf(deps);
-      await deps.store.db.transaction().execute(async (trx) => {
-        await deleteFaults(trx);
-        await deleteSimState(trx, SIM_KEYS.processingDelaySeconds);
-        await deleteAllSms(trx);
-      });
-      simulator.network.reseed();
-      simulator.faultsMayExist = false;
-      return { reset: ['faults', 'processing', 'sms', 'seed'] };
-    },
+    async () => ({ reset: [...(await resetSimulator(deps, simulatorOf(deps)))] }),
   );
 }

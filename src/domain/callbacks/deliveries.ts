@@ -1,22 +1,24 @@
-import type { Clock } from '../clock.js';
-import { iso } from '../clock.js';
-import { badRequest, conflict, notFound } from '../domain/errors.js';
-import type { Db } from '../store/database.js';
+import type { Clock } from '../../clock.js';
+import { iso } from '../../clock.js';
+import type { Db, Executor } from '../../store/database.js';
 import type {
   CallbackAttemptRow,
   CallbackEventRow,
   EventStatus,
-} from '../store/repositories/callback-repository.js';
+} from '../../store/repositories/callback-repository.js';
 import {
   findEvent,
   listAttempts,
   listEvents,
   requeueEvent,
-} from '../store/repositories/callback-repository.js';
-import { findCallbackUrl } from '../store/repositories/organisation-repository.js';
+} from '../../store/repositories/callback-repository.js';
+import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
+import { badRequest, conflict, notFound } from '../errors.js';
+import { runWrite } from '../use-cases/run.js';
 
 // What an organisation may see and do with its deliveries: list them, read one with its
-// attempts, resend one. The HTTP routes and the CLI both go through here.
+// attempts, resend one (the use case resendDelivery). The HTTP routes and the CLI both go
+// through here.
 
 /** Statuses a resend may restart (not while a delivery is queued or under way). */
 export const RESENDABLE: readonly EventStatus[] = ['failed', 'delivered', 'undeliverable'];
@@ -97,7 +99,7 @@ export async function listDeliveries(
 
 /** The event, or 404 when it does not exist or is another organisation's (same message). */
 async function ownEvent(
-  db: Db,
+  db: Executor,
   organisationId: string | undefined,
   id: string,
 ): Promise<CallbackEventRow> {
@@ -127,21 +129,35 @@ export async function getDelivery(
   };
 }
 
+export interface ResendInput {
+  /** Undefined: an operator (the CLI), who may resend any organisation's delivery. */
+  readonly organisationId: string | undefined;
+  readonly id: string;
+}
+
+export interface ResendDeps {
+  readonly store: { readonly db: Db };
+  readonly clock: Clock;
+}
+
 /**
- * Queues a delivered, failed or undeliverable event again, with a fresh retry round. A delivery
- * that is already queued or under way is a 409; an organisation without a callback URL is a 400.
+ * Queues a delivered, failed or undeliverable event again, with a fresh retry round, in the
+ * caller's transaction. A delivery that is already queued or under way is a 409; an organisation
+ * without a callback URL is a 400. organisationId undefined: an operator (the CLI) may resend any
+ * organisation's delivery.
  */
-export async function resendDelivery(
-  deps: { db: Db; clock: Clock },
-  organisationId: string | undefined,
-  id: string,
+export async function applyResend(
+  trx: Executor,
+  deps: Pick<ResendDeps, 'clock'>,
+  input: ResendInput,
 ): Promise<DeliverySummary> {
-  const row = await ownEvent(deps.db, organisationId, id);
-  const callbackUrl = await findCallbackUrl(deps.db, row.organisation_id);
+  const { organisationId, id } = input;
+  const row = await ownEvent(trx, organisationId, id);
+  const callbackUrl = await findCallbackUrl(trx, row.organisation_id);
   if (callbackUrl === undefined || callbackUrl === '') {
     throw badRequest('callbackUrl is not set: configure a callback URL before resending');
   }
-  const requeued = await requeueEvent(deps.db, id, RESENDABLE, iso(deps.clock.now()));
+  const requeued = await requeueEvent(trx, id, RESENDABLE, iso(deps.clock.now()));
   if (requeued === undefined) {
     throw conflict(
       `callback ${id} is already queued for delivery; only ${RESENDABLE.join(', ')} callbacks can be resent`,
@@ -149,4 +165,13 @@ export async function resendDelivery(
     );
   }
   return deliverySummary(requeued);
+}
+
+/** The resend use case (POST /v2.1/callbacks/{id}/resend, esim callbacks resend). */
+export async function resendDelivery(
+  deps: ResendDeps,
+  organisationId: string | undefined,
+  id: string,
+): Promise<DeliverySummary> {
+  return runWrite(deps, applyResend, { organisationId, id });
 }

@@ -1,15 +1,18 @@
-import { iso } from '../clock.js';
-import type { NetworkEvent, NetworkEventSink } from '../domain/network-events.js';
-import type { DueAlert } from '../domain/usage-alerts.js';
-import { crossedThresholds, dueAlerts } from '../domain/usage-alerts.js';
-import type { RandomSource } from '../random.js';
-import type { Executor } from '../store/database.js';
-import { findAlertsSent, updateAlertsSent } from '../store/repositories/assignment-repository.js';
-import { insertCallbackEvents } from '../store/repositories/callback-repository.js';
-import { insertHistory } from '../store/repositories/history-repository.js';
-import { findCallbackUrl } from '../store/repositories/organisation-repository.js';
-import type { NewCallbackEvent } from '../store/repositories/callback-repository.js';
-import { buildV3 } from './payload.js';
+import { buildV3 } from '../../callbacks/payload.js';
+import { iso } from '../../clock.js';
+import type { RandomSource } from '../../random.js';
+import type { Executor } from '../../store/database.js';
+import {
+  findAlertsSent,
+  updateAlertsSent,
+} from '../../store/repositories/assignment-repository.js';
+import { insertCallbackEvents } from '../../store/repositories/callback-repository.js';
+import type { NewCallbackEvent } from '../../store/repositories/callback-repository.js';
+import { insertHistory } from '../../store/repositories/history-repository.js';
+import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
+import type { NetworkEvent, NetworkEventSink } from '../network-events.js';
+import type { DueAlert } from '../usage-alerts.js';
+import { crossedThresholds, dueAlerts } from '../usage-alerts.js';
 
 // The outbox writer: the NetworkEventSink the lifecycle calls inside the transaction of the usage
 // or attach it reports. Alerts become callback_events rows in that same transaction, so an event

@@ -1,0 +1,105 @@
+import type { KeyCipher } from '../../security/api-keys.js';
+import type { Db, DialectName, Executor } from '../../store/database.js';
+import type { CallbackEventRow, Outcome } from '../../store/repositories/callback-repository.js';
+import {
+  claimDueEvents,
+  findTargets,
+  reclaimExpired,
+  recordOutcomes,
+  releaseEvents,
+} from '../../store/repositories/callback-repository.js';
+import type { CallbackVersion } from '../organisation.js';
+import { inTransaction } from '../use-cases/run.js';
+
+// The delivery queue of usage callbacks, as the delivery worker moves it: claim due events
+// (a lease in the row), hand unsent ones back, put lapsed leases back, record what the receivers
+// answered. The worker's stages call these and only these; the rows are the queue.
+
+export interface DeliveryQueueDeps {
+  readonly store: { readonly db: Db; readonly dialect: DialectName };
+  readonly cipher: KeyCipher;
+}
+
+/** Where an organisation's callbacks go, and the key that signs them (V3). */
+export interface DeliveryTarget {
+  readonly url: string;
+  readonly version: CallbackVersion;
+  /** The organisation's current API key: the V3 signing key. */
+  readonly apiKey: string;
+}
+
+export interface ClaimedDeliveries {
+  readonly events: CallbackEventRow[];
+  /** By organisation id; an organisation without a callback URL has none. */
+  readonly targets: ReadonlyMap<string, DeliveryTarget>;
+}
+
+export interface DeliveryClaim {
+  /** Service time: what is due. */
+  readonly now: string;
+  /** Real time: until when the claim holds. */
+  readonly leaseUntil: string;
+  readonly worker: string;
+  readonly limit: number;
+}
+
+/** Leases up to `limit` due events to the worker, with where each organisation's go. */
+export async function claimDeliveries(
+  deps: DeliveryQueueDeps,
+  claim: DeliveryClaim,
+): Promise<ClaimedDeliveries> {
+  const events = await claimDueEvents(deps.store.db, deps.store.dialect, claim);
+  const targets = new Map<string, DeliveryTarget>();
+  if (events.length === 0) return { events, targets };
+  const orgIds = [...new Set(events.map((r) => r.organisation_id))];
+  for (const org of await findTargets(deps.store.db, orgIds)) {
+    if (org.callback_url === '') continue;
+    targets.set(org.id, {
+      url: org.callback_url,
+      version: org.callback_version,
+      apiKey: deps.cipher.decrypt(org.api_key_enc),
+    });
+  }
+  return { events, targets };
+}
+
+/**
+ * Puts events whose lease lapsed (their worker died or hung) back in the queue; how many.
+ * `leaseNow` is real time, `at` service time.
+ */
+export async function reclaimLapsedDeliveries(
+  deps: Pick<DeliveryQueueDeps, 'store'>,
+  times: { readonly leaseNow: string; readonly at: string },
+): Promise<number> {
+  return reclaimExpired(deps.store.db, times);
+}
+
+/** Hands the worker's leased but unsent events back, so another worker takes them at once. */
+export async function releaseDeliveries(
+  deps: Pick<DeliveryQueueDeps, 'store'>,
+  ids: readonly string[],
+  worker: string,
+  at: string,
+): Promise<void> {
+  await releaseEvents(deps.store.db, ids, worker, at);
+}
+
+/** Records a batch of outcomes in the caller's transaction (see recordDeliveryOutcomes). */
+export async function applyDeliveryOutcomes(
+  trx: Executor,
+  outcomes: readonly Outcome[],
+): Promise<void> {
+  await recordOutcomes(trx, outcomes);
+}
+
+/**
+ * Records what the receivers answered, in one transaction: the attempts logged and each event's
+ * next state, fenced on the worker's lease.
+ */
+export async function recordDeliveryOutcomes(
+  deps: Pick<DeliveryQueueDeps, 'store'>,
+  outcomes: readonly Outcome[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  await inTransaction(deps, (trx) => applyDeliveryOutcomes(trx, outcomes));
+}
