@@ -91,7 +91,8 @@ export default tseslint.config(
   },
   // Adapters that stand in for another system keep that system's own rows, which are not the
   // service's state: the test processor its charges (payments.md), the simulated network its
-  // SMS outbox. Each may write those rows and nothing else.
+  // SMS outbox, the simulator's mail outbox the mail it would have sent. Each may write those rows
+// and nothing else.
   {
     files: ['src/payments/test-processor.ts'],
     rules: {
@@ -101,5 +102,9 @@ export default tseslint.config(
   {
     files: ['src/network/simulated-network.ts'],
     rules: { 'no-restricted-imports': writingImports(['insertSms']) },
+  },
+  {
+    files: ['src/mail/outbox-mailer.ts'],
+    rules: { 'no-restricted-imports': writingImports(['insertMail']) },
   },
 );
