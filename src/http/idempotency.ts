@@ -124,6 +124,7 @@ export async function withIdempotency<T>(
 ): Promise<T | FastifyReply> {
   const outcome = await runProcess(deps, (_deps, _input: null, claim) => run(claim), null, {
     idempotency: idempotencyOf(request),
+    present: (result: T) => result,
     status: () => reply.statusCode,
   });
   return replyWith(reply, outcome);

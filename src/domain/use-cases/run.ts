@@ -24,8 +24,8 @@ export type Outcome<B> = { readonly kind: 'done'; readonly body: B } | Replay;
 export interface RunOptions<R, B> {
   /** The request's Idempotency-Key, when it carries one. */
   readonly idempotency?: IdempotencyRequest | undefined;
-  /** The answer to return (and store for a repeat); the result itself when not given. */
-  readonly present?: (result: R) => B;
+  /** The answer to return (and store for a repeat), e.g. the body of an HTTP reply. */
+  readonly present: (result: R) => B;
   /** The status stored with the answer for a repeat: 200 unless given (or read once it is done). */
   readonly status?: number | (() => number);
 }
@@ -65,16 +65,14 @@ export function runWrite<D extends WriteDeps, I, R>(
   return inTransaction(deps, (tx) => useCase(tx, deps, input));
 }
 
-const identity = <R, B>(result: R): B => result as unknown as B;
-
 /** Runs one use case in its own transaction, with the request's idempotency record in it. */
-export async function runUseCase<D extends IdempotencyDeps, I, R, B = R>(
+export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
   deps: D,
   useCase: UseCase<D, I, R>,
   input: I,
-  options: RunOptions<R, B> = {},
+  options: RunOptions<R, B>,
 ): Promise<Outcome<B>> {
-  const present = options.present ?? identity<R, B>;
+  const { present } = options;
   if (options.idempotency === undefined) {
     return { kind: 'done', body: present(await runWrite(deps, useCase, input)) };
   }
@@ -90,13 +88,13 @@ export async function runUseCase<D extends IdempotencyDeps, I, R, B = R>(
 }
 
 /** Runs a process that opens its own transactions (through runUseCase) under one claim. */
-export async function runProcess<D extends IdempotencyDeps, I, R, B = R>(
+export async function runProcess<D extends IdempotencyDeps, I, R, B>(
   deps: D,
   process: Process<D, I, R>,
   input: I,
-  options: RunOptions<R, B> = {},
+  options: RunOptions<R, B>,
 ): Promise<Outcome<B>> {
-  const present = options.present ?? identity<R, B>;
+  const { present } = options;
   const unclaimed: ProcessClaim = { key: undefined, handOver: async () => undefined };
   if (options.idempotency === undefined) {
     return { kind: 'done', body: present(await process(deps, input, unclaimed)) };

@@ -53,6 +53,8 @@ async function audited(
   }
 }
 
+const answer = (result: TopUpResult): TopUpResult => result;
+
 /** The claim may run while the charge is awaited, plus a minute. */
 const leaseSeconds = (deps: TopUpDeps): number =>
   Math.ceil(deps.config.paymentTimeoutMs / 1000) + 60;
@@ -65,7 +67,7 @@ export async function topUpBalance(
     input.idempotency === undefined
       ? undefined
       : { ...input.idempotency, leaseSeconds: leaseSeconds(deps) };
-  const run = () => runProcess(deps, audited, input, { idempotency });
+  const run = () => runProcess(deps, audited, input, { idempotency, present: answer });
   try {
     return await run();
   } catch (error) {

@@ -45,6 +45,7 @@ export function registerResendCallback(app: Api, deps: AppDeps): void {
     // The Idempotency-Key record commits with the resend; a repeat gets the stored 202 back.
     const outcome = await runUseCase(deps, applyResend, input, {
       idempotency: idempotencyOf(request),
+      present: (queued) => queued,
       status: 202,
     });
     reply.code(202);
