@@ -17,7 +17,9 @@ export type NavKey =
   | 'orders'
   | 'esims'
   | 'inventory'
-  | 'activity';
+  | 'activity'
+  /** The signed-in user's own account (linked from the header, not the navigation). */
+  | 'account';
 
 export const NAV: readonly { key: NavKey; label: string; href: string; permission: Permission }[] =
   [
@@ -79,6 +81,12 @@ function header(view: PortalView, current: NavKey): SafeHtml {
     <div class="brand">
       <span class="org">${view.organisation.name}</span>
       <span class="who">${user.firstName} ${user.lastName} · ${user.role}</span>
+      <a
+        class="account"
+        href="/portal/account"
+        ${current === 'account' ? html` aria-current="page"` : ''}
+        >Your account</a
+      >
     </div>
     <form method="post" action="/portal/sign-out" class="sign-out">
       <input type="hidden" name="_csrf" value="${view.csrfToken}" />

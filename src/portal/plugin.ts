@@ -13,6 +13,7 @@ import {
   readCookie,
 } from './cookies.js';
 import { installPortalErrors, sendErrorPage } from './error-page.js';
+import { registerAccountPage } from './pages/account.js';
 import { registerActivityPage } from './pages/activity.js';
 import { registerApiPage } from './pages/api.js';
 import { registerBillingPage } from './pages/billing.js';
@@ -96,6 +97,7 @@ function installSessionHooks(scope: FastifyInstance, deps: AppDeps): void {
     reply.headers(SECURITY_HEADERS);
     const state: PortalRequestState = { secureCookie: deps.config.portal.secureCookie };
     request.portal = state;
+    if (request.url.startsWith('/portal/static/')) return;
     await loadSession(deps, request, state);
     takeFlash(request, reply, state);
     if (state.view !== undefined || request.routeOptions.config.portalPublic === true) return;
@@ -138,6 +140,7 @@ export async function registerPortal(app: FastifyInstance, deps: AppDeps): Promi
     registerEsimsPage(scope, deps);
     registerInventoryPage(scope, deps);
     registerActivityPage(scope, deps);
+    registerAccountPage(scope, deps);
   });
   await app.register(
     async (scope) => {

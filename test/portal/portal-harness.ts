@@ -52,6 +52,8 @@ export interface PortalServer {
   readonly otherAdmin: PortalUser;
   /** Stops the server and starts a new one on the same database and port. */
   restart(): Promise<void>;
+  /** Another instance on the same database (PostgreSQL: several instances share one). */
+  secondInstance(): Promise<{ baseUrl: string; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -135,6 +137,16 @@ export async function startPortal(
     otherOrganisationApiKey: other.apiKey,
     users: main.users as Record<Role, PortalUser>,
     otherAdmin: other.users.Admin as PortalUser,
+    async secondInstance() {
+      const second = await open(0);
+      return {
+        baseUrl: `http://127.0.0.1:${second.port}`,
+        async close() {
+          await second.app.close();
+          await second.services.close();
+        },
+      };
+    },
     async restart() {
       const port = running.port;
       await stop();

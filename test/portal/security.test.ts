@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { testConfig } from '../../src/config.js';
 import { listMail } from '../../src/store/repositories/portal-repository.js';
 import { ManualWallClock } from '../manual-wall-clock.js';
 import type { PortalServer } from './portal-harness.js';
@@ -9,6 +10,7 @@ import {
   cookiesOf,
   csrfIn,
   emailFor,
+  httpSession,
   signInHttp,
   startPortal,
 } from './portal-harness.js';
@@ -18,6 +20,8 @@ import {
 // lock after 20 wrong passwords that tells nobody whether the account exists.
 
 /** A form shown before sign-in: its CSRF cookie and token. */
+const defaultPortal = testConfig().portal;
+
 async function preSession(baseUrl: string, path = '/portal/sign-in') {
   const page = await fetch(baseUrl + path, { redirect: 'manual' });
   const cookie = `esim_csrf=${cookiesOf(page)['esim_csrf'] ?? ''}`;
@@ -131,6 +135,25 @@ for (const kind of DATABASES) {
       assert.equal(after.headers.get('location'), '/portal/sign-in?next=%2Fportal%2Fusers');
     });
 
+    test(
+      'a session started on one instance works on another and ends there for both',
+      {
+        skip: kind === 'sqlite' ? 'a SQLite file serves one instance' : false,
+      },
+      async () => {
+        const second = await portal.secondInstance();
+        try {
+          const first = await signInHttp(portal.baseUrl, 'Finance');
+          const there = httpSession(second.baseUrl, first.cookie, first.csrf);
+          assert.equal((await there.get('/portal')).status, 200);
+          assert.equal((await there.post('/portal/sign-out')).status, 303);
+          assert.equal((await first.get('/portal')).status, 303, 'signed out on both');
+        } finally {
+          await second.close();
+        }
+      },
+    );
+
     test('a session cookie from before a password change no longer works', async () => {
       const before = await signInHttp(portal.baseUrl, 'Support');
       const forgot = await postPublic(portal.baseUrl, '/portal/forgot-password', {
@@ -170,6 +193,49 @@ for (const kind of DATABASES) {
       const again = await fetch(`${portal.baseUrl}${path}`);
       assert.equal(again.status, 400, 'the link works once');
       assert.match(await again.text(), /This link is not valid any more/);
+    });
+  });
+
+  describe(`portal sign-in: the lock per client address and the next page (${kind})`, () => {
+    let portal: PortalServer;
+    before(async () => {
+      portal = await startPortal(kind, {
+        config: { portal: { ...defaultPortal, lockFailures: 2 } },
+      });
+    });
+    after(() => portal.close());
+
+    test('failures spread over many accounts from one address lock that address', async () => {
+      // Two failures lock an account; an address gets five times as many (10).
+      for (let i = 0; i < 10; i += 1) {
+        const response = await signInAttempt(portal.baseUrl, `guess${i}@main.portal.test`, 'wrong');
+        assert.equal(response.status, 401);
+      }
+      const locked = await signInAttempt(portal.baseUrl, emailFor('Admin'), PORTAL_PASSWORD);
+      assert.equal(locked.status, 401);
+      assert.match(await locked.text(), /Too many failed sign-ins/);
+    });
+
+    test('after sign-in, the next page can only be inside the portal', async () => {
+      const fresh = await startPortal(kind);
+      try {
+        for (const [next, expected] of [
+          ['/portal/users', '/portal/users'],
+          ['//evil.example/portal', '/portal'],
+          ['https://evil.example/', '/portal'],
+          ['/portalx', '/portal'],
+        ] as const) {
+          const response = await postPublic(fresh.baseUrl, '/portal/sign-in', {
+            email: emailFor('Viewer'),
+            password: PORTAL_PASSWORD,
+            next,
+          });
+          assert.equal(response.status, 303);
+          assert.equal(response.headers.get('location'), expected, next);
+        }
+      } finally {
+        await fresh.close();
+      }
     });
   });
 

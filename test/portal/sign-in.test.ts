@@ -95,6 +95,52 @@ for (const kind of DATABASES) {
       assert.equal(response.headers.get('cache-control'), 'no-store');
     });
 
+    test('sign-in works from the keyboard alone', browserOnly, async () => {
+      if (browser === undefined) return;
+      const { context, page } = await newPage(browser, portal.baseUrl);
+      await page.goto('/portal/sign-in');
+      await page.keyboard.press('Tab');
+      assert.equal(
+        await page.evaluate('document.activeElement && document.activeElement.textContent'),
+        'Skip to content',
+      );
+      await page.keyboard.press('Tab');
+      assert.equal(
+        await page.evaluate(
+          "document.activeElement && document.activeElement.getAttribute('name')",
+        ),
+        'email',
+      );
+      await page.keyboard.type(emailFor('Developer'));
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PORTAL_PASSWORD);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.pathname === '/portal');
+      await context.close();
+    });
+
+    test(
+      'at phone width the sign-in, Users and Activity pages do not scroll sideways',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl, {
+          width: 360,
+          height: 740,
+        });
+        const overflow = () =>
+          page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+        await page.goto('/portal/sign-in');
+        assert.ok((await overflow()) <= 0, 'sign-in');
+        await signIn(page, 'Admin');
+        for (const path of ['/portal', '/portal/users', '/portal/activity', '/portal/account']) {
+          await page.goto(path);
+          assert.ok((await overflow()) <= 0, path);
+        }
+        await context.close();
+      },
+    );
+
     test('signInHttp gives a working session over raw HTTP', async () => {
       const session = await signInHttp(portal.baseUrl, 'Support');
       const page = await session.get('/portal');

@@ -1,17 +1,18 @@
 import { iso } from '../../clock.js';
 import {
   deleteSessionsOfUser,
+  findPasswordHash,
   findToken,
   insertToken,
-  savePasswordHash,
-  useToken,
+  setPasswordHash,
+  consumeToken,
 } from '../../store/repositories/portal-repository.js';
 import { findUserById, findUsersByEmail } from '../../store/repositories/user-repository.js';
 import type { AuditActor } from '../audit.js';
 import { audit, userActor } from '../audit.js';
 import { badRequest } from '../errors.js';
 import type { PortalDeps } from './deps.js';
-import { checkPasswordRules, hashPassword } from './passwords.js';
+import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
 import { newSecret, secretHash } from './secrets.js';
 import type { PortalUser } from './user.js';
 
@@ -70,8 +71,8 @@ export async function setPasswordWithLink(
   const hash = await hashPassword(password);
   const now = deps.wallClock.now();
   await deps.store.db.transaction().execute(async (trx) => {
-    if (!(await useToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
-    await savePasswordHash(trx, user.id, hash, iso(now));
+    if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
+    await setPasswordHash(trx, user.id, hash, iso(now));
     await deleteSessionsOfUser(trx, user.id);
     await audit(trx, userActor(user, source), {
       action: 'user.password_set',
@@ -92,7 +93,7 @@ export async function setPassword(
   checkPasswordRules(password);
   const hash = await hashPassword(password);
   await deps.store.db.transaction().execute(async (trx) => {
-    await savePasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
+    await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
     await deleteSessionsOfUser(trx, user.id);
     await audit(trx, who, {
       action: 'user.password_set',
@@ -122,4 +123,19 @@ export async function forgotPassword(deps: PortalDeps, email: string): Promise<v
       text: `Hello ${user.firstName},\n\nSomeone (hopefully you) asked to set a new password for the eSIM portal.\nOpen this link within ${deps.config.portal.linkHours} hours to choose one; it works once:\n\n${url}\n\nIf you did not ask, ignore this mail: your password stays as it is.\n`,
     });
   }
+}
+
+export const WRONG_CURRENT_PASSWORD = 'current password is not correct';
+
+/** A signed-in user's own change: needs the current password; ends every session of the user. */
+export async function changeOwnPassword(
+  deps: PortalDeps,
+  user: PortalUser,
+  change: { current: string; next: string; source: string },
+): Promise<void> {
+  const stored = await findPasswordHash(deps.store.db, user.id);
+  if (stored === undefined || !(await verifyPassword(change.current, stored))) {
+    throw badRequest(WRONG_CURRENT_PASSWORD);
+  }
+  await setPassword(deps, userActor(user, change.source), user, change.next);
 }

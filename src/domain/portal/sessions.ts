@@ -8,6 +8,7 @@ import {
   touchSession,
 } from '../../store/repositories/portal-repository.js';
 import { findUserById } from '../../store/repositories/user-repository.js';
+import { audit, userActor } from '../audit.js';
 import type { PortalDeps } from './deps.js';
 import { newSecret, secretHash } from './secrets.js';
 import type { PortalUser } from './user.js';
@@ -77,6 +78,21 @@ export async function resumeSession(
 
 export async function endSession(deps: PortalDeps, token: string): Promise<void> {
   await deleteSession(deps.store.db, secretHash(token));
+}
+
+/** Sign-out: ends the session and records it for the organisation's Activity. */
+export async function signOut(
+  deps: PortalDeps,
+  token: string,
+  user: PortalUser,
+  source: string,
+): Promise<void> {
+  await endSession(deps, token);
+  await audit(deps.store.db, userActor(user, source), {
+    action: 'portal.signed_out',
+    organisationId: user.organisationId,
+    at: deps.clock.now(),
+  });
 }
 
 export async function endEverySession(deps: PortalDeps, userId: string): Promise<number> {

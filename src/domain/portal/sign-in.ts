@@ -1,7 +1,7 @@
 import { iso } from '../../clock.js';
 import {
-  clearFailures,
-  countFailure,
+  deleteSignInFailures,
+  recordSignInFailure,
   findLockedUntil,
   findPasswordHash,
   lockSignIn,
@@ -77,7 +77,7 @@ async function recordFailure(deps: PortalDeps, attempt: Attempt): Promise<boolea
   const until = iso(new Date(now.getTime() + settings.lockMinutes * 60_000));
   let locked = false;
   for (const { key, limit } of throttleKeys(attempt)) {
-    const failures = await countFailure(deps.store.db, key, iso(now), windowStart);
+    const failures = await recordSignInFailure(deps.store.db, key, iso(now), windowStart);
     if (failures >= settings.lockFailures * limit) {
       await lockSignIn(deps.store.db, key, until, iso(now));
       locked = true;
@@ -112,7 +112,7 @@ export async function signIn(deps: PortalDeps, attempt: Attempt): Promise<SignIn
     await auditFailure(deps, attempt, locked ? 'wrong password; now locked' : 'wrong password');
     return { ok: false, message: locked ? lockedMessage(lockMinutes) : WRONG_CREDENTIALS };
   }
-  await clearFailures(deps.store.db, throttleKeys(attempt)[0]?.key ?? '');
+  await deleteSignInFailures(deps.store.db, throttleKeys(attempt)[0]?.key ?? '');
   const started = await startSession(deps, user, attempt.source);
   await audit(deps.store.db, userActor(user, attempt.source), {
     action: 'portal.signed_in',

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { audit, userActor } from '../../domain/audit.js';
 import { DomainError } from '../../domain/errors.js';
 import {
   FORGOT_PASSWORD_SENT,
@@ -10,7 +9,7 @@ import {
   LINK_INVALID,
 } from '../../domain/portal/links.js';
 import { MIN_PASSWORD_LENGTH } from '../../domain/portal/passwords.js';
-import { endSession } from '../../domain/portal/sessions.js';
+import { signOut } from '../../domain/portal/sessions.js';
 import { signIn } from '../../domain/portal/sign-in.js';
 import { newSecret } from '../../domain/portal/secrets.js';
 import {
@@ -114,12 +113,7 @@ function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
   app.post('/portal/sign-out', PUBLIC, async (request, reply) => {
     const state = request.portal;
     if (state?.sessionToken !== undefined && state.view !== undefined) {
-      await endSession(deps, state.sessionToken);
-      await audit(deps.store.db, userActor(state.view.user, request.ip), {
-        action: 'portal.signed_out',
-        organisationId: state.view.organisation.id,
-        at: deps.clock.now(),
-      });
+      await signOut(deps, state.sessionToken, state.view.user, request.ip);
     }
     clearCookie(reply, SESSION_COOKIE, deps.config.portal.secureCookie);
     return reply.code(303).header('location', '/portal/sign-in').send();

@@ -14,7 +14,7 @@ export async function findPasswordHash(db: Executor, userId: string): Promise<st
   return row?.password_hash;
 }
 
-export async function savePasswordHash(
+export async function setPasswordHash(
   db: Executor,
   userId: string,
   passwordHash: string,
@@ -152,7 +152,7 @@ export async function findToken(db: Executor, tokenHash: string): Promise<TokenR
 }
 
 /** Marks an unused link used; false when it was used already (by a concurrent request too). */
-export async function useToken(db: Executor, tokenHash: string, at: string): Promise<boolean> {
+export async function consumeToken(db: Executor, tokenHash: string, at: string): Promise<boolean> {
   const result = await db
     .updateTable('portal_tokens')
     .set({ used_at: at })
@@ -176,7 +176,7 @@ export async function findLockedUntil(db: Executor, key: string): Promise<string
  * Counts one failed sign-in under `key` (a window older than `windowStart` starts again) and
  * returns the failures in the current window. Atomic: concurrent failures are all counted.
  */
-export async function countFailure(
+export async function recordSignInFailure(
   db: Executor,
   key: string,
   now: string,
@@ -213,7 +213,7 @@ export async function lockSignIn(
     .execute();
 }
 
-export async function clearFailures(db: Executor, key: string): Promise<void> {
+export async function deleteSignInFailures(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('portal_sign_in_failures').where('key', '=', key).execute();
 }
 

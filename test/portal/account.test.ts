@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { browserOnly, launchBrowser, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import {
+  DATABASES,
+  PORTAL_PASSWORD,
+  emailFor,
+  signIn,
+  signInHttp,
+  startPortal,
+} from './portal-harness.js';
+
+// Your account: a password change needs the current password and signs the user out
+// everywhere.
+
+for (const kind of DATABASES) {
+  describe(`portal account page (${kind})`, () => {
+    let portal: PortalServer;
+    let browser: Browser | undefined;
+    before(async () => {
+      portal = await startPortal(kind);
+      if (browserOnly.skip === false) browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+      await portal.close();
+    });
+
+    test(
+      'changing the password checks the current one and ends every session',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const elsewhere = await signInHttp(portal.baseUrl, 'Developer');
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        await signIn(page, 'Developer');
+        await page.getByRole('link', { name: 'Your account' }).click();
+        assert.match(await page.locator('main').innerText(), /developer@main\.portal\.test/);
+        await page.getByLabel('Current password').fill('not my password');
+        await page.getByLabel('New password', { exact: true }).fill('my new developer password');
+        await page.getByLabel('Repeat the new password').fill('my new developer password');
+        await page.getByRole('button', { name: 'Change password' }).click();
+        assert.match(await page.getByRole('alert').innerText(), /current password is not correct/);
+        assert.equal(
+          await page.getByLabel('Current password').getAttribute('aria-invalid'),
+          'true',
+        );
+        await page.getByLabel('Current password').fill(PORTAL_PASSWORD);
+        await page.getByLabel('New password', { exact: true }).fill('my new developer password');
+        await page.getByLabel('Repeat the new password').fill('my new developer password');
+        await page.getByRole('button', { name: 'Change password' }).click();
+        await page.waitForURL((url) => url.pathname === '/portal/sign-in');
+        assert.match(await page.getByRole('status').innerText(), /signed out everywhere/);
+        assert.equal((await elsewhere.get('/portal')).status, 303, 'the other session ended');
+        await page.getByLabel('Email').fill(emailFor('Developer'));
+        await page.getByLabel('Password').fill('my new developer password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL((url) => url.pathname === '/portal');
+        await context.close();
+      },
+    );
+
+    test('a password change without the CSRF token is refused', async () => {
+      const viewer = await signInHttp(portal.baseUrl, 'Viewer');
+      const fields = {
+        current: PORTAL_PASSWORD,
+        password: 'hijacked password',
+        confirm: 'hijacked password',
+      };
+      const response = await viewer.post('/portal/account/password', fields, { csrf: false });
+      assert.equal(response.status, 403);
+      assert.equal((await viewer.get('/portal')).status, 200);
+    });
+  });
+}
