@@ -103,6 +103,7 @@ export default tseslint.config(
     files: ['src/network/simulated-network.ts'],
     rules: { 'no-restricted-imports': writingImports(['insertSms']) },
   },
+  // The outbox mailer stands in for an SMTP server: the mail it keeps is its own row.
   {
     files: ['src/mail/outbox-mailer.ts'],
     rules: { 'no-restricted-imports': writingImports(['insertMail']) },

@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'organisation.updated',
   'callback.settings_changed',
   'api_key.rotated',
+  'callback.test_sent',
+  'callback.resent',
   'card.saved',
   'user.added',
   'user.removed',

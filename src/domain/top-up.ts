@@ -59,6 +59,8 @@ export interface TopUpInput {
   readonly org: { readonly id: string; readonly currency: string };
   /** The `amount` as given: checked here (parseAmount). */
   readonly rawAmount: string | undefined;
+  /** The card to charge instead of the saved default (a first payment with a new card). */
+  readonly card?: { readonly id: string; readonly token: string };
 }
 
 /** Seconds a client is asked to wait after a 503 from the processor. */
@@ -198,9 +200,10 @@ async function recordPending(
   org: TopUpInput['org'],
   amount: number,
   idempotencyKey: string | null,
+  given?: TopUpInput['card'],
 ): Promise<{ row: TopUpRow; token: string }> {
   const db = deps.store.db;
-  const card = await findDefaultCard(db, org.id);
+  const card = given ?? (await findDefaultCard(db, org.id));
   if (card === undefined) {
     throw badRequest(
       'no saved card: save a card in the portal first (simulator: esim org card <id> --number 4242424242424242)',
@@ -256,7 +259,7 @@ export async function topUp(
 ): Promise<TopUpResult> {
   const { org } = input;
   const amount = parseAmount(input.rawAmount, deps.config);
-  const { row, token } = await recordPending(deps, org, amount, claim.key ?? null);
+  const { row, token } = await recordPending(deps, org, amount, claim.key ?? null, input.card);
   await claim.handOver(topUpOwner(row.ref), 24 * 3600);
   const charge = deps.payments.charge({
     token,

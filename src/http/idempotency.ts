@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../deps.js';
 import { badRequest } from '../domain/errors.js';
 import type { IdempotencyRequest } from '../domain/use-cases/idempotency.js';
-import type { Outcome, ProcessClaim } from '../domain/use-cases/run.js';
-import { runProcess } from '../domain/use-cases/run.js';
+import type { Outcome } from '../domain/use-cases/run.js';
 import { sendError } from './error-handler.js';
 import { ErrorRef } from './schemas/common.js';
 
@@ -110,22 +108,4 @@ export function replyWith<B>(reply: FastifyReply, outcome: Outcome<B>): B | Fast
   reply.header(REPLAY_HEADER, 'true');
   if (outcome.error !== undefined) return sendError(reply, outcome.error);
   return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body);
-}
-
-/**
- * For a route whose work is not a domain use case yet: runs `run` as a process under the
- * request's claim and stores its answer with the status the reply then has.
- */
-export async function withIdempotency<T>(
-  deps: AppDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  run: (claim: ProcessClaim) => Promise<T>,
-): Promise<T | FastifyReply> {
-  const outcome = await runProcess(deps, (_deps, _input: null, claim) => run(claim), null, {
-    idempotency: idempotencyOf(request),
-    present: (result: T) => result,
-    status: () => reply.statusCode,
-  });
-  return replyWith(reply, outcome);
 }

@@ -331,6 +331,12 @@ export interface AuditLogTable {
   details: string; // JSON object
 }
 
+export interface UsageDaysTable {
+  organisation_id: string;
+  day: string; // 015-portal-money: YYYY-MM-DD (UTC)
+  bytes: number; // data used that day, bytes (a bigint on PostgreSQL)
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   users: UsersTable;
@@ -362,6 +368,7 @@ export interface Database {
   portal_tokens: PortalTokensTable;
   portal_sign_in_failures: PortalSignInFailuresTable;
   mail_outbox: MailOutboxTable;
+  usage_days: UsageDaysTable;
 }
 
 export interface PortalCredentialsTable {

@@ -3,6 +3,7 @@ import type { Db, DialectName, Executor } from '../../store/database.js';
 import { updateAssignmentIfState } from '../../store/repositories/assignment-repository.js';
 import type { LiveAssignment } from '../../store/repositories/network-repository.js';
 import { readUsageView, touchNetwork } from '../../store/repositories/network-repository.js';
+import { addDailyUsage } from '../../store/repositories/usage-repository.js';
 import type { AssignmentRow } from '../../store/schema.js';
 import { DomainError, badRequest, conflict, notFound } from '../errors.js';
 import type { NetworkEventSink } from '../network-events.js';
@@ -136,6 +137,9 @@ async function applyUsage(
       throw conflict(`assignment ${row.id} changed concurrently; retry`, STALE_ASSIGNMENT);
     row = { ...row, ...counters, updated_at: iso(at) };
   }
+
+  // The Overview's "data used this month" reads these daily totals.
+  if (take > 0) await addDailyUsage(trx, view.esim.organisationId, iso(at).slice(0, 10), take);
 
   const firstUse = network.first_used_at === null;
   const stale = Date.parse(network.last_seen) + LAST_SEEN_REFRESH_MS <= at.getTime();

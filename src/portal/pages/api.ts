@@ -1,16 +1,210 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { getDelivery, listDeliveries } from '../../domain/callbacks/deliveries.js';
 import type { AppDeps } from '../../deps.js';
-import { requirePermission } from '../context.js';
-import { html } from '../html.js';
+import { DomainError, badRequest } from '../../domain/errors.js';
+import { updateOrganisationSettings, rotateApiKey } from '../../domain/organisations.js';
+import type { OrganisationDeps } from '../../domain/organisations.js';
+import {
+  readKeySummary,
+  resendFromPortal,
+  revealApiKey,
+  sendTestEvent,
+} from '../../domain/portal/api-access.js';
+import type { PortalView } from '../context.js';
+import { auditActor, redirectWithFlash, requirePermission } from '../context.js';
+import { csrfField, formValue } from '../forms.js';
 import { sendPage } from '../layout.js';
+import { can } from '../permissions.js';
+import type { ApiData } from './api-view.js';
+import { GRACE_CHOICES, apiBody, deliveryBody } from './api-view.js';
+import { EMPTY_FORM } from './billing-view.js';
+import { pageParam } from './money-view.js';
 
-// Placeholder until the page is built: the route exists, so the navigation and the role checks
-// work from the start.
+// API & callbacks: the API key (masked; revealed on confirmation, each reveal audited; rotated
+// with a grace period, the new key shown once), the callback URL and version (the organisation
+// rules, with the SSRF guard of production mode), a test event, and the delivery log with every
+// attempt and resend. Reveal needs key.reveal, rotation key.rotate, the rest callbacks.write.
 
-export function registerApiPage(app: FastifyInstance, _deps: AppDeps): void {
+const DELIVERIES_PER_PAGE = 20;
+
+type ApiState = Partial<Pick<ApiData, 'shownKey' | 'keyForm' | 'callbackForm'>> & {
+  readonly page?: number;
+  readonly status?: number;
+};
+
+async function sendApi(
+  deps: AppDeps,
+  reply: FastifyReply,
+  view: PortalView,
+  state: ApiState,
+): Promise<FastifyReply> {
+  const org = view.organisation;
+  const page = state.page ?? 1;
+  const [key, deliveries] = await Promise.all([
+    readKeySummary(deps, org.id),
+    listDeliveries(deps.store.db, org.id, { page, perPage: DELIVERIES_PER_PAGE }),
+  ]);
+  const role = view.user.role;
+  const data: ApiData = {
+    key,
+    ...(state.shownKey === undefined ? {} : { shownKey: state.shownKey }),
+    callbackUrl: org.callbackUrl,
+    callbackVersion: org.callbackVersion,
+    deliveries: deliveries.deliveries,
+    total: deliveries.total,
+    page,
+    perPage: DELIVERIES_PER_PAGE,
+    can: {
+      reveal: can(role, 'key.reveal'),
+      rotate: can(role, 'key.rotate'),
+      callbacks: can(role, 'callbacks.write'),
+    },
+    csrf: csrfField(view),
+    keyForm: state.keyForm ?? EMPTY_FORM,
+    callbackForm: state.callbackForm ?? EMPTY_FORM,
+  };
+  const body = apiBody(data, { currency: org.currency, timeZone: view.user.timeZone });
+  return sendPage(reply, view, {
+    title: 'API & callbacks',
+    current: 'api',
+    body,
+    ...(state.status === undefined ? {} : { status: state.status }),
+  });
+}
+
+function orgDeps(deps: AppDeps, request: FastifyRequest): OrganisationDeps {
+  return {
+    db: deps.store.db,
+    clock: deps.clock,
+    random: deps.random,
+    cipher: deps.cipher,
+    ...(deps.checkCallbackUrl === undefined ? {} : { checkCallbackUrl: deps.checkCallbackUrl }),
+    actor: auditActor(request),
+  };
+}
+
+async function postReveal(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'key.reveal');
+  if (formValue(request.body, 'confirm') !== 'yes') {
+    const error = 'tick the box to confirm you want to see the whole key';
+    return sendApi(deps, reply, view, {
+      keyForm: { values: {}, errors: { reveal: error } },
+      status: 400,
+    });
+  }
+  const key = await revealApiKey(deps, view.organisation.id, auditActor(request));
+  return sendApi(deps, reply, view, { shownKey: { key, rotated: false } });
+}
+
+function graceSeconds(raw: string): number {
+  const choice = GRACE_CHOICES.find((c) => String(c.seconds) === raw);
+  if (choice === undefined) {
+    throw badRequest(`grace must be one of ${GRACE_CHOICES.map((c) => c.label).join(', ')}`);
+  }
+  return choice.seconds;
+}
+
+async function postRotate(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'key.rotate');
+  const fail = (field: string, message: string) =>
+    sendApi(deps, reply, view, {
+      keyForm: { values: {}, errors: { [field]: message } },
+      status: 400,
+    });
+  if (formValue(request.body, 'confirmRotate') !== 'yes') {
+    return fail('rotate', 'tick the box to confirm you want to replace the key');
+  }
+  let grace: number;
+  try {
+    grace = graceSeconds(formValue(request.body, 'grace'));
+  } catch (error) {
+    if (error instanceof DomainError) return fail('grace', error.message);
+    throw error;
+  }
+  const rotated = await rotateApiKey(orgDeps(deps, request), view.organisation.id, grace);
+  return sendApi(deps, reply, view, {
+    shownKey: {
+      key: rotated.apiKey,
+      rotated: true,
+      ...(grace === 0 ? {} : { oldUntil: rotated.previousValidUntil }),
+    },
+  });
+}
+
+async function postCallback(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'callbacks.write');
+  const values = {
+    callbackUrl: formValue(request.body, 'callbackUrl'),
+    callbackVersion: formValue(request.body, 'callbackVersion'),
+  };
+  try {
+    const org = await updateOrganisationSettings(
+      orgDeps(deps, request),
+      view.organisation.id,
+      values,
+      deps.checkCallbackUrl,
+    );
+    const where = org.callbackUrl === '' ? 'no callback URL' : org.callbackUrl;
+    const message = `Callback settings saved: ${where}, version ${org.callbackVersion}.`;
+    return redirectWithFlash(request, reply, '/portal/api', message);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const field = error.message.startsWith('callbackVersion') ? 'callbackVersion' : 'callbackUrl';
+    return sendApi(deps, reply, view, {
+      callbackForm: { values, errors: { [field]: error.message } },
+      status: error.status,
+    });
+  }
+}
+
+async function postTestEvent(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'callbacks.write');
+  try {
+    await sendTestEvent(deps, view.organisation.id, auditActor(request));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return sendApi(deps, reply, view, {
+      callbackForm: { values: {}, errors: { test: error.message } },
+      status: error.status,
+    });
+  }
+  const message = 'Test event queued: it appears in the delivery log below with each attempt.';
+  return redirectWithFlash(request, reply, '/portal/api', message);
+}
+
+function idParam(request: FastifyRequest): string {
+  return (request.params as { id?: string }).id ?? '';
+}
+
+export function registerApiPage(app: FastifyInstance, deps: AppDeps): void {
   app.get('/portal/api', async (request, reply) => {
     const view = requirePermission(request, 'read');
-    const body = html`<p>This page is not available yet.</p>`;
-    return sendPage(reply, view, { title: 'API & callbacks', current: 'api', body });
+    const page = pageParam((request.query as Record<string, unknown> | undefined)?.['page']);
+    return sendApi(deps, reply, view, { page });
+  });
+  app.post('/portal/api/key/reveal', (request, reply) => postReveal(deps, request, reply));
+  app.post('/portal/api/key/rotate', (request, reply) => postRotate(deps, request, reply));
+  app.post('/portal/api/callback', (request, reply) => postCallback(deps, request, reply));
+  app.post('/portal/api/test-event', (request, reply) => postTestEvent(deps, request, reply));
+  app.get('/portal/api/deliveries/:id', async (request, reply) => {
+    const view = requirePermission(request, 'read');
+    const delivery = await getDelivery(deps.store.db, view.organisation.id, idParam(request));
+    const body = deliveryBody(
+      delivery,
+      { currency: view.organisation.currency, timeZone: view.user.timeZone },
+      { canResend: can(view.user.role, 'callbacks.write'), csrf: csrfField(view) },
+    );
+    return sendPage(reply, view, { title: `Delivery ${delivery.id}`, current: 'api', body });
+  });
+  app.post('/portal/api/deliveries/:id/resend', async (request, reply) => {
+    const view = requirePermission(request, 'callbacks.write');
+    const id = idParam(request);
+    await resendFromPortal(deps, view.organisation.id, id, auditActor(request));
+    return redirectWithFlash(
+      request,
+      reply,
+      `/portal/api/deliveries/${id}`,
+      'Delivery queued again.',
+    );
   });
 }

@@ -1,30 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
+import { readOverview } from '../../domain/portal/overview.js';
 import { requirePermission } from '../context.js';
-import { formatDateTime, formatMoney } from '../format.js';
-import { html } from '../html.js';
 import { sendPage } from '../layout.js';
+import { overviewBody } from './overview-view.js';
 
-// The first page after sign-in. A short version: the balance and the test credit.
+// The first page after sign-in: money, data used this month, recent orders, eSIMs by state and
+// failing callbacks. Every role may read it.
 
-export function registerOverviewPage(app: FastifyInstance, _deps: AppDeps): void {
+export function registerOverviewPage(app: FastifyInstance, deps: AppDeps): void {
   app.get('/portal', async (request, reply) => {
     const view = requirePermission(request, 'read');
-    const org = view.organisation;
-    const expiry =
-      org.testCreditExpiry === null
-        ? ''
-        : html` (expires ${formatDateTime(org.testCreditExpiry, view.user.timeZone)})`;
-    const body = html`<dl class="figures">
-      <div>
-        <dt>Balance</dt>
-        <dd>${formatMoney(org.balance, org.currency)}</dd>
-      </div>
-      <div>
-        <dt>Test credit</dt>
-        <dd>${formatMoney(org.testCredit, org.currency)}${expiry}</dd>
-      </div>
-    </dl>`;
+    const timeZone = view.user.timeZone;
+    const overview = await readOverview(
+      deps.store.db,
+      view.organisation.id,
+      deps.clock.now(),
+      timeZone,
+    );
+    const body = overviewBody(overview, { currency: view.organisation.currency, timeZone });
     return sendPage(reply, view, { title: 'Overview', current: 'overview', body });
   });
 }

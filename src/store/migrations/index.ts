@@ -9,6 +9,7 @@ import { liveRoutes } from './007-live-routes.js';
 import { callbackOrder } from './008-callback-order.js';
 import { operations } from './009-operations.js';
 import { portal } from './014-portal.js';
+import { portalMoney } from './015-portal-money.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -26,5 +27,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '008-callback-order': callbackOrder(dialect),
     '009-operations': operations(dialect),
     '014-portal': portal(dialect),
+    '015-portal-money': portalMoney(dialect),
   };
 }

@@ -315,3 +315,36 @@ export async function requeueEvent(
     .returningAll()
     .executeTakeFirst();
 }
+
+export interface FailingCounts {
+  /** Deliveries that gave up after the whole retry schedule. */
+  readonly failed: number;
+  /** Deliveries still being retried after at least one unsuccessful attempt. */
+  readonly retrying: number;
+}
+
+/** The organisation's deliveries that are not getting through. */
+export async function countFailingEvents(
+  db: Executor,
+  organisationId: string,
+): Promise<FailingCounts> {
+  const rows = await db
+    .selectFrom('callback_events')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('organisation_id', '=', organisationId)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'failed'),
+        eb.and([eb('status', 'in', ['pending', 'delivering']), eb('attempts', '>', 0)]),
+      ]),
+    )
+    .groupBy('status')
+    .execute();
+  let failed = 0;
+  let retrying = 0;
+  for (const row of rows) {
+    if (row.status === 'failed') failed += Number(row.n);
+    else retrying += Number(row.n);
+  }
+  return { failed, retrying };
+}

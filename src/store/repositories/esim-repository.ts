@@ -155,3 +155,19 @@ export async function setCustomerRef(
     .executeTakeFirst();
   return updated !== undefined;
 }
+
+/** How many of the organisation's eSIMs are in each profile status (absent: none). */
+export async function countEsimsByProfileStatus(
+  db: Executor,
+  organisationId: string,
+): Promise<Partial<Record<ProfileStatus, number>>> {
+  const rows = await db
+    .selectFrom('esims')
+    .select(['profile_status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('organisation_id', '=', organisationId)
+    .groupBy('profile_status')
+    .execute();
+  const counts: Partial<Record<ProfileStatus, number>> = {};
+  for (const row of rows) counts[row.profile_status] = Number(row.n);
+  return counts;
+}

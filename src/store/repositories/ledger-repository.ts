@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Executor } from '../database.js';
-import type { LedgerKind } from '../schema.js';
+import type { LedgerEntriesTable, LedgerKind } from '../schema.js';
 
 export interface LedgerMovement {
   organisationId: string;
@@ -192,7 +193,11 @@ export async function listLedgerEntries(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({
+  return rows.map(ledgerEntryOf);
+}
+
+function ledgerEntryOf(r: Selectable<LedgerEntriesTable>): LedgerEntry {
+  return {
     id: Number(r.id),
     kind: r.kind,
     balanceDelta: Number(r.balance_delta),
@@ -202,7 +207,7 @@ export async function listLedgerEntries(
     reference: r.reference,
     description: r.description,
     createdAt: r.created_at,
-  }));
+  };
 }
 
 export interface JournalTotals {
@@ -359,4 +364,46 @@ export async function testCreditExpiredSince(
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** A page of an organisation's journal, newest first, and how many entries it has in all. */
+export async function pageLedgerEntries(
+  db: Executor,
+  organisationId: string,
+  page: { offset: number; limit: number },
+): Promise<{ entries: LedgerEntry[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('ledger_entries')
+      .selectAll()
+      .where('organisation_id', '=', organisationId)
+      .orderBy('id', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    db
+      .selectFrom('ledger_entries')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('organisation_id', '=', organisationId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { entries: rows.map(ledgerEntryOf), total: Number(count.n) };
+}
+
+/** Up to `limit` entries after entry `afterId`, oldest first: the export reads the journal in chunks. */
+export async function ledgerEntriesAfter(
+  db: Executor,
+  organisationId: string,
+  afterId: number,
+  limit: number,
+): Promise<LedgerEntry[]> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map(ledgerEntryOf);
 }

@@ -41,6 +41,37 @@ export async function insertDefaultCard(trx: Executor, card: SavedCard): Promise
     .execute();
 }
 
+/** Saves a card that is not (yet) the default: one whose first payment is still to be made. */
+export async function insertCard(trx: Executor, card: SavedCard): Promise<void> {
+  await trx
+    .insertInto('payment_cards')
+    .values({
+      id: card.id,
+      organisation_id: card.organisationId,
+      token: card.token,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      is_default: card.isDefault ? 1 : 0,
+      created_at: card.createdAt,
+    })
+    .execute();
+}
+
+/** Makes a saved card the one top-up charges. */
+export async function makeDefaultCard(
+  trx: Executor,
+  organisationId: string,
+  cardId: string,
+): Promise<void> {
+  await trx
+    .updateTable('payment_cards')
+    .set((eb) => ({ is_default: eb.case().when('id', '=', cardId).then(1).else(0).end() }))
+    .where('organisation_id', '=', organisationId)
+    .execute();
+}
+
 function toCard(r: Selectable<PaymentCardsTable>): SavedCard {
   return {
     id: r.id,

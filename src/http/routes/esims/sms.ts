@@ -12,7 +12,6 @@ import {
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams } from './esim-view.js';
 
-
 const schema = {
   tags: ['eSIMs'],
   operationId: 'sendSms',
