@@ -1,18 +1,32 @@
-// `npm run build`: compiles src/ into dist/ in two steps.
+// `npm run build`: compiles src/ into dist/ in four steps.
 // 1. tsc (incremental) emits one JavaScript module per source file, with source maps: the
 //    package's library entry points (`./verify`) and a type check of the shipped code.
-// 2. esbuild bundles the command-line entry point and its dependencies into one file,
-//    dist/esim.js, which `npm start` and bin/esim.js run with plain node. Loading one file
-//    instead of about a thousand modules is most of what makes the service start fast.
-//    Left outside the bundle: native code (better-sqlite3, the optional pg-native) and packages
-//    that read their own files at run time (@fastify/swagger-ui serves its assets).
-import { spawnSync } from 'node:child_process';
+// 2. The request validators and response serialisers of every route are generated as
+//    JavaScript (src/http/schema-code.ts, run from tsc's output) into
+//    dist/precompiled-schemas.cjs, which the bundle takes in place of
+//    src/http/precompiled-schemas.ts: a start loads them instead of compiling them.
+// 3. esbuild bundles the command-line interface and its dependencies into one CommonJS file,
+//    dist/esim.cjs, and its launcher into dist/esim.js, which `npm start` and bin/esim.js run
+//    with plain node. Loading one file instead of about a thousand modules is most of what makes
+//    the service start fast. Left outside the bundle: native code (better-sqlite3, the optional
+//    pg-native). @fastify/swagger-ui serves its own files (the /docs page): they are copied to
+//    dist/swagger-ui/static, where the bundled plugin looks for them.
+// 4. A real start of the bundle (empty data directory, one request, shutdown) writes V8's code
+//    cache of it, dist/esim.cjs.cache, which the launcher gives V8 (src/cli/launcher.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
+const dist = join(root, 'dist');
+const bundle = join(dist, 'esim.cjs');
+const codeCache = `${bundle}.cache`;
 
 const tsc = spawnSync(
   process.execPath,
@@ -20,21 +34,113 @@ const tsc = spawnSync(
   { cwd: root, stdio: 'inherit' },
 );
 
-await build({
+const schemaCode = join(dist, 'precompiled-schemas.cjs');
+const { generateSchemaCode } = await import(
+  pathToFileURL(join(dist, 'http', 'schema-code.js')).href
+);
+writeFileSync(schemaCode, (await generateSchemaCode()).source);
+
+/** The bundle's precompiled-schemas module is the generated one. */
+const precompiledSchemas = {
+  name: 'precompiled-schemas',
+  setup(plugin) {
+    plugin.onResolve({ filter: /\/precompiled-schemas\.js$/ }, () => ({ path: schemaCode }));
+  },
+};
+
+/**
+ * @fastify/swagger-ui finds its files from its own directory (index.js: ./static, lib/routes.js:
+ * ../static); in the bundle both look in dist/swagger-ui, a copy of the package's static/.
+ */
+const swaggerUiFiles = {
+  name: 'swagger-ui-files',
+  setup(plugin) {
+    plugin.onLoad(
+      { filter: /[\\/]@fastify[\\/]swagger-ui[\\/](index|lib[\\/]routes)\.js$/ },
+      (file) => {
+        const dir = /routes\.js$/.test(file.path) ? '/swagger-ui/lib' : '/swagger-ui';
+        const source = readFileSync(file.path, 'utf8');
+        return { contents: source.replaceAll('__dirname', `(__dirname + '${dir}')`), loader: 'js' };
+      },
+    );
+  },
+};
+rmSync(join(dist, 'swagger-ui'), { recursive: true, force: true });
+cpSync(
+  join(require.resolve('@fastify/swagger-ui'), '..', 'static'),
+  join(dist, 'swagger-ui', 'static'),
+  { recursive: true },
+);
+
+rmSync(codeCache, { force: true });
+const buildId = randomUUID();
+const common = {
   absWorkingDir: root,
-  entryPoints: ['src/cli/main.ts'],
-  outfile: 'dist/esim.js',
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['better-sqlite3', 'pg-native', '@fastify/swagger-ui'],
-  // Bundled CommonJS packages call require() for Node's built-ins.
-  banner: {
-    js: "import { createRequire as __esimRequire } from 'node:module'; const require = __esimRequire(import.meta.url);",
-  },
   logLevel: 'warning',
+};
+await build({
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: 'dist/esim.cjs',
+  format: 'cjs',
+  external: ['better-sqlite3', 'pg-native'],
+  // The sources are ES modules: import.meta.url is the bundle's own URL, which the launcher
+  // passes in as __esimUrl. (A banner would come before the bundle's "use strict".)
+  define: { 'import.meta.url': '__esimUrl' },
+  plugins: [precompiledSchemas, swaggerUiFiles],
 });
+await build({
+  ...common,
+  entryPoints: ['src/cli/launcher.ts'],
+  outfile: 'dist/esim.js',
+  format: 'esm',
+  define: { ESIM_BUILD_ID: JSON.stringify(buildId) },
+});
+await writeCodeCache();
+
+/** Starts the bundle on an empty data directory, asks it one request, stops it. */
+async function writeCodeCache() {
+  const data = mkdtempSync(join(tmpdir(), 'esim-code-cache-'));
+  const child = spawn(process.execPath, [join(dist, 'esim.js'), 'serve'], {
+    cwd: root,
+    // Simulator mode on a scratch directory, whatever the build's environment configures; only
+    // NODE_OPTIONS is kept, since V8 takes a cache only under the flags it was made with.
+    env: {
+      PATH: process.env.PATH,
+      ...(process.env.NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: process.env.NODE_OPTIONS }),
+      MODE: 'simulator',
+      DATA_DIR: data,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ESIM_CODE_CACHE_OUT: codeCache,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk) => {
+        output += chunk;
+        const found = /listening on (http:\/\/\S+)/.exec(output);
+        if (found) resolve(found[1]);
+      });
+      void exited.then(() => reject(new Error(`the service exited: ${output}`)));
+    });
+    for (const path of ['/healthz', '/readyz']) await (await fetch(url + path)).arrayBuffer();
+    child.kill('SIGTERM');
+    await exited;
+  } catch (error) {
+    child.kill('SIGKILL');
+    console.error(`build: no code cache (${error instanceof Error ? error.message : error})`);
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+}
 
 process.exit(tsc.status ?? 1);

@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
 import { redactUrl, requireApiKey } from './http/auth.js';
-import {
-  bodyValidatorOptions,
-  installBodyLeniency,
-  textValidatorOptions,
-} from './http/body-input.js';
+import { installBodyLeniency } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
 import { installCors } from './http/cors.js';
 import { installDraining } from './http/draining.js';
+import { installStartGate } from './http/starting.js';
+import type { StartGate } from './http/starting.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
 import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
@@ -30,6 +27,9 @@ import { installFaultHook } from './http/routes/sim/fault-hook.js';
 import { simRoutes } from './http/routes/sim/index.js';
 import { registerPortal } from './portal/plugin.js';
 import { Country, ErrorBody } from './http/schemas/common.js';
+import { PRECOMPILED_SCHEMAS } from './http/precompiled-schemas.js';
+import { schemaCompilers } from './http/schema-compilers.js';
+import type { SchemaCompilers } from './http/schema-compilers.js';
 import type { Api } from './http/api.js';
 
 export interface BuildAppOptions {
@@ -37,6 +37,10 @@ export interface BuildAppOptions {
   logLevel?: string;
   /** Where log lines go instead of stdout (tests capture them here). */
   logStream?: { write(line: string): void };
+  /** How route schemas are compiled (default: the build's generated code, else compiled now). */
+  schemas?: SchemaCompilers;
+  /** Until it opens, only GET /healthz is answered (a first start, src/main.ts). */
+  startGate?: StartGate;
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of hops becomes "trust the nearest n". */
@@ -47,25 +51,6 @@ function trustProxyOption(
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-type ValidatorFactory = (
-  externalSchemas: Record<string, unknown>,
-  options: unknown,
-) => (route: { schema: unknown; httpPart?: string }) => unknown;
-
-/**
- * JSON bodies are validated with strict types (a quantity of "2", true or [1] is a 400); the
- * query string, path parameters and headers are text, coerced to the types their schemas give.
- * Each has its own Ajv instance, built by Fastify's own compiler.
- */
-function validatorsByPart(): ValidatorFactory {
-  const pool = AjvCompiler() as unknown as ValidatorFactory;
-  return (externalSchemas) => {
-    const body = pool(externalSchemas, { customOptions: bodyValidatorOptions });
-    const text = pool(externalSchemas, { customOptions: textValidatorOptions });
-    return (route) => (route.httpPart === 'body' ? body(route) : text(route));
-  };
-}
 
 /** Builds the HTTP app from its dependencies. It never listens by itself. */
 export async function buildApp(
@@ -93,8 +78,12 @@ export async function buildApp(
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    // Fastify types the factory as returning a schema-only compiler; it is called with the route.
-    schemaController: { compilersFactory: { buildValidator: validatorsByPart() as never } },
+    // Validators and serialisers: generated at build time where they can be (schema-compilers.ts).
+    // Fastify types the factories as returning schema-only compilers; they get the route.
+    schemaController: {
+      compilersFactory: (options.schemas ?? schemaCompilers({ precompiled: PRECOMPILED_SCHEMAS }))
+        .factory as never,
+    },
     // installDraining answers during shutdown instead, with {message} and Retry-After.
     return503OnClosing: false,
     frameworkErrors,
@@ -104,6 +93,7 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
   });
   installDraining(app);
+  if (options.startGate !== undefined) installStartGate(app, options.startGate);
   await installCors(app, deps.config.corsOrigins);
   if (deps.metrics !== undefined) {
     installRequestMetrics(app, deps.metrics);

@@ -18,6 +18,7 @@ import { cryptoRandom } from './random.js';
 import { createRateLimits } from './rate-limits/limiter.js';
 import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
+import { startGate } from './http/starting.js';
 import { withQueryTiming } from './store/query-timing.js';
 import { createKeyCipher } from './security/api-keys.js';
 import { resolveMasterKey } from './security/master-key.js';
@@ -38,7 +39,14 @@ export interface Services {
 
 export async function openServices(
   config: Config,
-  options: { store?: Store; clock?: Clock; wallClock?: WallClock; resolver?: Resolver } = {},
+  options: {
+    store?: Store;
+    clock?: Clock;
+    wallClock?: WallClock;
+    resolver?: Resolver;
+    /** Leave the built-in catalogue to the caller (startServer loads it once listening). */
+    deferSeed?: boolean;
+  } = {},
 ): Promise<Services> {
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
@@ -56,8 +64,10 @@ export async function openServices(
   const wallClock = options.wallClock ?? systemWallClock;
   const metrics = createMetrics({ store: opened, clock });
   const store = withQueryTiming(opened, (seconds) => metrics.observeQuery(seconds));
-  if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
-  const rateLimits = config.rateLimitEnabled ? createRateLimits(config) : undefined;
+  if (config.catalogueSeed && options.deferSeed !== true) {
+    await seedBuiltInCatalogue(store.db, iso(clock.now()));
+  }
+  const rateLimits = config.rateLimitEnabled ? await createRateLimits(config) : undefined;
   const deps: AppDeps = {
     rateLimits,
     metrics,
@@ -107,22 +117,33 @@ export async function startServer(
   const lock = lockDatabase(config);
   let services: Services;
   try {
-    services = await openServices(config);
+    services = await openServices(config, { deferSeed: true });
   } catch (error) {
     lock?.release();
     throw error;
   }
   const { deps } = services;
+  // Listening comes first, so the liveness probe answers during a first start; the readiness
+  // probe and every other request wait for the gate (src/http/starting.ts).
+  const gate = startGate();
   let app: FastifyInstance | undefined;
   let address: string;
   try {
-    app = await buildApp(deps);
+    app = await buildApp(deps, { startGate: gate });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
     await services.close();
     lock?.release();
     throw listenError(error, config);
+  }
+  try {
+    if (config.catalogueSeed) await seedBuiltInCatalogue(deps.store.db, iso(deps.clock.now()));
+  } catch (error) {
+    await app.close();
+    await services.close();
+    lock?.release();
+    throw error;
   }
   deps.metrics?.includeProcessMetrics();
   let metricsServer: { url: string; close(): Promise<void> } | undefined;
@@ -140,6 +161,7 @@ export async function startServer(
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
 
   if (config.mode === 'simulator' && config.demoOnFirstStart) await announceDemo(deps, url, print);
+  gate.open();
   print(`eSIM bundle service (${config.mode} mode, ${deps.store.dialect}) listening on ${url}`);
   const workers = createWorkers(deps, app.log);
   for (const worker of workers) worker.start();

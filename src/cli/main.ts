@@ -155,8 +155,11 @@ export async function main(
   }
 }
 
+// Run directly (`tsx src/cli/main.ts`). No top-level await: the bundle is CommonJS.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.exitCode = await main(process.argv.slice(2));
-  // Once the command is done, a leftover handle (a socket, a timer) must not keep it alive.
-  setTimeout(() => process.exit(), 2000).unref();
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+    // Once the command is done, a leftover handle (a socket, a timer) must not keep it alive.
+    setTimeout(() => process.exit(), 2000).unref();
+  });
 }

@@ -65,6 +65,7 @@ export const ERROR_CATALOGUE = {
   database_busy: { status: 503, message: 'the database is busy; retry shortly' },
   database_unreachable: { status: 503, message: 'database unreachable' },
   draining: { status: 503, message: 'this instance is shutting down; retry shortly' },
+  starting: { status: 503, message: 'this instance is starting; retry shortly' },
   simulated_fault: { status: 'as-configured', message: 'simulated fault' },
 } as const satisfies Record<string, CatalogueEntry>;
 

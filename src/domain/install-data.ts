@@ -1,5 +1,3 @@
-import QRCode from 'qrcode';
-import yazl from 'yazl';
 import type { Executor } from '../store/database.js';
 import { listAssignmentsByReference } from '../store/repositories/assignment-repository.js';
 import { listEsimsByIccid } from '../store/repositories/esim-repository.js';
@@ -38,6 +36,11 @@ export function installCsv(rows: readonly InstallRow[]): string {
 
 /** A ZIP of `<iccid>.png` QR codes (one per eSIM) carrying each activation code. */
 export async function installZip(rows: readonly InstallRow[], at: Date): Promise<Buffer> {
+  // Loaded on first use: most starts never make a ZIP.
+  const [{ default: QRCode }, { default: yazl }] = await Promise.all([
+    import('qrcode'),
+    import('yazl'),
+  ]);
   const zip = new yazl.ZipFile();
   const seen = new Set<string>();
   for (const r of rows) {

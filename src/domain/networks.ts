@@ -28,7 +28,12 @@ export interface NetworksQuery {
   readonly returnAll?: boolean | undefined;
 }
 
-const byName = new Map(allCountries().map((c) => [c.name.toLowerCase(), c.iso]));
+let countriesByName: Map<string, string> | undefined;
+
+function byName(name: string): string | undefined {
+  countriesByName ??= new Map(allCountries().map((c) => [c.name.toLowerCase(), c.iso]));
+  return countriesByName.get(name.toLowerCase());
+}
 
 function list(value: string | undefined): string[] {
   return (value ?? '')
@@ -40,8 +45,7 @@ function list(value: string | undefined): string[] {
 /** Country names or ISO codes to ISO codes; 400 naming the first one that is neither. */
 function resolve(values: readonly string[], field: string, namesAllowed: boolean): string[] {
   return values.map((value) => {
-    const iso =
-      countryByIso(value)?.iso ?? (namesAllowed ? byName.get(value.toLowerCase()) : undefined);
+    const iso = countryByIso(value)?.iso ?? (namesAllowed ? byName(value) : undefined);
     if (iso === undefined) {
       throw badRequest(
         `query parameter ${field}: "${value.slice(0, 60)}" is not ${namesAllowed ? 'a country name or ' : ''}an ISO 3166-1 alpha-2 code`,

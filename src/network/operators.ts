@@ -18,8 +18,6 @@ export interface NetworkOperator {
   readonly radio: boolean;
 }
 
-const list = createRequire(import.meta.url)('mcc-mnc-list/mcc-mnc-list.json') as Operator[];
-
 const GENERATIONS: readonly [RegExp, string][] = [
   [/GSM/, '2G'],
   [/UMTS|CDMA2000|TD-SCDMA/, '3G'],
@@ -31,45 +29,59 @@ function speedOf(bands: string): string[] {
   return GENERATIONS.filter(([pattern]) => pattern.test(bands)).map(([, speed]) => speed);
 }
 
-const byCountry = new Map<string, NetworkOperator[]>();
-const byCode = new Map<string, NetworkOperator>();
-for (const o of list) {
-  if (o.status !== 'Operational' || o.type !== 'National') continue;
-  if (!/^\d{3}$/.test(o.mcc) || !/^\d{2,3}$/.test(o.mnc)) continue;
-  const country = countryByIso(o.countryCode ?? '');
-  if (country === undefined) continue;
-  const name = (o.brand ?? '').trim() || (o.operator ?? '').trim();
-  if (name === '') continue;
-  const bands = (o.bands ?? '').trim();
-  const radio = /GSM|UMTS|LTE|5G/.test(bands) && !/MVNO/i.test(bands);
-  const op: NetworkOperator = {
-    mcc: o.mcc,
-    mnc: o.mnc,
-    name,
-    operator: (o.operator ?? '').trim() || name,
-    country: country.iso,
-    speed: speedOf(bands),
-    radio,
-  };
-  if (byCode.has(op.mcc + op.mnc)) continue;
-  byCode.set(op.mcc + op.mnc, op);
-  const ops = byCountry.get(op.country) ?? [];
-  ops.push(op);
-  byCountry.set(op.country, ops);
+interface Operators {
+  readonly byCountry: Map<string, NetworkOperator[]>;
+  readonly byCode: Map<string, NetworkOperator>;
+}
+
+// Read on first use: the package's data is 0.9 MB of JSON, which a start need not parse.
+let table: Operators | undefined;
+
+function operators(): Operators {
+  if (table !== undefined) return table;
+  const list = createRequire(import.meta.url)('mcc-mnc-list/mcc-mnc-list.json') as Operator[];
+  const byCountry = new Map<string, NetworkOperator[]>();
+  const byCode = new Map<string, NetworkOperator>();
+  for (const o of list) {
+    if (o.status !== 'Operational' || o.type !== 'National') continue;
+    if (!/^\d{3}$/.test(o.mcc) || !/^\d{2,3}$/.test(o.mnc)) continue;
+    const country = countryByIso(o.countryCode ?? '');
+    if (country === undefined) continue;
+    const name = (o.brand ?? '').trim() || (o.operator ?? '').trim();
+    if (name === '') continue;
+    const bands = (o.bands ?? '').trim();
+    const radio = /GSM|UMTS|LTE|5G/.test(bands) && !/MVNO/i.test(bands);
+    const op: NetworkOperator = {
+      mcc: o.mcc,
+      mnc: o.mnc,
+      name,
+      operator: (o.operator ?? '').trim() || name,
+      country: country.iso,
+      speed: speedOf(bands),
+      radio,
+    };
+    if (byCode.has(op.mcc + op.mnc)) continue;
+    byCode.set(op.mcc + op.mnc, op);
+    const ops = byCountry.get(op.country) ?? [];
+    ops.push(op);
+    byCountry.set(op.country, ops);
+  }
+  table = { byCountry, byCode };
+  return table;
 }
 
 /** Operators a visiting eSIM can register on: radio networks first, MVNOs only if none. */
 export function operatorsIn(country: string): readonly NetworkOperator[] {
-  const all = byCountry.get(country.toUpperCase()) ?? [];
+  const all = operators().byCountry.get(country.toUpperCase()) ?? [];
   const radio = all.filter((o) => o.radio);
   return radio.length > 0 ? radio : all;
 }
 
 export function operatorByCode(mcc: string, mnc: string): NetworkOperator | undefined {
-  return byCode.get(mcc + mnc);
+  return operators().byCode.get(mcc + mnc);
 }
 
 /** ISO2 codes of every country with at least one operator, sorted. */
 export function operatorCountries(): readonly string[] {
-  return [...byCountry.keys()].sort();
+  return [...operators().byCountry.keys()].sort();
 }

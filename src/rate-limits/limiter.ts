@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
@@ -44,19 +44,23 @@ function decision(res: RateLimiterRes, limit: number, allowed: boolean, now: num
   };
 }
 
-export function createRateLimits(config: Config): RateLimits {
-  const redis =
-    config.redisUrl === undefined
-      ? undefined
-      : new Redis(config.redisUrl, {
-          // Fail fast to the insurance limiter instead of queueing while Redis is away.
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
-          connectTimeout: 2000,
-        });
+/** The Redis client of REDIS_URL; ioredis is loaded only then. */
+async function connectRedis(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, {
+    // Fail fast to the insurance limiter instead of queueing while Redis is away.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
   // Without a listener, a lost connection would be an unhandled 'error' event; ioredis
   // reconnects by itself and the insurance limiter covers the gap.
-  redis?.on('error', () => undefined);
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+export async function createRateLimits(config: Config): Promise<RateLimits> {
+  const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
 
   const limiter = (prefix: string, points: number, duration: number): RateLimiterAbstract => {
     const memory = new RateLimiterMemory({ keyPrefix: prefix, points, duration });

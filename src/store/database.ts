@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from 'kysely';
-import pg from 'pg';
+import type { Pool } from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { migrationsFor } from './migrations/index.js';
@@ -21,10 +21,6 @@ export interface Store {
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
-
-// int8 (bigint) comes back from pg as a string; every bigint here is money, bytes or a counter
-// well inside Number.MAX_SAFE_INTEGER.
-pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 /** How long SQLite itself waits for a lock before the asynchronous retries take over. */
 export const SQLITE_BUSY_TIMEOUT_MS = 250;
@@ -55,21 +51,38 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: options.poolSize ?? 20 });
-  // An idle client that the server drops (restart, failover, admin termination) is removed from
-  // the pool by pg itself; without a listener the 'error' event would crash the process.
-  pool.on('error', () => undefined);
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  let pool: Pool | undefined;
+  const connect = async (): Promise<Pool> => {
+    pool = await openPool(target.url, options.poolSize ?? 20);
+    return pool;
+  };
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connect }) });
   return {
     db,
     dialect: 'postgres',
     poolStats: () => ({
-      total: pool.totalCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
+      total: pool?.totalCount ?? 0,
+      idle: pool?.idleCount ?? 0,
+      waiting: pool?.waitingCount ?? 0,
     }),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The PostgreSQL pool, made on the first query. pg is loaded only then: a SQLite service never
+ * pays for loading it (on Node.js 20 its first load also loads Node's fetch implementation).
+ */
+async function openPool(url: string, max: number): Promise<Pool> {
+  const { default: pg } = await import('pg');
+  // int8 (bigint) comes back from pg as a string; every bigint here is money, bytes or a counter
+  // well inside Number.MAX_SAFE_INTEGER.
+  pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client that the server drops (restart, failover, admin termination) is removed from
+  // the pool by pg itself; without a listener the 'error' event would crash the process.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 // Kysely prepares every statement anew; preparing costs about as much as running a simple one.
@@ -105,7 +118,13 @@ class StaticProvider implements MigrationProvider {
 
 /** Applies every pending migration; returns the names applied now. */
 export async function migrate(store: Store): Promise<string[]> {
-  const migrator = new Migrator({ db: store.db, provider: new StaticProvider(store.dialect) });
+  const migrator = new Migrator({
+    db: store.db,
+    provider: new StaticProvider(store.dialect),
+    // Names start with a zero-padded number, so code-point order is their order. Kysely's
+    // default, localeCompare, sets up ICU's collation on every start.
+    nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error');

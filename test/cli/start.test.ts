@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
@@ -85,6 +85,12 @@ describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, (
       'npm start to listen',
     );
     assert.equal((await fetch(`${url}/healthz`)).status, 200);
+    // The docs page's files are copied into dist/ for the bundled @fastify/swagger-ui.
+    for (const file of ['/docs/', '/docs/static/swagger-ui-bundle.js', '/docs/static/logo.svg']) {
+      const res = await fetch(`${url}${file}`);
+      await res.arrayBuffer();
+      assert.equal(res.status, 200, file);
+    }
     assert.match(output, /^API key: esim_/m, 'the demo key of a fresh data directory');
 
     assert.ok(child.pid !== undefined);
@@ -104,5 +110,25 @@ describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, (
     process.kill(server.pid, 'SIGTERM');
     serverPid = undefined;
     assert.equal(await exited, 0, output);
+  });
+});
+
+describe('the compiled start', () => {
+  it('gives V8 the code cache the build wrote for the bundle', () => {
+    // dist/esim.js reports whether V8 took dist/esim.cjs.cache: without it every start parses
+    // and compiles the whole bundle again (docs/operations.md, "Start time").
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "console.log((await import('./dist/esim.js')).codeCache)"],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), 'used');
+  });
+
+  it('runs the bundle as strict code, as the ES modules it is made from', () => {
+    // The launcher wraps dist/esim.cjs in a function: its "use strict" must come first.
+    const bundle = readFileSync(new URL('dist/esim.cjs', `file://${ROOT}`), 'utf8');
+    assert.ok(bundle.startsWith('"use strict";'), bundle.slice(0, 80));
   });
 });

@@ -182,7 +182,7 @@ describe('rate limits across two instances sharing Redis', { skip: !redisUp }, (
     };
     t = await startTestApp('sqlite', shared);
     // A second instance: its own process state and Redis connection, the same database.
-    secondLimits = createRateLimits(t.config);
+    secondLimits = await createRateLimits(t.config);
     second = await buildApp({ ...t.deps, rateLimits: secondLimits }, { logLevel: 'silent' });
     await Promise.all([t.deps.rateLimits?.ready(), secondLimits.ready()]);
     for (const app of [t.app, second]) urls.push(await app.listen({ port: 0, host: '127.0.0.1' }));

@@ -52,11 +52,7 @@ const SPEEDS: Readonly<Record<Tier, readonly string[]>> = {
 const TIER_1_SET = new Set(TIER_1);
 
 // UN membership decides which sovereign states are served; CountryInfo does not carry it.
-const UN_MEMBERS = new Set(
-  (createRequire(import.meta.url)('world-countries/countries.json') as PackageCountry[])
-    .filter((c) => c.unMember)
-    .map((c) => c.cca2),
-);
+let unMembers: Set<string> | undefined;
 
 function tierOf(iso: string): Tier {
   if (TIER_1_SET.has(iso)) return 1;
@@ -100,7 +96,12 @@ export function servedCountries(): string[] {
 }
 
 function isUnMember(iso: string): boolean {
-  return UN_MEMBERS.has(iso);
+  unMembers ??= new Set(
+    (createRequire(import.meta.url)('world-countries/countries.json') as PackageCountry[])
+      .filter((c) => c.unMember)
+      .map((c) => c.cca2),
+  );
+  return unMembers.has(iso);
 }
 
 function countryName(iso: string): string {
@@ -240,11 +241,39 @@ function promoBundle(iso: string): Bundle {
 
 /** The built-in catalogue, sorted by name. */
 export function builtInCatalogue(): Bundle[] {
-  const all = [
-    ...servedCountries().flatMap(countryBundles),
-    ...REGIONS.flatMap(regionalBundles),
-    ...IOT_COUNTRIES.flatMap(iotBundles),
-    ...PROMO_COUNTRIES.map(promoBundle),
+  return byName(catalogueParts().flatMap((part) => part()));
+}
+
+/**
+ * The same catalogue, made part by part with `between` awaited after each: a first start makes
+ * it while it answers its liveness probe (seed.ts).
+ */
+export async function builtInCatalogueStepwise(between: () => Promise<void>): Promise<Bundle[]> {
+  const all: Bundle[] = [];
+  for (const part of catalogueParts()) {
+    all.push(...part());
+    await between();
+  }
+  return byName(all);
+}
+
+/** Countries per part of the catalogue: each part is a few milliseconds of work. */
+const COUNTRIES_PER_PART = 40;
+
+function catalogueParts(): (() => Bundle[])[] {
+  const countries = servedCountries();
+  const parts: (() => Bundle[])[] = [];
+  for (let i = 0; i < countries.length; i += COUNTRIES_PER_PART) {
+    parts.push(() => countries.slice(i, i + COUNTRIES_PER_PART).flatMap(countryBundles));
+  }
+  return [
+    ...parts,
+    () => REGIONS.flatMap(regionalBundles),
+    () => IOT_COUNTRIES.flatMap(iotBundles),
+    () => PROMO_COUNTRIES.map(promoBundle),
   ];
-  return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function byName(bundles: Bundle[]): Bundle[] {
+  return bundles.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

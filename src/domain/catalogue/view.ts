@@ -25,13 +25,18 @@ export interface CatalogueItem {
   readonly billingType: 'FixedCost';
 }
 
-// Built once from the package data: the list endpoint maps thousands of codes a second.
-const COUNTRY_VIEWS = new Map<string, CountryView>(
-  allCountries().map((c) => [c.iso, Object.freeze({ name: c.name, region: c.region, iso: c.iso })]),
-);
+// Built once from the package data, on first use: the list endpoint maps thousands of codes a
+// second.
+let countryViews: Map<string, CountryView> | undefined;
 
 export function countryView(iso: string): CountryView {
-  return COUNTRY_VIEWS.get(iso) ?? { name: iso, region: '', iso };
+  countryViews ??= new Map<string, CountryView>(
+    allCountries().map((c) => [
+      c.iso,
+      Object.freeze({ name: c.name, region: c.region, iso: c.iso }),
+    ]),
+  );
+  return countryViews.get(iso) ?? { name: iso, region: '', iso };
 }
 
 export function catalogueItem(bundle: Bundle): CatalogueItem {

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { bodyValidatorOptions, textValidatorOptions } from './body-input.js';
+import type { PrecompiledSchemas, SchemaModule } from './precompiled-schemas.js';
+
+// The compilers Fastify uses for every route's schemas (its `schemaController.compilersFactory`).
+// Validation: JSON bodies are validated with strict types (a quantity of "2", true or [1] is a
+// 400); the query string, path parameters and headers are text, coerced to the types their
+// schemas give. Each has its own Ajv instance, built by Fastify's own compiler. Serialisation:
+// fast-json-stringify, as Fastify does by default.
+//
+// A schema whose generated code is in `precompiled` (the bundle's, made at build time) is not
+// compiled at all: its module is loaded. The key covers everything the generated code depends
+// on (the schema, the shared schemas it may reference, the compiler options), so a schema that
+// changed since the build is simply compiled as before.
+
+export type ExternalSchemas = Readonly<Record<string, unknown>>;
+
+/** What Fastify passes for one schema of one route. */
+export interface RouteSchema {
+  readonly schema: unknown;
+  readonly method?: string;
+  readonly url?: string;
+  readonly httpPart?: string;
+  readonly httpStatus?: string;
+  readonly contentType?: string;
+}
+
+export type AjvOptions = typeof bodyValidatorOptions | typeof textValidatorOptions;
+
+/** Told about every schema compiled, so that the build can generate its code. */
+export interface SchemaRecorder {
+  validator(key: string, external: ExternalSchemas, options: AjvOptions, route: RouteSchema): void;
+  serializer(key: string, external: ExternalSchemas, options: unknown, route: RouteSchema): void;
+}
+
+type Compile = (route: RouteSchema) => unknown;
+type Factory = (external: ExternalSchemas, options: unknown) => Compile;
+
+export interface SchemaCompilers {
+  /** For Fastify's `schemaController.compilersFactory`. */
+  readonly factory: { buildValidator: Factory; buildSerializer: Factory };
+  /** Schemas taken from the generated code, and schemas compiled now. */
+  counts(): { precompiled: number; compiled: number };
+}
+
+/** The key of one schema's generated code. */
+export function schemaKey(kind: string, ...parts: readonly string[]): string {
+  const hash = createHash('sha256').update(kind);
+  for (const part of parts) hash.update('\0').update(part);
+  return hash.digest('base64url').slice(0, 22);
+}
+
+const json = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
+
+function load(module: SchemaModule): unknown {
+  const box: { exports: unknown } = { exports: undefined };
+  module(box);
+  return box.exports;
+}
+
+export function schemaCompilers(
+  options: { precompiled?: PrecompiledSchemas; recorder?: SchemaRecorder } = {},
+): SchemaCompilers {
+  const { precompiled, recorder } = options;
+  const counts = { precompiled: 0, compiled: 0 };
+  const found = (module: SchemaModule | undefined): unknown => {
+    if (module === undefined) return undefined;
+    counts.precompiled += 1;
+    return load(module);
+  };
+  const validatorPool = AjvCompiler() as unknown as (
+    external: ExternalSchemas,
+    options: { customOptions: AjvOptions },
+  ) => Compile;
+  const serializerPool = SerializerSelector() as unknown as Factory;
+
+  const buildValidator: Factory = (external) => {
+    const shared = json(external);
+    const parts = new Map<AjvOptions, Compile>();
+    return (route) => {
+      const options = route.httpPart === 'body' ? bodyValidatorOptions : textValidatorOptions;
+      const key = schemaKey('validator', shared, json(options), json(route.schema));
+      const loaded = found(precompiled?.validators[key]);
+      if (loaded !== undefined) return loaded;
+      counts.compiled += 1;
+      recorder?.validator(key, external, options, route);
+      let compile = parts.get(options);
+      if (compile === undefined) {
+        compile = validatorPool(external, { customOptions: options });
+        parts.set(options, compile);
+      }
+      return compile(route);
+    };
+  };
+
+  const buildSerializer: Factory = (external, serializerOptions) => {
+    const shared = json(external);
+    const settings = json(serializerOptions);
+    const compile = serializerPool(external, serializerOptions);
+    return (route) => {
+      const key = schemaKey('serializer', shared, settings, json(route.schema));
+      const loaded = found(precompiled?.serializers[key]);
+      if (loaded !== undefined) return loaded;
+      counts.compiled += 1;
+      recorder?.serializer(key, external, serializerOptions, route);
+      return compile(route);
+    };
+  };
+
+  return { factory: { buildValidator, buildSerializer }, counts: () => ({ ...counts }) };
+}
