@@ -9,7 +9,7 @@ import globals from 'globals';
 // test/ci/write-guard.test.ts checks against the repositories' own queries.
 const WRITING_VERBS =
   'insert|update|upsert|delete|set|write|touch|claim|reclaim|record|release|requeue|retire|' +
-  'complete|take|transfer|purge|draw|refund|settle|postpone|finish|consume|end|apply|lock';
+  'complete|take|transfer|purge|draw|refund|settle|postpone|finish|consume|end|apply|lock|add|make';
 // Reads that lock rows (FOR UPDATE on PostgreSQL), so they belong inside a use case's transaction.
 const LOCKING_READS = ['readUsageView'];
 

@@ -24,10 +24,13 @@ export function formatDateTime(iso: string, timeZone: string): string {
   }).format(date);
 }
 
-/** Megabytes as people read them: '512 MB', '1.5 GB', 'Unlimited' for -1. */
+/**
+ * Decimal megabytes (the service's unit: 1 MB = 1,000,000 bytes, as bundles are sold) as people
+ * read them: '512 MB', '1.5 GB', 'Unlimited' for -1.
+ */
 export function formatBytes(mb: number): string {
   if (mb < 0) return 'Unlimited';
-  if (mb < 1024) return `${Math.round(mb * 10) / 10} MB`;
-  const gb = mb / 1024;
+  if (mb < 1000) return `${Math.round(mb * 10) / 10} MB`;
+  const gb = mb / 1000;
   return `${Math.round(gb * 100) / 100} GB`;
 }

@@ -74,7 +74,7 @@ export function registerActivityPage(app: FastifyInstance, deps: AppDeps): void 
     const table =
       page.entries.length === 0
         ? html`<p>No activity yet.</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Activity">
             <table>
               <caption>
                 Sensitive actions, newest first

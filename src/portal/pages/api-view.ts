@@ -176,7 +176,7 @@ function deliverySection(d: ApiData, shown: Shown): SafeHtml {
     ${
       rows.length === 0
         ? html`<p>No callbacks yet.</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Deliveries">
             <table data-testid="deliveries">
               <thead>
                 <tr>
@@ -251,7 +251,7 @@ export function deliveryBody(
     ${
       rows.length === 0
         ? html`<p>No attempt yet.</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Delivery attempts">
             <table data-testid="attempts">
               <thead>
                 <tr>

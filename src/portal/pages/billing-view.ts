@@ -109,7 +109,7 @@ function ledgerSection(d: BillingData, shown: Shown): SafeHtml {
     ${
       rows.length === 0
         ? html`<p>No entries yet.</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Ledger">
             <table data-testid="ledger">
               <caption>
                 Every movement of money, newest first, with the balance after it

@@ -1,16 +1,123 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { requirePermission } from '../context.js';
+import { listOrganisationEsims, readEsimDetails } from '../../domain/esim-details.js';
+import { DomainError } from '../../domain/errors.js';
+import type { PortalView } from '../context.js';
+import { redirectWithFlash, requirePermission } from '../context.js';
 import { html } from '../html.js';
 import { sendPage } from '../layout.js';
+import { can } from '../permissions.js';
+import type { EsimDetailOptions } from './esim-detail-view.js';
+import { esimDetailBody } from './esim-detail-view.js';
+import { esimListBody } from './esim-list-view.js';
+import { pageLinks, requestedPortalPage } from './page-links.js';
+import { formText, queryText } from './query-values.js';
+import { revokeEsimAssignment, sendEsimSms } from './shop-actions.js';
 
-// Placeholder until the page is built: the route exists, so the navigation and the role checks
-// work from the start.
+// eSIMs: the list with search by ICCID, one eSIM's details, and its actions: send an SMS
+// (Admin, Support) and revoke an assignment (Admin).
 
-export function registerEsimsPage(app: FastifyInstance, _deps: AppDeps): void {
-  app.get('/portal/esims', async (request, reply) => {
-    const view = requirePermission(request, 'read');
-    const body = html`<p>This page is not available yet.</p>`;
-    return sendPage(reply, view, { title: 'eSIMs', current: 'esims', body });
+const PAGE_SIZE = 50;
+
+type IccidRequest = FastifyRequest<{ Params: { iccid: string } }>;
+type AssignmentRequest = FastifyRequest<{
+  Params: { iccid: string; name: string; id: string };
+}>;
+
+const isClientError = (e: unknown): e is DomainError =>
+  e instanceof DomainError && e.status >= 400 && e.status < 500 && e.status !== 404;
+
+async function listPage(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'read');
+  const search = queryText(request, 'iccid', 40);
+  let error: string | undefined;
+  let result = {
+    esims: [] as Awaited<ReturnType<typeof listOrganisationEsims>>['esims'],
+    total: 0,
+  };
+  let page = { number: 1, size: PAGE_SIZE, offset: 0 };
+  try {
+    page = requestedPortalPage(queryText(request, 'page', 20), PAGE_SIZE);
+    result = await listOrganisationEsims(deps.store.db, view.organisation.id, {
+      search,
+      offset: page.offset,
+      limit: PAGE_SIZE,
+    });
+  } catch (e) {
+    if (!isClientError(e)) throw e;
+    error = e.message;
+  }
+  const body = esimListBody({
+    search,
+    esims: result.esims,
+    total: result.total,
+    timeZone: view.user.timeZone,
+    error,
+    pager:
+      error === undefined
+        ? pageLinks('/portal/esims', { iccid: search }, page, result.total)
+        : html``,
   });
+  const status = error === undefined ? 200 : 400;
+  return sendPage(reply, view, { title: 'eSIMs', current: 'esims', body, status });
+}
+
+async function detailPage(
+  deps: AppDeps,
+  view: PortalView,
+  iccid: string,
+  reply: FastifyReply,
+  options: Partial<EsimDetailOptions> = {},
+  status = 200,
+) {
+  const details = await readEsimDetails(deps.store.db, view.organisation.id, iccid);
+  const body = esimDetailBody(view, details, {
+    canSendSms: can(view.user.role, 'sms.send'),
+    canRevoke: can(view.user.role, 'esims.write'),
+    canBuy: can(view.user.role, 'orders.write'),
+    ...options,
+  });
+  return sendPage(reply, view, { title: `eSIM ${iccid}`, current: 'esims', body, status });
+}
+
+export function registerEsimsPage(app: FastifyInstance, deps: AppDeps): void {
+  app.get('/portal/esims', (request, reply) => listPage(deps, request, reply));
+
+  app.get('/portal/esims/:iccid', async (request: IccidRequest, reply) => {
+    const view = requirePermission(request, 'read');
+    return detailPage(deps, view, request.params.iccid, reply);
+  });
+
+  app.post('/portal/esims/:iccid/sms', async (request: IccidRequest, reply) => {
+    const view = requirePermission(request, 'sms.send');
+    const { iccid } = request.params;
+    const message = formText(request, 'message', 1000);
+    try {
+      await sendEsimSms(deps, view.organisation.id, iccid, message);
+    } catch (e) {
+      if (!isClientError(e)) throw e;
+      return detailPage(deps, view, iccid, reply, { sms: { message, error: e.message } }, 400);
+    }
+    return redirectWithFlash(request, reply, `/portal/esims/${iccid}`, 'SMS sent');
+  });
+
+  app.post(
+    '/portal/esims/:iccid/bundles/:name/assignments/:id/revoke',
+    async (request: AssignmentRequest, reply) => {
+      const view = requirePermission(request, 'esims.write');
+      const { iccid, name, id } = request.params;
+      let refunded: boolean;
+      try {
+        const orgId = view.organisation.id;
+        ({ refundedToInventory: refunded } = await revokeEsimAssignment(deps, orgId, iccid, name, id));
+      } catch (e) {
+        if (!isClientError(e)) throw e;
+        return detailPage(deps, view, iccid, reply, { revokeError: e.message }, e.status);
+      }
+      const flash = refunded
+        ? 'Assignment revoked; the unit is back in inventory'
+        : 'Assignment revoked';
+      return redirectWithFlash(request, reply, `/portal/esims/${iccid}`, flash);
+    },
+  );
 }

@@ -1,16 +1,126 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { requirePermission } from '../context.js';
-import { html } from '../html.js';
+import { notFound } from '../../domain/errors.js';
+import { countOrders, findOrder, listOrders } from '../../store/repositories/order-repository.js';
+import type { PortalView } from '../context.js';
+import { redirectWithFlash, requirePermission } from '../context.js';
+import type { SafeHtml } from '../html.js';
 import { sendPage } from '../layout.js';
+import { can } from '../permissions.js';
+import type { BuyErrors, BuyValues } from './buy-form.js';
+import { MAX_ICCIDS_TEXT, buyErrors, buyRequest } from './buy-form.js';
+import { buyFormBody, buyReviewBody } from './buy-views.js';
+import { orderDetailBody, orderListBody } from './order-views.js';
+import { pageLinks, requestedPortalPage } from './page-links.js';
+import { formText, queryText } from './query-values.js';
+import { buyBundles, reviewOrder } from './shop-actions.js';
 
-// Placeholder until the page is built: the route exists, so the navigation and the role checks
-// work from the start.
+// Orders: the list and an order's details (every role reads them), and Buy bundles (Admin):
+// form, review with the total, confirm. Confirming places the order through the same use case as
+// POST /v2.1/orders, keyed by the review page's idempotency key, so a double click buys once.
 
-export function registerOrdersPage(app: FastifyInstance, _deps: AppDeps): void {
-  app.get('/portal/orders', async (request, reply) => {
+const PAGE_SIZE = 50;
+
+type ReferenceRequest = FastifyRequest<{ Params: { reference: string } }>;
+
+function send(reply: FastifyReply, view: PortalView, title: string, body: SafeHtml, status = 200) {
+  return sendPage(reply, view, { title, current: 'orders', body, status });
+}
+
+function postedValues(request: FastifyRequest): BuyValues {
+  return {
+    item: formText(request, 'item', 200),
+    quantity: formText(request, 'quantity', 20),
+    destination: formText(request, 'destination', 20),
+    iccids: formText(request, 'iccids', MAX_ICCIDS_TEXT),
+  };
+}
+
+function showForm(reply: FastifyReply, view: PortalView, values: BuyValues, errors: BuyErrors) {
+  const status = Object.keys(errors).length === 0 ? 200 : 400;
+  return send(reply, view, 'Buy bundles', buyFormBody(view, values, errors), status);
+}
+
+async function listPage(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'read');
+  const page = requestedPortalPage(queryText(request, 'page', 20), PAGE_SIZE);
+  const orgId = view.organisation.id;
+  const [orders, total] = await Promise.all([
+    listOrders(deps.store.db, orgId, { offset: page.offset, limit: PAGE_SIZE }),
+    countOrders(deps.store.db, orgId),
+  ]);
+  const pager = pageLinks('/portal/orders', {}, page, total);
+  const canBuy = can(view.user.role, 'orders.write');
+  return send(
+    reply,
+    view,
+    'Orders',
+    orderListBody(orders, total, view.user.timeZone, canBuy, pager),
+  );
+}
+
+async function review(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'orders.write');
+  const values = postedValues(request);
+  const parsed = buyRequest(values, 'validate');
+  if ('errors' in parsed) return showForm(reply, view, values, parsed.errors);
+  try {
+    const validated = await reviewOrder(deps, view.organisation, parsed.request);
+    const body = buyReviewBody(view, values, validated, deps.random.uuid());
+    return send(reply, view, 'Review your order', body);
+  } catch (e) {
+    const errors = buyErrors(e);
+    if (errors === undefined) throw e;
+    return showForm(reply, view, values, errors);
+  }
+}
+
+async function place(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  const view = requirePermission(request, 'orders.write');
+  const values = postedValues(request);
+  const parsed = buyRequest(values, 'transaction');
+  if ('errors' in parsed) return showForm(reply, view, values, parsed.errors);
+  try {
+    const key = formText(request, 'key', 100);
+    const reference = await buyBundles(deps, view.organisation, parsed.request, key);
+    return redirectWithFlash(request, reply, `/portal/orders/${reference}`, `Order ${reference} placed`);
+  } catch (e) {
+    const errors = buyErrors(e);
+    if (errors === undefined) throw e;
+    return showForm(reply, view, values, errors);
+  }
+}
+
+export function registerOrdersPage(app: FastifyInstance, deps: AppDeps): void {
+  app.get('/portal/orders', (request, reply) => listPage(deps, request, reply));
+
+  app.get('/portal/orders/new', (request, reply) => {
+    const view = requirePermission(request, 'orders.write');
+    // From an eSIM's page (?iccid=): a bundle onto that eSIM; from the catalogue (?item=): that bundle.
+    const iccid = queryText(request, 'iccid', 40);
+    const values = {
+      item: queryText(request, 'item'),
+      quantity: '1',
+      destination: iccid === '' ? 'inventory' : 'existing',
+      iccids: iccid,
+    };
+    return showForm(reply, view, values, {});
+  });
+
+  app.post('/portal/orders/new', (request, reply) => {
+    const view = requirePermission(request, 'orders.write');
+    return showForm(reply, view, postedValues(request), {});
+  });
+
+  app.post('/portal/orders/review', (request, reply) => review(deps, request, reply));
+  app.post('/portal/orders', (request, reply) => place(deps, request, reply));
+
+  app.get('/portal/orders/:reference', async (request: ReferenceRequest, reply) => {
     const view = requirePermission(request, 'read');
-    const body = html`<p>This page is not available yet.</p>`;
-    return sendPage(reply, view, { title: 'Orders', current: 'orders', body });
+    const reference = request.params.reference.slice(0, 100);
+    const order = await findOrder(deps.store.db, view.organisation.id, reference);
+    // Another organisation's order reads exactly like one that does not exist.
+    if (order === undefined) throw notFound(`order ${reference} not found`);
+    return send(reply, view, `Order ${reference}`, orderDetailBody(order, view.user.timeZone));
   });
 }

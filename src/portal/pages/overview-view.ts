@@ -53,7 +53,7 @@ function orders(o: Overview, shown: Shown): SafeHtml {
     ${
       rows.length === 0
         ? html`<p>No orders yet.</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Recent orders">
             <table>
               <thead>
                 <tr>

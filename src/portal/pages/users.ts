@@ -112,7 +112,7 @@ async function sendUsersPage(
 ): Promise<FastifyReply> {
   const users = await listUsersOf(deps, view.organisation.id);
   const admin = can(view.user.role, 'users.write');
-  const body = html`<div class="table-wrap">
+  const body = html`<div class="table-wrap" role="region" tabindex="0" aria-label="Users">
       <table>
         <caption>
           People who can sign in to this organisation

@@ -1,0 +1,78 @@
+import type { EsimRow } from '../../store/schema.js';
+import { formatDateTime } from '../format.js';
+import type { SafeHtml } from '../html.js';
+import { html } from '../html.js';
+import { countOf } from './page-links.js';
+
+// The eSIMs page's body: search by ICCID and one page of the organisation's eSIMs.
+
+export interface EsimListBody {
+  readonly search: string;
+  readonly esims: readonly EsimRow[];
+  readonly total: number;
+  readonly timeZone: string;
+  readonly error?: string;
+  readonly pager: SafeHtml;
+}
+
+function searchForm(body: EsimListBody): SafeHtml {
+  const error =
+    body.error === undefined ? html`` : html`<p class="error" id="iccid-error">${body.error}</p>`;
+  return html`<form method="get" action="/portal/esims" class="filters" role="search">
+    <div class="field">
+      <label for="iccid">ICCID</label>
+      <input
+        id="iccid"
+        name="iccid"
+        value="${body.search}"
+        inputmode="numeric"
+        maxlength="40"
+        ${body.error === undefined ? '' : html`aria-describedby="iccid-error" aria-invalid="true"`}
+        placeholder="all or part of an ICCID"
+      />
+      ${error}
+    </div>
+    <button type="submit">Search</button>
+  </form>`;
+}
+
+function esimRow(e: EsimRow, timeZone: string): SafeHtml {
+  return html`<tr>
+    <th scope="row"><a href="/portal/esims/${e.iccid}">${e.iccid}</a></th>
+    <td>${e.profile_status}</td>
+    <td>${e.msisdn ?? ''}</td>
+    <td>${e.customer_ref ?? ''}</td>
+    <td>${formatDateTime(e.created_at, timeZone)}</td>
+  </tr>`;
+}
+
+export function esimListBody(body: EsimListBody): SafeHtml {
+  let table: SafeHtml;
+  if (body.esims.length === 0) {
+    table =
+      body.search === ''
+        ? html`<p>No eSIMs yet: an order with the destination "New eSIMs" issues them.</p>`
+        : html`<p>No eSIM's ICCID contains ${body.search}.</p>`;
+  } else {
+    table = html`<div class="table-wrap" role="region" tabindex="0" aria-label="eSIMs">
+      <table>
+        <caption>
+          ${countOf(body.total)} eSIMs, newest first
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">ICCID</th>
+            <th scope="col">Profile</th>
+            <th scope="col">Phone number</th>
+            <th scope="col">Your reference</th>
+            <th scope="col">Issued</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${body.esims.map((e) => esimRow(e, body.timeZone))}
+        </tbody>
+      </table>
+    </div>`;
+  }
+  return html`${searchForm(body)}${table}${body.pager}`;
+}

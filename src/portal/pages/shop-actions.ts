@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { AppDeps } from '../../deps.js';
+import { DomainError, badRequest } from '../../domain/errors.js';
+import type { Organisation } from '../../domain/organisation.js';
+import type { PlacedOrder } from '../../domain/orders/placement.js';
+import {
+  orderingOrganisation,
+  placeOrder,
+  validateOrder,
+} from '../../domain/orders/placement.js';
+import type { OrderRequest } from '../../domain/orders/validation.js';
+import type { Outcome } from '../../domain/use-cases/run.js';
+import { runUseCase } from '../../domain/use-cases/run.js';
+import { revokeById } from '../../domain/use-cases/revoke.js';
+import { sendSms } from '../../domain/use-cases/send-sms.js';
+
+// The writes of the Orders and eSIMs pages: the domain use cases the API routes call, through
+// the same runner. Buying carries the review page's key as its Idempotency-Key, so a double
+// click, a resent form or a reload places the order once and answers with the same order.
+
+const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** How long a repeat waits for the first request of the same key to finish. */
+const IN_PROGRESS_WAIT_MS = 100;
+const IN_PROGRESS_TRIES = 50;
+
+/** Checks an order (type validate): every rule placing it applies; nothing is written. */
+export function reviewOrder(
+  deps: AppDeps,
+  organisation: Organisation,
+  request: OrderRequest,
+): Promise<PlacedOrder> {
+  return validateOrder(deps, orderingOrganisation(organisation), request);
+}
+
+function hashOf(request: OrderRequest): string {
+  return createHash('sha256').update(`portal order\n${JSON.stringify(request)}`).digest('hex');
+}
+
+function referenceOf(outcome: Outcome<{ orderReference: string }>): string {
+  if (outcome.kind === 'done') return outcome.body.orderReference;
+  if (outcome.error !== undefined) throw new DomainError(outcome.error.code, outcome.error.message);
+  return (JSON.parse(outcome.body) as { orderReference: string }).orderReference;
+}
+
+function pause(deps: AppDeps, ms: number): Promise<void> {
+  return new Promise((resolve) => deps.wallClock.setTimer(ms, resolve));
+}
+
+/** Places the order reviewed under `key`; the reference of the one order that key places. */
+export async function buyBundles(
+  deps: AppDeps,
+  organisation: Organisation,
+  request: OrderRequest,
+  key: string,
+): Promise<string> {
+  if (!KEY_PATTERN.test(key)) {
+    throw badRequest('the order was not reviewed: review the order, then confirm it');
+  }
+  const idempotency = { organisationId: organisation.id, key: `portal-order-${key}`, requestHash: hashOf(request) };
+  const input = { org: orderingOrganisation(organisation), request };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const outcome = await runUseCase(deps, placeOrder, input, {
+        idempotency,
+        present: (placed: PlacedOrder) => ({ orderReference: placed.order.reference }),
+      });
+      return referenceOf(outcome);
+    } catch (error) {
+      // The same confirmation is being placed by an earlier click: wait for its answer.
+      const running = error instanceof DomainError && error.code === 'idempotency_in_progress';
+      if (!running || attempt >= IN_PROGRESS_TRIES) throw error;
+      await pause(deps, IN_PROGRESS_WAIT_MS);
+    }
+  }
+}
+
+/** Revokes one assignment of an eSIM of the organisation (refunded to inventory when unused). */
+export async function revokeEsimAssignment(
+  deps: AppDeps,
+  organisationId: string,
+  iccid: string,
+  bundleName: string,
+  assignmentId: string,
+): Promise<{ refundedToInventory: boolean }> {
+  const done = await revokeById(deps, {
+    organisationId,
+    iccid,
+    name: bundleName,
+    assignmentId,
+    type: 'transaction',
+  });
+  return { refundedToInventory: done.refundToInventory };
+}
+
+/** Sends an SMS from the default sender to an eSIM of the organisation. */
+export function sendEsimSms(
+  deps: AppDeps,
+  organisationId: string,
+  iccid: string,
+  message: string,
+): Promise<void> {
+  const from = deps.config.smsAllowedSenders[0] ?? 'eSIM';
+  return sendSms(deps, { organisationId, iccid, message, from });
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { assertAccessible } from './axe.js';
+import { browserOnly, launchBrowser, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { api } from './shop-fixtures.js';
+
+// Catalogue: the API's filters with the API's messages, prices as money in the organisation's
+// currency, read by every role.
+
+for (const kind of DATABASES) {
+  describe(`portal Catalogue (${kind})`, browserOnly, () => {
+    let server: PortalServer;
+    let browser: Browser;
+
+    before(async () => {
+      server = await startPortal(kind);
+      browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser.close();
+      await server.close();
+    });
+
+    test('a Viewer filters by country and region and sees prices as money', async () => {
+      const { context, page } = await newPage(browser, server.baseUrl);
+      try {
+        await signIn(page, 'Viewer');
+        await page.goto('/portal/catalogue');
+        await page.getByLabel('Countries').fill('FR');
+        await page.getByLabel('Region').selectOption('Europe');
+        await page.getByLabel('Description').fill('1GB');
+        await page.getByRole('button', { name: 'Search' }).click();
+        await page.waitForURL(/countries=FR/);
+        const rows = page.locator('tbody tr');
+        const count = await rows.count();
+        assert.ok(count > 0);
+        const expected = await api(
+          { baseUrl: server.baseUrl, apiKey: server.organisationApiKey },
+          'GET',
+          '/v2.1/catalogue?countries=FR&region=Europe&description=1GB',
+        );
+        const bundles = expected.json as { name: string; price: number }[];
+        assert.equal(count, bundles.length);
+        const first = bundles[0];
+        assert.ok(first !== undefined);
+        const row = page.locator('tbody tr', { has: page.getByRole('rowheader', { name: first.name, exact: true }) });
+        const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first.price / 100);
+        assert.ok((await row.innerText()).includes(price), `${first.name} shows ${price}`);
+        assert.equal(await page.getByRole('link', { name: /^Buy / }).count(), 0, 'a Viewer cannot buy');
+        await assertAccessible(page, 'catalogue');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test("a bad filter is refused next to its field with the API's message", async () => {
+      const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
+      const fromApi = await api(caller, 'GET', '/v2.1/catalogue?countries=FR,XX');
+      assert.equal(fromApi.status, 400);
+      const message = (fromApi.json as { message: string }).message;
+      const session = await signInHttp(server.baseUrl, 'Viewer');
+      const page = await session.get('/portal/catalogue?countries=FR,XX');
+      assert.equal(page.status, 400);
+      const text = await page.text();
+      assert.ok(text.includes('id="countries-error"'));
+      assert.ok(text.includes(message.replace(/"/g, '&quot;')), message);
+      const group = await session.get('/portal/catalogue?group=Nope');
+      assert.equal(group.status, 400);
+      assert.match(await group.text(), /id="group-error"/);
+      const { context, page: browserPage } = await newPage(browser, server.baseUrl);
+      try {
+        await signIn(browserPage, 'Viewer');
+        await browserPage.goto('/portal/catalogue?region=Atlantis');
+        assert.match(await browserPage.locator('#region-error').innerText(), /region must be one of/);
+        await assertAccessible(browserPage, 'catalogue with an error');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('every role reads the catalogue; only an Admin gets the Buy links', async () => {
+      for (const role of ROLES) {
+        const session = await signInHttp(server.baseUrl, role);
+        const page = await session.get('/portal/catalogue?page=2');
+        assert.equal(page.status, 200, role);
+        const text = await page.text();
+        assert.match(text, /Page 2 of \d+/, role);
+        assert.equal(text.includes('/portal/orders/new?item='), role === 'Admin', role);
+      }
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { assertAccessible } from './axe.js';
+import { browserOnly, launchBrowser, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { GB_1GB, api } from './shop-fixtures.js';
+
+// Inventory: the bundles bought and not yet applied, per purchase batch, for every role.
+
+for (const kind of DATABASES) {
+  describe(`portal Inventory (${kind})`, browserOnly, () => {
+    let server: PortalServer;
+    let browser: Browser;
+
+    before(async () => {
+      server = await startPortal(kind);
+      browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser.close();
+      await server.close();
+    });
+
+    test('units bought in the portal for inventory are listed by batch', async () => {
+      const { context, page } = await newPage(browser, server.baseUrl);
+      try {
+        await signIn(page, 'Admin');
+        await page.goto('/portal/inventory');
+        assert.match(await page.locator('main').innerText(), /The inventory is empty/);
+        await assertAccessible(page, 'empty inventory');
+        await page.goto(`/portal/orders/new?item=${GB_1GB}`);
+        await page.getByLabel('Inventory').check();
+        await page.getByLabel('Quantity').fill('3');
+        await page.getByRole('button', { name: 'Review order' }).click();
+        await page.getByRole('button', { name: /^Confirm and pay/ }).click();
+        await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
+        await page.goto('/portal/inventory');
+        const row = page.locator('tbody tr').first();
+        assert.match(await row.innerText(), new RegExp(`${GB_1GB}[\\s\\S]*3 of 3`));
+        await assertAccessible(page, 'inventory');
+      } finally {
+        await context.close();
+      }
+      const fromApi = await api(
+        { baseUrl: server.baseUrl, apiKey: server.organisationApiKey },
+        'GET',
+        '/v2.1/inventory',
+      );
+      assert.match(JSON.stringify(fromApi.json), /"remaining":3/);
+    });
+
+    test('every role reads the inventory; only an Admin is offered to buy', async () => {
+      for (const role of ROLES) {
+        const session = await signInHttp(server.baseUrl, role);
+        const page = await session.get('/portal/inventory');
+        assert.equal(page.status, 200, role);
+        assert.equal((await page.text()).includes('href="/portal/orders/new"'), role === 'Admin', role);
+      }
+    });
+  });
+}

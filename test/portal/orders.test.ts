@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { assertAccessible } from './axe.js';
+import { browserOnly, launchBrowser, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import type { ApiCaller } from './shop-fixtures.js';
+import { GB_1GB, balanceOf, buyOntoNewEsims, orderCount } from './shop-fixtures.js';
+
+// Orders: every role reads the list and an order; only an Admin buys, through the same use case
+// and rules as POST /v2.1/orders, and a confirmed order is placed once however often it is sent.
+
+for (const kind of DATABASES) {
+  describe(`portal Orders (${kind})`, browserOnly, () => {
+    let server: PortalServer;
+    let browser: Browser;
+    let caller: ApiCaller;
+
+    before(async () => {
+      server = await startPortal(kind);
+      browser = await launchBrowser();
+      caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
+    });
+    after(async () => {
+      await browser.close();
+      await server.close();
+    });
+
+    test('an Admin buys bundles onto new eSIMs: validate, total, confirm', async () => {
+      const before = await balanceOf(caller);
+      const { context, page } = await newPage(browser, server.baseUrl);
+      try {
+        await signIn(page, 'Admin');
+        await page.goto(`/portal/catalogue?description=${encodeURIComponent('1GB, 7 Days, United Kingdom')}`);
+        await page.getByRole('link', { name: `Buy ${GB_1GB}` }).click();
+        assert.equal(await page.getByLabel('Bundle').inputValue(), GB_1GB);
+        await page.getByLabel('New eSIMs').check();
+        await page.getByLabel('Quantity').fill('2');
+        await page.getByRole('button', { name: 'Review order' }).click();
+        const confirm = page.getByRole('button', { name: /^Confirm and pay \$/ });
+        const label = await confirm.textContent();
+        const total = /\$([\d,.]+)/.exec(label ?? '')?.[1] ?? '';
+        await assertAccessible(page, 'order review');
+        assert.equal(await orderCount(caller), 0, 'reviewing places nothing');
+        await confirm.click();
+        await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
+        assert.match(await page.locator('.flash').innerText(), /Order .* placed/);
+        assert.equal(await page.locator('a[href^="/portal/esims/89"]').count(), 2);
+        const paid = Math.round(Number(total.replace(/,/g, '')) * 100);
+        assert.ok(paid > 0);
+        assert.equal(await balanceOf(caller), before - paid, 'the total shown is what was taken');
+        await assertAccessible(page, 'order detail');
+        await page.goto('/portal/orders');
+        assert.equal(await page.locator('tbody tr').count(), 1);
+        await assertAccessible(page, 'orders list');
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('a refused order shows the rule next to its field and changes nothing', async () => {
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const count = await orderCount(caller);
+      const fields = { item: GB_1GB, quantity: 'x', destination: 'inventory', iccids: '' };
+      const badQuantity = await session.post('/portal/orders/review', fields);
+      assert.equal(badQuantity.status, 400);
+      assert.match(await badQuantity.text(), /id="quantity-error"[^>]*>Quantity must be a whole number/);
+      const unknown = await session.post('/portal/orders', {
+        ...fields,
+        item: 'no_such_bundle',
+        quantity: '1',
+        key: randomUUID(),
+      });
+      assert.equal(unknown.status, 400);
+      assert.match(await unknown.text(), /id="item-error"[^>]*>order\[0\]\.item: bundle &quot;no_such_bundle&quot;/);
+      const broke = await session.post('/portal/orders', { ...fields, quantity: '100000', key: randomUUID() });
+      assert.equal(broke.status, 400);
+      const iccids = await session.post('/portal/orders/review', {
+        ...fields,
+        destination: 'existing',
+        iccids: '8900000000000000000',
+      });
+      assert.equal(iccids.status, 400);
+      assert.match(await iccids.text(), /id="iccids-error"/);
+      assert.equal(await orderCount(caller), count);
+    });
+
+    test('a confirmation sent twice, even at once, places one order and charges once', async () => {
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const fields = { item: GB_1GB, quantity: '2', destination: 'inventory', iccids: '' };
+      const review = await session.post('/portal/orders/review', fields);
+      assert.equal(review.status, 200);
+      const key = /name="key" value="([^"]+)"/.exec(await review.text())?.[1] ?? '';
+      const count = await orderCount(caller);
+      const balance = await balanceOf(caller);
+      const confirm = { ...fields, key };
+      const [first, second] = await Promise.all([
+        session.post('/portal/orders', confirm),
+        session.post('/portal/orders', confirm),
+      ]);
+      const again = await session.post('/portal/orders', confirm);
+      for (const answer of [first, second, again]) assert.equal(answer.status, 303);
+      const location = first.headers.get('location');
+      assert.match(location ?? '', /^\/portal\/orders\/[0-9a-f-]{36}$/);
+      assert.equal(second.headers.get('location'), location);
+      assert.equal(again.headers.get('location'), location);
+      assert.equal(await orderCount(caller), count + 1);
+      const order = await session.get(location ?? '');
+      const total = /<dt>Total<\/dt>\s*<dd>\$([\d,.]+)<\/dd>/.exec(await order.text())?.[1] ?? '';
+      assert.equal(await balanceOf(caller), balance - Math.round(Number(total) * 100));
+      const unreviewed = await session.post('/portal/orders', { ...fields, key: 'not-a-key' });
+      assert.equal(unreviewed.status, 400);
+      assert.equal(await orderCount(caller), count + 1);
+    });
+
+    test('an order onto existing eSIMs puts one unit on each listed', async () => {
+      const bought = await buyOntoNewEsims(caller, GB_1GB, 2);
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const placed = await session.post('/portal/orders', {
+        item: GB_1GB,
+        quantity: '',
+        destination: 'existing',
+        iccids: bought.iccids.join('\n'),
+        key: randomUUID(),
+      });
+      assert.equal(placed.status, 303);
+      const detail = await session.get(placed.headers.get('location') ?? '');
+      const text = await detail.text();
+      for (const iccid of bought.iccids) assert.ok(text.includes(`/portal/esims/${iccid}`));
+    });
+
+    test('every role reads orders; only an Admin may buy', async () => {
+      const { reference } = await buyOntoNewEsims(caller, GB_1GB, 1);
+      for (const role of ROLES) {
+        const session = await signInHttp(server.baseUrl, role);
+        const list = await session.get('/portal/orders');
+        assert.equal(list.status, 200, role);
+        const listText = await list.text();
+        assert.ok(listText.includes(reference), role);
+        assert.equal((await session.get(`/portal/orders/${reference}`)).status, 200, role);
+        const admin = role === 'Admin';
+        assert.equal(listText.includes('href="/portal/orders/new"'), admin, `${role} buy link`);
+        assert.equal((await session.get('/portal/orders/new')).status, admin ? 200 : 403, role);
+        const count = await orderCount(caller);
+        const buy = await session.post('/portal/orders', {
+          item: GB_1GB,
+          quantity: '1',
+          destination: 'inventory',
+          iccids: '',
+          key: randomUUID(),
+        });
+        assert.equal(buy.status, admin ? 303 : 403, role);
+        assert.equal(await orderCount(caller), count + (admin ? 1 : 0), role);
+      }
+    });
+
+    test("another organisation's order is not found", async () => {
+      const other = { baseUrl: server.baseUrl, apiKey: server.otherOrganisationApiKey };
+      const { reference } = await buyOntoNewEsims(other, GB_1GB, 1);
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      assert.equal((await session.get(`/portal/orders/${reference}`)).status, 404);
+      assert.equal((await session.get('/portal/orders/not-an-order')).status, 404);
+    });
+
+    test('a buy without the CSRF token is refused', async () => {
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const count = await orderCount(caller);
+      const fields = { item: GB_1GB, quantity: '1', destination: 'inventory', iccids: '' };
+      const refused = await session.post('/portal/orders', fields, { csrf: false });
+      assert.equal(refused.status, 403);
+      assert.equal(await orderCount(caller), count);
+    });
+  });
+}
