@@ -51,7 +51,8 @@ async function main(): Promise<void> {
     await signIn(page, 'Admin');
     for (const item of NAV) {
       // The catalogue filtered as a person would, rather than 50 rows of the whole list.
-      const path = item.key === 'catalogue' ? '/portal/catalogue?countries=GB&region=Europe' : item.href;
+      const path =
+        item.key === 'catalogue' ? '/portal/catalogue?countries=GB&region=Europe' : item.href;
       await shoot(page, path, item.key);
     }
     await shoot(page, `/portal/orders/${order}`, 'order');

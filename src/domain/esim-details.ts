@@ -1,9 +1,6 @@
 import QRCode from 'qrcode';
 import type { Executor } from '../store/database.js';
-import {
-  bundleDescriptions,
-  listAssignmentsOfEsim,
-} from '../store/repositories/assignment-repository.js';
+import { listEsimAssignments } from '../store/repositories/assignment-repository.js';
 import { findOwnedEsim } from '../store/repositories/esim-repository.js';
 import { searchEsims } from '../store/repositories/esim-search-repository.js';
 import type { HistoryRow } from '../store/repositories/history-repository.js';
@@ -102,15 +99,13 @@ export async function readEsimDetails(
   }
   const esim = await findOwnedEsim(db, organisationId, iccid);
   if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
-  const [assignments, history, location] = await Promise.all([
-    listAssignmentsOfEsim(db, iccid),
+  const [found, history, location] = await Promise.all([
+    listEsimAssignments(db, organisationId, iccid),
     listHistory(db, iccid, HISTORY_SHOWN),
     findNetwork(db, iccid),
   ]);
-  const descriptions = await bundleDescriptions(
-    db,
-    assignments.map((a) => a.bundle_name),
-  );
+  const assignments = found?.rows ?? [];
+  const descriptions = found?.descriptions ?? new Map<string, string>();
   const activationCode = activationCodeOf({
     smdpAddress: esim.smdp_address,
     matchingId: esim.matching_id,

@@ -6,7 +6,12 @@ import { StandaloneSerializer } from '@fastify/fast-json-stringify-compiler';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openServices } from '../main.js';
-import type { AjvOptions, ExternalSchemas, RouteSchema, SchemaRecorder } from './schema-compilers.js';
+import type {
+  AjvOptions,
+  ExternalSchemas,
+  RouteSchema,
+  SchemaRecorder,
+} from './schema-compilers.js';
 import { schemaCompilers } from './schema-compilers.js';
 
 // Build time only (scripts/build.mjs runs it from tsc's output; the service never imports it):

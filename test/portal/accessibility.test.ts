@@ -27,7 +27,11 @@ for (const kind of DATABASES) {
       browser = await launchBrowser();
       const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
       const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
-      detailPages = [`/portal/orders/${reference}`, `/portal/esims/${iccids[0] ?? ''}`, '/portal/orders/new'];
+      detailPages = [
+        `/portal/orders/${reference}`,
+        `/portal/esims/${iccids[0] ?? ''}`,
+        '/portal/orders/new',
+      ];
     });
     after(async () => {
       await browser.close();

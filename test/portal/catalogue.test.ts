@@ -46,10 +46,18 @@ for (const kind of DATABASES) {
         assert.equal(count, bundles.length);
         const first = bundles[0];
         assert.ok(first !== undefined);
-        const row = page.locator('tbody tr', { has: page.getByRole('rowheader', { name: first.name, exact: true }) });
-        const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first.price / 100);
+        const row = page.locator('tbody tr', {
+          has: page.getByRole('rowheader', { name: first.name, exact: true }),
+        });
+        const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+          first.price / 100,
+        );
         assert.ok((await row.innerText()).includes(price), `${first.name} shows ${price}`);
-        assert.equal(await page.getByRole('link', { name: /^Buy / }).count(), 0, 'a Viewer cannot buy');
+        assert.equal(
+          await page.getByRole('link', { name: /^Buy / }).count(),
+          0,
+          'a Viewer cannot buy',
+        );
         await assertAccessible(page, 'catalogue');
       } finally {
         await context.close();
@@ -74,7 +82,10 @@ for (const kind of DATABASES) {
       try {
         await signIn(browserPage, 'Viewer');
         await browserPage.goto('/portal/catalogue?region=Atlantis');
-        assert.match(await browserPage.locator('#region-error').innerText(), /region must be one of/);
+        assert.match(
+          await browserPage.locator('#region-error').innerText(),
+          /region must be one of/,
+        );
         await assertAccessible(browserPage, 'catalogue with an error');
       } finally {
         await context.close();

@@ -64,8 +64,9 @@ for (const kind of DATABASES) {
         await page.waitForURL(`**/portal/esims/${esims.used}`);
         const text = await page.locator('main').innerText();
         const bundles = await api(caller, 'GET', `/v2.1/esims/${esims.used}/bundles`);
-        const assignment = (bundles.json as { bundles: { assignments: Record<string, unknown>[] }[] })
-          .bundles[0]?.assignments[0];
+        const assignment = (
+          bundles.json as { bundles: { assignments: Record<string, unknown>[] }[] }
+        ).bundles[0]?.assignments[0];
         assert.match(text, /Profile status\s+Installed/);
         assert.ok(text.includes(String(assignment?.['bundleState'])), 'the bundle state is shown');
         assert.match(text, /Country\s+FR/);
@@ -92,10 +93,18 @@ for (const kind of DATABASES) {
       const session = await signInHttp(server.baseUrl, 'Support');
       const search = await session.get('/portal/esims?iccid=abc');
       assert.equal(search.status, 400);
-      assert.match(await search.text(), /id="iccid-error"[^>]*>ICCID search must be up to 19 digits/);
-      const tooLong = await session.post(`/portal/esims/${esims.used}/sms`, { message: 'x'.repeat(161) });
+      assert.match(
+        await search.text(),
+        /id="iccid-error"[^>]*>ICCID search must be up to 19 digits/,
+      );
+      const tooLong = await session.post(`/portal/esims/${esims.used}/sms`, {
+        message: 'x'.repeat(161),
+      });
       assert.equal(tooLong.status, 400);
-      assert.match(await tooLong.text(), /id="message-error"[^>]*>body field message must be 1 to 160 characters, got 161/);
+      assert.match(
+        await tooLong.text(),
+        /id="message-error"[^>]*>body field message must be 1 to 160 characters, got 161/,
+      );
       const noNumber = await session.post(`/portal/esims/${esims.spare}/sms`, { message: 'hello' });
       assert.equal(noNumber.status, 400);
       const sent = await api(caller, 'GET', '/_sim/sms');
@@ -129,7 +138,10 @@ for (const kind of DATABASES) {
         await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
         await page.getByRole('link', { name: esims.spare }).click();
         // The revoked assignment, then the new one.
-        assert.match(await page.locator('main').innerText(), /Revoked[\s\S]*(Processing|Queued|Active)/);
+        assert.match(
+          await page.locator('main').innerText(),
+          /Revoked[\s\S]*(Processing|Queued|Active)/,
+        );
       } finally {
         await context.close();
       }
@@ -169,7 +181,10 @@ for (const kind of DATABASES) {
       const iccid = iccids[0] ?? '';
       const session = await signInHttp(server.baseUrl, 'Admin');
       assert.equal((await session.get(`/portal/esims/${iccid}`)).status, 404);
-      assert.equal((await session.post(`/portal/esims/${iccid}/sms`, { message: 'hi' })).status, 404);
+      assert.equal(
+        (await session.post(`/portal/esims/${iccid}/sms`, { message: 'hi' })).status,
+        404,
+      );
       const search = await session.get(`/portal/esims?iccid=${iccid}`);
       assert.ok(!(await search.text()).includes(iccid.slice(0, 19) + '</a>'));
     });

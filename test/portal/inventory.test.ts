@@ -56,7 +56,11 @@ for (const kind of DATABASES) {
         const session = await signInHttp(server.baseUrl, role);
         const page = await session.get('/portal/inventory');
         assert.equal(page.status, 200, role);
-        assert.equal((await page.text()).includes('href="/portal/orders/new"'), role === 'Admin', role);
+        assert.equal(
+          (await page.text()).includes('href="/portal/orders/new"'),
+          role === 'Admin',
+          role,
+        );
       }
     });
   });

@@ -33,7 +33,9 @@ for (const kind of DATABASES) {
       const { context, page } = await newPage(browser, server.baseUrl);
       try {
         await signIn(page, 'Admin');
-        await page.goto(`/portal/catalogue?description=${encodeURIComponent('1GB, 7 Days, United Kingdom')}`);
+        await page.goto(
+          `/portal/catalogue?description=${encodeURIComponent('1GB, 7 Days, United Kingdom')}`,
+        );
         await page.getByRole('link', { name: `Buy ${GB_1GB}` }).click();
         assert.equal(await page.getByLabel('Bundle').inputValue(), GB_1GB);
         await page.getByLabel('New eSIMs').check();
@@ -66,7 +68,10 @@ for (const kind of DATABASES) {
       const fields = { item: GB_1GB, quantity: 'x', destination: 'inventory', iccids: '' };
       const badQuantity = await session.post('/portal/orders/review', fields);
       assert.equal(badQuantity.status, 400);
-      assert.match(await badQuantity.text(), /id="quantity-error"[^>]*>Quantity must be a whole number/);
+      assert.match(
+        await badQuantity.text(),
+        /id="quantity-error"[^>]*>Quantity must be a whole number/,
+      );
       const unknown = await session.post('/portal/orders', {
         ...fields,
         item: 'no_such_bundle',
@@ -74,8 +79,15 @@ for (const kind of DATABASES) {
         key: randomUUID(),
       });
       assert.equal(unknown.status, 400);
-      assert.match(await unknown.text(), /id="item-error"[^>]*>order\[0\]\.item: bundle &quot;no_such_bundle&quot;/);
-      const broke = await session.post('/portal/orders', { ...fields, quantity: '100000', key: randomUUID() });
+      assert.match(
+        await unknown.text(),
+        /id="item-error"[^>]*>order\[0\]\.item: bundle &quot;no_such_bundle&quot;/,
+      );
+      const broke = await session.post('/portal/orders', {
+        ...fields,
+        quantity: '100000',
+        key: randomUUID(),
+      });
       assert.equal(broke.status, 400);
       const iccids = await session.post('/portal/orders/review', {
         ...fields,

@@ -74,7 +74,11 @@ export async function api(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, json: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+  return {
+    status: response.status,
+    json: text === '' ? undefined : JSON.parse(text),
+    headers: response.headers,
+  };
 }
 
 /** Buys `quantity` units of a bundle through POST /v2.1/orders onto new eSIMs; their ICCIDs. */

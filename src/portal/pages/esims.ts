@@ -109,7 +109,13 @@ export function registerEsimsPage(app: FastifyInstance, deps: AppDeps): void {
       let refunded: boolean;
       try {
         const orgId = view.organisation.id;
-        ({ refundedToInventory: refunded } = await revokeEsimAssignment(deps, orgId, iccid, name, id));
+        ({ refundedToInventory: refunded } = await revokeEsimAssignment(
+          deps,
+          orgId,
+          iccid,
+          name,
+          id,
+        ));
       } catch (e) {
         if (!isClientError(e)) throw e;
         return detailPage(deps, view, iccid, reply, { revokeError: e.message }, e.status);

@@ -83,7 +83,12 @@ async function place(deps: AppDeps, request: FastifyRequest, reply: FastifyReply
   try {
     const key = formText(request, 'key', 100);
     const reference = await buyBundles(deps, view.organisation, parsed.request, key);
-    return redirectWithFlash(request, reply, `/portal/orders/${reference}`, `Order ${reference} placed`);
+    return redirectWithFlash(
+      request,
+      reply,
+      `/portal/orders/${reference}`,
+      `Order ${reference} placed`,
+    );
   } catch (e) {
     const errors = buyErrors(e);
     if (errors === undefined) throw e;

@@ -3,11 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { DomainError, badRequest } from '../../domain/errors.js';
 import type { Organisation } from '../../domain/organisation.js';
 import type { PlacedOrder } from '../../domain/orders/placement.js';
-import {
-  orderingOrganisation,
-  placeOrder,
-  validateOrder,
-} from '../../domain/orders/placement.js';
+import { orderingOrganisation, placeOrder, validateOrder } from '../../domain/orders/placement.js';
 import type { OrderRequest } from '../../domain/orders/validation.js';
 import type { Outcome } from '../../domain/use-cases/run.js';
 import { runUseCase } from '../../domain/use-cases/run.js';
@@ -33,7 +29,9 @@ export function reviewOrder(
 }
 
 function hashOf(request: OrderRequest): string {
-  return createHash('sha256').update(`portal order\n${JSON.stringify(request)}`).digest('hex');
+  return createHash('sha256')
+    .update(`portal order\n${JSON.stringify(request)}`)
+    .digest('hex');
 }
 
 function referenceOf(outcome: Outcome<{ orderReference: string }>): string {
@@ -56,7 +54,11 @@ export async function buyBundles(
   if (!KEY_PATTERN.test(key)) {
     throw badRequest('the order was not reviewed: review the order, then confirm it');
   }
-  const idempotency = { organisationId: organisation.id, key: `portal-order-${key}`, requestHash: hashOf(request) };
+  const idempotency = {
+    organisationId: organisation.id,
+    key: `portal-order-${key}`,
+    requestHash: hashOf(request),
+  };
   const input = { org: orderingOrganisation(organisation), request };
   for (let attempt = 1; ; attempt += 1) {
     try {
