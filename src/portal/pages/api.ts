@@ -78,6 +78,8 @@ function orgDeps(deps: AppDeps, request: FastifyRequest): OrganisationDeps {
     clock: deps.clock,
     random: deps.random,
     cipher: deps.cipher,
+    // A rotation or a settings change stops this instance serving the old key from memory at once.
+    apiKeys: deps.apiKeys,
     ...(deps.checkCallbackUrl === undefined ? {} : { checkCallbackUrl: deps.checkCallbackUrl }),
     actor: auditActor(request),
   };
