@@ -117,6 +117,25 @@ for (const kind of DATABASES) {
       assert.deepEqual((await api(caller, 'GET', '/_sim/sms')).json, sent.json, 'nothing was sent');
     });
 
+    test('the same SMS form sent twice, at once and again later, sends one SMS', async () => {
+      const session = await signInHttp(server.baseUrl, 'Support');
+      const page = await (await session.get(`/portal/esims/${esims.used}`)).text();
+      const key = /name="key" value="([0-9a-f-]{36})"/.exec(page)?.[1];
+      assert.ok(key !== undefined, 'the SMS form carries its key');
+      const message = `once ${key.slice(0, 8)}`;
+      const send = () => session.post(`/portal/esims/${esims.used}/sms`, { message, key });
+      const [first, second] = await Promise.all([send(), send()]);
+      const third = await send();
+      assert.deepEqual([first.status, second.status, third.status], [303, 303, 303]);
+      const sent = JSON.stringify((await api(caller, 'GET', '/_sim/sms')).json);
+      assert.equal(sent.split(message).length - 1, 1, 'one SMS with that text');
+      const other = await session.post(`/portal/esims/${esims.used}/sms`, {
+        message: 'another text',
+        key,
+      });
+      assert.equal(other.status, 409, 'the same form with another text is refused');
+    });
+
     test('an Admin revokes an unused assignment and its unit goes back to inventory', async () => {
       const { context, page } = await newPage(browser, server.baseUrl);
       try {

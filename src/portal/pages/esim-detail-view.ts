@@ -14,6 +14,8 @@ export interface EsimDetailOptions {
   /** Whether the role may buy: offers a bundle for this eSIM. */
   readonly canBuy: boolean;
   readonly sms?: { readonly message: string; readonly error: string };
+  /** The SMS form's key: a double click or a resent form sends the message once. */
+  readonly smsKey?: string;
   readonly revokeError?: string;
 }
 
@@ -212,6 +214,7 @@ function smsForm(view: PortalView, d: EsimDetails, opts: EsimDetailOptions): Saf
     <h2 id="sms-heading">Send an SMS</h2>
     <form method="post" action="/portal/esims/${d.esim.iccid}/sms">
       ${csrfField(view)}
+      <input type="hidden" name="key" value="${opts.smsKey ?? ''}" />
       <div class="field">
         <label for="message">Message</label>
         <textarea

@@ -75,6 +75,7 @@ async function detailPage(
     canSendSms: can(view.user.role, 'sms.send'),
     canRevoke: can(view.user.role, 'esims.write'),
     canBuy: can(view.user.role, 'orders.write'),
+    smsKey: deps.random.uuid(),
     ...options,
   });
   return sendPage(reply, view, { title: `eSIM ${iccid}`, current: 'esims', body, status });
@@ -92,11 +93,13 @@ export function registerEsimsPage(app: FastifyInstance, deps: AppDeps): void {
     const view = requirePermission(request, 'sms.send');
     const { iccid } = request.params;
     const message = formText(request, 'message', 1000);
+    const key = formText(request, 'key', 100);
     try {
-      await sendEsimSms(deps, view.organisation.id, iccid, message);
+      await sendEsimSms(deps, view.organisation.id, iccid, message, key);
     } catch (e) {
       if (!isClientError(e)) throw e;
-      return detailPage(deps, view, iccid, reply, { sms: { message, error: e.message } }, 400);
+      const sms = { message, error: e.message };
+      return detailPage(deps, view, iccid, reply, { sms }, e.status);
     }
     return redirectWithFlash(request, reply, `/portal/esims/${iccid}`, 'SMS sent');
   });

@@ -6,7 +6,7 @@ import type { PlacedOrder } from '../../domain/orders/placement.js';
 import { orderingOrganisation, placeOrder, validateOrder } from '../../domain/orders/placement.js';
 import type { OrderRequest } from '../../domain/orders/validation.js';
 import type { Outcome } from '../../domain/use-cases/run.js';
-import { runUseCase } from '../../domain/use-cases/run.js';
+import { runProcess, runUseCase } from '../../domain/use-cases/run.js';
 import { revokeById } from '../../domain/use-cases/revoke.js';
 import { sendSms } from '../../domain/use-cases/send-sms.js';
 
@@ -45,6 +45,20 @@ function pause(deps: AppDeps, ms: number): Promise<void> {
 }
 
 /** Places the order reviewed under `key`; the reference of the one order that key places. */
+/** Runs `attempt` again while an earlier request of the same key is still running. */
+async function afterEarlierClick<T>(deps: AppDeps, attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      // The same form is being handled for an earlier click: wait for its answer.
+      const running = error instanceof DomainError && error.code === 'idempotency_in_progress';
+      if (!running || tries >= IN_PROGRESS_TRIES) throw error;
+      await pause(deps, IN_PROGRESS_WAIT_MS);
+    }
+  }
+}
+
 export async function buyBundles(
   deps: AppDeps,
   organisation: Organisation,
@@ -60,20 +74,13 @@ export async function buyBundles(
     requestHash: hashOf(request),
   };
   const input = { org: orderingOrganisation(organisation), request };
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const outcome = await runUseCase(deps, placeOrder, input, {
-        idempotency,
-        present: (placed: PlacedOrder) => ({ orderReference: placed.order.reference }),
-      });
-      return referenceOf(outcome);
-    } catch (error) {
-      // The same confirmation is being placed by an earlier click: wait for its answer.
-      const running = error instanceof DomainError && error.code === 'idempotency_in_progress';
-      if (!running || attempt >= IN_PROGRESS_TRIES) throw error;
-      await pause(deps, IN_PROGRESS_WAIT_MS);
-    }
-  }
+  return afterEarlierClick(deps, async () => {
+    const outcome = await runUseCase(deps, placeOrder, input, {
+      idempotency,
+      present: (placed: PlacedOrder) => ({ orderReference: placed.order.reference }),
+    });
+    return referenceOf(outcome);
+  });
 }
 
 /** Revokes one assignment of an eSIM of the organisation (refunded to inventory when unused). */
@@ -94,13 +101,35 @@ export async function revokeEsimAssignment(
   return { refundedToInventory: done.refundToInventory };
 }
 
-/** Sends an SMS from the default sender to an eSIM of the organisation. */
-export function sendEsimSms(
+/**
+ * Sends an SMS from the default sender to an eSIM of the organisation. The form's key (from the
+ * page that showed the form) is claimed like the API's Idempotency-Key, so the same form sent
+ * twice hands the message to the network once; without a key the SMS is simply sent.
+ */
+export async function sendEsimSms(
   deps: AppDeps,
   organisationId: string,
   iccid: string,
   message: string,
+  key = '',
 ): Promise<void> {
-  const from = deps.config.smsAllowedSenders[0] ?? 'eSIM';
-  return sendSms(deps, { organisationId, iccid, message, from });
+  const input = {
+    organisationId,
+    iccid,
+    message,
+    from: deps.config.smsAllowedSenders[0] ?? 'eSIM',
+  };
+  if (key === '') return sendSms(deps, input);
+  if (!KEY_PATTERN.test(key)) throw badRequest('the SMS form has expired: reload the page');
+  const idempotency = {
+    organisationId,
+    key: `portal-sms-${key}`,
+    requestHash: createHash('sha256').update(`portal sms\n${iccid}\n${message}`).digest('hex'),
+  };
+  await afterEarlierClick(deps, async () => {
+    const outcome = await runProcess(deps, sendSms, input, { idempotency, present: () => ({}) });
+    if (outcome.kind === 'replayed' && outcome.error !== undefined) {
+      throw new DomainError(outcome.error.code, outcome.error.message);
+    }
+  });
 }
