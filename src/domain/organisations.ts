@@ -46,6 +46,12 @@ export interface OrganisationDeps {
   readonly apiKeys?: Pick<ApiKeyCache, 'forget'>;
 }
 
+/**
+ * The dependencies of a change to an organisation's key or settings: the key cache is required,
+ * so no caller can leave this process serving the old key from memory.
+ */
+export type KeyChangeDeps = OrganisationDeps & Required<Pick<OrganisationDeps, 'apiKeys'>>;
+
 /** What the runner needs to open these use cases' transactions. */
 const writer = (deps: Pick<OrganisationDeps, 'db'>): WriteDeps => ({ store: { db: deps.db } });
 
@@ -190,7 +196,7 @@ export interface RotatedKey {
  * still in its grace period, for a key that leaked).
  */
 export async function rotateApiKey(
-  deps: OrganisationDeps,
+  deps: KeyChangeDeps,
   id: string,
   graceSeconds: number = DEFAULT_KEY_GRACE_SECONDS,
 ): Promise<RotatedKey> {
@@ -207,7 +213,7 @@ export async function rotateApiKey(
   );
   // Committed: this process stops serving the old key from memory at once (others within
   // API_KEY_CACHE_MS, through auth_state.version).
-  deps.apiKeys?.forget(id);
+  deps.apiKeys.forget(id);
   return { apiKey, previousValidUntil: iso(addSeconds(now, graceSeconds)) };
 }
 
@@ -351,7 +357,7 @@ async function checkedCallbackUrl(raw: string, check?: CallbackUrlCheck): Promis
 }
 
 export async function updateOrganisationSettings(
-  deps: OrganisationDeps,
+  deps: KeyChangeDeps,
   id: string,
   changes: OrganisationChanges,
   checkCallbackUrl?: CallbackUrlCheck,
@@ -403,7 +409,7 @@ export async function updateOrganisationSettings(
   const updated = await inTransaction(writer(deps), (trx) =>
     applySettings(trx, deps, id, set, now),
   );
-  deps.apiKeys?.forget(id);
+  deps.apiKeys.forget(id);
   return updated;
 }
 

@@ -230,6 +230,7 @@ for (const kind of DATABASES) {
         clock: t.deps.clock,
         random: t.deps.random,
         cipher: t.deps.cipher,
+        apiKeys: t.deps.apiKeys,
       };
       await updateOrganisationSettings(orgDeps, org.id, { callbackUrl: `${receiver.url}/late` });
       const resent = await t.request(org.apiKey, {
@@ -253,6 +254,7 @@ for (const kind of DATABASES) {
         clock: t.deps.clock,
         random: t.deps.random,
         cipher: t.deps.cipher,
+        apiKeys: t.deps.apiKeys,
       };
       const { apiKey: newKey } = await rotateApiKey(orgDeps, org.id);
       await recordUsage(t, org.id, snapshot({ usedBytes: 10_000_000 }), 0);

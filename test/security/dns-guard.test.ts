@@ -96,7 +96,7 @@ for (const kind of DATABASES) {
       const { clock, random, cipher } = t.deps;
       try {
         await updateOrganisationSettings(
-          { db: t.deps.store.db, clock, random, cipher },
+          { db: t.deps.store.db, clock, random, cipher, apiKeys: t.deps.apiKeys },
           org.id,
           { callbackUrl: url },
           t.deps.checkCallbackUrl,

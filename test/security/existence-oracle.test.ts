@@ -101,7 +101,7 @@ for (const kind of DATABASES) {
       const member = await t.createOrg({ balance: 10_000, groups: [GROUP, 'Private Deals'] });
       await buy(t, member, HIDDEN, { assign: false });
       const { clock, random, cipher } = t.deps;
-      const deps = { db: t.deps.store.db, clock, random, cipher };
+      const deps = { db: t.deps.store.db, clock, random, cipher, apiKeys: t.deps.apiKeys };
       await updateOrganisationSettings(deps, member.id, { groups: [GROUP] });
       const applied = await t.request(member.apiKey, {
         method: 'POST',

@@ -9,7 +9,7 @@ import {
   rotateApiKey,
   updateOrganisationSettings,
 } from '../../domain/organisations.js';
-import type { OrganisationChanges, OrganisationDeps } from '../../domain/organisations.js';
+import type { OrganisationChanges, KeyChangeDeps } from '../../domain/organisations.js';
 import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../domain/errors.js';
 import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
@@ -24,7 +24,7 @@ import { operator } from './audit.js';
 import { portalAccess, readPasswordFromStdin } from './user.js';
 import { checkPasswordRules } from '../../domain/portal/passwords.js';
 
-const orgDeps = (deps: AppDeps, ctx: CommandContext): OrganisationDeps => ({
+const orgDeps = (deps: AppDeps, ctx: CommandContext): KeyChangeDeps => ({
   db: deps.store.db,
   clock: deps.clock,
   random: deps.random,

@@ -3,7 +3,7 @@ import { getDelivery, listDeliveries } from '../../domain/callbacks/deliveries.j
 import type { AppDeps } from '../../deps.js';
 import { DomainError, badRequest } from '../../domain/errors.js';
 import { updateOrganisationSettings, rotateApiKey } from '../../domain/organisations.js';
-import type { OrganisationDeps } from '../../domain/organisations.js';
+import type { KeyChangeDeps } from '../../domain/organisations.js';
 import {
   readKeySummary,
   resendFromPortal,
@@ -72,7 +72,7 @@ async function sendApi(
   });
 }
 
-function orgDeps(deps: AppDeps, request: FastifyRequest): OrganisationDeps {
+function orgDeps(deps: AppDeps, request: FastifyRequest): KeyChangeDeps {
   return {
     db: deps.store.db,
     clock: deps.clock,
