@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { sleepOn } from '../../clock.js';
 import type { AuditActor } from '../audit.js';
 import { DomainError, conflict } from '../errors.js';
 import type { TopUpDeps, TopUpResult } from '../top-up.js';
 import type { IdempotencyRequest } from '../use-cases/idempotency.js';
 import type { Outcome } from '../use-cases/run.js';
 import { topUpBalance } from '../use-cases/top-up.js';
+import { afterEarlierSubmission } from './after-earlier.js';
 
 // A top-up from the portal's form: the top-up use case of POST /organisation/balance, under an
 // idempotency key generated into the form when it was rendered and claimed in the same table as
@@ -13,7 +13,6 @@ import { topUpBalance } from '../use-cases/top-up.js';
 // first outcome again. The request fingerprint is the API's for the same amount, so a key is
 // bound to one amount wherever it is used.
 
-const WAIT_STEP_MS = 100;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** The fingerprint POST /v2.1/organisation/balance?amount=<raw> has in the idempotency table. */
@@ -58,28 +57,23 @@ export async function onceForForm(
   deps: Pick<TopUpDeps, 'wallClock' | 'config'>,
   attempt: () => Promise<Outcome<TopUpResult>>,
 ): Promise<TopUpOnce> {
-  const deadline = deps.wallClock.now().getTime() + deps.config.paymentTimeoutMs + 2000;
-  for (;;) {
-    try {
-      return resultOf(await attempt());
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      if (error.code === 'idempotency_key_reused') {
-        throw conflict(
-          'this form was already used for another amount; reload the page',
-          'idempotency_key_reused',
-        );
-      }
-      if (error.code !== 'idempotency_in_progress') throw error;
-      if (deps.wallClock.now().getTime() >= deadline) {
-        throw new DomainError(
-          'idempotency_in_progress',
-          'this payment is still being processed; reload the page in a few seconds to see its outcome',
-          1,
-        );
-      }
-      await sleepOn(deps.wallClock, WAIT_STEP_MS);
+  const waitMs = deps.config.paymentTimeoutMs + 2000;
+  try {
+    return resultOf(await afterEarlierSubmission(deps.wallClock, waitMs, attempt));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error.code === 'idempotency_key_reused') {
+      throw conflict(
+        'this form was already used for another amount; reload the page',
+        'idempotency_key_reused',
+      );
     }
+    if (error.code !== 'idempotency_in_progress') throw error;
+    throw new DomainError(
+      'idempotency_in_progress',
+      'this payment is still being processed; reload the page in a few seconds to see its outcome',
+      1,
+    );
   }
 }
 

@@ -9,6 +9,7 @@ import type { Outcome } from '../../domain/use-cases/run.js';
 import { runProcess, runUseCase } from '../../domain/use-cases/run.js';
 import { revokeById } from '../../domain/use-cases/revoke.js';
 import { sendSms } from '../../domain/use-cases/send-sms.js';
+import { afterEarlierSubmission } from '../../domain/portal/after-earlier.js';
 
 // The writes of the Orders and eSIMs pages: the domain use cases the API routes call, through
 // the same runner. Buying carries the review page's key as its Idempotency-Key, so a double
@@ -16,8 +17,7 @@ import { sendSms } from '../../domain/use-cases/send-sms.js';
 
 const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** How long a repeat waits for the first request of the same key to finish. */
-const IN_PROGRESS_WAIT_MS = 100;
-const IN_PROGRESS_TRIES = 50;
+const EARLIER_WAIT_MS = 5000;
 
 /** Checks an order (type validate): every rule placing it applies; nothing is written. */
 export function reviewOrder(
@@ -40,25 +40,7 @@ function referenceOf(outcome: Outcome<{ orderReference: string }>): string {
   return (JSON.parse(outcome.body) as { orderReference: string }).orderReference;
 }
 
-function pause(deps: AppDeps, ms: number): Promise<void> {
-  return new Promise((resolve) => deps.wallClock.setTimer(ms, resolve));
-}
-
 /** Places the order reviewed under `key`; the reference of the one order that key places. */
-/** Runs `attempt` again while an earlier request of the same key is still running. */
-async function afterEarlierClick<T>(deps: AppDeps, attempt: () => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries += 1) {
-    try {
-      return await attempt();
-    } catch (error) {
-      // The same form is being handled for an earlier click: wait for its answer.
-      const running = error instanceof DomainError && error.code === 'idempotency_in_progress';
-      if (!running || tries >= IN_PROGRESS_TRIES) throw error;
-      await pause(deps, IN_PROGRESS_WAIT_MS);
-    }
-  }
-}
-
 export async function buyBundles(
   deps: AppDeps,
   organisation: Organisation,
@@ -74,7 +56,7 @@ export async function buyBundles(
     requestHash: hashOf(request),
   };
   const input = { org: orderingOrganisation(organisation), request };
-  return afterEarlierClick(deps, async () => {
+  return afterEarlierSubmission(deps.wallClock, EARLIER_WAIT_MS, async () => {
     const outcome = await runUseCase(deps, placeOrder, input, {
       idempotency,
       present: (placed: PlacedOrder) => ({ orderReference: placed.order.reference }),
@@ -126,7 +108,7 @@ export async function sendEsimSms(
     key: `portal-sms-${key}`,
     requestHash: createHash('sha256').update(`portal sms\n${iccid}\n${message}`).digest('hex'),
   };
-  await afterEarlierClick(deps, async () => {
+  await afterEarlierSubmission(deps.wallClock, EARLIER_WAIT_MS, async () => {
     const outcome = await runProcess(deps, sendSms, input, { idempotency, present: () => ({}) });
     if (outcome.kind === 'replayed' && outcome.error !== undefined) {
       throw new DomainError(outcome.error.code, outcome.error.message);
