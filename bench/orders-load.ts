@@ -156,7 +156,9 @@ export async function startServer(
   env: Record<string, string>,
   args: readonly string[] = [BIN, 'serve'],
 ): Promise<Server> {
-  const child = spawn(process.execPath, args, {
+  // BENCH_NODE_ARGS: extra Node.js options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
