@@ -160,6 +160,7 @@ export async function startServer(
     } catch (error) {
       await app.close();
       await services.close();
+      lock?.release();
       throw error;
     }
     print(`metrics on ${metricsServer.url}/metrics`);
