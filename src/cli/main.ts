@@ -19,6 +19,7 @@ import { mailList } from './commands/mail.js';
 import { orgCreate, orgList, orgRotateKey, orgShow, orgUpdate, userAdd } from './commands/org.js';
 import { auditList } from './commands/audit.js';
 import { serve } from './commands/serve.js';
+import { userList, userRemove, userRole } from './commands/user.js';
 import { simCommands } from './commands/sim.js';
 
 /** Every command, by its words. Areas add theirs here. */
@@ -33,6 +34,9 @@ export const COMMANDS: Record<string, Command> = {
   'org show': orgShow,
   'org rotate-key': orgRotateKey,
   'user add': userAdd,
+  'user list': userList,
+  'user role': userRole,
+  'user remove': userRemove,
   'catalogue import': catalogueImport,
   'catalogue list': catalogueList,
   'org card': orgCard,

@@ -150,5 +150,66 @@ for (const kind of DATABASES) {
       const none = await esim(env, 'mail', 'list', '--to', 'nobody@cli.example', '--json');
       assert.deepEqual(JSON.parse(none.out), []);
     });
+
+    it('esim user list, role and remove: a removed user’s session ends; the last Admin stays', async () => {
+      const listed = await esim(env, 'user', 'list', orgId, '--json');
+      assert.equal(listed.code, 0, listed.err);
+      const users = JSON.parse(listed.out) as { id: string; email: string; role: string }[];
+      const ops = users.find((u) => u.email === 'ops@cli.example');
+      assert.equal(ops?.role, 'Developer');
+      const text = await esim(env, 'user', 'list', orgId);
+      assert.match(text.out, /Developer\s+grace@cli\.example\s+Grace Hopper/);
+
+      const promoted = await esim(env, 'user', 'role', orgId, 'OPS@cli.example', 'Admin');
+      assert.equal(promoted.code, 0, promoted.err);
+      assert.match(promoted.out, /ops@cli\.example\) is now Admin/);
+      const badRole = await esim(env, 'user', 'role', orgId, 'ops@cli.example', 'Owner');
+      assert.equal(badRole.code, 1);
+      assert.match(badRole.err, /role must be one of Admin, Finance, Developer, Support, Viewer/);
+
+      // The only Admin can be neither demoted nor removed.
+      const demote = await esim(env, 'user', 'role', orgId, 'ops@cli.example', 'Viewer');
+      assert.equal(demote.code, 1);
+      assert.match(demote.err, /the last Admin of the organisation cannot be given another role/);
+      const lastAdmin = await esim(env, 'user', 'remove', orgId, ops?.id ?? '');
+      assert.equal(lastAdmin.code, 1);
+      assert.match(lastAdmin.err, /the last Admin of the organisation cannot be removed/);
+
+      const { app, close } = await appFor(env);
+      try {
+        const opsIn = await postForm(app, '/portal/sign-in', {
+          email: 'ops@cli.example',
+          password: 'a scripted password',
+        });
+        const session = cookieOf(opsIn.headers, 'esim_session');
+        const before = await app.inject({
+          method: 'GET',
+          url: '/portal',
+          headers: { cookie: session },
+        });
+        assert.equal(before.statusCode, 200);
+        const promotedGrace = await esim(env, 'user', 'role', orgId, 'grace@cli.example', 'Admin');
+        assert.equal(promotedGrace.code, 0, promotedGrace.err);
+        const removed = await esim(env, 'user', 'remove', orgId, 'ops@cli.example');
+        assert.equal(removed.code, 0, removed.err);
+        assert.match(removed.out, /removed user \S+ \(ops@cli\.example\)/);
+        const afterRemoval = await app.inject({
+          method: 'GET',
+          url: '/portal',
+          headers: { cookie: session },
+        });
+        assert.equal(afterRemoval.statusCode, 303, 'the removed user’s session no longer works');
+      } finally {
+        await close();
+      }
+      const again = await esim(env, 'user', 'remove', orgId, 'ops@cli.example');
+      assert.equal(again.code, 1);
+      assert.match(again.err, /has no user ops@cli\.example/);
+      const audit = await esim(env, 'audit', 'list', '--org', orgId, '--json');
+      assert.match(audit.out, /user\.removed/);
+      assert.match(audit.out, /user\.role_changed/);
+      const usage = await esim(env, 'user', 'remove', orgId);
+      assert.equal(usage.code, 2);
+    });
   });
 }
