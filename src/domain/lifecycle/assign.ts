@@ -53,7 +53,7 @@ export async function createAssignment(
   const delay = await processingDelaySeconds(trx, ctx.config);
   const bytes = bundleBytes(input.bundle);
   const row: AssignmentRow = {
-    id: ctx.random.uuid(),
+    id: ctx.random.orderedUuid(),
     reference: input.reference,
     iccid: input.iccid,
     organisation_id: input.organisationId,

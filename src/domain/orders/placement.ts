@@ -274,7 +274,7 @@ export async function placeOrder(
   const now = deps.clock.now();
   const at = iso(now);
   const expiry = iso(addDays(now, deps.config.inventoryValidityDays));
-  const reference = deps.random.uuid();
+  const reference = deps.random.orderedUuid();
   const prepared = await prepare(trx, org, request, deps.config);
   const activations = prepared.activations;
   const lineIccids: string[][] = [];

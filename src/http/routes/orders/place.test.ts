@@ -54,6 +54,28 @@ for (const kind of DATABASES) {
       return Number(row.n);
     };
 
+    it('gives orders references that are UUIDs sorting in the order they were placed', async () => {
+      // Time-ordered (version 7): an order's rows are appended to the indexes keyed by it.
+      const org = await t.createOrg({ balance: 10_000 });
+      const references: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const res = await post(org, {
+          type: 'transaction',
+          assign: false,
+          order: [{ type: 'bundle', item: SMALL, quantity: 1 }],
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        references.push(res.json().orderReference);
+      }
+      for (const reference of references) {
+        assert.match(
+          reference,
+          /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        );
+      }
+      assert.deepEqual([...references].sort(), references);
+    });
+
     it('puts bundles into inventory, debits the total and reads the order back', async () => {
       const org = await t.createOrg({ balance: 10_000 });
       const res = await post(org, {
