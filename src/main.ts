@@ -55,6 +55,7 @@ export async function openServices(
     options.store ??
     openStore(config.database, {
       busyWaitMs: config.sqliteBusyWaitMs,
+      checkpointIntervalMs: config.sqliteCheckpointIntervalMs,
       groupCommit: config.groupCommit,
       groupCommitMaxBatch: config.groupCommitMaxBatch,
     });
