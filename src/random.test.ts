@@ -23,4 +23,22 @@ describe('random sources', () => {
     assert.deepEqual([b.orderedUuid(), b.uuid(), b.orderedUuid()], first);
     assert.notDeepEqual([seededRandom(43).orderedUuid()], [first[0]]);
   });
+
+  it('draws small integers uniformly and within range', () => {
+    const counts = new Array<number>(10).fill(0);
+    const draws = 100_000;
+    for (let i = 0; i < draws; i += 1) {
+      const value = cryptoRandom.int(10);
+      assert.ok(Number.isInteger(value) && value >= 0 && value < 10, String(value));
+      counts[value] = (counts[value] ?? 0) + 1;
+    }
+    // Each digit within 5 % of its share: over five standard deviations, so about once in a
+    // million runs by chance.
+    for (const count of counts)
+      assert.ok(Math.abs(count - draws / 10) < draws / 200, String(count));
+    for (const max of [1, 3, 36, 2 ** 32, 2 ** 40]) {
+      const value = cryptoRandom.int(max);
+      assert.ok(Number.isInteger(value) && value >= 0 && value < max, `${value} < ${max}`);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomFillSync, randomInt, randomUUID } from 'node:crypto';
 import { v7 } from 'uuid';
 
 // Identifiers and simulated randomness come from an injected source, so a simulator run under a
@@ -21,12 +21,43 @@ export interface RandomSource {
   orderedUuid(): string;
 }
 
-export const cryptoRandom: RandomSource = {
-  int: (max) => randomInt(max),
-  float: () => randomBytes(6).readUIntBE(0, 6) / 2 ** 48,
-  uuid: () => randomUUID(),
-  orderedUuid: () => v7(),
-};
+const UINT32_RANGE = 2 ** 32;
+
+/**
+ * The operating system's generator. Small integers (every digit of an ICCID, PIN, PUK and
+ * matching id: some fifty per issued eSIM) come from a pool of its bytes refilled 4 KiB at a
+ * time: crypto.randomInt costs about a microsecond a call, most of it argument checks.
+ * Rejection sampling keeps them uniform, as randomInt does.
+ */
+function osRandom(): RandomSource {
+  const pool = new Uint32Array(1024);
+  let next = pool.length;
+  const uint32 = (): number => {
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    const value = pool[next] ?? 0;
+    next += 1;
+    return value;
+  };
+  return {
+    int: (max) => {
+      if (!Number.isSafeInteger(max) || max <= 0 || max > UINT32_RANGE) return randomInt(max);
+      // The largest multiple of max that fits: values at or past it would favour small results.
+      const limit = UINT32_RANGE - (UINT32_RANGE % max);
+      for (;;) {
+        const value = uint32();
+        if (value < limit) return value % max;
+      }
+    },
+    float: () => randomBytes(6).readUIntBE(0, 6) / 2 ** 48,
+    uuid: () => randomUUID(),
+    orderedUuid: () => v7(),
+  };
+}
+
+export const cryptoRandom: RandomSource = osRandom();
 
 /** mulberry32: small, fast, good enough for simulation; not for secrets. */
 export function seededRandom(seed: number): RandomSource {
