@@ -239,6 +239,7 @@ async function placeLine(
   if (!assign) return { iccids, newEsims };
   for (let unit = 0; unit < quantity; unit += 1) {
     let iccid = line.input.iccids?.[unit];
+    const newEsim = iccid === undefined;
     if (iccid === undefined) {
       const esim = await issueEsim(trx, deps, org.id, reference);
       iccid = esim.iccid;
@@ -255,6 +256,7 @@ async function placeLine(
       bundle: line.bundle,
       reference,
       batchId,
+      newEsim,
     });
     iccids.push(iccid);
   }
