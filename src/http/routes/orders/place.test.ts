@@ -210,6 +210,27 @@ for (const kind of DATABASES) {
       assert.deepEqual(await Promise.all(tables.map(countRows)), before);
     });
 
+    it('issues eSIMs whose ICCIDs start with the time of issue, so they sort by it', async () => {
+      const org = await t.createOrg({ balance: 10_000 });
+      const iccids: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const from = t.clock.now().getTime();
+        const res = await post(org, {
+          assign: true,
+          order: [{ type: 'bundle', item: SMALL, quantity: 1 }],
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const iccid: string = res.json().order[0].iccids[0];
+        assert.ok(isValidIccid(iccid), iccid);
+        // 89, then the milliseconds of issue (13 digits), three random digits, the check digit.
+        const issued = Number(iccid.slice(2, 15));
+        assert.ok(issued >= from && issued <= t.clock.now().getTime(), `${iccid} at ${from}`);
+        iccids.push(iccid);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      assert.deepEqual([...iccids].sort(), iccids);
+    });
+
     it('assigns onto new eSIMs: real eSIM records, bundles starting in Processing', async () => {
       const org = await t.createOrg({ balance: 10_000 });
       const res = await post(org, {
