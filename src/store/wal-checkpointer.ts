@@ -59,24 +59,34 @@ export function startCheckpointer(
 ): Checkpointer {
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   sqlite.pragma('wal_autocheckpoint = 0');
-  const entry = workerEntry();
   const settings: CheckpointerSettings = {
     path,
     intervalMs,
     truncateBytes: WAL_TRUNCATE_BYTES,
   };
-  const worker = new Worker(entry.code, { eval: entry.eval, workerData: settings });
-  // Never what keeps the process alive: the store's close() stops it.
-  worker.unref();
+  let exited: Promise<void> | undefined;
+  let worker: Worker | undefined;
+  const begin = (): void => {
+    const entry = workerEntry();
+    const thread = new Worker(entry.code, { eval: entry.eval, workerData: settings });
+    // Never what keeps the process alive: the store's close() stops it.
+    thread.unref();
+    exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+    thread.on('error', () => {
+      // The WAL must not grow without end: back to checkpoints in the commits.
+      if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+    });
+    worker = thread;
+  };
+  // The thread starts after one interval, when there can first be something to copy: loading
+  // it (a second JavaScript environment and the driver) stays out of the service's start.
+  const starting = setTimeout(begin, intervalMs);
+  starting.unref();
   let stopping = false;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('error', () => {
-    // The WAL must not grow without end: back to checkpoints in the commits.
-    if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
-  });
   return {
     async stop() {
-      if (!stopping) {
+      clearTimeout(starting);
+      if (!stopping && worker !== undefined) {
         stopping = true;
         // Referenced again: the process must not end before the thread's connection has closed.
         worker.ref();
