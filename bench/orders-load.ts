@@ -146,9 +146,28 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * CPU seconds of a process's main thread (its event loop), and bytes it has written with write
+ * calls (its WAL frames, checkpoints and answers), from /proc; undefined elsewhere.
+ */
+function loopAndWrites(pid: number | undefined): { loop: number; written: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const written = /^wchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
+    if (written === undefined) return undefined;
+    return { loop: (Number(fields[11]) + Number(fields[12])) / 100, written: Number(written) };
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Server {
   readonly url: string;
   cpu(): number | undefined;
+  /** The event loop's CPU seconds and the bytes written so far (Linux). */
+  loopAndWrites(): { loop: number; written: number } | undefined;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -175,6 +194,7 @@ export async function startServer(
   return {
     url,
     cpu: () => cpuSeconds(child.pid),
+    loopAndWrites: () => loopAndWrites(child.pid),
     async stop(signal = 'SIGTERM') {
       child.kill(signal);
       await exited;

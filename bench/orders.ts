@@ -110,6 +110,10 @@ interface Row {
   readonly bare: number;
   readonly bareP99: number;
   readonly cpuPerOrderUs: number | undefined;
+  /** The event loop's share of it (the server's main thread). */
+  readonly loopPerOrderUs: number | undefined;
+  /** Bytes the server wrote per order: mostly its WAL frames and checkpoints on SQLite. */
+  readonly writtenPerOrderKiB: number | undefined;
   readonly failures: number;
   readonly ledgerOk: boolean;
   readonly met: boolean;
@@ -164,13 +168,23 @@ async function runCase(c: Case, target: Target, options: OrdersBenchOptions): Pr
   let result;
   let answer: string;
   let cpu: number | undefined;
+  let loop: { loop: number; written: number } | undefined;
   try {
     answer = await sampleAnswer(server.url, load);
     await measure(server.url, load, options.warmupSeconds);
     const before = server.cpu();
+    const loopBefore = server.loopAndWrites();
     result = await measure(server.url, load, options.durationSeconds);
     const after = server.cpu();
+    const loopAfter = server.loopAndWrites();
     cpu = before === undefined || after === undefined ? undefined : after - before;
+    loop =
+      loopBefore === undefined || loopAfter === undefined
+        ? undefined
+        : {
+            loop: loopAfter.loop - loopBefore.loop,
+            written: loopAfter.written - loopBefore.written,
+          };
   } finally {
     await server.stop();
   }
@@ -189,6 +203,14 @@ async function runCase(c: Case, target: Target, options: OrdersBenchOptions): Pr
       cpu === undefined || result.requests.total === 0
         ? undefined
         : (cpu * 1e6) / result.requests.total,
+    loopPerOrderUs:
+      loop === undefined || result.requests.total === 0
+        ? undefined
+        : (loop.loop * 1e6) / result.requests.total,
+    writtenPerOrderKiB:
+      loop === undefined || result.requests.total === 0
+        ? undefined
+        : loop.written / 1024 / result.requests.total,
     failures,
     ledgerOk: verify.ok,
     met: rate >= c.target && result.latency.p99 < P99_TARGET_MS && failures === 0 && verify.ok,
@@ -219,6 +241,8 @@ function printTable(rows: readonly Row[], print: (line: string) => void): void {
     'bare p99'.padStart(8),
     'ratio'.padStart(6),
     'CPU µs/order'.padStart(12),
+    'loop µs'.padStart(7),
+    'KiB/order'.padStart(9),
     'target'.padStart(7),
     'ledger',
     'result',
@@ -236,6 +260,8 @@ function printTable(rows: readonly Row[], print: (line: string) => void): void {
         r.bareP99.toFixed(1).padStart(8),
         (r.rate / r.bare).toFixed(2).padStart(6),
         (r.cpuPerOrderUs === undefined ? '-' : r.cpuPerOrderUs.toFixed(0)).padStart(12),
+        (r.loopPerOrderUs === undefined ? '-' : r.loopPerOrderUs.toFixed(0)).padStart(7),
+        (r.writtenPerOrderKiB === undefined ? '-' : r.writtenPerOrderKiB.toFixed(1)).padStart(9),
         `>=${r.target}`.padStart(7),
         (r.ledgerOk ? 'ok' : 'FAIL').padEnd(6),
         (r.met ? 'PASS' : 'MISS') + (r.failures > 0 ? ` (${r.failures} failed)` : ''),

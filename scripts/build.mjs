@@ -6,7 +6,8 @@
 //    dist/precompiled-schemas.cjs, which the bundle takes in place of
 //    src/http/precompiled-schemas.ts: a start loads them instead of compiling them.
 // 3. esbuild bundles the command-line interface and its dependencies into one CommonJS file,
-//    dist/esim.cjs, and its launcher into dist/esim.js, which `npm start` and bin/esim.js run
+//    dist/esim.cjs (and the SQLite checkpointer's thread into dist/wal-checkpointer-worker.cjs),
+//    and its launcher into dist/esim.js, which `npm start` and bin/esim.js run
 //    with plain node. Loading one file instead of about a thousand modules is most of what makes
 //    the service start fast. Left outside the bundle: native code (better-sqlite3, the optional
 //    pg-native). @fastify/swagger-ui serves its own files (the /docs page): they are copied to
@@ -92,6 +93,15 @@ await build({
   // passes in as __esimUrl. (A banner would come before the bundle's "use strict".)
   define: { 'import.meta.url': '__esimUrl' },
   plugins: [precompiledSchemas, swaggerUiFiles],
+});
+// The SQLite checkpointer's thread (src/store/wal-checkpointer.ts) is a file of its own, loaded
+// by a worker_thread from beside the bundle.
+await build({
+  ...common,
+  entryPoints: ['src/store/wal-checkpointer-worker.ts'],
+  outfile: 'dist/wal-checkpointer-worker.cjs',
+  format: 'cjs',
+  external: ['better-sqlite3'],
 });
 await build({
   ...common,

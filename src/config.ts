@@ -17,6 +17,8 @@ export interface Config {
    * release the database before it fails (a 503 for a request).
    */
   readonly sqliteBusyWaitMs: number;
+  /** SQLite: WAL checkpoints on a worker thread this often; 0 leaves them in the commits. */
+  readonly sqliteCheckpointIntervalMs: number;
   /** Concurrent writes (orders) share one transaction and one commit (docs/operations.md). */
   readonly groupCommit: boolean;
   /** Most writes committed together. */
@@ -414,6 +416,7 @@ export function loadConfig(env: Env): Config {
     host: parseHost(env),
     database,
     sqliteBusyWaitMs: int(env, 'SQLITE_BUSY_WAIT_MS', 15_000, 0, 600_000),
+    sqliteCheckpointIntervalMs: int(env, 'SQLITE_CHECKPOINT_INTERVAL_MS', 100, 0, 60_000),
     groupCommit: bool(env, 'GROUP_COMMIT', true),
     groupCommitMaxBatch: int(env, 'GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
     dataDir,

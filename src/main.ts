@@ -47,6 +47,11 @@ export async function openServices(
     resolver?: Resolver;
     /** Leave the built-in catalogue to the caller (startServer loads it once listening). */
     deferSeed?: boolean;
+    /**
+     * SQLite: checkpoints on a worker thread (the server). A command's connection is short-lived
+     * and checkpoints in its commits, as SQLite does by default.
+     */
+    checkpointThread?: boolean;
   } = {},
 ): Promise<Services> {
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
@@ -55,6 +60,8 @@ export async function openServices(
     options.store ??
     openStore(config.database, {
       busyWaitMs: config.sqliteBusyWaitMs,
+      checkpointIntervalMs:
+        options.checkpointThread === true ? config.sqliteCheckpointIntervalMs : 0,
       groupCommit: config.groupCommit,
       groupCommitMaxBatch: config.groupCommitMaxBatch,
     });
@@ -124,7 +131,7 @@ export async function startServer(
   const lock = lockDatabase(config);
   let services: Services;
   try {
-    services = await openServices(config, { deferSeed: true });
+    services = await openServices(config, { deferSeed: true, checkpointThread: true });
   } catch (error) {
     lock?.release();
     throw error;

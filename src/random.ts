@@ -1,4 +1,5 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomFillSync, randomInt, randomUUID } from 'node:crypto';
+import { v7 } from 'uuid';
 
 // Identifiers and simulated randomness come from an injected source, so a simulator run under a
 // seed is reproducible and production uses the operating system's generator.
@@ -8,18 +9,60 @@ export interface RandomSource {
   int(max: number): number;
   /** A float in [0, 1). */
   float(): number;
+  /** A random UUID (version 4): nothing in it can be guessed from another. */
   uuid(): string;
+  /**
+   * A UUID that sorts by creation time (version 7: 48 bits of milliseconds, then 74 random
+   * bits), for the primary keys written on every order. Rows keyed by it are appended to the
+   * end of their indexes, where a random key dirties a different page of each index per insert:
+   * on SQLite those pages are what every commit writes to the WAL. Still a UUID, as the
+   * interface promises; not for anything that must not reveal when it was made.
+   */
+  orderedUuid(): string;
 }
 
-export const cryptoRandom: RandomSource = {
-  int: (max) => randomInt(max),
-  float: () => randomBytes(6).readUIntBE(0, 6) / 2 ** 48,
-  uuid: () => randomUUID(),
-};
+const UINT32_RANGE = 2 ** 32;
+
+/**
+ * The operating system's generator. Small integers (every digit of an ICCID, PIN, PUK and
+ * matching id: some fifty per issued eSIM) come from a pool of its bytes refilled 4 KiB at a
+ * time: crypto.randomInt costs about a microsecond a call, most of it argument checks.
+ * Rejection sampling keeps them uniform, as randomInt does.
+ */
+function osRandom(): RandomSource {
+  const pool = new Uint32Array(1024);
+  let next = pool.length;
+  const uint32 = (): number => {
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    const value = pool[next] ?? 0;
+    next += 1;
+    return value;
+  };
+  return {
+    int: (max) => {
+      if (!Number.isSafeInteger(max) || max <= 0 || max > UINT32_RANGE) return randomInt(max);
+      // The largest multiple of max that fits: values at or past it would favour small results.
+      const limit = UINT32_RANGE - (UINT32_RANGE % max);
+      for (;;) {
+        const value = uint32();
+        if (value < limit) return value % max;
+      }
+    },
+    float: () => randomBytes(6).readUIntBE(0, 6) / 2 ** 48,
+    uuid: () => randomUUID(),
+    orderedUuid: () => v7(),
+  };
+}
+
+export const cryptoRandom: RandomSource = osRandom();
 
 /** mulberry32: small, fast, good enough for simulation; not for secrets. */
 export function seededRandom(seed: number): RandomSource {
   let state = seed >>> 0;
+  let sequence = 0;
   const next = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
@@ -34,5 +77,11 @@ export function seededRandom(seed: number): RandomSource {
     float: next,
     uuid: () =>
       `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(next() * 4)]}${hex(3)}-${hex(12)}`,
+    // Reproducible: a counter stands in for the clock, so the ids still sort in creation order.
+    orderedUuid: () => {
+      sequence += 1;
+      const random = Uint8Array.from({ length: 16 }, () => Math.floor(next() * 256));
+      return v7({ msecs: sequence, random });
+    },
   };
 }

@@ -33,6 +33,7 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
     int: (max) => rng.int(max),
     float: () => rng.float(),
     uuid: () => rng.uuid(),
+    orderedUuid: () => rng.orderedUuid(),
   };
   const db = deps.store.db;
   return {

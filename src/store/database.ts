@@ -10,6 +10,8 @@ import { DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
 import { migrationsFor } from './migrations/index.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
+import { startCheckpointer } from './wal-checkpointer.js';
+import type { Checkpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Schema>;
@@ -38,6 +40,12 @@ export interface StoreOptions {
   readonly groupCommit?: boolean;
   /** Most writes in one group commit (GROUP_COMMIT_MAX_BATCH). */
   readonly groupCommitMaxBatch?: number;
+  /**
+   * SQLite file: checkpoints run on a worker thread this often (SQLITE_CHECKPOINT_INTERVAL_MS)
+   * instead of inside commits (wal-checkpointer.ts). Unset or 0: SQLite's own, in the commits,
+   * as for the short-lived connections of the command-line tool.
+   */
+  readonly checkpointIntervalMs?: number;
 }
 
 function writerFor(db: Db, options: StoreOptions, lanes: number): GroupWriter {
@@ -66,7 +74,17 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
       ),
     });
     const writer = writerFor(db, options, 1);
-    return { db, dialect: 'sqlite', writer, close: () => closeAfter(writer, db) };
+    const interval = options.checkpointIntervalMs ?? 0;
+    const checkpointer =
+      interval > 0 && target.path !== ':memory:'
+        ? startCheckpointer(sqlite, target.path, interval)
+        : undefined;
+    return {
+      db,
+      dialect: 'sqlite',
+      writer,
+      close: () => closeAfter(writer, db, checkpointer),
+    };
   }
   const poolSize = options.poolSize ?? 20;
   let pool: Pool | undefined;
@@ -108,9 +126,14 @@ async function openPool(url: string, max: number): Promise<Pool> {
   return pool;
 }
 
-/** Closes the database once the writes already queued have been settled. */
-async function closeAfter(writer: GroupWriter, db: Db): Promise<void> {
+/**
+ * Closes the database once the writes already queued have been settled. The checkpointer's
+ * connection closes first, so the service's, the last one, checkpoints what is left and removes
+ * the WAL file, as SQLite does on a clean close.
+ */
+async function closeAfter(writer: GroupWriter, db: Db, checkpointer?: Checkpointer): Promise<void> {
   await writer.idle();
+  await checkpointer?.stop();
   await db.destroy();
 }
 

@@ -13,7 +13,6 @@ import type { AssignmentRow } from '../../store/schema.js';
 import type { Bundle } from '../bundle.js';
 import { bundleBytes } from '../bundle.js';
 import { HISTORY_NAME } from './states.js';
-import { transition } from './transition.js';
 
 export interface AssignmentContext {
   readonly clock: Clock;
@@ -29,6 +28,8 @@ export interface NewAssignmentInput {
   readonly reference: string;
   /** The inventory batch the unit came from (its provenance); null when there is none. */
   readonly batchId: number | null;
+  /** The eSIM was issued in this transaction: nothing is queued on it yet. */
+  readonly newEsim?: boolean;
 }
 
 /** Seconds provisioning takes: the simulator's runtime setting, else PROCESSING_DELAY_SECONDS. */
@@ -53,7 +54,7 @@ export async function createAssignment(
   const delay = await processingDelaySeconds(trx, ctx.config);
   const bytes = bundleBytes(input.bundle);
   const row: AssignmentRow = {
-    id: ctx.random.uuid(),
+    id: ctx.random.orderedUuid(),
     reference: input.reference,
     iccid: input.iccid,
     organisation_id: input.organisationId,
@@ -65,7 +66,7 @@ export async function createAssignment(
     used_bytes: 0,
     unlimited: input.bundle.unlimited ? 1 : 0,
     duration_days: input.bundle.duration,
-    queue_position: await nextQueuePosition(trx, input.iccid),
+    queue_position: input.newEsim === true ? 1 : await nextQueuePosition(trx, input.iccid),
     processing_due_at: iso(addSeconds(now, delay)),
     // A bundle that never starts lapses like an unapplied inventory unit would.
     valid_until: iso(addDays(now, ctx.config.inventoryValidityDays)),
@@ -75,15 +76,27 @@ export async function createAssignment(
     created_at: at,
     updated_at: at,
   };
-  await insertAssignment(trx, row);
-  await insertHistory(trx, {
+  const applied = {
     iccid: row.iccid,
     name: HISTORY_NAME.Processing,
     bundle: row.bundle_name,
     bundle_state: 'Processing',
     alert_type: '',
     created_at: at,
-  });
-  if (delay > 0) return row;
-  return transition(trx, row, 'Queued', { at: now });
+  };
+  if (delay > 0) {
+    await insertAssignment(trx, row);
+    await insertHistory(trx, applied);
+    return row;
+  }
+  // Provisioned at once: the row is written Queued and both history entries in one statement,
+  // in their order, which is what the transition from Processing would leave (it cannot be
+  // refused), without writing the row twice.
+  const queued: AssignmentRow = { ...row, state: 'Queued' };
+  await insertAssignment(trx, queued);
+  await insertHistory(trx, [
+    applied,
+    { ...applied, name: HISTORY_NAME.Queued, bundle_state: 'Queued' },
+  ]);
+  return queued;
 }

@@ -239,6 +239,7 @@ async function placeLine(
   if (!assign) return { iccids, newEsims };
   for (let unit = 0; unit < quantity; unit += 1) {
     let iccid = line.input.iccids?.[unit];
+    const newEsim = iccid === undefined;
     if (iccid === undefined) {
       const esim = await issueEsim(trx, deps, org.id, reference);
       iccid = esim.iccid;
@@ -255,6 +256,7 @@ async function placeLine(
       bundle: line.bundle,
       reference,
       batchId,
+      newEsim,
     });
     iccids.push(iccid);
   }
@@ -274,7 +276,7 @@ export async function placeOrder(
   const now = deps.clock.now();
   const at = iso(now);
   const expiry = iso(addDays(now, deps.config.inventoryValidityDays));
-  const reference = deps.random.uuid();
+  const reference = deps.random.orderedUuid();
   const prepared = await prepare(trx, org, request, deps.config);
   const activations = prepared.activations;
   const lineIccids: string[][] = [];

@@ -30,7 +30,7 @@ export async function applyBundle(
   input: ApplyBundleInput,
 ): Promise<AppliedBundle> {
   if (input.iccid !== undefined) checkIccid(input.iccid, 'body field iccid');
-  const reference = deps.random.uuid();
+  const reference = deps.random.orderedUuid();
   const result = await applyFromInventory(tx, deps, { ...input, reference });
   return { ...result, reference };
 }

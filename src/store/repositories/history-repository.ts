@@ -20,6 +20,32 @@ const insertOne = compiledOnce((db, p: Required<Omit<NewHistoryEntry, 'id'>>) =>
   }),
 );
 
+type TwoEntries = {
+  [K in keyof Required<Omit<NewHistoryEntry, 'id'>> as `${K}1` | `${K}2`]: NewHistoryEntry[K];
+};
+
+/** Two entries (an assignment provisioned at once: applied, then queued), compiled once. */
+const insertTwo = compiledOnce((db, p: TwoEntries) =>
+  db.insertInto('esim_history').values([
+    {
+      iccid: p.iccid1,
+      name: p.name1,
+      bundle: p.bundle1,
+      bundle_state: p.bundle_state1,
+      alert_type: p.alert_type1,
+      created_at: p.created_at1,
+    },
+    {
+      iccid: p.iccid2,
+      name: p.name2,
+      bundle: p.bundle2,
+      bundle_state: p.bundle_state2,
+      alert_type: p.alert_type2,
+      created_at: p.created_at2,
+    },
+  ]),
+);
+
 /** Writes one entry, or several in one statement. */
 export async function insertHistory(
   db: Executor,
@@ -27,8 +53,30 @@ export async function insertHistory(
 ): Promise<void> {
   const rows = Array.isArray(entries) ? [...entries] : [entries];
   const [only] = rows;
+  const [, second] = rows;
   if (rows.length === 1 && only !== undefined && only.id === undefined) {
     await insertOne.execute(db, only);
+  } else if (
+    rows.length === 2 &&
+    only !== undefined &&
+    second !== undefined &&
+    only.id === undefined &&
+    second.id === undefined
+  ) {
+    await insertTwo.execute(db, {
+      iccid1: only.iccid,
+      name1: only.name,
+      bundle1: only.bundle,
+      bundle_state1: only.bundle_state,
+      alert_type1: only.alert_type,
+      created_at1: only.created_at,
+      iccid2: second.iccid,
+      name2: second.name,
+      bundle2: second.bundle,
+      bundle_state2: second.bundle_state,
+      alert_type2: second.alert_type,
+      created_at2: second.created_at,
+    });
   } else if (rows.length > 0) {
     await db.insertInto('esim_history').values(rows).execute();
   }

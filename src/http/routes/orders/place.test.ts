@@ -54,6 +54,28 @@ for (const kind of DATABASES) {
       return Number(row.n);
     };
 
+    it('gives orders references that are UUIDs sorting in the order they were placed', async () => {
+      // Time-ordered (version 7): an order's rows are appended to the indexes keyed by it.
+      const org = await t.createOrg({ balance: 10_000 });
+      const references: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const res = await post(org, {
+          type: 'transaction',
+          assign: false,
+          order: [{ type: 'bundle', item: SMALL, quantity: 1 }],
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        references.push(res.json().orderReference);
+      }
+      for (const reference of references) {
+        assert.match(
+          reference,
+          /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        );
+      }
+      assert.deepEqual([...references].sort(), references);
+    });
+
     it('puts bundles into inventory, debits the total and reads the order back', async () => {
       const org = await t.createOrg({ balance: 10_000 });
       const res = await post(org, {
@@ -186,6 +208,27 @@ for (const kind of DATABASES) {
         [],
       );
       assert.deepEqual(await Promise.all(tables.map(countRows)), before);
+    });
+
+    it('issues eSIMs whose ICCIDs start with the time of issue, so they sort by it', async () => {
+      const org = await t.createOrg({ balance: 10_000 });
+      const iccids: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const from = t.clock.now().getTime();
+        const res = await post(org, {
+          assign: true,
+          order: [{ type: 'bundle', item: SMALL, quantity: 1 }],
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const iccid: string = res.json().order[0].iccids[0];
+        assert.ok(isValidIccid(iccid), iccid);
+        // 89, then the milliseconds of issue (13 digits), three random digits, the check digit.
+        const issued = Number(iccid.slice(2, 15));
+        assert.ok(issued >= from && issued <= t.clock.now().getTime(), `${iccid} at ${from}`);
+        iccids.push(iccid);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      assert.deepEqual([...iccids].sort(), iccids);
     });
 
     it('assigns onto new eSIMs: real eSIM records, bundles starting in Processing', async () => {
