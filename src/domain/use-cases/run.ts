@@ -1,7 +1,19 @@
 import type { Db, Executor } from '../../store/database.js';
 import type { GroupWriter } from '../../store/group-commit.js';
+import { inSavepoint } from '../../store/savepoint.js';
+import type { DomainError } from '../errors.js';
 import type { HeldClaim, IdempotencyDeps, IdempotencyRequest, Replay } from './idempotency.js';
-import { claimKey, completeKey, failKey, handOverKey, storeAnswer } from './idempotency.js';
+import {
+  claimKey,
+  completeKey,
+  failKey,
+  findAnswer,
+  handOverKey,
+  isStoredOutcome,
+  recordAnswer,
+  storeAnswer,
+  takenMeanwhile,
+} from './idempotency.js';
 
 // The use-case runner: the one place that opens a write transaction. A use case is a domain
 // function of a transaction, `(tx, deps, input) => result`, so a writer may run several in one.
@@ -12,6 +24,9 @@ import { claimKey, completeKey, failKey, handOverKey, storeAnswer } from './idem
 // writes the answer (`present(result)`, the body a repeat gets) in the use case's transaction,
 // stores a 4xx DomainError after a rollback, releases the claim on anything else, and answers a
 // repeat with the stored outcome (`kind: 'replayed'`) without running the use case.
+// A use case committed by the group writer (`group`) needs no claim of its own, which would cost a
+// transaction of its own: its record is written, finished, as one more statement of the write
+// (`runGroupedWithKey`).
 //
 // A process with effects outside the database (a card charge, an SMS handed to the network) is
 // not one transaction: `runProcess` runs it with the same claim, and it opens its transactions
@@ -81,7 +96,7 @@ export function runWrite<D extends WriteDeps, I, R>(
 }
 
 /** Runs one use case in its own transaction, with the request's idempotency record in it. */
-export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
+export async function runUseCase<D extends IdempotencyDeps & WriteDeps, I, R, B>(
   deps: D,
   useCase: UseCase<D, I, R>,
   input: I,
@@ -90,6 +105,13 @@ export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
   const { present } = options;
   if (options.idempotency === undefined) {
     return { kind: 'done', body: present(await runWrite(deps, useCase, input, options.group)) };
+  }
+  const writer = deps.store.writer;
+  if (options.group !== undefined && writer !== undefined) {
+    return runGroupedWithKey(writer, options.group, deps, useCase, input, {
+      ...options,
+      idempotency: options.idempotency,
+    });
   }
   const held = await claimKey(deps, options.idempotency);
   if (held.kind === 'replayed') return held;
@@ -104,6 +126,86 @@ export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
       options.group,
     ),
   );
+}
+
+/** What a keyed write's transaction ends with: an answer to commit, or a 4xx to commit as one. */
+type Settled<B> =
+  | { readonly kind: 'answered'; readonly outcome: Outcome<B> }
+  | { readonly kind: 'refused'; readonly error: DomainError };
+
+/** A first attempt found the key taken or was refused: it is rolled back and run again, carefully. */
+class AttemptAgain extends Error {}
+
+/**
+ * An Idempotency-Key inside the group writer's transaction. The record is written once, finished,
+ * after the use case (recordAnswer: one statement), so a keyed write costs one statement more than
+ * an unkeyed one, in the same commit. Most keys are new, so the first attempt does not look first.
+ * When the record cannot be written (the key has a live record: a repeat, maybe an earlier write
+ * of the same batch), or the use case is refused with a 4xx, the attempt throws: the writer rolls
+ * it back (alone, the rest of its batch commits) and runs it again, or this runs it again. The
+ * second attempt reads the record first and answers from it without running the use case; if the
+ * key is free it runs the use case in a savepoint, so that a 4xx can be undone and stored in its
+ * place. Either way the record commits with the effects it answers for, and the answer is given
+ * only after that commit. Two requests with the same key thus behave as in two transactions one
+ * after the other, in one batch or across instances sharing a PostgreSQL database (where the
+ * record's unique index makes the second wait for the first's commit, then answer from it).
+ */
+async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
+  writer: GroupWriter,
+  group: string,
+  deps: D,
+  useCase: UseCase<D, I, R>,
+  input: I,
+  options: RunOptions<R, B> & { readonly idempotency: IdempotencyRequest },
+): Promise<Outcome<B>> {
+  const request = options.idempotency;
+  let careful = false;
+
+  const answered = async (tx: Executor, result: R): Promise<Settled<B>> => {
+    const body = options.present(result);
+    if (await recordAnswer(tx, deps, request, { status: statusOf(options), body })) {
+      return { kind: 'answered', outcome: { kind: 'done', body } };
+    }
+    if (careful) throw takenMeanwhile(request.key);
+    careful = true;
+    throw new AttemptAgain();
+  };
+
+  const firstAttempt = async (tx: Executor): Promise<Settled<B>> => {
+    let result: R;
+    try {
+      result = await useCase(tx, deps, input);
+    } catch (error) {
+      if (!isStoredOutcome(error)) throw error;
+      careful = true;
+      throw new AttemptAgain();
+    }
+    return answered(tx, result);
+  };
+
+  const carefulAttempt = async (tx: Executor): Promise<Settled<B>> => {
+    const replay = await findAnswer(tx, deps, request);
+    if (replay !== undefined) return { kind: 'answered', outcome: replay };
+    const attempt = await inSavepoint(tx, () => useCase(tx, deps, input));
+    if (attempt.ok) return answered(tx, attempt.value);
+    if (!isStoredOutcome(attempt.error)) throw attempt.error;
+    if (!(await recordAnswer(tx, deps, request, attempt.error))) {
+      throw takenMeanwhile(request.key);
+    }
+    return { kind: 'refused', error: attempt.error };
+  };
+
+  const work = (tx: Executor) => (careful ? carefulAttempt(tx) : firstAttempt(tx));
+  let settled: Settled<B>;
+  try {
+    settled = await writer.run(group, work);
+  } catch (error) {
+    // The writer ran the attempt alone (a batch of one): nothing of it stayed; run it again.
+    if (!(error instanceof AttemptAgain)) throw error;
+    settled = await writer.run(group, work);
+  }
+  if (settled.kind === 'refused') throw settled.error;
+  return settled.outcome;
 }
 
 /** Runs a process that opens its own transactions (through runUseCase) under one claim. */
