@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DATABASES } from '../../../../test/harness.js';
+import { DATABASES, startTestApp } from '../../../../test/harness.js';
+import { ManualWallClock } from '../../../../test/manual-wall-clock.js';
+import { iso } from '../../../clock.js';
+import { completeClaim, insertClaim } from '../../../store/repositories/idempotency-repository.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
 import type { FileBackedApp, ServerProcess } from '../../../../test/fixtures/orders.js';
 import {
@@ -136,6 +139,76 @@ for (const kind of DATABASES) {
       const units = ok[0]?.json().total / PRICE;
       assert.equal(await orderCount(t, org), 1);
       assert.equal(await balanceOf(t, org), (10 - units) * PRICE);
+    });
+  });
+}
+
+for (const kind of DATABASES) {
+  describe(`an order key still claimed by a request that died [${kind}]`, () => {
+    const wall = new ManualWallClock();
+    let t: TestApp;
+
+    before(async () => {
+      t = await startTestApp(kind, {}, { wallClock: wall });
+      await addBundles(t, [fixtureBundle(UNIT, PRICE)]);
+    });
+    after(() => t.close());
+
+    it('is a 409 while its lease runs, then taken over once: one order, the dead claim cannot complete', async () => {
+      const org = await t.createOrg({ balance: 10 * PRICE });
+      const send = (key: string, who: TestOrg = org) =>
+        t.request(who.apiKey, {
+          method: 'POST',
+          url: '/v2.1/orders',
+          payload: ORDER,
+          headers: { 'idempotency-key': key },
+        });
+      // The hash this request has: keys belong to organisations, request hashes do not.
+      const probe = await t.createOrg({ balance: PRICE });
+      assert.equal((await send('probe', probe)).statusCode, 200);
+      const { request_hash: requestHash } = await t.deps.store.db
+        .selectFrom('idempotency_keys')
+        .select('request_hash')
+        .where('organisation_id', '=', probe.id)
+        .executeTakeFirstOrThrow();
+
+      const now = t.clock.now();
+      const claimed = await insertClaim(t.deps.store.db, {
+        organisationId: org.id,
+        key: 'held',
+        requestHash,
+        owner: 'a-request-that-died',
+        at: iso(now),
+        expiresAt: iso(new Date(now.getTime() + 86_400_000)),
+        leaseNow: iso(wall.now()),
+        lockedUntil: iso(new Date(wall.now().getTime() + 120_000)),
+      });
+      assert.ok(claimed);
+
+      const running = await send('held');
+      assert.equal(running.statusCode, 409, running.body);
+      assert.equal(running.json().code, 'idempotency_in_progress');
+      assert.equal(await orderCount(t, org), 0);
+
+      wall.advance(120_001);
+      const [taken, repeat] = await Promise.all([send('held'), send('held')]);
+      assert.equal(taken?.statusCode, 200, taken?.body);
+      assert.equal(repeat?.statusCode, 200, repeat?.body);
+      assert.deepEqual(repeat?.json(), taken?.json());
+      assert.equal(await orderCount(t, org), 1);
+      assert.equal(await balanceOf(t, org), 9 * PRICE);
+      const late = await completeClaim(
+        t.deps.store.db,
+        org.id,
+        'held',
+        'a-request-that-died',
+        200,
+        '{}',
+      );
+      assert.equal(late, false);
+      const replayed = await send('held');
+      assert.equal(replayed.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(replayed.json(), taken?.json());
     });
   });
 }
