@@ -129,8 +129,8 @@ function answerOf(existing: IdempotencyRecord, request: IdempotencyRequest): Rep
 }
 
 // Inside the transaction of the write (a use case run by the group writer): no claim of its own.
-// The record is written once, finished, by the transaction whose effects it answers for
-// (recordAnswer); a request that finds a live record (findAnswer) is answered from it instead.
+// A request that finds a live record (findAnswer) is answered from it; otherwise the record is
+// written once, finished, by the transaction whose effects it answers for (recordAnswer).
 
 /** A record that no longer holds its key: expired, or a claim whose holder's lease has lapsed. */
 function lapsed(record: IdempotencyRecord, at: string, leaseNow: string): boolean {

@@ -25,7 +25,7 @@ import {
 // stores a 4xx DomainError after a rollback, releases the claim on anything else, and answers a
 // repeat with the stored outcome (`kind: 'replayed'`) without running the use case.
 // A use case committed by the group writer (`group`) needs no claim of its own, which would cost a
-// transaction of its own: its record is written, finished, as one more statement of the write
+// transaction of its own: its record is read and written, finished, by the write itself
 // (`runGroupedWithKey`).
 //
 // A process with effects outside the database (a card charge, an SMS handed to the network) is
@@ -133,22 +133,24 @@ type Settled<B> =
   | { readonly kind: 'answered'; readonly outcome: Outcome<B> }
   | { readonly kind: 'refused'; readonly error: DomainError };
 
-/** A first attempt found the key taken or was refused: it is rolled back and run again, carefully. */
+/** An attempt was refused, or found the key taken meanwhile: it is rolled back and run again. */
 class AttemptAgain extends Error {}
 
 /**
- * An Idempotency-Key inside the group writer's transaction. The record is written once, finished,
- * after the use case (recordAnswer: one statement), so a keyed write costs one statement more than
- * an unkeyed one, in the same commit. Most keys are new, so the first attempt does not look first.
- * When the record cannot be written (the key has a live record: a repeat, maybe an earlier write
- * of the same batch), or the use case is refused with a 4xx, the attempt throws: the writer rolls
- * it back (alone, the rest of its batch commits) and runs it again, or this runs it again. The
- * second attempt reads the record first and answers from it without running the use case; if the
- * key is free it runs the use case in a savepoint, so that a 4xx can be undone and stored in its
- * place. Either way the record commits with the effects it answers for, and the answer is given
- * only after that commit. Two requests with the same key thus behave as in two transactions one
- * after the other, in one batch or across instances sharing a PostgreSQL database (where the
- * record's unique index makes the second wait for the first's commit, then answer from it).
+ * An Idempotency-Key inside the group writer's transaction, with no claim committed before it: the
+ * write reads the key's record (findAnswer), and answers from it without running the use case
+ * when there is one; otherwise it runs the use case and inserts the record, finished
+ * (recordAnswer). Two statements more than the same write without a key, in the same commit. A
+ * repeat in the same batch reads the record an earlier write of the batch inserted, and one that
+ * arrives later reads the committed one: neither runs the use case or costs its batch anything.
+ * Reading first costs less than the alternative of only inserting, where every repeat would have
+ * run the use case and then made the writer roll its whole batch back and run it again.
+ * Rolled back and run again (the writer runs it again in a savepoint of its batch, or this runs
+ * it again alone) are only: a 4xx from the use case, which the second attempt runs in a savepoint
+ * of its own so that the refusal can be undone and stored in its place; and a record that
+ * appeared while the use case ran (PostgreSQL: another instance's, its unique-index entry making
+ * the insert wait for that commit), which the second attempt then answers from. Either way the
+ * record commits with the effects it answers for, and the answer is given only after that commit.
  */
 async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
   writer: GroupWriter,
@@ -159,50 +161,47 @@ async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
   options: RunOptions<R, B> & { readonly idempotency: IdempotencyRequest },
 ): Promise<Outcome<B>> {
   const request = options.idempotency;
-  let careful = false;
+  let again = false;
 
-  const answered = async (tx: Executor, result: R): Promise<Settled<B>> => {
+  const refused = async (tx: Executor, error: unknown): Promise<Settled<B>> => {
+    if (!isStoredOutcome(error)) throw error;
+    if (!(await recordAnswer(tx, deps, request, error))) throw takenMeanwhile(request.key);
+    return { kind: 'refused', error };
+  };
+
+  const attempt = async (tx: Executor): Promise<Settled<B>> => {
+    const replay = await findAnswer(tx, deps, request);
+    if (replay !== undefined) return { kind: 'answered', outcome: replay };
+    let result: R;
+    if (again) {
+      const tried = await inSavepoint(tx, () => useCase(tx, deps, input));
+      if (!tried.ok) return refused(tx, tried.error);
+      result = tried.value;
+    } else {
+      try {
+        result = await useCase(tx, deps, input);
+      } catch (error) {
+        if (!isStoredOutcome(error)) throw error;
+        again = true;
+        throw new AttemptAgain();
+      }
+    }
     const body = options.present(result);
     if (await recordAnswer(tx, deps, request, { status: statusOf(options), body })) {
       return { kind: 'answered', outcome: { kind: 'done', body } };
     }
-    if (careful) throw takenMeanwhile(request.key);
-    careful = true;
+    if (again) throw takenMeanwhile(request.key);
+    again = true;
     throw new AttemptAgain();
   };
 
-  const firstAttempt = async (tx: Executor): Promise<Settled<B>> => {
-    let result: R;
-    try {
-      result = await useCase(tx, deps, input);
-    } catch (error) {
-      if (!isStoredOutcome(error)) throw error;
-      careful = true;
-      throw new AttemptAgain();
-    }
-    return answered(tx, result);
-  };
-
-  const carefulAttempt = async (tx: Executor): Promise<Settled<B>> => {
-    const replay = await findAnswer(tx, deps, request);
-    if (replay !== undefined) return { kind: 'answered', outcome: replay };
-    const attempt = await inSavepoint(tx, () => useCase(tx, deps, input));
-    if (attempt.ok) return answered(tx, attempt.value);
-    if (!isStoredOutcome(attempt.error)) throw attempt.error;
-    if (!(await recordAnswer(tx, deps, request, attempt.error))) {
-      throw takenMeanwhile(request.key);
-    }
-    return { kind: 'refused', error: attempt.error };
-  };
-
-  const work = (tx: Executor) => (careful ? carefulAttempt(tx) : firstAttempt(tx));
   let settled: Settled<B>;
   try {
-    settled = await writer.run(group, work);
+    settled = await writer.run(group, attempt);
   } catch (error) {
     // The writer ran the attempt alone (a batch of one): nothing of it stayed; run it again.
     if (!(error instanceof AttemptAgain)) throw error;
-    settled = await writer.run(group, work);
+    settled = await writer.run(group, attempt);
   }
   if (settled.kind === 'refused') throw settled.error;
   return settled.outcome;
