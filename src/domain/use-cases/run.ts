@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../store/database.js';
 import type { GroupWriter } from '../../store/group-commit.js';
 import { inSavepoint } from '../../store/savepoint.js';
-import type { DomainError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import type { HeldClaim, IdempotencyDeps, IdempotencyRequest, Replay } from './idempotency.js';
 import {
   claimKey,
@@ -128,23 +128,27 @@ export async function runUseCase<D extends IdempotencyDeps & WriteDeps, I, R, B>
   );
 }
 
-/** What a keyed write's transaction ends with: an answer to commit, or a 4xx to commit as one. */
+/**
+ * What a keyed write's attempt ends with, answered once its batch has committed: an outcome, or
+ * an error (a refusal stored with the record, or a 409 of the key, which wrote nothing).
+ */
 type Settled<B> =
   | { readonly kind: 'answered'; readonly outcome: Outcome<B> }
-  | { readonly kind: 'refused'; readonly error: DomainError };
+  | { readonly kind: 'failed'; readonly error: DomainError };
 
 /** An attempt was refused, or found the key taken meanwhile: it is rolled back and run again. */
 class AttemptAgain extends Error {}
 
 /**
- * An Idempotency-Key inside the group writer's transaction, with no claim committed before it: the
- * write reads the key's record (findAnswer), and answers from it without running the use case
- * when there is one; otherwise it runs the use case and inserts the record, finished
- * (recordAnswer). Two statements more than the same write without a key, in the same commit. A
- * repeat in the same batch reads the record an earlier write of the batch inserted, and one that
- * arrives later reads the committed one: neither runs the use case or costs its batch anything.
- * Reading first costs less than the alternative of only inserting, where every repeat would have
- * run the use case and then made the writer roll its whole batch back and run it again.
+ * An Idempotency-Key inside the group writer's transaction, with no claim committed before it:
+ * the write reads the key's record (findAnswer) and, when there is one, answers from it without
+ * running the use case (a replay, or a 409; its batch goes on); otherwise it runs the use case and
+ * inserts the record, finished (recordAnswer). Two statements more than the same write without a
+ * key, in the same commit. A repeat in the same batch reads the record an earlier write of the
+ * batch inserted, and one that arrives later reads the committed one: neither runs the use case
+ * or costs its batch anything. Reading first costs less than the alternative of only inserting,
+ * where every repeat would have run the use case and then made the writer roll its whole batch
+ * back and run it again.
  * Rolled back and run again (the writer runs it again in a savepoint of its batch, or this runs
  * it again alone) are only: a 4xx from the use case, which the second attempt runs in a savepoint
  * of its own so that the refusal can be undone and stored in its place; and a record that
@@ -165,12 +169,21 @@ async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
 
   const refused = async (tx: Executor, error: unknown): Promise<Settled<B>> => {
     if (!isStoredOutcome(error)) throw error;
-    if (!(await recordAnswer(tx, deps, request, error))) throw takenMeanwhile(request.key);
-    return { kind: 'refused', error };
+    if (!(await recordAnswer(tx, deps, request, error))) {
+      return { kind: 'failed', error: takenMeanwhile(request.key) };
+    }
+    return { kind: 'failed', error };
   };
 
   const attempt = async (tx: Executor): Promise<Settled<B>> => {
-    const replay = await findAnswer(tx, deps, request);
+    let replay: Replay | undefined;
+    try {
+      replay = await findAnswer(tx, deps, request);
+    } catch (error) {
+      // A 409 of the key: nothing written yet, so the batch goes on without rolling back for it.
+      if (error instanceof DomainError) return { kind: 'failed', error };
+      throw error;
+    }
     if (replay !== undefined) return { kind: 'answered', outcome: replay };
     let result: R;
     if (again) {
@@ -203,7 +216,7 @@ async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
     if (!(error instanceof AttemptAgain)) throw error;
     settled = await writer.run(group, attempt);
   }
-  if (settled.kind === 'refused') throw settled.error;
+  if (settled.kind === 'failed') throw settled.error;
   return settled.outcome;
 }
 
