@@ -167,45 +167,55 @@ async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
   const request = options.idempotency;
   let again = false;
 
-  const refused = async (tx: Executor, error: unknown): Promise<Settled<B>> => {
-    if (!isStoredOutcome(error)) throw error;
-    if (!(await recordAnswer(tx, deps, request, error))) {
-      return { kind: 'failed', error: takenMeanwhile(request.key) };
-    }
-    return { kind: 'failed', error };
-  };
-
-  const attempt = async (tx: Executor): Promise<Settled<B>> => {
+  /** The answer of the key's live record, read in `tx`; undefined when the key is free. */
+  const recorded = async (tx: Executor): Promise<Settled<B> | undefined> => {
     let replay: Replay | undefined;
     try {
       replay = await findAnswer(tx, deps, request);
     } catch (error) {
-      // A 409 of the key: nothing written yet, so the batch goes on without rolling back for it.
+      // A 409 of the key: nothing written, so the batch goes on without rolling back for it.
       if (error instanceof DomainError) return { kind: 'failed', error };
       throw error;
     }
-    if (replay !== undefined) return { kind: 'answered', outcome: replay };
-    let result: R;
-    if (again) {
-      const tried = await inSavepoint(tx, () => useCase(tx, deps, input));
-      if (!tried.ok) return refused(tx, tried.error);
-      result = tried.value;
-    } else {
+    return replay === undefined ? undefined : { kind: 'answered', outcome: replay };
+  };
+
+  /** After the insert found a record: its answer (a 409 if it has gone again meanwhile). */
+  const fromRecord = async (tx: Executor): Promise<Settled<B>> =>
+    (await recorded(tx)) ?? { kind: 'failed', error: takenMeanwhile(request.key) };
+
+  const written = async (tx: Executor, result: R): Promise<B> => {
+    const body = options.present(result);
+    if (!(await recordAnswer(tx, deps, request, { status: statusOf(options), body }))) {
+      throw new AttemptAgain();
+    }
+    return body;
+  };
+
+  const attempt = async (tx: Executor): Promise<Settled<B>> => {
+    const found = await recorded(tx);
+    if (found !== undefined) return found;
+    if (!again) {
       try {
-        result = await useCase(tx, deps, input);
+        const body = await written(tx, await useCase(tx, deps, input));
+        return { kind: 'answered', outcome: { kind: 'done', body } };
       } catch (error) {
-        if (!isStoredOutcome(error)) throw error;
+        // Refused, or the key's record appeared meanwhile: rolled back, it runs again carefully.
+        if (!(error instanceof AttemptAgain) && !isStoredOutcome(error)) throw error;
         again = true;
         throw new AttemptAgain();
       }
     }
-    const body = options.present(result);
-    if (await recordAnswer(tx, deps, request, { status: statusOf(options), body })) {
-      return { kind: 'answered', outcome: { kind: 'done', body } };
+    // The second attempt: in a savepoint, so that a refusal, or a record that appeared meanwhile
+    // (another instance's, whose commit the insert waited for), undoes only this use case.
+    const tried = await inSavepoint(tx, async () => written(tx, await useCase(tx, deps, input)));
+    if (tried.ok) return { kind: 'answered', outcome: { kind: 'done', body: tried.value } };
+    if (tried.error instanceof AttemptAgain) return fromRecord(tx);
+    if (!isStoredOutcome(tried.error)) throw tried.error;
+    if (await recordAnswer(tx, deps, request, tried.error)) {
+      return { kind: 'failed', error: tried.error };
     }
-    if (again) throw takenMeanwhile(request.key);
-    again = true;
-    throw new AttemptAgain();
+    return fromRecord(tx);
   };
 
   let settled: Settled<B>;
