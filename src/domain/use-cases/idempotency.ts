@@ -6,14 +6,17 @@ import {
   completeClaim,
   completeClaimWithError,
   findIdempotencyRecord,
+  insertAnswer,
   insertClaim,
   releaseClaim,
   storedError,
+  storedErrorBody,
   takeOverClaim,
   transferClaim,
 } from '../../store/repositories/idempotency-repository.js';
 import { DomainError, conflict, isFixedStatusCode } from '../errors.js';
 import type { FixedStatusCode } from '../errors.js';
+import type { IdempotencyRecord } from '../../store/repositories/idempotency-repository.js';
 
 // `Idempotency-Key`: a request that presents a key claims it (a `running` record keyed by
 // organisation and key, holding a hash of the request), runs, and stores its outcome; a repeat
@@ -24,7 +27,9 @@ import type { FixedStatusCode } from '../errors.js';
 //   A claim's lease runs on the wall clock, so moving the simulator's clock never lets a second
 //   request take over one that is still running; a lapsed lease (its holder died) may be taken.
 // The runner (run.ts) is the only caller: it claims, writes the outcome in the use case's own
-// transaction, stores a 4xx error, and releases the claim on anything unexpected.
+// transaction, stores a 4xx error, and releases the claim on anything unexpected. A write the
+// group writer commits takes no claim: findAnswer and recordAnswer read and write its record in
+// the write's own transaction, finished at once.
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** How long a claim may run before another request may take it over (its holder died). */
@@ -105,7 +110,13 @@ export async function claimKey(
   const existing = await findIdempotencyRecord(db, organisationId, key);
   // Released or purged between our two statements: the client may simply retry.
   if (existing === undefined) throw inProgress(key, 'just finished; retry');
-  if (existing.requestHash !== claim.requestHash) {
+  return answerOf(existing, request);
+}
+
+/** What a live record answers a request with: its stored outcome, or a 409. */
+function answerOf(existing: IdempotencyRecord, request: IdempotencyRequest): Replay {
+  const { key } = request;
+  if (existing.requestHash !== request.requestHash) {
     throw conflict(
       `Idempotency-Key "${key}" was already used with a different request`,
       'idempotency_key_reused',
@@ -115,6 +126,67 @@ export async function claimKey(
     throw inProgress(key, 'is still being processed; retry later');
   }
   return replayOf(existing.responseStatus, existing.responseBody ?? '{}');
+}
+
+// Inside the transaction of the write (a use case run by the group writer): no claim of its own.
+// A request that finds a live record (findAnswer) is answered from it; otherwise the record is
+// written once, finished, by the transaction whose effects it answers for (recordAnswer).
+
+/** A record that no longer holds its key: expired, or a claim whose holder's lease has lapsed. */
+function lapsed(record: IdempotencyRecord, at: string, leaseNow: string): boolean {
+  if (record.state === 'done') return record.expiresAt <= at;
+  return record.lockedUntil !== null && record.lockedUntil <= leaseNow;
+}
+
+/**
+ * The answer the key's record gives this request, read in `tx`: a replay, or a 409
+ * (`idempotency_key_reused`, `idempotency_in_progress`); undefined when the key is free to use.
+ */
+export async function findAnswer(
+  tx: Executor,
+  deps: IdempotencyDeps,
+  request: IdempotencyRequest,
+): Promise<Replay | undefined> {
+  const existing = await findIdempotencyRecord(tx, request.organisationId, request.key);
+  if (existing === undefined) return undefined;
+  if (lapsed(existing, iso(deps.clock.now()), iso(deps.wallClock.now()))) return undefined;
+  return answerOf(existing, request);
+}
+
+/**
+ * Writes the finished record of this request in `tx` (a new one, or over a lapsed one): its
+ * answer, or a 4xx DomainError's code and message. False when the key has a live record.
+ */
+export function recordAnswer(
+  tx: Executor,
+  deps: IdempotencyDeps,
+  request: IdempotencyRequest,
+  outcome: { readonly status: number; readonly body: unknown } | DomainError,
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const stored =
+    outcome instanceof DomainError
+      ? { status: outcome.status, body: storedErrorBody(outcome) }
+      : { status: outcome.status, body: JSON.stringify(outcome.body) };
+  return insertAnswer(tx, {
+    organisationId: request.organisationId,
+    key: request.key,
+    requestHash: request.requestHash,
+    at: iso(now),
+    expiresAt: iso(addSeconds(now, IDEMPOTENCY_TTL_SECONDS)),
+    leaseNow: iso(deps.wallClock.now()),
+    ...stored,
+  });
+}
+
+/** The 409 of a key whose record appeared while this request ran (another transaction's). */
+export function takenMeanwhile(key: string): DomainError {
+  return inProgress(key, 'is still being processed; retry later');
+}
+
+/** Whether an error is an outcome the key keeps (and replays): a 4xx DomainError. */
+export function isStoredOutcome(error: unknown): error is DomainError {
+  return error instanceof DomainError && error.status < 500;
 }
 
 /** Stores the answer; false when the claim is no longer held. */
@@ -151,7 +223,7 @@ export async function completeKey(
 export async function failKey(db: Db, held: HeldClaim, error: unknown): Promise<void> {
   if (held.handedOver) return;
   const { organisationId, key, owner } = held;
-  if (error instanceof DomainError && error.status < 500) {
+  if (isStoredOutcome(error)) {
     await completeClaimWithError(db, organisationId, key, owner, error);
   } else {
     await releaseClaim(db, organisationId, key, owner);

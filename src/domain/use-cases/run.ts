@@ -1,7 +1,19 @@
 import type { Db, Executor } from '../../store/database.js';
 import type { GroupWriter } from '../../store/group-commit.js';
+import { inSavepoint } from '../../store/savepoint.js';
+import { DomainError } from '../errors.js';
 import type { HeldClaim, IdempotencyDeps, IdempotencyRequest, Replay } from './idempotency.js';
-import { claimKey, completeKey, failKey, handOverKey, storeAnswer } from './idempotency.js';
+import {
+  claimKey,
+  completeKey,
+  failKey,
+  findAnswer,
+  handOverKey,
+  isStoredOutcome,
+  recordAnswer,
+  storeAnswer,
+  takenMeanwhile,
+} from './idempotency.js';
 
 // The use-case runner: the one place that opens a write transaction. A use case is a domain
 // function of a transaction, `(tx, deps, input) => result`, so a writer may run several in one.
@@ -12,6 +24,9 @@ import { claimKey, completeKey, failKey, handOverKey, storeAnswer } from './idem
 // writes the answer (`present(result)`, the body a repeat gets) in the use case's transaction,
 // stores a 4xx DomainError after a rollback, releases the claim on anything else, and answers a
 // repeat with the stored outcome (`kind: 'replayed'`) without running the use case.
+// A use case committed by the group writer (`group`) needs no claim of its own, which would cost a
+// transaction of its own: its record is read and written, finished, by the write itself
+// (`runGroupedWithKey`).
 //
 // A process with effects outside the database (a card charge, an SMS handed to the network) is
 // not one transaction: `runProcess` runs it with the same claim, and it opens its transactions
@@ -81,7 +96,7 @@ export function runWrite<D extends WriteDeps, I, R>(
 }
 
 /** Runs one use case in its own transaction, with the request's idempotency record in it. */
-export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
+export async function runUseCase<D extends IdempotencyDeps & WriteDeps, I, R, B>(
   deps: D,
   useCase: UseCase<D, I, R>,
   input: I,
@@ -90,6 +105,13 @@ export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
   const { present } = options;
   if (options.idempotency === undefined) {
     return { kind: 'done', body: present(await runWrite(deps, useCase, input, options.group)) };
+  }
+  const writer = deps.store.writer;
+  if (options.group !== undefined && writer !== undefined) {
+    return runGroupedWithKey(writer, options.group, deps, useCase, input, {
+      ...options,
+      idempotency: options.idempotency,
+    });
   }
   const held = await claimKey(deps, options.idempotency);
   if (held.kind === 'replayed') return held;
@@ -104,6 +126,108 @@ export async function runUseCase<D extends IdempotencyDeps, I, R, B>(
       options.group,
     ),
   );
+}
+
+/**
+ * What a keyed write's attempt ends with, answered once its batch has committed: an outcome, or
+ * an error (a refusal stored with the record, or a 409 of the key, which wrote nothing).
+ */
+type Settled<B> =
+  | { readonly kind: 'answered'; readonly outcome: Outcome<B> }
+  | { readonly kind: 'failed'; readonly error: DomainError };
+
+/** An attempt was refused, or found the key taken meanwhile: it is rolled back and run again. */
+class AttemptAgain extends Error {}
+
+/**
+ * An Idempotency-Key inside the group writer's transaction, with no claim committed before it:
+ * the write reads the key's record (findAnswer) and, when there is one, answers from it without
+ * running the use case (a replay, or a 409; its batch goes on); otherwise it runs the use case and
+ * inserts the record, finished (recordAnswer). Two statements more than the same write without a
+ * key, in the same commit. A repeat in the same batch reads the record an earlier write of the
+ * batch inserted, and one that arrives later reads the committed one: neither runs the use case
+ * or costs its batch anything. Reading first costs less than the alternative of only inserting,
+ * where every repeat would have run the use case and then made the writer roll its whole batch
+ * back and run it again.
+ * Rolled back and run again (the writer runs it again in a savepoint of its batch, or this runs
+ * it again alone) are only: a 4xx from the use case, which the second attempt runs in a savepoint
+ * of its own so that the refusal can be undone and stored in its place; and a record that
+ * appeared while the use case ran (PostgreSQL: another instance's, its unique-index entry making
+ * the insert wait for that commit), which the second attempt then answers from. Either way the
+ * record commits with the effects it answers for, and the answer is given only after that commit.
+ */
+async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
+  writer: GroupWriter,
+  group: string,
+  deps: D,
+  useCase: UseCase<D, I, R>,
+  input: I,
+  options: RunOptions<R, B> & { readonly idempotency: IdempotencyRequest },
+): Promise<Outcome<B>> {
+  const request = options.idempotency;
+  let again = false;
+
+  /** The answer of the key's live record, read in `tx`; undefined when the key is free. */
+  const recorded = async (tx: Executor): Promise<Settled<B> | undefined> => {
+    let replay: Replay | undefined;
+    try {
+      replay = await findAnswer(tx, deps, request);
+    } catch (error) {
+      // A 409 of the key: nothing written, so the batch goes on without rolling back for it.
+      if (error instanceof DomainError) return { kind: 'failed', error };
+      throw error;
+    }
+    return replay === undefined ? undefined : { kind: 'answered', outcome: replay };
+  };
+
+  /** After the insert found a record: its answer (a 409 if it has gone again meanwhile). */
+  const fromRecord = async (tx: Executor): Promise<Settled<B>> =>
+    (await recorded(tx)) ?? { kind: 'failed', error: takenMeanwhile(request.key) };
+
+  const written = async (tx: Executor, result: R): Promise<B> => {
+    const body = options.present(result);
+    if (!(await recordAnswer(tx, deps, request, { status: statusOf(options), body }))) {
+      throw new AttemptAgain();
+    }
+    return body;
+  };
+
+  const attempt = async (tx: Executor): Promise<Settled<B>> => {
+    const found = await recorded(tx);
+    if (found !== undefined) return found;
+    if (!again) {
+      try {
+        const body = await written(tx, await useCase(tx, deps, input));
+        return { kind: 'answered', outcome: { kind: 'done', body } };
+      } catch (error) {
+        // Refused, or the key's record appeared meanwhile: rolled back, it runs again carefully.
+        if (!(error instanceof AttemptAgain) && !isStoredOutcome(error)) throw error;
+        again = true;
+        throw new AttemptAgain();
+      }
+    }
+    // The second attempt: in a savepoint, so that a refusal, or a record that appeared meanwhile
+    // (another instance's, whose commit the insert waited for), undoes only this use case.
+    const tried = await inSavepoint(tx, async () => written(tx, await useCase(tx, deps, input)));
+    if (tried.ok) return { kind: 'answered', outcome: { kind: 'done', body: tried.value } };
+    if (tried.error instanceof AttemptAgain) return fromRecord(tx);
+    if (!isStoredOutcome(tried.error)) throw tried.error;
+    if (await recordAnswer(tx, deps, request, tried.error)) {
+      return { kind: 'failed', error: tried.error };
+    }
+    return fromRecord(tx);
+  };
+
+  let settled: Settled<B>;
+  try {
+    settled = await writer.run(group, attempt);
+  } catch (error) {
+    // The writer ran the attempt alone (a batch of one): nothing of it stayed; run it again.
+    if (!(error instanceof AttemptAgain)) throw error;
+    settled = await writer.run(group, attempt);
+  }
+  if (settled.kind === 'failed') throw settled.error;
+  return settled.outcome;
 }
 
 /** Runs a process that opens its own transactions (through runUseCase) under one claim. */

@@ -60,40 +60,31 @@ export async function insertClaim(db: Executor, c: Claim): Promise<boolean> {
  * died). Conditional, so of two requests racing for the same stale record only one wins.
  */
 export async function takeOverClaim(db: Executor, c: Claim): Promise<boolean> {
-  const result = await db
+  const result = await takeOverClaimStatement.execute(db, c);
+  return Number(result.numAffectedRows ?? 0) === 1;
+}
+
+const takeOverClaimStatement = compiledOnce((db, p: Claim) =>
+  db
     .updateTable('idempotency_keys')
-    .set(claimedColumns(c))
-    .where('organisation_id', '=', c.organisationId)
-    .where('idem_key', '=', c.key)
+    .set(claimedColumns(p))
+    .where('organisation_id', '=', p.organisationId)
+    .where('idem_key', '=', p.key)
     .where((eb) =>
       eb.or([
-        eb.and([eb('state', '=', 'done'), eb('expires_at', '<=', c.at)]),
-        eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', c.leaseNow)]),
+        eb.and([eb('state', '=', 'done'), eb('expires_at', '<=', p.at)]),
+        eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', p.leaseNow)]),
       ]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+    ),
+);
 
 export async function findIdempotencyRecord(
   db: Executor,
   organisationId: string,
   key: string,
 ): Promise<IdempotencyRecord | undefined> {
-  const row = await db
-    .selectFrom('idempotency_keys')
-    .select([
-      'request_hash',
-      'state',
-      'response_status',
-      'response_body',
-      'expires_at',
-      'locked_until',
-      'owner',
-    ])
-    .where('organisation_id', '=', organisationId)
-    .where('idem_key', '=', key)
-    .executeTakeFirst();
+  const { rows } = await findRecordStatement.execute(db, { organisationId, key });
+  const row = rows[0];
   if (row === undefined) return undefined;
   return {
     requestHash: row.request_hash,
@@ -105,6 +96,92 @@ export async function findIdempotencyRecord(
     owner: row.owner,
   };
 }
+
+const findRecordStatement = compiledOnce((db, p: { organisationId: string; key: string }) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select([
+      'request_hash',
+      'state',
+      'response_status',
+      'response_body',
+      'expires_at',
+      'locked_until',
+      'owner',
+    ])
+    .where('organisation_id', '=', p.organisationId)
+    .where('idem_key', '=', p.key),
+);
+
+/** A finished record written at once, without a running claim before it (insertAnswer). */
+export interface Answer {
+  readonly organisationId: string;
+  readonly key: string;
+  readonly requestHash: string;
+  readonly at: string;
+  readonly expiresAt: string;
+  /** Leases run on the system clock: a running claim past this may be written over. */
+  readonly leaseNow: string;
+  readonly status: number;
+  readonly body: string;
+}
+
+/**
+ * Writes a finished record in one statement, inside the transaction whose effects it answers for:
+ * a new record, or one written over a record that has expired or a running claim whose lease has
+ * lapsed (the conditions of takeOverClaim). False when the key has a live record: nothing written.
+ * On PostgreSQL a record another transaction has just inserted makes this wait for its commit
+ * (the unique index), then answer false.
+ */
+export async function insertAnswer(db: Executor, a: Answer): Promise<boolean> {
+  const { rows } = await insertAnswerStatement.execute(db, a);
+  return rows.length > 0;
+}
+
+const insertAnswerStatement = compiledOnce((db, p: Answer) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({
+      organisation_id: p.organisationId,
+      idem_key: p.key,
+      request_hash: p.requestHash,
+      state: 'done',
+      response_status: p.status,
+      response_body: p.body,
+      created_at: p.at,
+      expires_at: p.expiresAt,
+      owner: null,
+      locked_until: null,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['organisation_id', 'idem_key'])
+        .doUpdateSet((eb) => ({
+          request_hash: eb.ref('excluded.request_hash'),
+          state: eb.ref('excluded.state'),
+          response_status: eb.ref('excluded.response_status'),
+          response_body: eb.ref('excluded.response_body'),
+          created_at: eb.ref('excluded.created_at'),
+          expires_at: eb.ref('excluded.expires_at'),
+          owner: eb.ref('excluded.owner'),
+          locked_until: eb.ref('excluded.locked_until'),
+        }))
+        // Qualified: the clause sees both the stored row and the proposed one (`excluded`).
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('idempotency_keys.state', '=', 'done'),
+              eb('idempotency_keys.expires_at', '<=', p.at),
+            ]),
+            eb.and([
+              eb('idempotency_keys.state', '=', 'running'),
+              eb('idempotency_keys.locked_until', '<=', p.leaseNow),
+            ]),
+          ]),
+        ),
+    )
+    .returning('idem_key'),
+);
 
 /** The running record of (organisation, key) while `owner` still holds it. */
 function heldBy(organisationId: string, key: string, owner: string) {
@@ -168,8 +245,12 @@ export function completeClaimWithError(
   owner: string,
   error: StoredError,
 ): Promise<boolean> {
-  const body = JSON.stringify({ message: error.message, code: error.code });
-  return completeClaim(db, organisationId, key, owner, error.status, body);
+  return completeClaim(db, organisationId, key, owner, error.status, storedErrorBody(error));
+}
+
+/** The body an error is stored with: its code and message, {"message", "code"}. */
+export function storedErrorBody(error: StoredError): string {
+  return JSON.stringify({ message: error.message, code: error.code });
 }
 
 /** The code and message of a stored error body, or undefined when the body is not one. */
