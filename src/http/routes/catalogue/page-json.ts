@@ -19,7 +19,28 @@ function country(iso: string): string {
   return json;
 }
 
-function countries(stored: string): string {
+// A list column's JSON is a function of its stored text alone, and a catalogue holds few distinct
+// lists (one country, a region's countries, the same speeds and groups again and again): each is
+// parsed and written once, not once per bundle per page. Bounded: past the limit it starts over.
+const FRAGMENTS_MAX = 20_000;
+const fragments = new Map<string, string>();
+
+function fragment(
+  kind: 'countries' | 'list',
+  stored: string,
+  write: (s: string) => string,
+): string {
+  const key = kind + stored;
+  let json = fragments.get(key);
+  if (json === undefined) {
+    json = write(stored);
+    if (fragments.size >= FRAGMENTS_MAX) fragments.clear();
+    fragments.set(key, json);
+  }
+  return json;
+}
+
+function writeCountries(stored: string): string {
   const codes = JSON.parse(stored) as string[];
   let out = '[';
   for (let i = 0; i < codes.length; i += 1) {
@@ -30,7 +51,10 @@ function countries(stored: string): string {
 }
 
 /** A list column as stored (JSON text of strings), written back canonically. */
-const list = (stored: string): string => JSON.stringify(JSON.parse(stored) as string[]);
+const writeList = (stored: string): string => JSON.stringify(JSON.parse(stored) as string[]);
+
+const countries = (stored: string): string => fragment('countries', stored, writeCountries);
+const list = (stored: string): string => fragment('list', stored, writeList);
 
 function bundleJson(row: CatalogueRow): string {
   const unlimited = Number(row.unlimited) === 1;
