@@ -22,25 +22,22 @@ function country(iso: string): string {
 // A list column's JSON is a function of its stored text alone, and a catalogue holds few distinct
 // lists (one country, a region's countries, the same speeds and groups again and again): each is
 // parsed and written once, not once per bundle per page. Bounded: past the limit it starts over.
-const FRAGMENTS_MAX = 20_000;
-const fragments = new Map<string, string>();
+const FRAGMENTS_MAX = 10_000;
 
-function fragment(
-  kind: 'countries' | 'list',
-  stored: string,
-  write: (s: string) => string,
-): string {
-  const key = kind + stored;
-  let json = fragments.get(key);
-  if (json === undefined) {
-    json = write(stored);
-    if (fragments.size >= FRAGMENTS_MAX) fragments.clear();
-    fragments.set(key, json);
-  }
-  return json;
+function memo(write: (stored: string) => string): (stored: string) => string {
+  const written = new Map<string, string>();
+  return (stored) => {
+    let json = written.get(stored);
+    if (json === undefined) {
+      json = write(stored);
+      if (written.size >= FRAGMENTS_MAX) written.clear();
+      written.set(stored, json);
+    }
+    return json;
+  };
 }
 
-function writeCountries(stored: string): string {
+const countries = memo((stored) => {
   const codes = JSON.parse(stored) as string[];
   let out = '[';
   for (let i = 0; i < codes.length; i += 1) {
@@ -48,13 +45,10 @@ function writeCountries(stored: string): string {
     out += country(codes[i] ?? '');
   }
   return out + ']';
-}
+});
 
 /** A list column as stored (JSON text of strings), written back canonically. */
-const writeList = (stored: string): string => JSON.stringify(JSON.parse(stored) as string[]);
-
-const countries = (stored: string): string => fragment('countries', stored, writeCountries);
-const list = (stored: string): string => fragment('list', stored, writeList);
+const list = memo((stored) => JSON.stringify(JSON.parse(stored) as string[]));
 
 function bundleJson(row: CatalogueRow): string {
   const unlimited = Number(row.unlimited) === 1;
