@@ -3,7 +3,8 @@
 // - GET /v2.1/esims/{iccid} (one eSIM with a bundle, installed): target ratio >= 0.6;
 // - GET /v2.1/catalogue?countries=FR&perPage=50 with the catalogue's answer cache off, so every
 //   request queries and serialises the page: target ratio >= 0.3.
-// Authentication runs as configured (API_KEY_CACHE_MS, default on). See bench/README.md.
+// Authentication and the eSIM read run as configured (API_KEY_CACHE_MS, ESIM_CACHE_MS: default on).
+// See bench/README.md.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
