@@ -23,8 +23,10 @@ import { findOrganisationByKeyHash } from '../store/repositories/organisation-re
  *
  * Entries are found by the key as presented, so a key seen recently costs neither its SHA-256
  * nor a comparison: only a miss hashes the key, finds the row by the hash and compares the stored
- * hash in constant time. Holding keys themselves adds no exposure: this process also holds the
- * master key that decrypts every stored key.
+ * hash in constant time. A hit needs no constant-time comparison: the map compares strings only
+ * when their (per-process seeded) hashes match, so its timing tells nothing of how close a wrong
+ * key came. Holding keys themselves adds no exposure: this process also holds the master key that
+ * decrypts every stored key.
  */
 export interface ApiKeyCache {
   /** The organisation a key (as presented) authenticates now, or undefined. */
