@@ -30,6 +30,7 @@ const config = loadConfig({
   CATALOGUE_CACHE_ENTRIES: '0',
   CATALOGUE_STALENESS_MS: '0',
   API_KEY_CACHE_MS: process.env['API_KEY_CACHE_MS'],
+  ESIM_CACHE_MS: process.env['ESIM_CACHE_MS'],
 });
 
 const setup = await openServices(config);

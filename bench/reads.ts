@@ -3,7 +3,8 @@
 // - GET /v2.1/esims/{iccid} (one eSIM with a bundle, installed): target ratio >= 0.6;
 // - GET /v2.1/catalogue?countries=FR&perPage=50 with the catalogue's answer cache off, so every
 //   request queries and serialises the page: target ratio >= 0.3.
-// Authentication runs as configured (API_KEY_CACHE_MS, default on). See bench/README.md.
+// Authentication and the eSIM read run as configured (API_KEY_CACHE_MS, ESIM_CACHE_MS: default on).
+// See bench/README.md.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ export interface ReadsBenchOptions {
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly connections: number;
+  /** Measure only the paths containing one of these (BENCH_READS=esims,catalogue). */
+  readonly only?: readonly string[];
   readonly print: (line: string) => void;
 }
 
@@ -81,7 +84,9 @@ function tableRow(cells: readonly string[]): string {
 
 async function startServer(): Promise<{ ready: Ready; pid?: number; stop(): Promise<void> }> {
   const serverScript = fileURLToPath(new URL('./reads-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript], {
+  // BENCH_NODE_ARGS: extra Node.js options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', serverScript], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: process.env,
   });
@@ -127,6 +132,7 @@ export async function runReadsBenchmark(options: ReadsBenchOptions): Promise<boo
     let met = true;
     for (const { path, bytes } of ready.paths) {
       const target = TARGETS.find((t) => path.startsWith(t.prefix));
+      if (options.only !== undefined && !options.only.some((name) => path.includes(name))) continue;
       // Warm both (JIT, statement caches, connections), then measure them one after the other.
       await measure(`${ready.appUrl}${path}`, auth, connections, warmupSeconds);
       await measure(`${ready.bareUrl}${path}`, {}, connections, warmupSeconds);
@@ -172,6 +178,9 @@ export function readsOptionsFromEnv(print: (line: string) => void): ReadsBenchOp
     durationSeconds: envSeconds('BENCH_DURATION', 10),
     warmupSeconds: envSeconds('BENCH_WARMUP', 2),
     connections: 50,
+    ...(process.env['BENCH_READS'] === undefined
+      ? {}
+      : { only: process.env['BENCH_READS'].split(',').filter((name) => name !== '') }),
     print,
   };
 }

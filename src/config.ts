@@ -48,6 +48,11 @@ export interface Config {
    * re-checks that no organisation or key changed anywhere (0: every request reads the database).
    */
   readonly apiKeyCacheMs: number;
+  /**
+   * How long GET /esims/{iccid} may answer from memory (SQLite): the bound for eSIM changes made
+   * by other processes; this process's own writes end every entry at once (0: no cache).
+   */
+  readonly esimCacheMs: number;
   /** How long a shutdown may take to drain requests and workers before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
   // Orders
@@ -431,6 +436,7 @@ export function loadConfig(env: Env): Config {
     catalogueCacheEntries: int(env, 'CATALOGUE_CACHE_ENTRIES', 1000, 0, 1_000_000),
     catalogueStalenessMs: int(env, 'CATALOGUE_STALENESS_MS', 1000, 0, 1000),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 1000, 0, 10_000),
+    esimCacheMs: int(env, 'ESIM_CACHE_MS', 1000, 0, 10_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, 100, 600_000),
     orderMaxQuantityPerLine: int(env, 'ORDER_MAX_QUANTITY_PER_LINE', 1000, 1, 1_000_000),
     orderMaxQuantityPerOrder: int(env, 'ORDER_MAX_QUANTITY_PER_ORDER', 5000, 1, 10_000_000),

@@ -13,6 +13,7 @@ import type { RateLimits } from './rate-limits/limiter.js';
 import type { KeyCipher } from './security/api-keys.js';
 import type { ApiKeyCache } from './security/key-cache.js';
 import type { Store } from './store/database.js';
+import type { WriteCounter } from './store/write-watch.js';
 
 /**
  * Everything the HTTP app and the workers need, built once in src/main.ts (or by the test
@@ -21,6 +22,11 @@ import type { Store } from './store/database.js';
 export interface AppDeps {
   readonly config: Config;
   readonly store: Store;
+  /**
+   * Moves whenever a statement that may write runs through `store` (store/write-watch.ts), so an
+   * answer cache can tell that nothing changed since it read; absent, nothing may be cached on it.
+   */
+  readonly writes?: WriteCounter;
   readonly clock: Clock;
   /**
    * Real time, for leases, timeouts and waits on other systems; the simulator never moves it.

@@ -20,6 +20,7 @@ import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { startGate } from './http/starting.js';
 import { withQueryTiming } from './store/query-timing.js';
+import { withWriteCounter } from './store/write-watch.js';
 import { createKeyCipher } from './security/api-keys.js';
 import { createApiKeyCache } from './security/key-cache.js';
 import { resolveMasterKey } from './security/master-key.js';
@@ -76,7 +77,9 @@ export async function openServices(
     (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
   const wallClock = options.wallClock ?? systemWallClock;
   const metrics = createMetrics({ store: opened, clock });
-  const store = withQueryTiming(opened, (seconds) => metrics.observeQuery(seconds));
+  const { store, writes } = withWriteCounter(
+    withQueryTiming(opened, (seconds) => metrics.observeQuery(seconds)),
+  );
   if (config.catalogueSeed && options.deferSeed !== true) {
     await seedBuiltInCatalogue(store.db, iso(clock.now()));
   }
@@ -86,6 +89,7 @@ export async function openServices(
     metrics,
     config,
     store,
+    writes,
     clock,
     wallClock,
     random: cryptoRandom,

@@ -104,12 +104,15 @@ export const textValidatorOptions = {
 } as const;
 
 export function installBodyLeniency(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  // The callback form: it never waits, and most requests (every GET) have no body.
+  app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     const schema = request.routeOptions.schema?.body;
-    if (!isObject(schema) || request.body === undefined || request.body === null) return;
-    const ignored = normaliseBody(request.body, schema);
-    if (ignored.length > 0) {
-      request.log.debug({ ignoredFields: ignored.slice(0, 50) }, 'ignored unknown body fields');
+    if (isObject(schema) && request.body !== undefined && request.body !== null) {
+      const ignored = normaliseBody(request.body, schema);
+      if (ignored.length > 0) {
+        request.log.debug({ ignoredFields: ignored.slice(0, 50) }, 'ignored unknown body fields');
+      }
     }
+    done();
   });
 }

@@ -35,8 +35,12 @@ export async function installCors(app: FastifyInstance, origins: readonly string
   }
   // Whatever the CORS plugin did not answer (CORS off, an origin not allowed, no preflight
   // headers) is answered here, before the API key check of /v2.1 can refuse it.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS' || reply.sent) return;
-    return reply.code(204).header('allow', METHODS.join(', ')).send();
+  // The callback form: every request passes here, and only a preflight needs more than a check.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || reply.sent) {
+      done();
+      return;
+    }
+    reply.code(204).header('allow', METHODS.join(', ')).send();
   });
 }

@@ -14,10 +14,14 @@ export function installDraining(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+  // The callback form: no promise per request while the instance is not draining.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!draining) {
+      done();
+      return;
+    }
     reply.header('connection', 'close');
-    return sendError(reply, {
+    sendError(reply, {
       code: 'draining',
       message: 'this instance is shutting down; retry shortly',
       retryAfterSeconds: DRAIN_RETRY_AFTER_SECONDS,

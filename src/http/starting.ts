@@ -23,8 +23,11 @@ export function startGate(): StartGate {
  * gets 503 {message} with Retry-After: the process is alive, the service is not ready yet.
  */
 export function installStartGate(app: FastifyInstance, gate: StartGate): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (gate.isOpen() || request.routeOptions.url === '/healthz') return;
-    return sendError(reply, { code: 'starting', retryAfterSeconds: 1 });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (gate.isOpen() || request.routeOptions.url === '/healthz') {
+      done();
+      return;
+    }
+    sendError(reply, { code: 'starting', retryAfterSeconds: 1 });
   });
 }

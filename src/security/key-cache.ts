@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { hashApiKey, hashesEqual } from './api-keys.js';
 import type { Executor } from '../store/database.js';
 import { findOrganisationByPreviousKeyHash } from '../store/repositories/api-key-repository.js';
 import { authVersion } from '../store/repositories/auth-state-repository.js';
@@ -19,10 +20,22 @@ import { findOrganisationByKeyHash } from '../store/repositories/organisation-re
  *
  * Unknown keys are never remembered, so wrong keys cannot fill it; it holds at most
  * `maxEntries` keys and forgets the oldest first.
+ *
+ * Entries are found by the key as presented, so a key seen recently costs neither its SHA-256
+ * nor a comparison: only a miss hashes the key, finds the row by the hash and compares the stored
+ * hash in constant time. A hit needs no constant-time comparison: the map compares strings only
+ * when their (per-process seeded) hashes match, so its timing tells nothing of how close a wrong
+ * key came. Holding keys themselves adds no exposure: this process also holds the master key that
+ * decrypts every stored key.
  */
 export interface ApiKeyCache {
-  /** The organisation a key (by its SHA-256 hash) authenticates now, or undefined. */
-  lookup(hash: string): Promise<KeyHolder | undefined>;
+  /** The organisation a key (as presented) authenticates now, or undefined. */
+  lookup(key: string): Promise<KeyHolder | undefined>;
+  /**
+   * What `lookup` would answer from memory with no wait: the holder when the key is held, still
+   * valid and the version reading is fresh; otherwise undefined (then call `lookup`).
+   */
+  known(key: string): KeyHolder | undefined;
   /** Drops what is held for the organisation; call after a change to it has committed. */
   forget(organisationId: string): void;
 }
@@ -44,12 +57,13 @@ interface Entry {
 
 const DEFAULT_MAX_ENTRIES = 10_000;
 
-/** Current key first, then a rotated-out one inside its grace period. */
-async function loadHolder(db: Executor, hash: string, now: number): Promise<KeyHolder | undefined> {
-  return (
+/** Current key first, then a rotated-out one inside its grace period; the hash compared. */
+async function loadHolder(db: Executor, key: string, now: number): Promise<KeyHolder | undefined> {
+  const hash = hashApiKey(key);
+  const holder =
     (await findOrganisationByKeyHash(db, hash)) ??
-    (await findOrganisationByPreviousKeyHash(db, hash, new Date(now).toISOString()))
-  );
+    (await findOrganisationByPreviousKeyHash(db, hash, new Date(now).toISOString()));
+  return holder !== undefined && hashesEqual(holder.keyHash, hash) ? holder : undefined;
 }
 
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
@@ -76,37 +90,46 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
     // The start of the read, not its end: a change committed before it is in what it saw.
     readAt = startedAt;
   };
+  const confirmedAt = (now: number): boolean =>
+    version !== undefined && now >= readAt && now - readAt < stalenessMs;
   const confirmed = (now: number): Promise<void> | undefined => {
-    if (version !== undefined && now >= readAt && now - readAt < stalenessMs) return undefined;
+    if (confirmedAt(now)) return undefined;
     reading ??= readVersion(now).finally(() => {
       reading = undefined;
     });
     return reading;
   };
-  const remember = (hash: string, holder: KeyHolder): void => {
+  const remember = (key: string, holder: KeyHolder): void => {
     if (entries.size >= maxEntries) {
       const oldest = entries.keys().next();
       if (oldest.done !== true) entries.delete(oldest.value);
     }
     const until = holder.validUntil === undefined ? Infinity : Date.parse(holder.validUntil);
-    entries.set(hash, { holder, until });
+    entries.set(key, { holder, until });
   };
 
   return {
-    async lookup(hash) {
+    async lookup(key) {
       const now = clock.now().getTime();
-      if (stalenessMs <= 0) return loadHolder(db, hash, now);
+      if (stalenessMs <= 0) return loadHolder(db, key, now);
       const pending = confirmed(now);
       if (pending !== undefined) await pending;
-      const hit = entries.get(hash);
+      const hit = entries.get(key);
       if (hit !== undefined) {
         if (now < hit.until) return hit.holder;
-        entries.delete(hash);
+        entries.delete(key);
       }
       const before = generation;
-      const holder = await loadHolder(db, hash, now);
-      if (holder !== undefined && before === generation) remember(hash, holder);
+      const holder = await loadHolder(db, key, now);
+      if (holder !== undefined && before === generation) remember(key, holder);
       return holder;
+    },
+    known(key) {
+      if (stalenessMs <= 0) return undefined;
+      const now = clock.now().getTime();
+      if (confirmedAt(now) === false) return undefined;
+      const hit = entries.get(key);
+      return hit !== undefined && now < hit.until ? hit.holder : undefined;
     },
     forget(organisationId) {
       for (const [hash, entry] of entries) {

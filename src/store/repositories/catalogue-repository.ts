@@ -223,12 +223,11 @@ export interface CatalogueFilter {
   readonly offset: number;
 }
 
-/** One page of the catalogue and the number of bundles matching the filter. */
-export async function listCatalogue(
+/** The bundles a filter matches (no order, no page, no columns chosen yet). */
+function matching(
   db: Executor,
-  dialect: DialectName,
-  filter: CatalogueFilter,
-): Promise<{ rows: CatalogueRow[]; total: number }> {
+  filter: Pick<CatalogueFilter, 'groups' | 'countries' | 'region' | 'descriptionLike'>,
+) {
   // Country and region filters drive the plan from the bundle_countries index; group visibility
   // is then probed per bundle (EXISTS on the bundle_groups primary key).
   const { countries, region, descriptionLike } = filter;
@@ -256,17 +255,96 @@ export async function listCatalogue(
   if (descriptionLike !== undefined) {
     query = query.where(sql<boolean>`search_text like ${descriptionLike} escape '\\'`);
   }
-  const column = ORDER_COLUMNS[filter.orderBy];
-  // Byte order on both databases: PostgreSQL would otherwise sort by its locale's rules.
-  const byName = dialect === 'postgres' ? sql`name collate "C"` : sql`name`;
-  // The page is chosen on narrow rows (name, the sort column and the total), so the sort never
-  // carries the wide list columns; the page's rows are then read by primary key.
-  let ordered = query
-    .select(['name', sql<number>`count(*) over ()`.as('total')])
-    .orderBy(column === 'name' ? byName : column, filter.direction);
-  // Ties are broken by name so every page is stable.
-  if (column !== 'name') ordered = ordered.orderBy(byName, 'asc');
-  const page = await ordered.limit(filter.limit).offset(filter.offset).execute();
+  return query;
+}
+
+/** The values of a page statement, by placeholder name (g0…, c0…, region, like). */
+interface PageValues {
+  readonly limit: number;
+  readonly offset: number;
+  [name: string]: string | number;
+}
+
+/** How many placeholders of each kind a filter needs, and what else shapes its SQL. */
+function pageShape(dialect: DialectName, filter: CatalogueFilter): string {
+  return [
+    dialect,
+    filter.groups.length,
+    filter.countries?.length ?? 0,
+    filter.region === undefined ? '' : 'r',
+    filter.descriptionLike === undefined ? '' : 'd',
+    filter.orderBy,
+    filter.direction,
+  ].join(' ');
+}
+
+function pageValues(filter: CatalogueFilter): PageValues {
+  const values: { limit: number; offset: number; [name: string]: string | number } = {
+    limit: filter.limit,
+    offset: filter.offset,
+  };
+  filter.groups.forEach((group, i) => (values[`g${i}`] = group));
+  filter.countries?.forEach((iso, i) => (values[`c${i}`] = iso));
+  if (filter.region !== undefined) values['region'] = filter.region;
+  if (filter.descriptionLike !== undefined) values['like'] = filter.descriptionLike;
+  return values;
+}
+
+/** The page statement of one shape: the same query as built per request, compiled once. */
+function pageStatement(dialect: DialectName, filter: CatalogueFilter) {
+  const { orderBy, direction } = filter;
+  const groups = filter.groups.length;
+  const countries = filter.countries?.length ?? 0;
+  const region = filter.region !== undefined;
+  const like = filter.descriptionLike !== undefined;
+  return compiledOnce((db, p: PageValues) => {
+    const named = (prefix: string, n: number): string[] =>
+      Array.from({ length: n }, (_, i) => String(p[`${prefix}${i}`]));
+    const query = matching(db, {
+      groups: named('g', groups),
+      ...(countries > 0 ? { countries: named('c', countries) } : {}),
+      ...(region ? { region: String(p['region']) } : {}),
+      ...(like ? { descriptionLike: String(p['like']) } : {}),
+    });
+    const column = ORDER_COLUMNS[orderBy];
+    // Byte order on both databases: PostgreSQL would otherwise sort by its locale's rules.
+    const byName = dialect === 'postgres' ? sql`name collate "C"` : sql`name`;
+    // The page is chosen on narrow rows (name, the sort column and the total), so the sort never
+    // carries the wide list columns; the page's rows are then read by primary key.
+    let ordered = query
+      .select(['name', sql<number>`count(*) over ()`.as('total')])
+      .orderBy(column === 'name' ? byName : column, direction);
+    // Ties are broken by name so every page is stable.
+    if (column !== 'name') ordered = ordered.orderBy(byName, 'asc');
+    // The placeholders themselves, not numbers made of them: they become the parameters.
+    return ordered.limit(p.limit).offset(p.offset);
+  });
+}
+
+// Building and compiling the page query cost about a tenth of an uncached page's CPU: each shape
+// of filter (how many groups and countries, region, description, order) is compiled once and
+// then only its values change. Bounded: past the limit it starts over.
+const PAGE_SHAPES_MAX = 500;
+const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
+
+function pageStatementFor(dialect: DialectName, filter: CatalogueFilter) {
+  const shape = pageShape(dialect, filter);
+  let statement = pageStatements.get(shape);
+  if (statement === undefined) {
+    statement = pageStatement(dialect, filter);
+    if (pageStatements.size >= PAGE_SHAPES_MAX) pageStatements.clear();
+    pageStatements.set(shape, statement);
+  }
+  return statement;
+}
+
+/** One page of the catalogue and the number of bundles matching the filter. */
+export async function listCatalogue(
+  db: Executor,
+  dialect: DialectName,
+  filter: CatalogueFilter,
+): Promise<{ rows: CatalogueRow[]; total: number }> {
+  const page = (await pageStatementFor(dialect, filter).execute(db, pageValues(filter))).rows;
   const first = page[0];
   if (first !== undefined) {
     return {
@@ -279,33 +357,54 @@ export async function listCatalogue(
   }
   if (filter.offset === 0) return { rows: [], total: 0 };
   // A page past the end has no row to carry the total.
-  const counted = await query
+  const counted = await matching(db, filter)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return { rows: [], total: Number(counted.n) };
+}
+
+const ROW_COLUMNS = [
+  'name',
+  'description',
+  'groups',
+  'countries',
+  'roaming',
+  'data_amount',
+  'duration',
+  'speed',
+  'autostart',
+  'unlimited',
+  'price',
+] as const;
+
+/** The row statement for `n` names (a page is at most one chunk), compiled once per count. */
+const rowStatements = new Map<number, ReturnType<typeof rowStatement>>();
+
+function rowStatement(n: number) {
+  return compiledOnce((db, p: Record<string, string>) =>
+    db
+      .selectFrom('bundles')
+      .select(ROW_COLUMNS)
+      .where(
+        'name',
+        'in',
+        Array.from({ length: n }, (_, i) => String(p[`n${i}`])),
+      ),
+  );
 }
 
 /** The bundles with these names, in the order of the names. */
 async function rowsInOrder(db: Executor, names: readonly string[]): Promise<CatalogueRow[]> {
   const byName = new Map<string, CatalogueRow>();
   for (const part of chunks(names)) {
-    const rows = await db
-      .selectFrom('bundles')
-      .select([
-        'name',
-        'description',
-        'groups',
-        'countries',
-        'roaming',
-        'data_amount',
-        'duration',
-        'speed',
-        'autostart',
-        'unlimited',
-        'price',
-      ])
-      .where('name', 'in', part)
-      .execute();
+    let statement = rowStatements.get(part.length);
+    if (statement === undefined) {
+      statement = rowStatement(part.length);
+      rowStatements.set(part.length, statement);
+    }
+    const values: Record<string, string> = {};
+    part.forEach((name, i) => (values[`n${i}`] = name));
+    const { rows } = await statement.execute(db, values);
     for (const row of rows) byName.set(row.name, row);
   }
   const ordered: CatalogueRow[] = [];

@@ -14,7 +14,7 @@ import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
-import { cataloguePageJson } from './page-json.js';
+import { cataloguePageBytes } from './page-json.js';
 import { createResponseCache } from './response-cache.js';
 
 const Querystring = Type.Object({
@@ -132,7 +132,7 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
       } else {
         const result = await listCatalogue(db, deps.store.dialect, filter);
         // Serialised straight from the rows, as the response schema would (page-json.ts).
-        body = Buffer.from(cataloguePageJson(result.rows));
+        body = cataloguePageBytes(result.rows);
         total = result.total;
         cache.set(key, { version: current, body, total });
       }

@@ -4,6 +4,8 @@ import { badRequest } from '../../../domain/errors.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { findEsimDetail } from '../../../store/repositories/esim-repository.js';
+import { createEsimDetailCache } from './detail-cache.js';
+import type { EsimDetailCache } from './detail-cache.js';
 import type { EsimDetailBody } from './esim-view.js';
 import {
   EsimLiveFields,
@@ -72,12 +74,29 @@ function wantsAppleInstallUrl(additionalFields: string | undefined): boolean {
   return fields.length > 0;
 }
 
+/** The detail-row cache where it can be correct (detail-cache.ts): SQLite, ESIM_CACHE_MS > 0. */
+function detailCache(deps: AppDeps): EsimDetailCache | undefined {
+  const { writes, config, store, wallClock } = deps;
+  if (writes === undefined || store.dialect !== 'sqlite' || config.esimCacheMs <= 0)
+    return undefined;
+  return createEsimDetailCache({ writes, clock: wallClock, ttlMs: config.esimCacheMs });
+}
+
 export function registerGetEsim(app: Api, deps: AppDeps): void {
   const { db } = deps.store;
+  const cache = detailCache(deps);
   app.get('/esims/:iccid', { schema }, async (request) => {
     const iccid = checkIccid(request.params.iccid);
-    // One statement for the row and its activity; the body is built from it directly.
-    const row = await findEsimDetail(db, request.organisation.id, iccid);
+    const organisationId = request.organisation.id;
+    // One statement for the row and its activity; the body is built from it directly. A row held
+    // in memory is used without waiting for anything.
+    const row =
+      cache === undefined
+        ? await findEsimDetail(db, organisationId, iccid)
+        : (cache.get(organisationId, iccid) ??
+          (await cache.load(organisationId, iccid, () =>
+            findEsimDetail(db, organisationId, iccid),
+          )));
     if (row === undefined) throw esimNotFound(iccid);
     const body: EsimDetailBody = esimDetailBody(row);
     if (wantsAppleInstallUrl(request.query.additionalFields))

@@ -1,0 +1,81 @@
+import type { Clock } from '../../../clock.js';
+import type { EsimDetailRow } from '../../../store/repositories/esim-repository.js';
+import type { WriteCounter } from '../../../store/write-watch.js';
+
+// GET /esims/{iccid} is the read integrations poll most, and most polls find nothing changed.
+// Its detail rows are kept in memory and served while both hold:
+// - no statement that may write has run through this process's store since the row was read
+//   (the write counter, store/write-watch.ts): every write this instance makes, to an eSIM, its
+//   assignments, usage, history or location or to anything else, ends every entry at once;
+// - the row was read less than ESIM_CACHE_MS ago: the bound for writes of other processes on the
+//   same SQLite file (`esim` commands, a second writer), which this process cannot see.
+// SQLite only: on PostgreSQL a read on one pooled connection can overlap another's transaction,
+// whose COMMIT the counter does not see, so there every request reads the database.
+
+export interface EsimDetailCacheOptions {
+  readonly writes: WriteCounter;
+  /** Real time: the bound for other processes' writes is real time, whatever the service clock. */
+  readonly clock: Clock;
+  readonly ttlMs: number;
+  readonly maxEntries?: number;
+}
+
+export interface EsimDetailCache {
+  /** The row while it is fresh, else undefined (then `load` it). */
+  get(organisationId: string, iccid: string): EsimDetailRow | undefined;
+  /** Reads the row with `read` and keeps it if no write ran while it was read. */
+  load(
+    organisationId: string,
+    iccid: string,
+    read: () => Promise<EsimDetailRow | undefined>,
+  ): Promise<EsimDetailRow | undefined>;
+}
+
+interface Entry {
+  readonly row: EsimDetailRow;
+  readonly readAt: number;
+}
+
+const DEFAULT_MAX_ENTRIES = 10_000;
+
+export function createEsimDetailCache(options: EsimDetailCacheOptions): EsimDetailCache {
+  const { writes, clock, ttlMs } = options;
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const entries = new Map<string, Entry>();
+  // The write count every entry was read under; a different count drops them all.
+  let heldAt = writes.current();
+  const keyOf = (organisationId: string, iccid: string): string => `${organisationId} ${iccid}`;
+  return {
+    get(organisationId, iccid) {
+      if (entries.size === 0) return undefined;
+      if (writes.current() !== heldAt) {
+        entries.clear();
+        return undefined;
+      }
+      const key = keyOf(organisationId, iccid);
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      const age = clock.now().getTime() - entry.readAt;
+      if (age >= 0 && age < ttlMs) return entry.row;
+      entries.delete(key);
+      return undefined;
+    },
+    async load(organisationId, iccid, read) {
+      const before = writes.current();
+      // The start of the read, not its end: a change committed before it is in what it saw.
+      const readAt = clock.now().getTime();
+      const row = await read();
+      if (row === undefined || writes.current() !== before) return row;
+      if (before !== heldAt) {
+        entries.clear();
+        heldAt = before;
+      }
+      if (entries.size >= maxEntries) {
+        const oldest = entries.keys().next();
+        if (oldest.done !== true) entries.delete(oldest.value);
+      }
+      entries.set(keyOf(organisationId, iccid), { row, readAt });
+      return row;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
+import type { Store } from './database.js';
+import { createGroupWriter } from './group-commit.js';
+
+/**
+ * A number that changes whenever a statement that may change data runs through the store: an
+ * answer read from the database while it stayed the same is still what the database holds, as
+ * far as this process's own writes go. Writes of other processes are not seen here.
+ */
+export interface WriteCounter {
+  current(): number;
+}
+
+// A raw statement reads only when it starts as a query and names no write: SQLite and PostgreSQL
+// both allow a WITH before INSERT, UPDATE and DELETE. Counting a read as a write costs a miss.
+const QUERY_START = /^\s*(select|with)\b/i;
+const WRITE_WORD = /\b(insert|update|delete|replace)\b/i;
+
+function mayWrite(node: RootOperationNode): boolean {
+  if (node.kind === 'SelectQueryNode') return false;
+  if (node.kind !== 'RawNode') return true;
+  const text = node.sqlFragments.join(' ');
+  return !QUERY_START.test(text) || WRITE_WORD.test(text);
+}
+
+/**
+ * The store with every statement that may write counted, before it runs and again when its result
+ * comes back, so a read that overlapped a write is never taken for a fresh one. On one SQLite
+ * connection a read waits for an open transaction to end, so what a read saw while the count did
+ * not move was committed. (On PostgreSQL a read on another connection can see a state that a
+ * transaction's COMMIT, which no plugin sees, changes later: nothing may rely on the count there.)
+ */
+export function withWriteCounter(store: Store): { store: Store; writes: WriteCounter } {
+  let count = 0;
+  const writing = new WeakSet<object>();
+  const plugin: KyselyPlugin = {
+    transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+      if (mayWrite(args.node)) {
+        writing.add(args.queryId);
+        count += 1;
+      }
+      return args.node;
+    },
+    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      if (writing.has(args.queryId)) {
+        writing.delete(args.queryId);
+        count += 1;
+      }
+      return args.result;
+    },
+  };
+  const db = store.db.withPlugin(plugin);
+  // The writer's transactions are counted too: it runs them on the counting handle.
+  const writer = createGroupWriter(db, store.writer.settings);
+  return {
+    store: {
+      ...store,
+      db,
+      writer,
+      async close() {
+        await writer.idle();
+        await store.close();
+      },
+    },
+    writes: { current: () => count },
+  };
+}
