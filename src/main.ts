@@ -69,7 +69,11 @@ export async function openServices(
     (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
   const wallClock = options.wallClock ?? systemWallClock;
   const metrics = createMetrics({ store: opened, clock });
-  const store = withQueryTiming(opened, (seconds) => metrics.observeQuery(seconds));
+  const store = withQueryTiming(
+    opened,
+    (seconds) => metrics.observeQuery(seconds),
+    metrics.groupCommit,
+  );
   if (config.catalogueSeed && options.deferSeed !== true) {
     await seedBuiltInCatalogue(store.db, iso(clock.now()));
   }
