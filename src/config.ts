@@ -21,6 +21,8 @@ export interface Config {
   readonly groupCommit: boolean;
   /** Most writes committed together. */
   readonly groupCommitMaxBatch: number;
+  /** PostgreSQL: group-commit batches in flight at once (GROUP_COMMIT_LANES). */
+  readonly groupCommitLanes: number;
   readonly dataDir: string;
   /** 32-byte key that encrypts API keys at rest; undefined means "generate into dataDir" (simulator only). */
   readonly masterKey: Buffer | undefined;
@@ -416,6 +418,7 @@ export function loadConfig(env: Env): Config {
     sqliteBusyWaitMs: int(env, 'SQLITE_BUSY_WAIT_MS', 15_000, 0, 600_000),
     groupCommit: bool(env, 'GROUP_COMMIT', true),
     groupCommitMaxBatch: int(env, 'GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
+    groupCommitLanes: int(env, 'GROUP_COMMIT_LANES', 16, 1, 16),
     dataDir,
     masterKey: parseMasterKey(env['MASTER_KEY'], mode),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),

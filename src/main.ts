@@ -57,6 +57,7 @@ export async function openServices(
       busyWaitMs: config.sqliteBusyWaitMs,
       groupCommit: config.groupCommit,
       groupCommitMaxBatch: config.groupCommitMaxBatch,
+      groupCommitLanes: config.groupCommitLanes,
     });
   try {
     await migrate(opened);

@@ -76,6 +76,8 @@ export interface GroupWriter {
 }
 
 export const DEFAULT_MAX_BATCH = 64;
+/** PostgreSQL batches in flight at once, unless configured (GROUP_COMMIT_LANES). */
+export const DEFAULT_LANES = 16;
 
 interface Item {
   readonly group: string;
@@ -148,7 +150,10 @@ async function runIsolated(
   const mark = scope.mark();
   let outcome: Outcome;
   try {
-    outcome = { kind: 'done', value: await item.work(trx) };
+    const value = await item.work(trx);
+    // Its queued rows go in inside its savepoint: if they fail, the write fails alone.
+    await scope.settle(trx);
+    outcome = { kind: 'done', value };
   } catch (error) {
     await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
     scope.restore(mark);
@@ -218,15 +223,15 @@ async function commitBatch(w: Writer, batch: Item[]): Promise<void> {
   let writeFailed = false;
   let progress: Progress = 'not begun';
   try {
-    await inBatch(w.db, async (trx) => {
+    await inBatch(w.db, async (trx, scope) => {
       progress = 'begun';
-      for (const item of batch) {
-        try {
-          values.push(await item.work(trx));
-        } catch (error) {
-          writeFailed = true;
-          throw error;
-        }
+      try {
+        for (const item of batch) values.push(await item.work(trx));
+        // Rows the writes queued (batch-scope.ts) that fail to go in are a write that failed.
+        await scope.settle(trx);
+      } catch (error) {
+        writeFailed = true;
+        throw error;
       }
       progress = 'applied';
     });

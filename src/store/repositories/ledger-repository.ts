@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import { batchScopeOf } from '../batch-scope.js';
 import { compiledOnce } from '../compiled.js';
@@ -70,6 +70,38 @@ const insertEntry = compiledOnce(
       created_at: p.at,
     }),
 );
+
+type EntryValues = MovementValues & { balanceAfter: number; testCreditAfter: number };
+
+/** PostgreSQL: journal entries in one statement; ids follow the order of the arrays. */
+const INSERT_ENTRIES = `
+  insert into ledger_entries (organisation_id, kind, balance_delta, test_credit_delta,
+    balance_after, test_credit_after, reference, description, created_at)
+  select organisation_id, kind, balance_delta, test_credit_delta, balance_after,
+    test_credit_after, reference, description, created_at
+  from unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
+    $7::text[], $8::text[], $9::text[]) with ordinality
+    as t(organisation_id, kind, balance_delta, test_credit_delta, balance_after,
+      test_credit_after, reference, description, created_at, n)
+  order by n
+`;
+
+async function insertEntries(trx: Executor, entries: readonly EntryValues[]): Promise<void> {
+  const column = <T>(of: (e: EntryValues) => T): T[] => entries.map(of);
+  await trx.executeQuery(
+    CompiledQuery.raw(INSERT_ENTRIES, [
+      column((e) => e.organisationId),
+      column((e) => e.kind),
+      column((e) => e.balanceDelta),
+      column((e) => e.testCreditDelta),
+      column((e) => e.balanceAfter),
+      column((e) => e.testCreditAfter),
+      column((e) => e.reference),
+      column((e) => e.description),
+      column((e) => e.at),
+    ]),
+  );
+}
 
 function movementValues(m: LedgerMovement): MovementValues {
   return { ...m, expectTestCredit: m.expectTestCredit ?? 0 };
@@ -170,11 +202,18 @@ export async function applyHeldMovement(
     testCreditExpiry: held.testCreditExpiry,
   };
   if (after.balance < 0 || after.testCredit < 0) return undefined;
-  await insertEntry.execute(trx, {
+  const entry = {
     ...movementValues(m),
     balanceAfter: after.balance,
     testCreditAfter: after.testCredit,
-  });
+  };
+  const scope = batchScopeOf(trx);
+  // PostgreSQL: the batch inserts its entries in one statement, in the order they were decided.
+  if (scope !== undefined && trx.getExecutor().adapter instanceof PostgresAdapter) {
+    scope.queue('journal entries', entry, insertEntries);
+  } else {
+    await insertEntry.execute(trx, entry);
+  }
   hold(trx, m.organisationId, { funds: after, at: m.at, pending: true });
   return after;
 }
