@@ -7,6 +7,7 @@ import {
   brokenLinks,
   findExpiredTestCredit,
   fundsHeld,
+  holdBatchFunds,
   holdFunds,
   journalTotals,
   lockFunds,
@@ -93,10 +94,14 @@ async function writeOffExpired(
  *
  * In a group-commit batch, the organisation's funds after the first charge stay held (the row is
  * locked until the commit): a further charge of the batch is decided on them and only journaled,
- * and the balance row is written once, before the commit.
+ * and the balance row is written once, before the commit. On PostgreSQL, a batch of several
+ * orders holds the funds of all its organisations from its first charge on (holdBatchFunds).
  */
 export async function charge(trx: Executor, c: Charge): Promise<Balances> {
-  const held = fundsHeld(trx, c.organisationId);
+  let held = fundsHeld(trx, c.organisationId);
+  if (held === undefined && (await holdBatchFunds(trx, c.organisationId))) {
+    held = fundsHeld(trx, c.organisationId);
+  }
   if (held !== undefined && !(held.testCredit > 0 && !testCreditUsable(held, c.at))) {
     const split = splitCharge(held, c.amount, c.at);
     if (split === undefined) throw insufficientFunds(c.amount, held, c.currency, c.at);
@@ -134,7 +139,7 @@ export async function charge(trx: Executor, c: Charge): Promise<Balances> {
       expectTestCredit: funds.testCredit,
     });
     if (result !== undefined) {
-      holdFunds(trx, c.organisationId, result, iso(c.at));
+      holdFunds(trx, c.organisationId, result);
       return result;
     }
   }

@@ -35,6 +35,12 @@ export class BatchScope {
   readonly #queues = new Map<string, Queue>();
 
   /**
+   * The groups (organisations) of the batch's writes, in order, when there are enough writes for
+   * reading their rows at once to pay (ledger-repository.ts); empty otherwise.
+   */
+  constructor(readonly groups: readonly string[]) {}
+
+  /**
    * Queues a row for `insert`, which inserts every row queued under `kind` in one statement, in
    * the order they were queued (ids follow it), when the batch settles.
    */
@@ -74,12 +80,19 @@ export class BatchScope {
     await this.settle(trx);
     this.#entries.delete(key);
     await entry.flush(trx);
+    await this.settle(trx);
   }
 
-  /** Inserts the queued rows, then writes every entry, in key order. */
+  /**
+   * Inserts the queued rows, then writes every entry, in key order (an entry may queue its write
+   * too, so that entries of one kind go in one statement).
+   */
   async flushAll(trx: Executor): Promise<void> {
     await this.settle(trx);
-    for (const key of [...this.#entries.keys()].sort()) await this.flush(trx, key);
+    const entries = [...this.#entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.#entries.clear();
+    for (const [, entry] of entries) await entry.flush(trx);
+    await this.settle(trx);
   }
 
   /** The scope as it is now, for `restore` after a rollback to a savepoint taken now. */
@@ -103,8 +116,8 @@ export function batchScopeOf(trx: Executor): BatchScope | undefined {
 }
 
 /** Opens the scope of a batch transaction (the group writer does, as the transaction begins). */
-export function openBatchScope(trx: Executor): BatchScope {
-  const scope = new BatchScope();
+export function openBatchScope(trx: Executor, groups: readonly string[] = []): BatchScope {
+  const scope = new BatchScope(groups);
   scopes.set(trx, scope);
   return scope;
 }

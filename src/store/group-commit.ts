@@ -114,13 +114,24 @@ interface Writer {
 function inBatch<T>(
   db: Kysely<Schema>,
   body: (trx: Transaction<Schema>, scope: BatchScope) => Promise<T>,
+  batch: readonly Item[] = [],
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    const scope = openBatchScope(trx);
+    const scope = openBatchScope(trx, batchGroups(batch));
     const value = await body(trx, scope);
     await scope.flushAll(trx);
     return value;
   });
+}
+
+/**
+ * The groups of a batch, in the order it runs them, for the scope: from three writes on, reading
+ * the balance rows of every organisation of the batch in one statement costs fewer statements
+ * than locking each with its first debit (ledger-repository.ts).
+ */
+function batchGroups(batch: readonly Item[]): string[] {
+  if (batch.length < 3) return [];
+  return [...new Set(batch.map((item) => item.group))];
 }
 
 async function runAlone(w: Writer, item: Item): Promise<void> {
@@ -175,11 +186,15 @@ async function commitIsolated(w: Writer, batch: readonly Item[]): Promise<void> 
   let progress: Progress = 'not begun';
   w.observer.rerun('savepoints');
   try {
-    await inBatch(w.db, async (trx, scope) => {
-      progress = 'begun';
-      for (const item of batch) outcomes.push(await runIsolated(trx, scope, item));
-      progress = 'applied';
-    });
+    await inBatch(
+      w.db,
+      async (trx, scope) => {
+        progress = 'begun';
+        for (const item of batch) outcomes.push(await runIsolated(trx, scope, item));
+        progress = 'applied';
+      },
+      batch,
+    );
   } catch (error) {
     return afterFailedCommit(w, batch, error, progress);
   }
@@ -223,18 +238,22 @@ async function commitBatch(w: Writer, batch: Item[]): Promise<void> {
   let writeFailed = false;
   let progress: Progress = 'not begun';
   try {
-    await inBatch(w.db, async (trx, scope) => {
-      progress = 'begun';
-      try {
-        for (const item of batch) values.push(await item.work(trx));
-        // Rows the writes queued (batch-scope.ts) that fail to go in are a write that failed.
-        await scope.settle(trx);
-      } catch (error) {
-        writeFailed = true;
-        throw error;
-      }
-      progress = 'applied';
-    });
+    await inBatch(
+      w.db,
+      async (trx, scope) => {
+        progress = 'begun';
+        try {
+          for (const item of batch) values.push(await item.work(trx));
+          // Rows the writes queued (batch-scope.ts) that fail to go in are a write that failed.
+          await scope.settle(trx);
+        } catch (error) {
+          writeFailed = true;
+          throw error;
+        }
+        progress = 'applied';
+      },
+      batch,
+    );
   } catch (error) {
     if (!writeFailed) return afterFailedCommit(w, batch, error, progress);
     w.observer.batch('failed', batch.length);
