@@ -23,6 +23,8 @@ export interface Config {
   readonly groupCommit: boolean;
   /** Most writes committed together. */
   readonly groupCommitMaxBatch: number;
+  /** PostgreSQL: group-commit batches in flight at once (GROUP_COMMIT_LANES). */
+  readonly groupCommitLanes: number;
   readonly dataDir: string;
   /** 32-byte key that encrypts API keys at rest; undefined means "generate into dataDir" (simulator only). */
   readonly masterKey: Buffer | undefined;
@@ -424,6 +426,7 @@ export function loadConfig(env: Env): Config {
     sqliteCheckpointIntervalMs: int(env, 'SQLITE_CHECKPOINT_INTERVAL_MS', 100, 0, 60_000),
     groupCommit: bool(env, 'GROUP_COMMIT', true),
     groupCommitMaxBatch: int(env, 'GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
+    groupCommitLanes: int(env, 'GROUP_COMMIT_LANES', 16, 1, 16),
     dataDir,
     masterKey: parseMasterKey(env['MASTER_KEY'], mode),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),

@@ -65,6 +65,7 @@ export async function openServices(
         options.checkpointThread === true ? config.sqliteCheckpointIntervalMs : 0,
       groupCommit: config.groupCommit,
       groupCommitMaxBatch: config.groupCommitMaxBatch,
+      groupCommitLanes: config.groupCommitLanes,
     });
   try {
     await migrate(opened);
@@ -77,8 +78,14 @@ export async function openServices(
     (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
   const wallClock = options.wallClock ?? systemWallClock;
   const metrics = createMetrics({ store: opened, clock });
-  const { store, writes } = withWriteCounter(
-    withQueryTiming(opened, (seconds) => metrics.observeQuery(seconds)),
+  // The counter inside, the timing outside: the writer that runs the transactions is the
+  // timing's, which reports group commits, on a handle that also counts writes.
+  const counted = withWriteCounter(opened);
+  const writes = counted.writes;
+  const store = withQueryTiming(
+    counted.store,
+    (seconds) => metrics.observeQuery(seconds),
+    metrics.groupCommit,
   );
   if (config.catalogueSeed && options.deferSeed !== true) {
     await seedBuiltInCatalogue(store.db, iso(clock.now()));

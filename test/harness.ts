@@ -53,6 +53,7 @@ export async function startTestApp(
     busyWaitMs: config.sqliteBusyWaitMs,
     groupCommit: config.groupCommit,
     groupCommitMaxBatch: config.groupCommitMaxBatch,
+    groupCommitLanes: config.groupCommitLanes,
   });
   const opened = await openServices(config, { store, clock, ...services });
   const deps = opened.deps;

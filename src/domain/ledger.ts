@@ -2,9 +2,13 @@ import { iso } from '../clock.js';
 import type { Db, Executor } from '../store/database.js';
 import type { Balances, Funds } from '../store/repositories/ledger-repository.js';
 import {
+  applyHeldMovement,
   applyMovement,
   brokenLinks,
   findExpiredTestCredit,
+  fundsHeld,
+  holdBatchFunds,
+  holdFunds,
   journalTotals,
   lockFunds,
   setTestCreditExpiry,
@@ -87,8 +91,31 @@ async function writeOffExpired(
  * uses the snapshot and a conditional update (one statement when nothing changed since the
  * snapshot); if that misses, the row is locked, read again and the decision made on it.
  * Insufficient funds: 400 and nothing is written.
+ *
+ * In a group-commit batch, the organisation's funds after the first charge stay held (the row is
+ * locked until the commit): a further charge of the batch is decided on them and only journaled,
+ * and the balance row is written once, before the commit. On PostgreSQL, a batch of several
+ * orders holds the funds of all its organisations from its first charge on (holdBatchFunds).
  */
 export async function charge(trx: Executor, c: Charge): Promise<Balances> {
+  let held = fundsHeld(trx, c.organisationId);
+  if (held === undefined && (await holdBatchFunds(trx, c.organisationId))) {
+    held = fundsHeld(trx, c.organisationId);
+  }
+  if (held !== undefined && !(held.testCredit > 0 && !testCreditUsable(held, c.at))) {
+    const split = splitCharge(held, c.amount, c.at);
+    if (split === undefined) throw insufficientFunds(c.amount, held, c.currency, c.at);
+    const result = await applyHeldMovement(trx, {
+      organisationId: c.organisationId,
+      kind: c.kind,
+      balanceDelta: -split.fromBalance,
+      testCreditDelta: -split.fromTestCredit,
+      reference: c.reference,
+      description: c.description,
+      at: iso(c.at),
+    });
+    if (result !== undefined) return result;
+  }
   for (const locked of c.snapshot === undefined ? [true] : [false, true]) {
     let funds = locked ? await lockFunds(trx, c.organisationId) : c.snapshot;
     if (funds === undefined) throw notFound(`organisation ${c.organisationId} not found`);
@@ -111,7 +138,10 @@ export async function charge(trx: Executor, c: Charge): Promise<Balances> {
       at: iso(c.at),
       expectTestCredit: funds.testCredit,
     });
-    if (result !== undefined) return result;
+    if (result !== undefined) {
+      holdFunds(trx, c.organisationId, result);
+      return result;
+    }
   }
   // The row was locked and re-read just before: a miss here means the store changed under a lock.
   throw new Error(`charge of ${c.amount} for ${c.organisationId} could not be applied`);

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/database.js';
+import type { GroupCommitObserver } from '../store/group-commit.js';
 import type {
   BusinessFigures,
   MoneyTotal,
@@ -30,6 +31,8 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   observeCallbackAttempt(outcome: CallbackOutcome, seconds: number): void;
   observeQuery(seconds: number): void;
+  /** What the store's group writer reports (store/group-commit.ts). */
+  readonly groupCommit: GroupCommitObserver;
   /**
    * Adds prom-client's process metrics (CPU, memory, event loop, GC). Once per process: the
    * server does it; apps built in tests and CLI commands leave them out, since their monitors
@@ -49,6 +52,7 @@ const FIGURES_TTL_MS = 1000;
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000];
 
 export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
@@ -88,6 +92,32 @@ export function createMetrics(sources: MetricsSources): Metrics {
     buckets: QUERY_BUCKETS,
     registers,
   });
+  const batches = new Counter({
+    name: 'esim_group_commit_batches_total',
+    help: 'Group-commit batch transactions of this instance, by outcome (committed; failed: rolled back because a write threw, or its begin or commit failed).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const batchWrites = new Histogram({
+    name: 'esim_group_commit_batch_writes',
+    help: 'Writes (orders) carried by each group-commit batch transaction of this instance.',
+    buckets: BATCH_BUCKETS,
+    registers,
+  });
+  const reruns = new Counter({
+    name: 'esim_group_commit_reruns_total',
+    help: 'Group-commit batches run again after a failure, by mode (savepoints: the batch again with a savepoint around each write after one threw; alone: one write in its own transaction, after its batch transaction failed or it lost a deadlock).',
+    labelNames: ['mode'] as const,
+    registers,
+  });
+  const queueSeconds = new Histogram({
+    name: 'esim_group_commit_queue_wait_seconds',
+    help: 'Time a write waited in this instance’s group-commit queue before its batch began.',
+    buckets: QUERY_BUCKETS,
+    registers,
+  });
+  for (const outcome of ['committed', 'failed'] as const) batches.inc({ outcome }, 0);
+  for (const mode of ['savepoints', 'alone'] as const) reruns.inc({ mode }, 0);
   const { store, clock } = sources;
   new Gauge({
     name: 'esim_db_pool_connections',
@@ -284,6 +314,14 @@ export function createMetrics(sources: MetricsSources): Metrics {
     observeCallbackAttempt(outcome, seconds) {
       attempts.inc({ outcome });
       attemptSeconds.observe({ outcome }, seconds);
+    },
+    groupCommit: {
+      batch(outcome, writes) {
+        batches.inc({ outcome });
+        batchWrites.observe(writes);
+      },
+      queued: (seconds) => queueSeconds.observe(seconds),
+      rerun: (mode) => reruns.inc({ mode }),
     },
     observeQuery(seconds) {
       querySeconds.observe({ dialect: store.dialect }, seconds);

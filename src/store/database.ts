@@ -6,7 +6,7 @@ import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from '
 import type { Pool } from 'pg';
 import type { DatabaseTarget } from '../config.js';
 import type { Database as Schema } from './schema.js';
-import { DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
+import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
 import { migrationsFor } from './migrations/index.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
@@ -46,6 +46,8 @@ export interface StoreOptions {
    * as for the short-lived connections of the command-line tool.
    */
   readonly checkpointIntervalMs?: number;
+  /** PostgreSQL: batches in flight at once (GROUP_COMMIT_LANES), at most the pool less four. */
+  readonly groupCommitLanes?: number;
 }
 
 function writerFor(db: Db, options: StoreOptions, lanes: number): GroupWriter {
@@ -93,10 +95,12 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     return pool;
   };
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connect }) });
-  // Most of the pool runs group commits, each lane one transaction at a time: the statements of
-  // a batch run one after the other, so lanes are what keeps several round trips in flight. Four
-  // connections stay free for reads and other writes.
-  const writer = writerFor(db, options, Math.max(1, poolSize - 4));
+  // Each lane runs one batch transaction at a time. Fewer lanes make larger batches: fewer
+  // transactions, commits and statements per order (a batch takes the orders of every
+  // organisation waiting), which is what costs CPU on both sides; more lanes keep more round trips
+  // in flight. Four connections stay free for reads and other writes.
+  const lanes = Math.min(options.groupCommitLanes ?? DEFAULT_LANES, poolSize - 4);
+  const writer = writerFor(db, options, Math.max(1, lanes));
   return {
     db,
     dialect: 'postgres',

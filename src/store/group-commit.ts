@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
+import { openBatchScope } from './batch-scope.js';
+import type { BatchScope } from './batch-scope.js';
 import type { Database as Schema } from './schema.js';
 
 // Group commit. Writes that arrive together (the requests one turn of the event loop has parsed,
@@ -16,15 +18,39 @@ import type { Database as Schema } from './schema.js';
 // - When the batch transaction fails outside any write after it began (a connection lost before
 //   the commit, a savepoint refused), nothing of it was committed, and each write is run again
 //   alone. One that cannot begin (SQLite busy past SQLITE_BUSY_WAIT_MS) fails all its writes.
-// - PostgreSQL: writes are queued by group (the organisation), and a batch holds the writes of
-//   one group: the organisation's balance row is locked by one transaction for the whole batch,
-//   one instance never has two transactions waiting for it, and a transaction locks one balance
-//   row, so instances cannot deadlock on them. Up to `lanes` batches (of different groups) run
-//   at once, so organisations do not wait for each other. A write that still loses a deadlock or
-//   a serialisation conflict is run again alone after its batch.
-// - SQLite has one connection, hence one lane: a batch takes every pending write, in group order.
+// - Writes are queued by group (the organisation). A batch runs its writes in group order, so
+//   every batch, on every instance, locks balance rows in the same order and instances cannot
+//   deadlock on them; a write that still loses a deadlock or a serialisation conflict is run
+//   again alone after its batch.
+// - PostgreSQL: up to `lanes` batches run at once, and a batch takes the pending writes of every
+//   group not already in another batch of this instance: an organisation's balance row is
+//   locked by one transaction of the instance at a time (never two of its transactions waiting
+//   for it), and organisations do not wait for each other's batches.
+// - SQLite has one connection, hence one lane: a batch takes every pending write.
+// - A batch transaction has a scope (batch-scope.ts) where writes may hold state until just
+//   before the commit: several orders of one organisation update its balance row once.
 
 export type Work<T> = (trx: Transaction<Schema>) => Promise<T>;
+
+/** What the writer reports as it goes (the metrics of operations.md#group-commit). */
+export interface GroupCommitObserver {
+  /** A batch transaction ended: committed, or failed (begin or commit, every write with it). */
+  batch(outcome: 'committed' | 'failed', writes: number): void;
+  /** How long a write waited in the queue before its batch began. */
+  queued(seconds: number): void;
+  /**
+   * A batch run again: with a savepoint around each write after one of them failed
+   * ('savepoints'), or write by write in transactions of their own after the batch transaction
+   * failed or a write lost a deadlock ('alone', once per write).
+   */
+  rerun(mode: 'savepoints' | 'alone'): void;
+}
+
+const NO_OBSERVER: GroupCommitObserver = {
+  batch: () => undefined,
+  queued: () => undefined,
+  rerun: () => undefined,
+};
 
 export interface GroupCommitSettings {
   /** false: every write is its own transaction (GROUP_COMMIT=false). */
@@ -50,10 +76,14 @@ export interface GroupWriter {
 }
 
 export const DEFAULT_MAX_BATCH = 64;
+/** PostgreSQL batches in flight at once, unless configured (GROUP_COMMIT_LANES). */
+export const DEFAULT_LANES = 16;
 
 interface Item {
   readonly group: string;
   readonly work: Work<unknown>;
+  /** performance.now() when it was queued. */
+  readonly queuedAt: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -72,22 +102,72 @@ function retryable(error: unknown): boolean {
   return code === '40001' || code === '40P01';
 }
 
-async function runAlone(db: Kysely<Schema>, item: Item): Promise<void> {
+interface Writer {
+  readonly db: Kysely<Schema>;
+  readonly observer: GroupCommitObserver;
+}
+
+/**
+ * A batch transaction: `body` runs the writes, then what they held in the batch scope is
+ * written, then it commits. Resolves with the outcome of `body`.
+ */
+function inBatch<T>(
+  db: Kysely<Schema>,
+  body: (trx: Transaction<Schema>, scope: BatchScope) => Promise<T>,
+  batch: readonly Item[] = [],
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const scope = openBatchScope(trx, batchGroups(batch));
+    const value = await body(trx, scope);
+    await scope.flushAll(trx);
+    return value;
+  });
+}
+
+/**
+ * The groups of a batch, in the order it runs them, for the scope: from three writes on, reading
+ * the balance rows of every organisation of the batch in one statement costs fewer statements
+ * than locking each with its first debit (ledger-repository.ts).
+ */
+function batchGroups(batch: readonly Item[]): string[] {
+  if (batch.length < 3) return [];
+  return [...new Set(batch.map((item) => item.group))];
+}
+
+async function runAlone(w: Writer, item: Item): Promise<void> {
   try {
-    item.resolve(await db.transaction().execute(item.work));
+    item.resolve(await inBatch(w.db, item.work));
+    w.observer.batch('committed', 1);
   } catch (error) {
+    w.observer.batch('failed', 1);
     item.reject(error);
   }
 }
 
+async function rerunAlone(w: Writer, items: readonly Item[]): Promise<void> {
+  for (const item of items) {
+    w.observer.rerun('alone');
+    await runAlone(w, item);
+  }
+}
+
 /** Runs one write inside a savepoint of the batch transaction. Throws only when the savepoint does. */
-async function runIsolated(trx: Transaction<Schema>, item: Item): Promise<Outcome> {
+async function runIsolated(
+  trx: Transaction<Schema>,
+  scope: BatchScope,
+  item: Item,
+): Promise<Outcome> {
   await sql`savepoint ${SAVEPOINT}`.execute(trx);
+  const mark = scope.mark();
   let outcome: Outcome;
   try {
-    outcome = { kind: 'done', value: await item.work(trx) };
+    const value = await item.work(trx);
+    // Its queued rows go in inside its savepoint: if they fail, the write fails alone.
+    await scope.settle(trx);
+    outcome = { kind: 'done', value };
   } catch (error) {
     await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
+    scope.restore(mark);
     outcome = retryable(error) ? { kind: 'again' } : { kind: 'failed', error };
   }
   await sql`release savepoint ${SAVEPOINT}`.execute(trx);
@@ -101,20 +181,26 @@ function settle(item: Item, outcome: Outcome): boolean {
 }
 
 /** The batch with a savepoint around each write, after one of them failed in the first pass. */
-async function commitIsolated(db: Kysely<Schema>, batch: readonly Item[]): Promise<void> {
+async function commitIsolated(w: Writer, batch: readonly Item[]): Promise<void> {
   const outcomes: Outcome[] = [];
   let progress: Progress = 'not begun';
+  w.observer.rerun('savepoints');
   try {
-    await db.transaction().execute(async (trx) => {
-      progress = 'begun';
-      for (const item of batch) outcomes.push(await runIsolated(trx, item));
-      progress = 'applied';
-    });
+    await inBatch(
+      w.db,
+      async (trx, scope) => {
+        progress = 'begun';
+        for (const item of batch) outcomes.push(await runIsolated(trx, scope, item));
+        progress = 'applied';
+      },
+      batch,
+    );
   } catch (error) {
-    return afterFailedCommit(db, batch, error, progress);
+    return afterFailedCommit(w, batch, error, progress);
   }
+  w.observer.batch('committed', batch.length);
   const again = batch.filter((item, i) => !settle(item, outcomes[i] ?? { kind: 'again' }));
-  for (const item of again) await runAlone(db, item);
+  await rerunAlone(w, again);
 }
 
 /**
@@ -124,13 +210,14 @@ async function commitIsolated(db: Kysely<Schema>, batch: readonly Item[]): Promi
  * database refused the commit (then nothing stayed and each write runs again alone).
  */
 async function afterFailedCommit(
-  db: Kysely<Schema>,
+  w: Writer,
   batch: readonly Item[],
   error: unknown,
   progress: Progress,
 ): Promise<void> {
+  w.observer.batch('failed', batch.length);
   if (progress === 'begun' || (progress === 'applied' && retryable(error))) {
-    for (const item of batch) await runAlone(db, item);
+    await rerunAlone(w, batch);
   } else {
     for (const item of batch) item.reject(error);
   }
@@ -141,30 +228,38 @@ async function afterFailedCommit(
  * Most batches have no failing write. When one throws, the whole batch is rolled back and run
  * again with a savepoint around each write, so the failing one fails alone.
  */
-async function commitBatch(db: Kysely<Schema>, batch: Item[]): Promise<void> {
+async function commitBatch(w: Writer, batch: Item[]): Promise<void> {
+  const began = performance.now();
+  for (const item of batch) w.observer.queued((began - item.queuedAt) / 1000);
   const [only] = batch;
-  if (batch.length === 1 && only !== undefined) return runAlone(db, only);
+  if (batch.length === 1 && only !== undefined) return runAlone(w, only);
   batch.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
   const values: unknown[] = [];
   let writeFailed = false;
   let progress: Progress = 'not begun';
   try {
-    await db.transaction().execute(async (trx) => {
-      progress = 'begun';
-      for (const item of batch) {
+    await inBatch(
+      w.db,
+      async (trx, scope) => {
+        progress = 'begun';
         try {
-          values.push(await item.work(trx));
+          for (const item of batch) values.push(await item.work(trx));
+          // Rows the writes queued (batch-scope.ts) that fail to go in are a write that failed.
+          await scope.settle(trx);
         } catch (error) {
           writeFailed = true;
           throw error;
         }
-      }
-      progress = 'applied';
-    });
+        progress = 'applied';
+      },
+      batch,
+    );
   } catch (error) {
-    if (writeFailed) return commitIsolated(db, batch);
-    return afterFailedCommit(db, batch, error, progress);
+    if (!writeFailed) return afterFailedCommit(w, batch, error, progress);
+    w.observer.batch('failed', batch.length);
+    return commitIsolated(w, batch);
   }
+  w.observer.batch('committed', batch.length);
   batch.forEach((item, i) => item.resolve(values[i]));
 }
 
@@ -173,7 +268,7 @@ function takeBatch(
   pending: Map<string, Item[]>,
   inFlight: ReadonlySet<string>,
   settings: GroupCommitSettings,
-): { group: string | undefined; items: Item[] } | undefined {
+): { groups: readonly string[]; items: Item[] } | undefined {
   if (settings.lanes === 1) {
     // One transaction at a time (SQLite): every pending write, whatever its group.
     const items: Item[] = [];
@@ -182,19 +277,29 @@ function takeBatch(
       if (queued.length === 0) pending.delete(group);
       if (items.length >= settings.maxBatch) break;
     }
-    return items.length === 0 ? undefined : { group: undefined, items };
+    return items.length === 0 ? undefined : { groups: [], items };
   }
-  // Several at once (PostgreSQL): the writes of the longest-waiting group not already in flight.
+  // Several at once (PostgreSQL): the writes of the groups not already in flight, longest-waiting
+  // group first. A group's writes all go to one batch (up to maxBatch).
+  const items: Item[] = [];
+  const groups: string[] = [];
   for (const [group, queued] of pending) {
     if (inFlight.has(group)) continue;
-    const items = queued.splice(0, settings.maxBatch);
+    if (items.length > 0 && items.length + queued.length > settings.maxBatch) break;
+    items.push(...queued.splice(0, settings.maxBatch));
+    groups.push(group);
     if (queued.length === 0) pending.delete(group);
-    return { group, items };
+    if (items.length >= settings.maxBatch) break;
   }
-  return undefined;
+  return items.length === 0 ? undefined : { groups, items };
 }
 
-export function createGroupWriter(db: Kysely<Schema>, settings: GroupCommitSettings): GroupWriter {
+export function createGroupWriter(
+  db: Kysely<Schema>,
+  settings: GroupCommitSettings,
+  observer: GroupCommitObserver = NO_OBSERVER,
+): GroupWriter {
+  const writer: Writer = { db, observer };
   const counts = { batches: 0, writes: 0 };
   /** Writes not started yet, by group, groups in the order their oldest write arrived. */
   const pending = new Map<string, Item[]>();
@@ -209,13 +314,13 @@ export function createGroupWriter(db: Kysely<Schema>, settings: GroupCommitSetti
       const batch = takeBatch(pending, inFlight, settings);
       if (batch === undefined) return;
       running += 1;
-      if (batch.group !== undefined) inFlight.add(batch.group);
+      for (const group of batch.groups) inFlight.add(group);
       counts.batches += 1;
       counts.writes += batch.items.length;
       // commitBatch settles every write it takes and never rejects itself.
-      void commitBatch(db, batch.items).finally(() => {
+      void commitBatch(writer, batch.items).finally(() => {
         running -= 1;
-        if (batch.group !== undefined) inFlight.delete(batch.group);
+        for (const group of batch.groups) inFlight.delete(group);
         start();
       });
     }
@@ -227,10 +332,21 @@ export function createGroupWriter(db: Kysely<Schema>, settings: GroupCommitSetti
       if (!settings.enabled) {
         counts.batches += 1;
         counts.writes += 1;
-        return db.transaction().execute(work);
+        const done = db.transaction().execute(work);
+        done.then(
+          () => observer.batch('committed', 1),
+          () => observer.batch('failed', 1),
+        );
+        return done;
       }
       return new Promise<T>((resolve, reject) => {
-        const item: Item = { group, work, resolve: resolve as (value: unknown) => void, reject };
+        const item: Item = {
+          group,
+          work,
+          queuedAt: performance.now(),
+          resolve: resolve as (value: unknown) => void,
+          reject,
+        };
         const queued = pending.get(group);
         if (queued === undefined) pending.set(group, [item]);
         else queued.push(item);

@@ -8,12 +8,18 @@ import type {
 } from 'kysely';
 import type { Store } from './database.js';
 import { createGroupWriter } from './group-commit.js';
+import type { GroupCommitObserver } from './group-commit.js';
 
 /**
  * The store with every statement timed: from when Kysely hands it to the driver until its
- * result comes back (a statement that fails is not timed). For the query-time metric.
+ * result comes back (a statement that fails is not timed). For the query-time metric; the group
+ * writer's batches are reported to `groupCommit`.
  */
-export function withQueryTiming(store: Store, observe: (seconds: number) => void): Store {
+export function withQueryTiming(
+  store: Store,
+  observe: (seconds: number) => void,
+  groupCommit?: GroupCommitObserver,
+): Store {
   const started = new WeakMap<object, bigint>();
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
@@ -31,7 +37,7 @@ export function withQueryTiming(store: Store, observe: (seconds: number) => void
   };
   const db = store.db.withPlugin(plugin);
   // The writer's transactions are timed too: it runs them on the timed handle.
-  const writer = createGroupWriter(db, store.writer.settings);
+  const writer = createGroupWriter(db, store.writer.settings, groupCommit);
   return {
     ...store,
     db,

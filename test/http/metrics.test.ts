@@ -32,6 +32,10 @@ const FAMILIES = [
   'esim_worker_lag_seconds',
   'esim_db_query_duration_seconds',
   'esim_db_pool_connections',
+  'esim_group_commit_batches_total',
+  'esim_group_commit_batch_writes',
+  'esim_group_commit_reruns_total',
+  'esim_group_commit_queue_wait_seconds',
   'process_cpu_seconds_total',
   'process_resident_memory_bytes',
   'nodejs_eventloop_lag_seconds',
@@ -196,6 +200,49 @@ for (const kind of DATABASES) {
       );
       assert.equal(m.value('esim_worker_lag_seconds', { worker: 'callback-delivery' }), 0);
       assert.ok(delta('esim_db_query_duration_seconds_count', { dialect: kind }) > 5);
+    });
+
+    it('counts group-commit batches, their writes, re-runs and queue waits', async () => {
+      await addBundles(t, [fixtureBundle('esim_metrics_batch_unit', 100)]);
+      const org = await t.createOrg({ balance: 30 * 100 });
+      const before = await scrape();
+      const order = {
+        type: 'transaction',
+        assign: false,
+        order: [{ type: 'bundle', item: 'esim_metrics_batch_unit', quantity: 1 }],
+      };
+      // 40 orders at once against funds for 30: the batches that meet a refused order run again
+      // with savepoints.
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, async () => {
+          const res = await t.request(org.apiKey, {
+            method: 'POST',
+            url: '/v2.1/orders',
+            payload: order,
+          });
+          return res.statusCode;
+        }),
+      );
+      assert.equal(statuses.filter((s) => s === 200).length, 30);
+      assert.equal(statuses.filter((s) => s === 400).length, 10);
+      const m = await scrape();
+      const moved = (name: string, labels?: Record<string, string>) =>
+        m.value(name, labels) - before.value(name, labels);
+      assert.equal(m.types.get('esim_group_commit_batch_writes'), 'histogram');
+      const committed = moved('esim_group_commit_batches_total', { outcome: 'committed' });
+      assert.ok(committed >= 1, `committed batches: ${committed}`);
+      // Every order was carried by a batch that committed or failed; re-runs carry them again.
+      const writes = moved('esim_group_commit_batch_writes_sum');
+      assert.ok(writes >= 40, `writes in batches: ${writes}`);
+      const batches = moved('esim_group_commit_batch_writes_count');
+      assert.equal(
+        batches,
+        committed + moved('esim_group_commit_batches_total', { outcome: 'failed' }),
+      );
+      // Orders that arrive together share a batch.
+      assert.ok(writes > batches, `${writes} writes in ${batches} batches`);
+      assert.ok(moved('esim_group_commit_reruns_total', { mode: 'savepoints' }) >= 1);
+      assert.equal(moved('esim_group_commit_queue_wait_seconds_count'), 40);
     });
 
     it('labels unknown paths as one route, so stray URLs cannot grow the label set', async () => {

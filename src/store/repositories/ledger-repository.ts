@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { Selectable } from 'kysely';
+import { batchScopeOf } from '../batch-scope.js';
 import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { LedgerEntriesTable, LedgerKind } from '../schema.js';
@@ -49,7 +50,7 @@ function sqliteUpdate(expect: boolean) {
       .where(sql<boolean>`balance + ${p.balanceDelta} >= 0`)
       .where(sql<boolean>`test_credit + ${p.testCreditDelta} >= 0`)
       .$if(expect, (q) => q.where('test_credit', '=', p.expectTestCredit))
-      .returning(['balance', 'test_credit']),
+      .returning(['balance', 'test_credit', 'test_credit_expiry']),
   );
 }
 
@@ -70,6 +71,38 @@ const insertEntry = compiledOnce(
     }),
 );
 
+type EntryValues = MovementValues & { balanceAfter: number; testCreditAfter: number };
+
+/** PostgreSQL: journal entries in one statement; ids follow the order of the arrays. */
+const INSERT_ENTRIES = `
+  insert into ledger_entries (organisation_id, kind, balance_delta, test_credit_delta,
+    balance_after, test_credit_after, reference, description, created_at)
+  select organisation_id, kind, balance_delta, test_credit_delta, balance_after,
+    test_credit_after, reference, description, created_at
+  from unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
+    $7::text[], $8::text[], $9::text[]) with ordinality
+    as t(organisation_id, kind, balance_delta, test_credit_delta, balance_after,
+      test_credit_after, reference, description, created_at, n)
+  order by n
+`;
+
+async function insertEntries(trx: Executor, entries: readonly EntryValues[]): Promise<void> {
+  const column = <T>(of: (e: EntryValues) => T): T[] => entries.map(of);
+  await trx.executeQuery(
+    CompiledQuery.raw(INSERT_ENTRIES, [
+      column((e) => e.organisationId),
+      column((e) => e.kind),
+      column((e) => e.balanceDelta),
+      column((e) => e.testCreditDelta),
+      column((e) => e.balanceAfter),
+      column((e) => e.testCreditAfter),
+      column((e) => e.reference),
+      column((e) => e.description),
+      column((e) => e.at),
+    ]),
+  );
+}
+
 function movementValues(m: LedgerMovement): MovementValues {
   return { ...m, expectTestCredit: m.expectTestCredit ?? 0 };
 }
@@ -77,24 +110,184 @@ function movementValues(m: LedgerMovement): MovementValues {
 /**
  * Applies a movement to the organisation's balances and journals it, inside the caller's
  * transaction. The update is conditional, so two concurrent debits can never take the balance
- * below zero on either database: the loser sees no row updated and gets `undefined`.
+ * below zero on either database: the loser sees no row updated and gets `undefined`. Returns the
+ * organisation's funds after it (the row stays locked until the transaction ends).
  */
-export async function applyMovement(
-  trx: Executor,
-  m: LedgerMovement,
-): Promise<Balances | undefined> {
+export async function applyMovement(trx: Executor, m: LedgerMovement): Promise<Funds | undefined> {
+  // Balances held by the batch (holdFunds) go to the row first: the update starts from them.
+  await batchScopeOf(trx)?.flush(trx, heldKey(m.organisationId));
   if (trx.getExecutor().adapter instanceof PostgresAdapter) return applyMovementInOne(trx, m);
   const values = movementValues(m);
   const update = m.expectTestCredit === undefined ? SQLITE_UPDATE.plain : SQLITE_UPDATE.expecting;
   const updated = (await update.execute(trx, values)).rows[0];
   if (updated === undefined) return undefined;
-  const balances = { balance: Number(updated.balance), testCredit: Number(updated.test_credit) };
+  const funds = toFunds(updated);
   await insertEntry.execute(trx, {
     ...values,
-    balanceAfter: balances.balance,
-    testCreditAfter: balances.testCredit,
+    balanceAfter: funds.balance,
+    testCreditAfter: funds.testCredit,
   });
-  return balances;
+  return funds;
+}
+
+// Several movements of one organisation in a group-commit batch (its orders) update the balance
+// row once. The first is applied by applyMovement, which locks the row until the commit and
+// returns its funds; the caller holds them in the batch's scope (holdFunds). Each further
+// movement is decided against the held funds and only journaled (applyHeldMovement), with the
+// running balances the journal needs; the row gets the last of them just before the commit
+// (batch-scope.ts), or before any other statement of the batch that touches the balances.
+//
+// PostgreSQL, a batch of several orders: the first debit locks and reads the balance rows of
+// every organisation of the batch in one statement (holdBatchFunds), in id order as every batch
+// does; every debit of the batch is then decided on held funds, and the rows are written in one
+// statement before the commit. A batch of any size then costs the same few statements.
+
+/** Funds held: as the row has them, or moved since (`at`: when, the row's updated_at). */
+type Held =
+  | { readonly funds: Funds; readonly pending: false }
+  | { readonly funds: Funds; readonly pending: true; readonly at: string };
+
+const heldKey = (organisationId: string) => `funds:${organisationId}`;
+const heldFunds = new WeakMap<object, Held>();
+
+const BATCH_LOCKED = 'funds:locked-for-batch';
+
+/** PostgreSQL: the balance rows of the batch's organisations, locked in id order. */
+const LOCK_BATCH_FUNDS = `
+  select id, balance, test_credit, test_credit_expiry from organisations
+  where id = any($1::text[]) order by id for no key update
+`;
+
+/**
+ * PostgreSQL: locks and holds the funds of every organisation of the batch, once per batch and
+ * only for a batch of several writes (BatchScope.groups). True when `organisationId` is now held.
+ * Nothing is held for an organisation of which the batch already moved money another way.
+ */
+export async function holdBatchFunds(trx: Executor, organisationId: string): Promise<boolean> {
+  const scope = batchScopeOf(trx);
+  if (
+    scope === undefined ||
+    !(trx.getExecutor().adapter instanceof PostgresAdapter) ||
+    !scope.groups.includes(organisationId) ||
+    scope.get(BATCH_LOCKED) !== undefined
+  ) {
+    return false;
+  }
+  const { rows } = await trx.executeQuery<{
+    id: string;
+    balance: number;
+    test_credit: number;
+    test_credit_expiry: string | null;
+  }>(CompiledQuery.raw(LOCK_BATCH_FUNDS, [scope.groups]));
+  // A marker in the scope: rolled back with the savepoint that took the locks, like them.
+  scope.set(BATCH_LOCKED, { flush: async () => undefined });
+  for (const row of rows) {
+    if (scope.get(heldKey(row.id)) === undefined) holdFunds(trx, row.id, toFunds(row));
+  }
+  return fundsHeld(trx, organisationId) !== undefined;
+}
+
+/** PostgreSQL: the balances of a batch's organisations, in one statement. */
+const WRITE_HELD_FUNDS = `
+  update organisations o
+  set balance = v.balance, test_credit = v.test_credit, updated_at = v.at
+  from unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[])
+    as v(id, balance, test_credit, at)
+  where o.id = v.id
+`;
+
+interface HeldRow {
+  organisationId: string;
+  balance: number;
+  testCredit: number;
+  at: string;
+}
+
+async function writeHeldFunds(trx: Executor, rows: readonly HeldRow[]): Promise<void> {
+  await trx.executeQuery(
+    CompiledQuery.raw(WRITE_HELD_FUNDS, [
+      rows.map((r) => r.organisationId),
+      rows.map((r) => r.balance),
+      rows.map((r) => r.testCredit),
+      rows.map((r) => r.at),
+    ]),
+  );
+}
+
+const writeHeld = compiledOnce(
+  (db, p: { organisationId: string; balance: number; testCredit: number; at: string }) =>
+    db
+      .updateTable('organisations')
+      .set({ balance: p.balance, test_credit: p.testCredit, updated_at: p.at })
+      .where('id', '=', p.organisationId),
+);
+
+function hold(trx: Executor, organisationId: string, held: Held): void {
+  const scope = batchScopeOf(trx);
+  if (scope === undefined) return;
+  // A new entry each time: the scope restores older ones after a rollback to a savepoint.
+  const entry = {
+    flush: async (tx: Executor) => {
+      if (!held.pending) return;
+      const { balance, testCredit } = held.funds;
+      const row = { organisationId, balance, testCredit, at: held.at };
+      // PostgreSQL: the rows of every organisation the batch debited go in one statement.
+      if (tx.getExecutor().adapter instanceof PostgresAdapter) {
+        scope.queue('held funds', row, writeHeldFunds);
+      } else {
+        await writeHeld.execute(tx, row);
+      }
+    },
+  };
+  heldFunds.set(entry, held);
+  scope.set(heldKey(organisationId), entry);
+}
+
+/**
+ * Holds the organisation's funds, as applyMovement (or lockFunds) just returned them under the
+ * row's lock, for further movements of the same batch. Outside a group-commit batch: nothing.
+ */
+export function holdFunds(trx: Executor, organisationId: string, funds: Funds): void {
+  hold(trx, organisationId, { funds, pending: false });
+}
+
+/** The funds held for the organisation in this batch, exact: the row is locked. */
+export function fundsHeld(trx: Executor, organisationId: string): Funds | undefined {
+  const entry = batchScopeOf(trx)?.get(heldKey(organisationId));
+  return entry === undefined ? undefined : heldFunds.get(entry)?.funds;
+}
+
+/**
+ * Journals a movement against the held funds (fundsHeld must have returned them) and holds the
+ * result; the balance row is written before the commit. Undefined, and nothing written, if the
+ * movement would take either balance below zero.
+ */
+export async function applyHeldMovement(
+  trx: Executor,
+  m: LedgerMovement,
+): Promise<Funds | undefined> {
+  const held = fundsHeld(trx, m.organisationId);
+  if (held === undefined) throw new Error(`no funds held for ${m.organisationId}`);
+  const after: Funds = {
+    balance: held.balance + m.balanceDelta,
+    testCredit: held.testCredit + m.testCreditDelta,
+    testCreditExpiry: held.testCreditExpiry,
+  };
+  if (after.balance < 0 || after.testCredit < 0) return undefined;
+  const entry = {
+    ...movementValues(m),
+    balanceAfter: after.balance,
+    testCreditAfter: after.testCredit,
+  };
+  const scope = batchScopeOf(trx);
+  // PostgreSQL: the batch inserts its entries in one statement, in the order they were decided.
+  if (scope !== undefined && trx.getExecutor().adapter instanceof PostgresAdapter) {
+    scope.queue('journal entries', entry, insertEntries);
+  } else {
+    await insertEntry.execute(trx, entry);
+  }
+  hold(trx, m.organisationId, { funds: after, at: m.at, pending: true });
+  return after;
 }
 
 /**
@@ -107,18 +300,24 @@ function postgresMovement(expectTestCredit: boolean) {
     const b = sql`${p.balanceDelta}::bigint`;
     const t = sql`${p.testCreditDelta}::bigint`;
     const expect = expectTestCredit ? sql`and test_credit = ${p.expectTestCredit}::bigint` : sql``;
-    const statement = sql<{ balance_after: number; test_credit_after: number }>`
+    const statement = sql<{
+      balance: number;
+      test_credit: number;
+      test_credit_expiry: string | null;
+    }>`
       with moved as (
         update organisations
         set balance = balance + ${b}, test_credit = test_credit + ${t}, updated_at = ${p.at}
         where id = ${p.organisationId} and balance + ${b} >= 0 and test_credit + ${t} >= 0 ${expect}
-        returning id, balance, test_credit
+        returning id, balance, test_credit, test_credit_expiry
+      ), journaled as (
+        insert into ledger_entries (organisation_id, kind, balance_delta, test_credit_delta,
+          balance_after, test_credit_after, reference, description, created_at)
+        select id, ${p.kind}, ${b}, ${t}, balance, test_credit, ${p.reference}, ${p.description},
+          ${p.at}
+        from moved
       )
-      insert into ledger_entries (organisation_id, kind, balance_delta, test_credit_delta,
-        balance_after, test_credit_after, reference, description, created_at)
-      select id, ${p.kind}, ${b}, ${t}, balance, test_credit, ${p.reference}, ${p.description}, ${p.at}
-      from moved
-      returning balance_after, test_credit_after
+      select balance, test_credit, test_credit_expiry from moved
     `;
     return { compile: () => statement.compile(db) };
   });
@@ -126,12 +325,11 @@ function postgresMovement(expectTestCredit: boolean) {
 
 const POSTGRES_MOVEMENT = { plain: postgresMovement(false), expecting: postgresMovement(true) };
 
-async function applyMovementInOne(trx: Executor, m: LedgerMovement): Promise<Balances | undefined> {
+async function applyMovementInOne(trx: Executor, m: LedgerMovement): Promise<Funds | undefined> {
   const statement =
     m.expectTestCredit === undefined ? POSTGRES_MOVEMENT.plain : POSTGRES_MOVEMENT.expecting;
   const row = (await statement.execute(trx, movementValues(m))).rows[0];
-  if (row === undefined) return undefined;
-  return { balance: Number(row.balance_after), testCredit: Number(row.test_credit_after) };
+  return row === undefined ? undefined : toFunds(row);
 }
 
 export interface Funds {
@@ -142,10 +340,11 @@ export interface Funds {
 
 const FUNDS_COLUMNS = ['balance', 'test_credit', 'test_credit_expiry'] as const;
 
-function toFunds(
-  row: { balance: number; test_credit: number; test_credit_expiry: string | null } | undefined,
-): Funds | undefined {
-  if (row === undefined) return undefined;
+function toFunds(row: {
+  balance: number;
+  test_credit: number;
+  test_credit_expiry: string | null;
+}): Funds {
   return {
     balance: Number(row.balance),
     testCredit: Number(row.test_credit),
@@ -154,13 +353,13 @@ function toFunds(
 }
 
 export async function readFunds(db: Executor, organisationId: string): Promise<Funds | undefined> {
-  return toFunds(
-    await db
-      .selectFrom('organisations')
-      .select(FUNDS_COLUMNS)
-      .where('id', '=', organisationId)
-      .executeTakeFirst(),
-  );
+  await batchScopeOf(db)?.flush(db, heldKey(organisationId));
+  const row = await db
+    .selectFrom('organisations')
+    .select(FUNDS_COLUMNS)
+    .where('id', '=', organisationId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toFunds(row);
 }
 
 /**
@@ -169,14 +368,14 @@ export async function readFunds(db: Executor, organisationId: string): Promise<F
  * transactions are serialised anyway).
  */
 export async function lockFunds(trx: Executor, organisationId: string): Promise<Funds | undefined> {
-  return toFunds(
-    await trx
-      .updateTable('organisations')
-      .set({ balance: sql<number>`balance` })
-      .where('id', '=', organisationId)
-      .returning(FUNDS_COLUMNS)
-      .executeTakeFirst(),
-  );
+  await batchScopeOf(trx)?.flush(trx, heldKey(organisationId));
+  const row = await trx
+    .updateTable('organisations')
+    .set({ balance: sql<number>`balance` })
+    .where('id', '=', organisationId)
+    .returning(FUNDS_COLUMNS)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toFunds(row);
 }
 
 export async function setTestCreditExpiry(
@@ -184,6 +383,7 @@ export async function setTestCreditExpiry(
   organisationId: string,
   expiry: string | null,
 ): Promise<void> {
+  await batchScopeOf(trx)?.flush(trx, heldKey(organisationId));
   await trx
     .updateTable('organisations')
     .set({ test_credit_expiry: expiry })

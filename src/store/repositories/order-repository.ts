@@ -1,5 +1,7 @@
 import type { Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import { batchScopeOf } from '../batch-scope.js';
 import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import { insertBatch } from './inventory-repository.js';
@@ -109,9 +111,75 @@ const insertOneLineOrderWithBatch = compiledOnce(
   },
 );
 
+interface OneLineOrder {
+  readonly order: StoredOrder;
+  readonly line: ItemRow;
+  readonly batch: NewBatch;
+}
+
+/**
+ * PostgreSQL: one-line orders into inventory, as many as a group-commit batch queued, in one
+ * statement (the same rows as insertOneLineOrderWithBatch, from arrays).
+ */
+const INSERT_ONE_LINE_ORDERS = `
+  with placed as (
+    insert into orders (reference, organisation_id, status, status_message, total, currency,
+      assign, source, created_at)
+    select reference, organisation_id, status, status_message, total, currency, assign, 'order',
+      created_at
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[],
+      $7::integer[], $8::text[])
+      as t(reference, organisation_id, status, status_message, total, currency, assign, created_at)
+  ), line as (
+    insert into order_items (order_reference, line_no, type, item, quantity, price_per_unit,
+      sub_total, iccids)
+    select * from unnest($9::text[], $10::integer[], $11::text[], $12::text[], $13::integer[],
+      $14::bigint[], $15::bigint[], $16::text[])
+  )
+  insert into inventory_batches (organisation_id, bundle_name, order_reference, total, remaining,
+    expiry, created_at, source_batch_id)
+  select organisation_id, bundle_name, order_reference, total, remaining, expiry, created_at, null
+  from unnest($17::text[], $18::text[], $19::text[], $20::integer[], $21::integer[], $22::text[],
+    $23::text[])
+    as t(organisation_id, bundle_name, order_reference, total, remaining, expiry, created_at)
+`;
+
+async function insertOneLineOrders(trx: Executor, placed: readonly OneLineOrder[]): Promise<void> {
+  const column = <T>(of: (p: OneLineOrder) => T): T[] => placed.map(of);
+  await trx.executeQuery(
+    CompiledQuery.raw(INSERT_ONE_LINE_ORDERS, [
+      column((p) => p.order.reference),
+      column((p) => p.order.organisationId),
+      column((p) => p.order.status),
+      column((p) => p.order.statusMessage),
+      column((p) => p.order.total),
+      column((p) => p.order.currency),
+      column((p) => (p.order.assign ? 1 : 0)),
+      column((p) => p.order.createdAt),
+      column((p) => p.line.order_reference),
+      column((p) => p.line.line_no),
+      column((p) => p.line.type),
+      column((p) => p.line.item),
+      column((p) => p.line.quantity),
+      column((p) => p.line.price_per_unit),
+      column((p) => p.line.sub_total),
+      column((p) => p.line.iccids),
+      column((p) => p.batch.organisationId),
+      column((p) => p.batch.bundleName),
+      column((p) => p.batch.orderReference),
+      column((p) => p.batch.total),
+      column((p) => p.batch.remaining),
+      column((p) => p.batch.expiry),
+      column((p) => p.batch.at),
+    ]),
+  );
+}
+
 /**
  * Writes an order, its lines and the inventory batches it bought (when it assigns nothing) in
- * the caller's transaction: one statement on PostgreSQL for a one-line order, else one per table.
+ * the caller's transaction: one statement on PostgreSQL for a one-line order (queued in a
+ * group-commit batch, which inserts all of its one-line orders in one statement), else one per
+ * table.
  */
 export async function insertOrder(
   trx: Executor,
@@ -139,6 +207,11 @@ export async function insertOrder(
     inventory.length === 1 &&
     (batch.sourceBatchId ?? null) === null
   ) {
+    const scope = batchScopeOf(trx);
+    if (scope !== undefined) {
+      scope.queue('one-line orders', { order, line: only, batch }, insertOneLineOrders);
+      return;
+    }
     await insertOneLineOrderWithBatch.execute(trx, {
       ...order,
       ...only,
