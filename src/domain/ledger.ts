@@ -7,7 +7,7 @@ import {
   brokenLinks,
   findExpiredTestCredit,
   fundsHeld,
-  holdBatchFunds,
+  lockBatchFunds,
   holdFunds,
   journalTotals,
   lockFunds,
@@ -95,11 +95,11 @@ async function writeOffExpired(
  * In a group-commit batch, the organisation's funds after the first charge stay held (the row is
  * locked until the commit): a further charge of the batch is decided on them and only journaled,
  * and the balance row is written once, before the commit. On PostgreSQL, a batch of several
- * orders holds the funds of all its organisations from its first charge on (holdBatchFunds).
+ * orders holds the funds of all its organisations from its first charge on (lockBatchFunds).
  */
 export async function charge(trx: Executor, c: Charge): Promise<Balances> {
   let held = fundsHeld(trx, c.organisationId);
-  if (held === undefined && (await holdBatchFunds(trx, c.organisationId))) {
+  if (held === undefined && (await lockBatchFunds(trx, c.organisationId))) {
     held = fundsHeld(trx, c.organisationId);
   }
   if (held !== undefined && !(held.testCredit > 0 && !testCreditUsable(held, c.at))) {

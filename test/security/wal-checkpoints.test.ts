@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { openStore } from '../../src/store/database.js';
-import { WAL_SIZE_LIMIT_BYTES } from '../../src/store/wal-checkpointer.js';
+import { WAL_TRUNCATE_BYTES } from '../../src/store/wal-checkpointer.js';
 import { cliDatabase, runCli } from '../callbacks/cli-env.js';
 import type { CliDatabase } from '../callbacks/cli-env.js';
 import { startServerProcess } from '../callbacks/processes.js';
@@ -113,7 +113,11 @@ describe('SQLite: checkpoints on a worker thread keep the WAL bounded and lose n
     t.diagnostic(`${acknowledged.length} orders; largest WAL ${largestWal} bytes`);
     assert.ok(acknowledged.length >= 200, `enough orders to matter (${acknowledged.length})`);
     assert.ok(largestWal > 0, 'the orders went through the WAL');
-    assert.ok(largestWal <= WAL_SIZE_LIMIT_BYTES, `the WAL stayed bounded (${largestWal} bytes)`);
+    // Bounded by the size at which the thread stops waiting for a pause (a full checkpoint, the
+    // writes waiting) plus what one interval's orders add. On a quiet machine PASSIVE checkpoints
+    // keep it near journal_size_limit; on a busy one they fall behind, up to that size.
+    const bound = WAL_TRUNCATE_BYTES + 16 * 1024 * 1024;
+    assert.ok(largestWal <= bound, `the WAL stayed bounded (${largestWal} bytes)`);
     // Checkpoints copied the orders into the database file while the server was running.
     assert.ok(size(path) > fileAtStart, 'the database file grew while the server ran');
     // Idle: the WAL is emptied, the server still running.

@@ -138,7 +138,7 @@ export async function applyMovement(trx: Executor, m: LedgerMovement): Promise<F
 // (batch-scope.ts), or before any other statement of the batch that touches the balances.
 //
 // PostgreSQL, a batch of several orders: the first debit locks and reads the balance rows of
-// every organisation of the batch in one statement (holdBatchFunds), in id order as every batch
+// every organisation of the batch in one statement (lockBatchFunds), in id order as every batch
 // does; every debit of the batch is then decided on held funds, and the rows are written in one
 // statement before the commit. A batch of any size then costs the same few statements.
 
@@ -163,7 +163,7 @@ const LOCK_BATCH_FUNDS = `
  * only for a batch of several writes (BatchScope.groups). True when `organisationId` is now held.
  * Nothing is held for an organisation of which the batch already moved money another way.
  */
-export async function holdBatchFunds(trx: Executor, organisationId: string): Promise<boolean> {
+export async function lockBatchFunds(trx: Executor, organisationId: string): Promise<boolean> {
   const scope = batchScopeOf(trx);
   if (
     scope === undefined ||
