@@ -11,6 +11,12 @@ export interface CheckpointerSettings {
   /** The database file. */
   readonly path: string;
   readonly intervalMs: number;
+  /**
+   * A WAL file larger than this is restarted: once a PASSIVE checkpoint has copied most of it, a
+   * RESTART copies the rest while no write is under way, so the next write starts the WAL again
+   * from its beginning (cut back to this size) instead of appending to it.
+   */
+  readonly restartBytes: number;
   /** A WAL file larger than this is checkpointed in full and emptied, writers waiting meanwhile. */
   readonly truncateBytes: number;
 }
@@ -25,6 +31,9 @@ interface CheckpointResult {
 // How long a TRUNCATE of an oversized WAL waits (in this thread) for the service's current write
 // to end. The service's writes wait behind it meanwhile, asynchronously past 250 ms.
 const TRUNCATE_WAIT_MS = 2000;
+// How long a RESTART waits for the service's current write (one group-commit batch, a few
+// milliseconds) to end before it gives up until the next interval.
+const RESTART_WAIT_MS = 20;
 
 function start(settings: CheckpointerSettings): void {
   const port = parentPort;
@@ -32,7 +41,7 @@ function start(settings: CheckpointerSettings): void {
   const db = new SQLite(settings.path, { fileMustExist: true });
   db.pragma('busy_timeout = 0');
   const wal = `${settings.path}-wal`;
-  const checkpoint = (mode: 'PASSIVE' | 'TRUNCATE'): CheckpointResult | undefined => {
+  const checkpoint = (mode: 'PASSIVE' | 'RESTART' | 'TRUNCATE'): CheckpointResult | undefined => {
     const rows = db.pragma(`wal_checkpoint(${mode})`) as CheckpointResult[];
     return rows[0];
   };
@@ -55,8 +64,21 @@ function start(settings: CheckpointerSettings): void {
       lastLog = -1;
       return;
     }
-    const result = checkpoint('PASSIVE');
+    let result = checkpoint('PASSIVE');
     if (result === undefined) return;
+    // Under writes that never pause, a PASSIVE checkpoint never catches up with the end of the
+    // WAL, so the WAL never starts again and only grows. A RESTART (waiting at most
+    // RESTART_WAIT_MS for the write under way to end, else acting as PASSIVE) copies the few
+    // frames written since the PASSIVE one, holding writes off for that long, and makes the next
+    // write start from the beginning.
+    if (walBytes() > settings.restartBytes) {
+      db.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
+      try {
+        result = checkpoint('RESTART') ?? result;
+      } finally {
+        db.pragma('busy_timeout = 0');
+      }
+    }
     // Nothing written since the last tick and everything copied back: the service is idle, so
     // the WAL file is emptied (it would otherwise keep its high-water size until the next write).
     // With busy_timeout 0 it gives up at once if a write or a read is under way.

@@ -12,9 +12,11 @@ import type { CheckpointerSettings } from './wal-checkpointer-worker.js';
 // own does (wal-checkpointer-worker.ts): PASSIVE checkpoints every SQLITE_CHECKPOINT_INTERVAL_MS,
 // which neither wait for nor block writes. Once a checkpoint has copied the whole WAL back, the
 // next write starts the WAL again from its beginning, cut back to journal_size_limit, so the file
-// stays bounded; a WAL that still grows past WAL_TRUNCATE_BYTES (writes never pausing long
-// enough for a checkpoint to catch up) is checkpointed in full and emptied, writes waiting
-// meanwhile. Durability is unchanged: a checkpoint only copies committed pages from the WAL to
+// stays bounded. Writes that never pause keep a PASSIVE checkpoint from ever reaching the end of
+// the WAL: past WAL_SIZE_LIMIT_BYTES the thread follows a PASSIVE checkpoint with a RESTART, taken
+// only while no write is under way, which copies the frames written since (a few milliseconds'
+// worth) and makes the next write start the WAL again; a WAL that still grows past
+// WAL_TRUNCATE_BYTES is checkpointed in full and emptied, writes waiting meanwhile. Durability is unchanged: a checkpoint only copies committed pages from the WAL to
 // the database file, and a crash at any moment leaves a WAL that the next open replays.
 
 /** Size of the WAL at which the checkpointer stops waiting for a pause in the writes. */
@@ -62,6 +64,7 @@ export function startCheckpointer(
   const settings: CheckpointerSettings = {
     path,
     intervalMs,
+    restartBytes: WAL_SIZE_LIMIT_BYTES,
     truncateBytes: WAL_TRUNCATE_BYTES,
   };
   let exited: Promise<void> | undefined;
