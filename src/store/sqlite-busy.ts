@@ -80,6 +80,7 @@ class BusyWaitingDriver implements Driver {
     private readonly inner: SqliteDriver,
     private readonly sqlite: SQLite.Database,
     private readonly budgetMs: number,
+    private readonly busyTimeoutMs: number,
   ) {}
 
   init(): Promise<void> {
@@ -96,8 +97,21 @@ class BusyWaitingDriver implements Driver {
     connection: DatabaseConnection,
     settings: TransactionSettings,
   ): Promise<void> {
-    const begin = settings.accessMode === 'read only' ? 'begin' : 'begin immediate';
-    await connection.executeQuery(CompiledQuery.raw(begin));
+    if (settings.accessMode === 'read only') {
+      await connection.executeQuery(CompiledQuery.raw('begin'));
+      return;
+    }
+    // The write lock is most often busy for a moment only (the checkpointer's RESTART, another
+    // process's short write): rather than SQLite's busy_timeout, which sleeps on the event loop
+    // (a millisecond at least), BEGIN waits through the asynchronous pauses of retryWhileBusy,
+    // and the process parses and queues other requests meanwhile. Nothing else runs on the
+    // connection while its transaction begins.
+    this.sqlite.pragma('busy_timeout = 0');
+    try {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    } finally {
+      this.sqlite.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    }
   }
 
   commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -152,6 +166,13 @@ export class BusyWaitingSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new BusyWaitingDriver(new SqliteDriver(this.settings), this.sqlite, this.busyWaitMs);
+    // busy_timeout as database.ts set it, restored after each BEGIN.
+    const busyTimeoutMs = this.sqlite.pragma('busy_timeout', { simple: true }) as number;
+    return new BusyWaitingDriver(
+      new SqliteDriver(this.settings),
+      this.sqlite,
+      this.busyWaitMs,
+      busyTimeoutMs,
+    );
   }
 }
