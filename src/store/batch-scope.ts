@@ -1,4 +1,8 @@
-import type { Executor } from './database.js';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database as Schema } from './schema.js';
+
+// database.ts's Executor, spelt out: database.ts depends on the group writer, which opens scopes.
+type Executor = Kysely<Schema> | Transaction<Schema>;
 
 // What a group-commit batch keeps in memory across its writes and writes to the database once,
 // just before it commits: the running balances of an organisation that several orders of the
