@@ -19,8 +19,9 @@ import { createRateLimits } from './rate-limits/limiter.js';
 import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { startGate } from './http/starting.js';
-import { withQueryTiming } from './store/query-timing.js';
-import { withWriteCounter } from './store/write-watch.js';
+import { queryTimingPlugin } from './store/query-timing.js';
+import { withPlugins } from './store/store-plugins.js';
+import { writeCounter } from './store/write-watch.js';
 import { createKeyCipher } from './security/api-keys.js';
 import { createApiKeyCache } from './security/key-cache.js';
 import { resolveMasterKey } from './security/master-key.js';
@@ -78,13 +79,13 @@ export async function openServices(
     (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
   const wallClock = options.wallClock ?? systemWallClock;
   const metrics = createMetrics({ store: opened, clock });
-  // The counter inside, the timing outside: the writer that runs the transactions is the
-  // timing's, which reports group commits, on a handle that also counts writes.
-  const counted = withWriteCounter(opened);
-  const writes = counted.writes;
-  const store = withQueryTiming(
-    counted.store,
-    (seconds) => metrics.observeQuery(seconds),
+  // One handle that counts writes (the eSIM answers held in memory) and times statements, and one
+  // group writer on it, which reports its batches.
+  const counter = writeCounter();
+  const writes = counter.writes;
+  const store = withPlugins(
+    opened,
+    [counter.plugin, queryTimingPlugin((seconds) => metrics.observeQuery(seconds))],
     metrics.groupCommit,
   );
   if (config.catalogueSeed && options.deferSeed !== true) {

@@ -6,8 +6,6 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import type { Store } from './database.js';
-import { createGroupWriter } from './group-commit.js';
 
 /**
  * A number that changes whenever a statement that may change data runs through the store: an
@@ -31,13 +29,14 @@ function mayWrite(node: RootOperationNode): boolean {
 }
 
 /**
- * The store with every statement that may write counted, before it runs and again when its result
+ * Counts every statement that may write (applied to the store by store-plugins.ts, so the group
+ * writer's transactions are counted too), before it runs and again when its result
  * comes back, so a read that overlapped a write is never taken for a fresh one. On one SQLite
  * connection a read waits for an open transaction to end, so what a read saw while the count did
  * not move was committed. (On PostgreSQL a read on another connection can see a state that a
  * transaction's COMMIT, which no plugin sees, changes later: nothing may rely on the count there.)
  */
-export function withWriteCounter(store: Store): { store: Store; writes: WriteCounter } {
+export function writeCounter(): { plugin: KyselyPlugin; writes: WriteCounter } {
   let count = 0;
   const writing = new WeakSet<object>();
   const plugin: KyselyPlugin = {
@@ -56,19 +55,5 @@ export function withWriteCounter(store: Store): { store: Store; writes: WriteCou
       return args.result;
     },
   };
-  const db = store.db.withPlugin(plugin);
-  // The writer's transactions are counted too: it runs them on the counting handle.
-  const writer = createGroupWriter(db, store.writer.settings);
-  return {
-    store: {
-      ...store,
-      db,
-      writer,
-      async close() {
-        await writer.idle();
-        await store.close();
-      },
-    },
-    writes: { current: () => count },
-  };
+  return { plugin, writes: { current: () => count } };
 }
