@@ -16,6 +16,17 @@ describe('random sources', () => {
     }
   });
 
+  it('keeps ordered UUIDs sorted and unique across refills of its random pool and milliseconds', () => {
+    const ids: string[] = [];
+    const until = Date.now() + 5;
+    while (ids.length < 5000 || Date.now() <= until) ids.push(cryptoRandom.orderedUuid());
+    for (const id of ids) assert.match(id, V7);
+    assert.deepEqual([...ids].sort(), ids);
+    assert.equal(new Set(ids).size, ids.length);
+    // The random part differs from id to id (not one pool slice repeated).
+    assert.equal(new Set(ids.map((id) => id.slice(-12))).size, ids.length);
+  });
+
   it('repeats the same ordered UUIDs under the same seed', () => {
     const a = seededRandom(42);
     const b = seededRandom(42);

@@ -53,7 +53,42 @@ function osRandom(): RandomSource {
     },
     float: () => randomBytes(6).readUIntBE(0, 6) / 2 ** 48,
     uuid: () => randomUUID(),
-    orderedUuid: () => v7(),
+    orderedUuid: orderedUuids(),
+  };
+}
+
+/**
+ * UUIDs version 7 from a pool of random bytes refilled 4 KiB at a time: `uuid`'s own source
+ * asks the operating system's generator for 16 bytes per id, about 5 µs a call here. Ids made
+ * in the same millisecond follow each other, as `uuid` keeps them: a counter seeded from the
+ * random bits, carried into the next millisecond when it wraps.
+ */
+function orderedUuids(): () => string {
+  const pool = new Uint8Array(4096);
+  let next = pool.length;
+  let msecs = -Infinity;
+  let seq = 0;
+  return () => {
+    if (next + 16 > pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    const random = pool.subarray(next, next + 16);
+    next += 16;
+    const now = Date.now();
+    if (now > msecs) {
+      msecs = now;
+      // 31 random bits, so the counter has room to count up within the millisecond.
+      seq =
+        (((random[6] ?? 0) & 0x7f) << 24) |
+        ((random[7] ?? 0) << 16) |
+        ((random[8] ?? 0) << 8) |
+        (random[9] ?? 0);
+    } else {
+      seq = (seq + 1) | 0;
+      if (seq === 0) msecs += 1;
+    }
+    return v7({ random, msecs, seq });
   };
 }
 

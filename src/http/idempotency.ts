@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../domain/errors.js';
@@ -48,25 +48,30 @@ export const idempotencyConflict = {
 
 /** JSON with object keys sorted at every level, so equal requests hash equally. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    let out = '{';
+    for (const key of keys) {
+      const field = record[key];
+      if (field === undefined) continue;
+      out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(field)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
-/** SHA-256 of method, path, query and canonical body. */
+/** SHA-256 of method, path, query and canonical body (one string, hashed in one call). */
 export function requestHash(request: FastifyRequest): string {
   const path = request.url.split('?')[0] ?? '';
-  return createHash('sha256')
-    .update(`${request.method}\n${path}\n`)
-    .update(canonicalJson(request.query ?? {}))
-    .update('\n')
-    .update(canonicalJson(request.body ?? null))
-    .digest('hex');
+  const text = `${request.method}\n${path}\n${canonicalJson(request.query ?? {})}\n${canonicalJson(request.body ?? null)}`;
+  return hash('sha256', text, 'hex');
 }
 
 /** The Idempotency-Key header, or undefined when the request carries none (400 when malformed). */

@@ -1,18 +1,23 @@
 import { PostgresAdapter, createQueryId } from 'kysely';
 import type { Compilable, CompiledQuery, Kysely, QueryResult, Transaction } from 'kysely';
+import { runDirect } from './direct-statements.js';
 import type { Database as Schema } from './schema.js';
+import { mayWrite } from './write-watch.js';
 
 // Statements built and compiled once. Kysely builds an operation tree and compiles it to SQL on
 // every call: for the short statements of an order that costs about as much CPU as SQLite takes to
 // run them. A compiled statement is built once per dialect with named placeholders, and each call
 // only lays its values out in the order of the SQL's parameters. (SQLite's prepared statement is
-// then reused by SQL text, database.ts; PostgreSQL receives the same text every time.)
+// then reused by SQL text, database.ts; PostgreSQL receives the same text every time.) In a
+// group-commit batch on SQLite the statement runs on the driver directly (direct-statements.ts).
 
 type Handle = Kysely<Schema> | Transaction<Schema>;
 
 interface Template {
   readonly query: CompiledQuery['query'];
   readonly sql: string;
+  /** Whether the statement may change data (the write counter, write-watch.ts). */
+  readonly writes: boolean;
   /** For each parameter of the SQL: the name of the value to put there, or a constant. */
   readonly slots: readonly ({ name: string } | { constant: unknown })[];
 }
@@ -35,6 +40,7 @@ function compileTemplate<P>(
   return {
     query: compiled.query,
     sql: compiled.sql,
+    writes: mayWrite(compiled.query),
     slots: compiled.parameters.map((value) =>
       typeof value === 'string' && value.startsWith(MARKER)
         ? { name: value.slice(MARKER.length) }
@@ -68,6 +74,8 @@ export function compiledOnce<P extends object, R>(
       const parameters = template.slots.map((slot) =>
         'name' in slot ? (values as Record<string, unknown>)[slot.name] : slot.constant,
       );
+      const direct = runDirect<R>(db, template.sql, parameters, template.writes);
+      if (direct !== undefined) return direct;
       const queryId = createQueryId();
       // Let the plugins see the statement (the query-time metric starts its clock here).
       const query = db.getExecutor().transformQuery(template.query, queryId);

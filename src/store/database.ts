@@ -8,6 +8,7 @@ import type { DatabaseTarget } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
+import { runDirectly } from './direct-statements.js';
 import { migrationsFor } from './migrations/index.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 import { startCheckpointer } from './wal-checkpointer.js';
@@ -62,6 +63,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = new SQLite(target.path);
+    const statements = withStatementCache(sqlite);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     // Kept short: better-sqlite3 waits synchronously, holding up the event loop. Longer waits
@@ -70,11 +72,12 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Schema>({
       dialect: new BusyWaitingSqliteDialect(
-        { database: withStatementCache(sqlite) },
+        { database: statements },
         sqlite,
         options.busyWaitMs ?? BUSY_RETRY_MS,
       ),
     });
+    runDirectly(db, statements.prepare);
     const writer = writerFor(db, options, 1);
     const interval = options.checkpointIntervalMs ?? 0;
     const checkpointer =
@@ -146,7 +149,9 @@ async function closeAfter(writer: GroupWriter, db: Db, checkpointer?: Checkpoint
 // connection runs one statement at a time, and SQLite re-prepares a statement after a schema change.
 const STATEMENT_CACHE_SIZE = 500;
 
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function withStatementCache(
+  sqlite: SQLite.Database,
+): SqliteDatabase & { prepare(sqlText: string): SQLite.Statement } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import { openBatchScope } from './batch-scope.js';
+import { openDirect } from './direct-statements.js';
 import type { BatchScope } from './batch-scope.js';
 import type { Database as Schema } from './schema.js';
 
@@ -118,9 +119,15 @@ function inBatch<T>(
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
     const scope = openBatchScope(trx, batchGroups(batch));
-    const value = await body(trx, scope);
-    await scope.flushAll(trx);
-    return value;
+    // SQLite: compiled statements of the batch run on the driver at once (direct-statements.ts).
+    const closeDirect = openDirect(db, trx);
+    try {
+      const value = await body(trx, scope);
+      await scope.flushAll(trx);
+      return value;
+    } finally {
+      closeDirect();
+    }
   });
 }
 

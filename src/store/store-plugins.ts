@@ -1,7 +1,18 @@
 import type { KyselyPlugin } from 'kysely';
 import type { Store } from './database.js';
+import { observeDirect } from './direct-statements.js';
+import type { StatementObserver } from './direct-statements.js';
 import { createGroupWriter } from './group-commit.js';
 import type { GroupCommitObserver } from './group-commit.js';
+
+/**
+ * A plugin of the store: Kysely's, and what it does for the statements that SQLite's batch
+ * transactions run without Kysely (direct-statements.ts).
+ */
+export interface StorePlugin {
+  readonly kysely: KyselyPlugin;
+  readonly direct: StatementObserver;
+}
 
 /**
  * The store seen through `plugins` (query timing, the write counter), in that order, with one
@@ -10,10 +21,15 @@ import type { GroupCommitObserver } from './group-commit.js';
  */
 export function withPlugins(
   store: Store,
-  plugins: readonly KyselyPlugin[],
+  plugins: readonly StorePlugin[],
   groupCommit?: GroupCommitObserver,
 ): Store {
-  const db = plugins.reduce((handle, plugin) => handle.withPlugin(plugin), store.db);
+  const db = plugins.reduce((handle, plugin) => handle.withPlugin(plugin.kysely), store.db);
+  observeDirect(
+    store.db,
+    db,
+    plugins.map((plugin) => plugin.direct),
+  );
   const writer = createGroupWriter(db, store.writer.settings, groupCommit);
   return {
     ...store,

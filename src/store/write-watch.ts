@@ -6,6 +6,8 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
+import type { StatementObserver } from './direct-statements.js';
+import type { StorePlugin } from './store-plugins.js';
 
 /**
  * A number that changes whenever a statement that may change data runs through the store: an
@@ -21,7 +23,8 @@ export interface WriteCounter {
 const QUERY_START = /^\s*(select|with)\b/i;
 const WRITE_WORD = /\b(insert|update|delete|replace)\b/i;
 
-function mayWrite(node: RootOperationNode): boolean {
+/** Whether a statement may change data (a read counted as a write only costs a cache miss). */
+export function mayWrite(node: RootOperationNode): boolean {
   if (node.kind === 'SelectQueryNode') return false;
   if (node.kind !== 'RawNode') return true;
   const text = node.sqlFragments.join(' ');
@@ -36,7 +39,7 @@ function mayWrite(node: RootOperationNode): boolean {
  * not move was committed. (On PostgreSQL a read on another connection can see a state that a
  * transaction's COMMIT, which no plugin sees, changes later: nothing may rely on the count there.)
  */
-export function writeCounter(): { plugin: KyselyPlugin; writes: WriteCounter } {
+export function writeCounter(): { plugin: StorePlugin; writes: WriteCounter } {
   let count = 0;
   const writing = new WeakSet<object>();
   const plugin: KyselyPlugin = {
@@ -55,5 +58,10 @@ export function writeCounter(): { plugin: KyselyPlugin; writes: WriteCounter } {
       return args.result;
     },
   };
-  return { plugin, writes: { current: () => count } };
+  // A statement run directly (direct-statements.ts) has ended when this is called: nothing read
+  // while it ran.
+  const direct: StatementObserver = (write) => {
+    if (write) count += 2;
+  };
+  return { plugin: { kysely: plugin, direct }, writes: { current: () => count } };
 }

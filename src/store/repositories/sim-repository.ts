@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { SimFaultsTable } from '../schema.js';
 
@@ -11,13 +12,14 @@ export const SIM_KEYS = {
   processingDelaySeconds: 'processing_delay_seconds',
 } as const;
 
+// Read with every eSIM an order provisions (the processing delay): compiled once.
+const readSimStateStatement = compiledOnce((db, p: { key: string }) =>
+  db.selectFrom('sim_state').select('value').where('key', '=', p.key),
+);
+
 export async function readSimState(db: Executor, key: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('sim_state')
-    .select('value')
-    .where('key', '=', key)
-    .executeTakeFirst();
-  return row?.value;
+  const { rows } = await readSimStateStatement.execute(db, { key });
+  return rows[0]?.value;
 }
 
 export async function writeSimState(db: Executor, key: string, value: string): Promise<void> {

@@ -135,6 +135,30 @@ for (const { kind, groupCommit, name } of SETTINGS) {
       assert.equal(verify.code, 0, verify.err);
     });
 
+    it('the same request spelt differently (key order, spacing) is a replay; another value is a 409', async () => {
+      const org = await t.createOrg({ balance: 10 * PRICE });
+      const first = await order(org, 'spelt');
+      assert.equal(first.statusCode, 200, first.body);
+      const respelt = `{ "order" : [ { "quantity": 1, "item": "${UNIT}", "type": "bundle" } ],
+        "assign": false, "type": "transaction" }`;
+      const again = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        payload: respelt,
+        headers: { 'idempotency-key': 'spelt', 'content-type': 'application/json' },
+      });
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.body, first.body);
+      const other = await order(org, 'spelt', {
+        ...ORDER,
+        order: [{ type: 'bundle', item: UNIT, quantity: 2 }],
+      });
+      assert.equal(other.statusCode, 409, other.body);
+      assert.equal(await orderCount(t, org), 1);
+      assert.equal(await balanceOf(t, org), 9 * PRICE);
+    });
+
     it('a key reused with another request at once (one batch): one commits, the other is a 409', async () => {
       const org = await t.createOrg({ balance: 10 * PRICE });
       const twoUnits = { ...ORDER, order: [{ type: 'bundle', item: UNIT, quantity: 2 }] };
