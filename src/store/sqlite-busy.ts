@@ -75,6 +75,8 @@ class BusyWaitingConnection implements DatabaseConnection {
 
 class BusyWaitingDriver implements Driver {
   private connection: BusyWaitingConnection | undefined;
+  private noWait: SQLite.Statement | undefined;
+  private usualWait: SQLite.Statement | undefined;
 
   constructor(
     private readonly inner: SqliteDriver,
@@ -106,11 +108,14 @@ class BusyWaitingDriver implements Driver {
     // (a millisecond at least), BEGIN waits through the asynchronous pauses of retryWhileBusy,
     // and the process parses and queues other requests meanwhile. Nothing else runs on the
     // connection while its transaction begins.
-    this.sqlite.pragma('busy_timeout = 0');
+    // The two pragmas are prepared once: `pragma()` prepares its statement on every call.
+    this.noWait ??= this.sqlite.prepare('pragma busy_timeout = 0');
+    this.usualWait ??= this.sqlite.prepare(`pragma busy_timeout = ${this.busyTimeoutMs}`);
+    this.noWait.get();
     try {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     } finally {
-      this.sqlite.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+      this.usualWait.get();
     }
   }
 
