@@ -19,6 +19,8 @@ export interface Config {
   readonly sqliteBusyWaitMs: number;
   /** SQLite: WAL checkpoints on a worker thread this often; 0 leaves them in the commits. */
   readonly sqliteCheckpointIntervalMs: number;
+  /** SQLite: when a commit reaches the disk (SQLITE_SYNCHRONOUS; database.ts). */
+  readonly sqliteSynchronous: SqliteSynchronous;
   /** Concurrent writes (orders) share one transaction and one commit (docs/operations.md). */
   readonly groupCommit: boolean;
   /** Most writes committed together. */
@@ -194,6 +196,13 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const SQLITE_SYNCHRONOUS = ['normal', 'full'] as const;
+/**
+ * normal: a commit survives the process (a crash, SIGKILL), and is on disk by the next
+ * checkpoint; full: it is on disk before it is acknowledged (an fsync of the WAL per commit).
+ */
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
 
 function oneOf<T extends string>(env: Env, key: string, fallback: T, allowed: readonly T[]): T {
   const raw = str(env, key, fallback);
@@ -424,6 +433,7 @@ export function loadConfig(env: Env): Config {
     database,
     sqliteBusyWaitMs: int(env, 'SQLITE_BUSY_WAIT_MS', 15_000, 0, 600_000),
     sqliteCheckpointIntervalMs: int(env, 'SQLITE_CHECKPOINT_INTERVAL_MS', 100, 0, 60_000),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', SQLITE_SYNCHRONOUS),
     groupCommit: bool(env, 'GROUP_COMMIT', true),
     groupCommitMaxBatch: int(env, 'GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
     groupCommitLanes: int(env, 'GROUP_COMMIT_LANES', 16, 1, 16),

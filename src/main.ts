@@ -62,6 +62,7 @@ export async function openServices(
     options.store ??
     openStore(config.database, {
       busyWaitMs: config.sqliteBusyWaitMs,
+      synchronous: config.sqliteSynchronous,
       checkpointIntervalMs:
         options.checkpointThread === true ? config.sqliteCheckpointIntervalMs : 0,
       groupCommit: config.groupCommit,

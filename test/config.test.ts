@@ -104,6 +104,7 @@ describe('loadConfig', () => {
         /not allowed in production/,
       ],
       [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of fatal, error/],
+      [{ SQLITE_SYNCHRONOUS: 'off' }, 'SQLITE_SYNCHRONOUS', /one of normal, full, got "off"/],
       [{ HOST: 'http://x' }, 'HOST', /host name or IP/],
       [{ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL', /absolute/],
       [{ PUBLIC_BASE_URL: 'ftp://example.com' }, 'PUBLIC_BASE_URL', /http or https/],

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from 'kysely';
 import type { Pool } from 'pg';
-import type { DatabaseTarget } from '../config.js';
+import type { DatabaseTarget, SqliteSynchronous } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
@@ -47,6 +47,11 @@ export interface StoreOptions {
    * as for the short-lived connections of the command-line tool.
    */
   readonly checkpointIntervalMs?: number;
+  /**
+   * SQLite: `full` syncs the WAL at every commit, so an acknowledged write survives a power loss
+   * too; `normal` (the default) only at checkpoints (SQLITE_SYNCHRONOUS).
+   */
+  readonly synchronous?: SqliteSynchronous;
   /** PostgreSQL: batches in flight at once (GROUP_COMMIT_LANES), at most the pool less four. */
   readonly groupCommitLanes?: number;
 }
@@ -65,7 +70,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     const sqlite = new SQLite(target.path);
     const statements = withStatementCache(sqlite);
     sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     // Kept short: better-sqlite3 waits synchronously, holding up the event loop. Longer waits
     // are asynchronous retries (sqlite-busy.ts).
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);

@@ -8,7 +8,10 @@ export const migrateCommand: Command = {
   async run(ctx) {
     parse(ctx.args, {}, false);
     const config = ctx.config();
-    const store = openStore(config.database, { busyWaitMs: config.sqliteBusyWaitMs });
+    const store = openStore(config.database, {
+      busyWaitMs: config.sqliteBusyWaitMs,
+      synchronous: config.sqliteSynchronous,
+    });
     try {
       const applied = await migrate(store);
       ctx.io.out(
