@@ -4,9 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { parseExposition } from '../prometheus-text.js';
 import { assertAccessible } from './axe.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortalWithBrowser } from './portal-suite.js';
 import type { ApiCaller } from './shop-fixtures.js';
 import { GB_1GB, balanceOf, buyOntoNewEsims, orderCount } from './shop-fixtures.js';
 
@@ -20,14 +21,10 @@ for (const kind of DATABASES) {
     let caller: ApiCaller;
 
     before(async () => {
-      server = await startPortal(kind);
-      browser = await launchBrowser();
+      ({ portal: server, browser } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
     });
-    after(async () => {
-      await browser.close();
-      await server.close();
-    });
+    after(() => closePortal(server, browser));
 
     test('an Admin buys bundles onto new eSIMs: validate, total, confirm', async () => {
       const before = await balanceOf(caller);
