@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { reconcileTopUps } from '../../src/domain/top-up.js';
+import { saveCard } from '../../src/payments/cards.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
 import { eventually } from '../harness.js';
 import { ManualWallClock } from '../manual-wall-clock.js';
@@ -124,6 +125,26 @@ for (const kind of DATABASES) {
           .map((r) => (JSON.parse(r.details) as { amount: number }).amount),
         [2500, 500, 2500],
       );
+    });
+
+    test('a card saved while the first payment is in doubt stays the default when it succeeds', async () => {
+      const session = await signInHttp(portal.baseUrl, 'Admin');
+      const before = await apiBalance(portal);
+      await timedOutFirstPayment(session, wall, '4242 4242 4242 4242');
+      // Meanwhile another card is saved (the CLI's esim org card): the newest card is the one.
+      await saveCard(portal.deps, portal.organisationId, {
+        number: '5555555555554444',
+        expMonth: 1,
+        expYear: 2041,
+      });
+      assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 01/41');
+      wall.advance(LATENCY_MS);
+      await eventually(
+        async () => ((await apiBalance(portal)) === before + 2500 ? true : undefined),
+        10_000,
+        'the late answer to be credited',
+      );
+      assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 01/41');
     });
   });
 }
