@@ -9,14 +9,18 @@ import type {
 } from '../payments/gateway.js';
 import { GatewayUnavailableError } from '../payments/gateway.js';
 import type { RandomSource } from '../random.js';
-import type { Db } from '../store/database.js';
+import type { Db, Executor } from '../store/database.js';
 import {
   completeClaimWithError,
   completeClaimWithResult,
   releaseClaim,
 } from '../store/repositories/idempotency-repository.js';
 import { applyMovement, readFunds } from '../store/repositories/ledger-repository.js';
-import { findDefaultCard } from '../store/repositories/payment-repository.js';
+import {
+  findCard,
+  findDefaultCard,
+  setDefaultCard,
+} from '../store/repositories/payment-repository.js';
 import type { TopUpRow } from '../store/repositories/top-up-repository.js';
 import {
   dueForCheck,
@@ -25,6 +29,8 @@ import {
   postponeCheck,
   settleTopUp,
 } from '../store/repositories/top-up-repository.js';
+import type { AuditAction } from './audit.js';
+import { audit, systemActor } from './audit.js';
 import type { DomainError } from './errors.js';
 import type { ProcessClaim } from './use-cases/run.js';
 import { inTransaction } from './use-cases/run.js';
@@ -38,6 +44,9 @@ import { badRequest, notFound, unavailable } from './errors.js';
 // - sent but not answered in PAYMENT_TIMEOUT_MS: 503 with Retry-After; the row is marked unknown
 //   and settled later, by the late answer or by reconciliation asking the processor. Settling is
 //   conditional on the row still being in doubt, so a top-up is credited at most once.
+// A top-up settled later has no request left to write its audit row, so the settlement writes
+// it, as the system, in its own transaction; and a portal first payment settled that way makes
+// its card the default there too, as the portal would have had the answer come in time.
 
 export interface TopUpDeps {
   readonly store: { readonly db: Db };
@@ -117,10 +126,49 @@ function withTimeout(charge: Promise<ChargeOutcome>, ms: number, clock: WallCloc
   ]).finally(() => cancel());
 }
 
+/**
+ * The audit row of a top-up settled after its request gave up on it (the request writes its own
+ * when it has the answer, src/domain/use-cases/top-up.ts), in the settling transaction.
+ */
+function auditLate(
+  tx: Executor,
+  deps: TopUpDeps,
+  t: TopUpRow,
+  action: AuditAction,
+  details: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  return audit(tx, systemActor, {
+    action,
+    organisationId: t.organisationId,
+    at: deps.clock.now(),
+    details,
+  });
+}
+
+/**
+ * A portal first payment (src/domain/portal/card-payment.ts) adopts its card once the charge
+ * succeeds; when that answer came too late for the request, the settlement adopts it instead.
+ * A card already the default is left as it is, and so is a newer default saved meanwhile (the
+ * newest saved card is the one top-up charges), so a late answer never brings back an old card.
+ */
+async function adoptLateCard(tx: Executor, deps: TopUpDeps, t: TopUpRow): Promise<void> {
+  const card = await findCard(tx, t.organisationId, t.cardId);
+  if (card === undefined || card.isDefault) return;
+  const current = await findDefaultCard(tx, t.organisationId);
+  if (current !== undefined && current.createdAt > card.createdAt) return;
+  await setDefaultCard(tx, t.organisationId, card.id);
+  await auditLate(tx, deps, t, 'card.saved', {
+    cardId: card.id,
+    brand: card.brand,
+    last4: card.last4,
+  });
+}
+
 async function credit(
   deps: TopUpDeps,
   t: TopUpRow,
   processorRef: string,
+  late: boolean,
 ): Promise<TopUpResult | undefined> {
   const at = iso(deps.clock.now());
   return inTransaction(deps, async (trx) => {
@@ -145,6 +193,10 @@ async function credit(
         result,
       );
     }
+    if (late) {
+      await adoptLateCard(trx, deps, t);
+      await auditLate(trx, deps, t, 'topup.succeeded', { ...result });
+    }
     return result;
   });
 }
@@ -153,10 +205,33 @@ function declinedError(outcome: { code: DeclineCode; reason: string }): DomainEr
   return badRequest(`card declined: ${outcome.reason}`, outcome.code);
 }
 
+/** A declined charge: the top-up settled declined, its idempotency record given the 400. */
+async function decline(
+  deps: TopUpDeps,
+  t: TopUpRow,
+  outcome: { code: DeclineCode; reason: string },
+  late: boolean,
+): Promise<void> {
+  const at = iso(deps.clock.now());
+  const key = t.idempotencyKey;
+  await inTransaction(deps, async (trx) => {
+    if (!(await settleTopUp(trx, t.ref, 'declined', { reason: outcome.reason, at }))) return;
+    if (key !== null) {
+      const error = declinedError(outcome);
+      await completeClaimWithError(trx, t.organisationId, key, topUpOwner(t.ref), error);
+    }
+    if (late) {
+      const details = { amount: String(t.amount), reason: outcome.code, ref: t.ref };
+      await auditLate(trx, deps, t, 'topup.failed', details);
+    }
+  });
+}
+
 /**
  * Settles a top-up in doubt with what the processor says, completing or releasing the
- * idempotency record its request left behind. Safe to call more than once and from several
- * processes: only the first settlement of a row has any effect.
+ * idempotency record its request left behind, and writing the audit row the request could not
+ * (the system's). Safe to call more than once and from several processes: only the first
+ * settlement of a row has any effect.
  */
 export async function settleInDoubt(
   deps: TopUpDeps,
@@ -164,19 +239,12 @@ export async function settleInDoubt(
   outcome: ChargeLookup,
 ): Promise<void> {
   const db = deps.store.db;
-  const at = iso(deps.clock.now());
-  const key = t.idempotencyKey;
   if (outcome.status === 'succeeded') {
-    await credit(deps, t, outcome.processorRef);
+    await credit(deps, t, outcome.processorRef, true);
   } else if (outcome.status === 'declined') {
-    await inTransaction(deps, async (trx) => {
-      if (!(await settleTopUp(trx, t.ref, 'declined', { reason: outcome.reason, at }))) return;
-      if (key === null) return;
-      const error = declinedError(outcome);
-      await completeClaimWithError(trx, t.organisationId, key, topUpOwner(t.ref), error);
-    });
+    await decline(deps, t, outcome, true);
   } else if (outcome.status === 'not_found') {
-    await fail(deps, t, 'the processor has no record of the charge');
+    await fail(deps, t, 'the processor has no record of the charge', true);
   } else {
     const wait = Math.min(5 * 2 ** t.checks, MAX_CHECK_INTERVAL_SECONDS);
     await postponeCheck(db, t.ref, iso(addSeconds(deps.clock.now(), wait)));
@@ -184,12 +252,16 @@ export async function settleInDoubt(
 }
 
 /** Nothing was charged: the top-up failed and the client may simply try again, same key or not. */
-async function fail(deps: TopUpDeps, t: TopUpRow, reason: string): Promise<void> {
+async function fail(deps: TopUpDeps, t: TopUpRow, reason: string, late: boolean): Promise<void> {
   const at = iso(deps.clock.now());
   await inTransaction(deps, async (trx) => {
     if (!(await settleTopUp(trx, t.ref, 'failed', { reason, at }))) return;
     if (t.idempotencyKey !== null) {
       await releaseClaim(trx, t.organisationId, t.idempotencyKey, topUpOwner(t.ref));
+    }
+    if (late) {
+      const details = { amount: String(t.amount), reason: 'not_charged', ref: t.ref };
+      await auditLate(trx, deps, t, 'topup.failed', details);
     }
   });
 }
@@ -272,7 +344,7 @@ export async function topUp(
     answer = await withTimeout(charge, deps.config.paymentTimeoutMs, deps.wallClock);
   } catch (error) {
     if (!(error instanceof GatewayUnavailableError)) throw error;
-    await fail(deps, row, error.message);
+    await fail(deps, row, error.message, false);
     throw unavailable(
       `payment processor unavailable, nothing was charged: ${error.message}`,
       PROCESSOR_RETRY_AFTER_SECONDS,
@@ -281,10 +353,10 @@ export async function topUp(
   if (answer.kind === 'timeout') throw await unanswered(deps, row, charge);
   const outcome = answer.outcome;
   if (outcome.status === 'declined') {
-    await settleInDoubt(deps, row, outcome);
+    await decline(deps, row, outcome, false);
     throw declinedError(outcome);
   }
-  const result = await credit(deps, row, outcome.processorRef);
+  const result = await credit(deps, row, outcome.processorRef, false);
   if (result !== undefined) return result;
   // Settled meanwhile by someone else (reconciliation after a very slow answer): credited once.
   const funds = await readFunds(deps.store.db, org.id);

@@ -33,8 +33,9 @@ export function createTopUpReconciler(deps: MoneyWorkerDeps, log: WorkerLog): Wo
 }
 
 /**
- * Writes off expired test credit and forgets idempotency records past their 24 hours. Expiry
- * follows the service clock; a claim's lease, the wall clock (it bounds real work).
+ * Writes off expired test credit, forgets idempotency records past their 24 hours and API keys
+ * past their grace period. Expiry follows the service clock; a claim's lease, the wall clock (it
+ * bounds real work).
  */
 export function createMoneyHousekeeping(deps: MoneyWorkerDeps, log: WorkerLog): Worker {
   return intervalWorker(

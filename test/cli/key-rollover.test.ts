@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { runMoneyHousekeeping } from '../../src/domain/housekeeping.js';
 import { DATABASES } from '../harness.js';
 import type { TestApp } from '../harness.js';
 import type { FileBackedApp } from '../fixtures/orders.js';
@@ -113,6 +114,44 @@ for (const kind of DATABASES) {
       assert.equal(await status(third.apiKey), 200);
       assert.deepEqual((await show(org.id)).previousKeys, []);
       assert.match(await cli('org', 'show', org.id), /previous keys: none in grace period/);
+    });
+
+    it('housekeeping removes a rotated-out key once its grace period is over, and keeps the rest', async () => {
+      const expiring = await create();
+      const lasting = await create();
+      await rotate(expiring.id, '--grace', '1h');
+      const lastingRotated = await rotate(lasting.id, '--grace', '2h');
+      const rowsOf = async (id: string) =>
+        (
+          await t.deps.store.db
+            .selectFrom('previous_api_keys')
+            .select('valid_until')
+            .where('organisation_id', '=', id)
+            .execute()
+        ).length;
+      assert.equal(await rowsOf(expiring.id), 1);
+      // Both old keys are in use (and so remembered by the server) before the first ends.
+      assert.equal(await status(expiring.apiKey), 200);
+      assert.equal(await status(lasting.apiKey), 200);
+      await advance(61 * 60);
+      assert.equal(await status(expiring.apiKey), 403);
+
+      const run = await runMoneyHousekeeping(t.deps);
+      assert.ok(run.previousKeysPruned >= 1);
+      assert.equal(await rowsOf(expiring.id), 0, 'the expired key is gone');
+      assert.equal(await rowsOf(lasting.id), 1, 'the key still in grace stays');
+      assert.equal(await status(expiring.apiKey), 403);
+      assert.equal(await status(lasting.apiKey), 200);
+      assert.equal(await status(lastingRotated.apiKey), 200);
+      // Another process (the CLI) reads the same rows: still in grace, then not.
+      assert.equal((await show(lasting.id)).previousKeys.length, 1);
+
+      await advance(60 * 60);
+      assert.equal(await status(lasting.apiKey), 403);
+      await runMoneyHousekeeping(t.deps);
+      assert.equal(await rowsOf(lasting.id), 0);
+      assert.equal(await status(lasting.apiKey), 403);
+      assert.equal(await status(lastingRotated.apiKey), 200);
     });
 
     it('refuses a malformed or too long grace period, and an unknown organisation', async () => {

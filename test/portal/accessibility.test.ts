@@ -3,9 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { NAV } from '../../src/portal/layout.js';
 import { assertAccessible } from './axe.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, signIn, startPortal } from './portal-harness.js';
+import { DATABASES, signIn } from './portal-harness.js';
+import { closePortal, openPortalWithBrowser } from './portal-suite.js';
 import { GB_1GB, buyOntoNewEsims } from './shop-fixtures.js';
 
 // axe-core over every page of the portal's navigation (and the sign-in page and the detail
@@ -23,8 +24,7 @@ for (const kind of DATABASES) {
     let detailPages: string[];
 
     before(async () => {
-      server = await startPortal(kind);
-      browser = await launchBrowser();
+      ({ portal: server, browser } = await openPortalWithBrowser(kind));
       const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
       const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
       detailPages = [
@@ -33,10 +33,7 @@ for (const kind of DATABASES) {
         '/portal/orders/new',
       ];
     });
-    after(async () => {
-      await browser.close();
-      await server.close();
-    });
+    after(() => closePortal(server, browser));
 
     test('every portal page passes axe-core at desktop and phone width', async () => {
       assert.ok(NAV.length >= 9, 'every page of the navigation is checked');

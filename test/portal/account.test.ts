@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import {
-  DATABASES,
-  PORTAL_PASSWORD,
-  emailFor,
-  signIn,
-  signInHttp,
-  startPortal,
-} from './portal-harness.js';
+import { DATABASES, PORTAL_PASSWORD, emailFor, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
 
 // Your account: a password change needs the current password and signs the user out
 // everywhere.
@@ -19,14 +13,8 @@ for (const kind of DATABASES) {
   describe(`portal account page (${kind})`, () => {
     let portal: PortalServer;
     let browser: Browser | undefined;
-    before(async () => {
-      portal = await startPortal(kind);
-      if (browserOnly.skip === false) browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser?.close();
-      await portal.close();
-    });
+    before(async () => ({ portal, browser } = await openPortal(kind)));
+    after(() => closePortal(portal, browser));
 
     test(
       'changing the password checks the current one and ends every session',

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, ROLES, emailFor, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, ROLES, emailFor, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
 
 // The Activity page: the organisation's sensitive actions with who, when and from where, for
 // Admins only, 50 a page.
@@ -12,14 +13,8 @@ for (const kind of DATABASES) {
   describe(`portal Activity page (${kind})`, () => {
     let portal: PortalServer;
     let browser: Browser | undefined;
-    before(async () => {
-      portal = await startPortal(kind);
-      if (browserOnly.skip === false) browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser?.close();
-      await portal.close();
-    });
+    before(async () => ({ portal, browser } = await openPortal(kind)));
+    after(() => closePortal(portal, browser));
 
     test(
       'an Admin sees sign-ins, failed sign-ins and user changes with who and from where',

@@ -7,10 +7,11 @@ import { listAuditEntries } from '../../src/store/repositories/audit-repository.
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import { api } from './money-fixtures.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, emailFor, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
 
 // API & callbacks: the key masked, revealed on confirmation and rotated with a grace period;
 // the callback settings under the organisation's rules; a test event through the real delivery
@@ -41,16 +42,14 @@ for (const kind of DATABASES) {
     let receiver: Receiver;
     let browser: Browser | undefined;
     before(async () => {
-      portal = await startPortal(kind);
+      ({ portal, browser } = await openPortal(kind));
       receiver = await startReceiver({
         behaviours: { '/broken': { status: 500, body: 'receiver broke' } },
       });
-      if (browserOnly.skip === false) browser = await launchBrowser();
     });
     after(async () => {
-      await browser?.close();
       await receiver.close();
-      await portal.close();
+      await closePortal(portal, browser);
     });
 
     test(

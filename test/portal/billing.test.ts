@@ -3,10 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { saveCard } from '../../src/payments/cards.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import { api, apiBalance, hiddenValue } from './money-fixtures.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, emailFor, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, emailFor, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
 
 // Billing: a card saved with its first payment (the test processor's cards), a declined card's
 // reason, top-up that moves money once per form, the ledger with its running balance and CSV,
@@ -16,14 +17,8 @@ for (const kind of DATABASES) {
   describe(`portal Billing (${kind})`, () => {
     let portal: PortalServer;
     let browser: Browser | undefined;
-    before(async () => {
-      portal = await startPortal(kind);
-      if (browserOnly.skip === false) browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser?.close();
-      await portal.close();
-    });
+    before(async () => ({ portal, browser } = await openPortal(kind)));
+    after(() => closePortal(portal, browser));
 
     test(
       'Finance saves a card with a first payment, tops up, and the API charges that card',

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertAccessible } from './axe.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortalWithBrowser } from './portal-suite.js';
 import { api } from './shop-fixtures.js';
 
 // Catalogue: the API's filters with the API's messages, prices as money in the organisation's
@@ -15,14 +16,8 @@ for (const kind of DATABASES) {
     let server: PortalServer;
     let browser: Browser;
 
-    before(async () => {
-      server = await startPortal(kind);
-      browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser.close();
-      await server.close();
-    });
+    before(async () => ({ portal: server, browser } = await openPortalWithBrowser(kind)));
+    after(() => closePortal(server, browser));
 
     test('a Viewer filters by country and region and sees prices as money', async () => {
       const { context, page } = await newPage(browser, server.baseUrl);

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertAccessible } from './axe.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortalWithBrowser } from './portal-suite.js';
 import type { ApiCaller } from './shop-fixtures.js';
 import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
 
@@ -42,15 +43,11 @@ for (const kind of DATABASES) {
     let esims: Seeded;
 
     before(async () => {
-      server = await startPortal(kind);
-      browser = await launchBrowser();
+      ({ portal: server, browser } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
       esims = await seed(caller);
     });
-    after(async () => {
-      await browser.close();
-      await server.close();
-    });
+    after(() => closePortal(server, browser));
 
     test('Support finds an eSIM by part of its ICCID, reads it and sends it an SMS', async () => {
       const { context, page } = await newPage(browser, server.baseUrl);

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { parseExposition } from '../prometheus-text.js';
 import { assertAccessible } from './axe.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortalWithBrowser } from './portal-suite.js';
 import type { ApiCaller } from './shop-fixtures.js';
 import { GB_1GB, balanceOf, buyOntoNewEsims, orderCount } from './shop-fixtures.js';
 
@@ -19,14 +21,10 @@ for (const kind of DATABASES) {
     let caller: ApiCaller;
 
     before(async () => {
-      server = await startPortal(kind);
-      browser = await launchBrowser();
+      ({ portal: server, browser } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
     });
-    after(async () => {
-      await browser.close();
-      await server.close();
-    });
+    after(() => closePortal(server, browser));
 
     test('an Admin buys bundles onto new eSIMs: validate, total, confirm', async () => {
       const before = await balanceOf(caller);
@@ -125,6 +123,41 @@ for (const kind of DATABASES) {
       const unreviewed = await session.post('/portal/orders', { ...fields, key: 'not-a-key' });
       assert.equal(unreviewed.status, 400);
       assert.equal(await orderCount(caller), count + 1);
+    });
+
+    test('a confirmed order is committed by the group writer, journaled, and placed once', async () => {
+      // Orders carried by the group writer's batches, as /metrics counts them (the API's orders
+      // go the same way: store/group-commit.ts).
+      const batchedWrites = async () =>
+        parseExposition(await (await fetch(`${server.baseUrl}/metrics`)).text()).value(
+          'esim_group_commit_batch_writes_sum',
+        );
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const fields = { item: GB_1GB, quantity: '1', destination: 'inventory', iccids: '' };
+      const review = await session.post('/portal/orders/review', fields);
+      const key = /name="key" value="([^"]+)"/.exec(await review.text())?.[1] ?? '';
+      const count = await orderCount(caller);
+      const balance = await balanceOf(caller);
+      const batched = await batchedWrites();
+      const placed = await session.post('/portal/orders', { ...fields, key });
+      assert.equal(placed.status, 303);
+      assert.equal(await batchedWrites(), batched + 1, 'the order went through the group writer');
+      const reference = /[0-9a-f-]{36}$/.exec(placed.headers.get('location') ?? '')?.[0] ?? '';
+      assert.equal(await orderCount(caller), count + 1);
+      const paid = balance - (await balanceOf(caller));
+      assert.ok(paid > 0);
+      // Journaled: one ledger entry of the order, for what it cost.
+      const csv = await (await session.get('/portal/billing/ledger.csv')).text();
+      const entries = csv.split('\n').filter((line) => line.includes(reference));
+      assert.equal(entries.length, 1, csv);
+      assert.match(entries[0] ?? '', new RegExp(`,order,.*,-${(paid / 100).toFixed(2)},`));
+
+      // The same confirmation again answers the same order and buys nothing more.
+      const again = await session.post('/portal/orders', { ...fields, key });
+      assert.equal(again.status, 303);
+      assert.equal(again.headers.get('location'), placed.headers.get('location'));
+      assert.equal(await orderCount(caller), count + 1);
+      assert.equal(await balanceOf(caller), balance - paid);
     });
 
     test('an order onto existing eSIMs puts one unit on each listed', async () => {

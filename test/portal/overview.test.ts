@@ -9,10 +9,11 @@ import { systemActor } from '../../src/domain/audit.js';
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import { api } from './money-fixtures.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, ROLES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
 
 // The Overview: balance and test credit with its expiry in the user's time zone, data used this
 // month, recent orders, eSIMs by profile status and failing callbacks, for every role; and the
@@ -91,7 +92,7 @@ for (const kind of DATABASES) {
     let browser: Browser | undefined;
     let order: { reference: string; total: number; iccids: string[] };
     before(async () => {
-      portal = await startPortal(kind);
+      ({ portal, browser } = await openPortal(kind));
       receiver = await startReceiver({ behaviours: { '/broken': { status: 503 } } });
       const deps = portal.deps;
       order = await buyForFrance(portal, 2);
@@ -114,12 +115,10 @@ for (const kind of DATABASES) {
       });
       await sendTestEvent(deps, portal.organisationId, systemActor);
       await createCallbackWorker(deps, { warn: () => undefined }).drain();
-      if (browserOnly.skip === false) browser = await launchBrowser();
     });
     after(async () => {
-      await browser?.close();
       await receiver.close();
-      await portal.close();
+      await closePortal(portal, browser);
     });
 
     test(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import {
   DATABASES,
@@ -10,21 +10,15 @@ import {
   emailFor,
   signIn,
   signInHttp,
-  startPortal,
 } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
 
 for (const kind of DATABASES) {
   describe(`portal sign-in (${kind})`, () => {
     let portal: PortalServer;
     let browser: Browser | undefined;
-    before(async () => {
-      portal = await startPortal(kind);
-      if (browserOnly.skip === false) browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser?.close();
-      await portal.close();
-    });
+    before(async () => ({ portal, browser } = await openPortal(kind)));
+    after(() => closePortal(portal, browser));
 
     test(
       'a user signs in with Email and Password, sees the Overview and signs out',

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, launchBrowser, newPage } from './browser.js';
+import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, ROLES, emailFor, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { DATABASES, ROLES, emailFor, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
 
 // The Users page: Admins add users (with a one-time link), change roles and remove users; the
 // last Admin stays; every other role sees the list and nothing more.
@@ -12,14 +13,8 @@ for (const kind of DATABASES) {
   describe(`portal Users page (${kind})`, () => {
     let portal: PortalServer;
     let browser: Browser | undefined;
-    before(async () => {
-      portal = await startPortal(kind);
-      if (browserOnly.skip === false) browser = await launchBrowser();
-    });
-    after(async () => {
-      await browser?.close();
-      await portal.close();
-    });
+    before(async () => ({ portal, browser } = await openPortal(kind)));
+    after(() => closePortal(portal, browser));
 
     test(
       'an Admin adds a user, who sets a password through the one-time link and signs in',

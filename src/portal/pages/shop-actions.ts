@@ -57,9 +57,12 @@ export async function buyBundles(
   };
   const input = { org: orderingOrganisation(organisation), request };
   return afterEarlierSubmission(deps.wallClock, EARLIER_WAIT_MS, async () => {
+    // As POST /v2.1/orders: committed in groups, by organisation (store/group-commit.ts), with
+    // the key's record written in the same transaction as the order.
     const outcome = await runUseCase(deps, placeOrder, input, {
       idempotency,
       present: (placed: PlacedOrder) => ({ orderReference: placed.order.reference }),
+      group: organisation.id,
     });
     return referenceOf(outcome);
   });

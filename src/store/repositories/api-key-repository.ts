@@ -44,6 +44,20 @@ export async function endGracePeriods(
 }
 
 /**
+ * Forgets rotated-out keys whose grace period ended by `now`; returns how many. No version
+ * change: an expired key is refused whether or not its row is still here (the lookup asks for
+ * valid_until > now, and a remembered key stops at its validUntil), so removing the row changes
+ * what no instance answers, and every instance keeps what it remembers.
+ */
+export async function deleteExpiredPreviousKeys(db: Executor, now: string): Promise<number> {
+  const result = await db
+    .deleteFrom('previous_api_keys')
+    .where('valid_until', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
  * The organisation whose rotated-out key has this hash, while its grace period lasts; the
  * holder's validUntil says when that is over.
  */

@@ -1,4 +1,4 @@
-import type { CompiledQuery, InferResult, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { DialectName, Executor } from '../database.js';
 import type { AssignmentRow, EsimNetworkTable } from '../schema.js';
 import { normaliseAssignment } from './assignment-repository.js';
@@ -171,26 +171,10 @@ function usageViewQuery(db: Executor, iccid: string) {
     .orderBy('a.id');
 }
 
-type UsageViewRow = InferResult<ReturnType<typeof usageViewQuery>>[number];
-
 // Usage reports are the hottest path of the service (thousands a second): building this query
-// through the builder costs more than running it, so its SQL is compiled once per dialect and
-// only the ICCID parameter changes. A pure cache of text, not state.
-const ICCID_SLOT = '\u0000iccid';
-const compiledViews = new Map<DialectName, CompiledQuery<UsageViewRow>>();
-
-function compiledUsageView(db: Executor, dialect: DialectName, iccid: string) {
-  let compiled = compiledViews.get(dialect);
-  if (compiled === undefined) {
-    compiled = usageViewQuery(db, ICCID_SLOT).compile();
-    compiledViews.set(dialect, compiled);
-  }
-  const query: CompiledQuery<UsageViewRow> = {
-    ...compiled,
-    parameters: compiled.parameters.map((p) => (p === ICCID_SLOT ? iccid : p)),
-  };
-  return query;
-}
+// through the builder costs more than running it, so it is compiled once per dialect and only
+// the ICCID parameter changes.
+const usageView = compiledOnce((db, p: { iccid: string }) => usageViewQuery(db, p.iccid));
 
 /**
  * Everything a usage report needs, in one statement: the eSIM, where it is attached and its
@@ -208,7 +192,7 @@ export async function readUsageView(
     // transaction at a time anyway and has no FOR UPDATE.
     await db.selectFrom('esims').select('iccid').where('iccid', '=', iccid).forUpdate().execute();
   }
-  const rows = (await db.executeQuery(compiledUsageView(db, dialect, iccid))).rows;
+  const rows = (await usageView.execute(db, { iccid })).rows;
   const first = rows[0];
   if (first === undefined) return undefined;
   const network: NetworkRow | undefined =

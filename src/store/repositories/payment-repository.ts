@@ -100,6 +100,21 @@ export async function findDefaultCard(
   return row === undefined ? undefined : toCard(row);
 }
 
+/** One of an organisation's saved cards, default or not. */
+export async function findCard(
+  db: Executor,
+  organisationId: string,
+  cardId: string,
+): Promise<SavedCard | undefined> {
+  const row = await db
+    .selectFrom('payment_cards')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', cardId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toCard(row);
+}
+
 export interface ProcessorCharge {
   reference: string;
   token: string;

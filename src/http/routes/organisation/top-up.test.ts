@@ -8,6 +8,7 @@ import { runCli, startFileBackedApp } from '../../../../test/fixtures/orders.js'
 import { iso } from '../../../clock.js';
 import { reconcileTopUps, topUpOwner } from '../../../domain/top-up.js';
 import { saveCard } from '../../../payments/cards.js';
+import { listAuditEntries } from '../../../store/repositories/audit-repository.js';
 import { insertClaim } from '../../../store/repositories/idempotency-repository.js';
 import { insertProcessorCharge } from '../../../store/repositories/payment-repository.js';
 import { insertTopUp, settleTopUp } from '../../../store/repositories/top-up-repository.js';
@@ -38,6 +39,23 @@ async function journal(t: TestApp, org: TestOrg): Promise<{ kind: string; delta:
 
 const topUp = (t: TestApp, org: TestOrg, query: string, headers: Record<string, string> = {}) =>
   t.request(org.apiKey, { method: 'POST', url: `/v2.1/organisation/balance${query}`, headers });
+
+/** The organisation's top-up audit rows, oldest first: who, what, and the details. */
+async function topUpAudit(
+  t: TestApp,
+  org: TestOrg,
+): Promise<{ actor: string; source: string; action: string; details: unknown }[]> {
+  const rows = await listAuditEntries(t.deps.store.db, { organisationId: org.id, limit: 50 });
+  return rows
+    .filter((r) => r.action.startsWith('topup.'))
+    .reverse()
+    .map((r) => ({
+      actor: r.actor,
+      source: r.source,
+      action: r.action,
+      details: JSON.parse(r.details) as unknown,
+    }));
+}
 
 /** Waits until the charge is at the processor and the request is waiting for its answer. */
 const chargeUnderWay = (wall: ManualWallClock) =>
@@ -232,6 +250,65 @@ for (const kind of DATABASES) {
         false,
       );
     });
+
+    it('reconciliation writes the audit row of each top-up it settles, as the system', async () => {
+      const org = await t.createOrg({ balance: 0 });
+      await withCard(t, org, SUCCESS);
+      const db = t.deps.store.db;
+      const now = t.clock.now();
+      // Two charges whose processes died before the answer: one succeeded, one was declined,
+      // and a third the processor never received.
+      const refs: number[] = [];
+      for (const [amount, status] of [
+        [700, 'succeeded'],
+        [800, 'declined'],
+        [900, undefined],
+      ] as const) {
+        const ref = await insertTopUp(db, {
+          organisationId: org.id,
+          amount,
+          cardId: 'card',
+          idempotencyKey: null,
+          at: iso(now),
+          nextCheckAt: iso(now),
+        });
+        refs.push(ref);
+        if (status === undefined) continue;
+        await insertProcessorCharge(db, {
+          reference: `topup-${ref}`,
+          token: 'tok',
+          amount,
+          currency: 'USD',
+          status,
+          declineCode: status === 'declined' ? 'card_declined' : null,
+          processorRef: `ch_${ref}`,
+          at: iso(now),
+        });
+      }
+      assert.deepEqual(await topUpAudit(t, org), []);
+      t.clock.advance(1);
+      await reconcileTopUps(t.deps);
+      await reconcileTopUps(t.deps);
+      assert.equal(await balanceOf(t, org), 700);
+      const system = { actor: 'system', source: 'service' };
+      assert.deepEqual(await topUpAudit(t, org), [
+        {
+          ...system,
+          action: 'topup.succeeded',
+          details: { amount: 700, balance: 700, ref: refs[0] },
+        },
+        {
+          ...system,
+          action: 'topup.failed',
+          details: { amount: '800', reason: 'card_declined', ref: refs[1] },
+        },
+        {
+          ...system,
+          action: 'topup.failed',
+          details: { amount: '900', reason: 'not_charged', ref: refs[2] },
+        },
+      ]);
+    });
   });
 
   describe(`top-up when the processor answers too late [${kind}]`, () => {
@@ -290,6 +367,39 @@ for (const kind of DATABASES) {
         .select('reference')
         .execute();
       assert.equal(charges.length, 1);
+    });
+
+    it('the late answer writes the audit row the timed-out request could not, as the system', async () => {
+      for (const [number, action, reason] of [
+        [SUCCESS, 'topup.succeeded', undefined],
+        [DECLINE, 'topup.failed', 'card_declined'],
+      ] as const) {
+        const org = await t.createOrg({ balance: 100 });
+        await withCard(t, org, number);
+        const pending = topUp(t, org, '?amount=1500');
+        await chargeUnderWay(wall);
+        wall.advance(30);
+        assert.equal((await pending).statusCode, 503);
+        const timedOut = await topUpAudit(t, org);
+        assert.deepEqual(
+          timedOut.map((r) => [r.actor, r.action]),
+          [[`api-key:${org.id}`, 'topup.failed']],
+        );
+        wall.advance(300);
+        const rows = await eventually(async () => {
+          const all = await topUpAudit(t, org);
+          return all.length === 2 ? all : undefined;
+        });
+        const late = rows[1];
+        assert.equal(late?.actor, 'system');
+        assert.equal(late?.source, 'service');
+        assert.equal(late?.action, action);
+        const details = late?.details as { amount: unknown; reason?: string; ref: number };
+        assert.equal(details.reason, reason);
+        assert.equal(Number(details.amount), 1500);
+        assert.ok(Number.isInteger(details.ref));
+        assert.equal(await balanceOf(t, org), reason === undefined ? 1600 : 100);
+      }
     });
   });
 
