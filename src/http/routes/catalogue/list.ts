@@ -8,13 +8,19 @@ import {
 import { REGIONS } from '../../../domain/countries.js';
 import {
   catalogueVersion,
-  listCatalogue,
+  listCatalogueJson,
+  rowsInOrder,
 } from '../../../store/repositories/catalogue-repository.js';
+import type {
+  CatalogueItemJson,
+  CatalogueRow,
+} from '../../../store/repositories/catalogue-repository.js';
+import type { Executor } from '../../../store/database.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
-import { cataloguePageBytes } from './page-json.js';
+import { cataloguePageFromItems } from './page-json.js';
 import { createResponseCache } from './response-cache.js';
 
 const Querystring = Type.Object({
@@ -109,6 +115,18 @@ function versionReader(deps: AppDeps): () => Promise<number> {
   };
 }
 
+/** The rows of the page's bundles that have no stored JSON yet (written before 016), by name. */
+async function rowsWithoutJson(
+  db: Executor,
+  items: readonly CatalogueItemJson[],
+): Promise<Map<string, CatalogueRow>> {
+  const names = items.filter((item) => item.json === null).map((item) => item.name);
+  const rows = names.length === 0 ? [] : await rowsInOrder(db, names);
+  return new Map(rows.map((row) => [row.name, row]));
+}
+
+const NO_ROWS: ReadonlyMap<string, CatalogueRow> = new Map();
+
 /** Upper bound of the bytes the answer cache holds, whatever its entry count. */
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -130,9 +148,11 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
       if (cached !== undefined) {
         ({ body, total } = cached);
       } else {
-        const result = await listCatalogue(db, deps.store.dialect, filter);
-        // Serialised straight from the rows, as the response schema would (page-json.ts).
-        body = cataloguePageBytes(result.rows);
+        const result = await listCatalogueJson(db, deps.store.dialect, filter);
+        // The bundles' stored JSON joined, the bytes the response schema would write (page-json.ts).
+        const encoded = result.items.every((item) => item.json !== null);
+        const rows = encoded ? NO_ROWS : await rowsWithoutJson(db, result.items);
+        body = cataloguePageFromItems(result.items, rows);
         total = result.total;
         cache.set(key, { version: current, body, total });
       }
