@@ -12,6 +12,7 @@ import {
   rowsInOrder,
 } from '../../../store/repositories/catalogue-repository.js';
 import type {
+  CatalogueFilter,
   CatalogueItemJson,
   CatalogueRow,
 } from '../../../store/repositories/catalogue-repository.js';
@@ -120,7 +121,7 @@ async function rowsWithoutJson(
   db: Executor,
   items: readonly CatalogueItemJson[],
 ): Promise<Map<string, CatalogueRow>> {
-  const names = items.filter((item) => item.json === null).map((item) => item.name);
+  const names = items.flatMap((item) => (item.json === null ? [item.name] : []));
   const rows = names.length === 0 ? [] : await rowsInOrder(db, names);
   return new Map(rows.map((row) => [row.name, row]));
 }
@@ -134,6 +135,14 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
   const cache = createResponseCache(deps.config.catalogueCacheEntries, CACHE_MAX_BYTES);
   const db = deps.store.db;
   const version = versionReader(deps);
+  const cacheOn = deps.config.catalogueCacheEntries > 0;
+  const read = async (filter: CatalogueFilter): Promise<{ body: Buffer; total: number }> => {
+    const { items, total } = await listCatalogueJson(db, deps.store.dialect, filter);
+    // The bundles' stored JSON joined, the bytes the response schema would write (page-json.ts).
+    const encoded = items.every((item) => item.json !== null);
+    const rows = encoded ? NO_ROWS : await rowsWithoutJson(db, items);
+    return { body: cataloguePageFromItems(items, rows), total };
+  };
   app.get('/catalogue', { schema }, async (request, reply) => {
     const query = request.query;
     const { groups } = request.organisation;
@@ -141,19 +150,17 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
     const page = requestedPage(query, DEFAULT_PER_PAGE);
     let body: Buffer | string = '[]';
     let total = 0;
-    if (filter !== undefined) {
+    if (filter !== undefined && !cacheOn) {
+      // Without the cache the version would be read for nothing.
+      ({ body, total } = await read(filter));
+    } else if (filter !== undefined) {
       const key = JSON.stringify(filter);
       const current = await version();
       const cached = cache.get(key, current);
       if (cached !== undefined) {
         ({ body, total } = cached);
       } else {
-        const result = await listCatalogueJson(db, deps.store.dialect, filter);
-        // The bundles' stored JSON joined, the bytes the response schema would write (page-json.ts).
-        const encoded = result.items.every((item) => item.json !== null);
-        const rows = encoded ? NO_ROWS : await rowsWithoutJson(db, result.items);
-        body = cataloguePageFromItems(result.items, rows);
-        total = result.total;
+        ({ body, total } = await read(filter));
         cache.set(key, { version: current, body, total });
       }
     }
