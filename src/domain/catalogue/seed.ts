@@ -3,7 +3,7 @@ import {
   bundlesWithoutJson,
   countBundles,
   insertBundles,
-  storeBundleJson,
+  writeBundleJson,
 } from '../../store/repositories/catalogue-repository.js';
 import { builtInCatalogueStepwise } from './built-in.js';
 import { bundleJson } from './bundle-json.js';
@@ -52,7 +52,7 @@ export async function encodeMissingBundleJson(db: Db): Promise<number> {
     const bundles = await bundlesWithoutJson(db, SLICE);
     if (bundles.length === 0) return encoded;
     await db.transaction().execute(async (trx) => {
-      for (const bundle of bundles) await storeBundleJson(trx, bundle.name, bundleJson(bundle));
+      for (const bundle of bundles) await writeBundleJson(trx, bundle.name, bundleJson(bundle));
     });
     encoded += bundles.length;
     await pause();

@@ -203,7 +203,7 @@ export async function bundlesWithoutJson(db: Executor, limit: number): Promise<B
 }
 
 /** Stores a bundle's JSON, unless the row has been written since (its JSON is then current). */
-export async function storeBundleJson(trx: Executor, name: string, json: Buffer): Promise<void> {
+export async function writeBundleJson(trx: Executor, name: string, json: Buffer): Promise<void> {
   await trx
     .updateTable('bundles')
     .set({ item_json: json })
