@@ -9,7 +9,7 @@ import { iso, systemClock, systemWallClock } from './clock.js';
 import type { Config } from './config.js';
 import { ConfigError, listenError } from './config.js';
 import type { AppDeps } from './deps.js';
-import { seedBuiltInCatalogue } from './domain/catalogue/seed.js';
+import { encodeMissingBundleJson, seedBuiltInCatalogue } from './domain/catalogue/seed.js';
 import { announceDemo } from './domain/demo.js';
 import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
@@ -89,8 +89,9 @@ export async function openServices(
     [counter.plugin, queryTimingPlugin((seconds) => metrics.observeQuery(seconds))],
     metrics.groupCommit,
   );
-  if (config.catalogueSeed && options.deferSeed !== true) {
-    await seedBuiltInCatalogue(store.db, iso(clock.now()));
+  if (options.deferSeed !== true) {
+    if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
+    await encodeMissingBundleJson(store.db);
   }
   const rateLimits = config.rateLimitEnabled ? await createRateLimits(config) : undefined;
   const deps: AppDeps = {
@@ -166,6 +167,7 @@ export async function startServer(
   }
   try {
     if (config.catalogueSeed) await seedBuiltInCatalogue(deps.store.db, iso(deps.clock.now()));
+    await encodeMissingBundleJson(deps.store.db);
   } catch (error) {
     await app.close();
     await services.close();

@@ -76,6 +76,7 @@ export interface BundlesTable {
   price: number; // minor units
   created_at: string;
   search_text: Generated<string>; // 002-catalogue: description lower-cased, for the description filter
+  item_json: Buffer | null; // 016-bundle-json: the Bundle view's JSON (UTF-8); null until encoded
 }
 
 export interface AuthStateTable {

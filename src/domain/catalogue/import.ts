@@ -10,6 +10,7 @@ import {
 import type { AuditActor } from '../audit.js';
 import { audit, systemActor } from '../audit.js';
 import type { Bundle } from '../bundle.js';
+import { bundleJson } from './bundle-json.js';
 import { saveBundles } from './save.js';
 import { inTransaction } from '../use-cases/run.js';
 
@@ -53,7 +54,7 @@ export async function applyCatalogueImport(
   }
   if (!options.dryRun) {
     await deleteBundles(trx, removed);
-    await retireBundles(trx, retired);
+    await retireBundles(trx, retired, bundleJson);
     await saveBundles(trx, bundles, at);
   }
   return { added, updated, removed, retired, dryRun: options.dryRun };

@@ -1,6 +1,7 @@
 import type { Executor } from '../../store/database.js';
 import { upsertBundles } from '../../store/repositories/catalogue-repository.js';
 import type { Bundle } from '../bundle.js';
+import { bundleJson } from './bundle-json.js';
 import { baseCountryRegions } from './regions.js';
 
 /** Inserts or replaces bundles, indexed by base country and region, in the caller's transaction. */
@@ -9,5 +10,5 @@ export async function saveBundles(
   bundles: readonly Bundle[],
   at: string,
 ): Promise<void> {
-  await upsertBundles(trx, bundles, baseCountryRegions(bundles), at);
+  await upsertBundles(trx, bundles, baseCountryRegions(bundles), at, bundleJson);
 }

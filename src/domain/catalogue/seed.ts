@@ -1,6 +1,12 @@
 import type { Db } from '../../store/database.js';
-import { countBundles, insertBundles } from '../../store/repositories/catalogue-repository.js';
+import {
+  bundlesWithoutJson,
+  countBundles,
+  insertBundles,
+  writeBundleJson,
+} from '../../store/repositories/catalogue-repository.js';
 import { builtInCatalogueStepwise } from './built-in.js';
+import { bundleJson } from './bundle-json.js';
 import { baseCountryRegions } from './regions.js';
 
 /** Bundles per insert; between two, the seed lets other work run. */
@@ -23,7 +29,7 @@ export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> 
   try {
     await db.transaction().execute(async (trx) => {
       for (let i = 0; i < bundles.length; i += SLICE) {
-        await insertBundles(trx, bundles.slice(i, i + SLICE), regions, at);
+        await insertBundles(trx, bundles.slice(i, i + SLICE), regions, at, bundleJson);
         await pause();
       }
     });
@@ -33,4 +39,22 @@ export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> 
     throw error;
   }
   return bundles.length;
+}
+
+/**
+ * Stores the JSON of the bundles written before it was kept with each row (016-bundle-json), in
+ * slices of one transaction each. Returns how many were encoded. Until a row has it, catalogue
+ * pages encode that row from its columns.
+ */
+export async function encodeMissingBundleJson(db: Db): Promise<number> {
+  let encoded = 0;
+  for (;;) {
+    const bundles = await bundlesWithoutJson(db, SLICE);
+    if (bundles.length === 0) return encoded;
+    await db.transaction().execute(async (trx) => {
+      for (const bundle of bundles) await writeBundleJson(trx, bundle.name, bundleJson(bundle));
+    });
+    encoded += bundles.length;
+    await pause();
+  }
 }

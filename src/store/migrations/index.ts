@@ -11,6 +11,7 @@ import { operations } from './009-operations.js';
 import { authState } from './013-auth-state.js';
 import { portal } from './014-portal.js';
 import { portalMoney } from './015-portal-money.js';
+import { bundleJson } from './016-bundle-json.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -30,5 +31,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '013-auth-state': authState(dialect),
     '014-portal': portal(dialect),
     '015-portal-money': portalMoney(dialect),
+    '016-bundle-json': bundleJson(dialect),
   };
 }

@@ -12,7 +12,28 @@ import type { BundleRow } from '../schema.js';
 const CHUNK = 400;
 
 /** A bundle row without its bookkeeping columns. */
-export type CatalogueRow = Omit<BundleRow, 'created_at' | 'search_text'>;
+export type CatalogueRow = Omit<BundleRow, 'created_at' | 'search_text' | 'item_json'>;
+
+/**
+ * A bundle's JSON as GET /catalogue answers it (domain/catalogue/bundle-json.ts): every write of a
+ * bundle row stores it in bundles.item_json.
+ */
+export type BundleJson = (bundle: Bundle) => Buffer;
+
+/** The columns of a CatalogueRow. */
+const ROW_COLUMNS = [
+  'name',
+  'description',
+  'groups',
+  'countries',
+  'roaming',
+  'data_amount',
+  'duration',
+  'speed',
+  'autostart',
+  'unlimited',
+  'price',
+] as const;
 
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -37,7 +58,7 @@ export function bundleFromRow(row: CatalogueRow): Bundle {
 }
 
 const bundleByName = compiledOnce((db, p: { name: string }) =>
-  db.selectFrom('bundles').selectAll().where('name', '=', p.name),
+  db.selectFrom('bundles').select(ROW_COLUMNS).where('name', '=', p.name),
 );
 
 /**
@@ -72,6 +93,7 @@ export async function insertBundles(
   bundles: readonly Bundle[],
   regions: CountryRegions,
   at: string,
+  json: BundleJson,
 ): Promise<void> {
   await bumpCatalogueVersion(trx);
   for (const part of chunks(bundles)) {
@@ -92,6 +114,7 @@ export async function insertBundles(
           price: b.price,
           created_at: at,
           search_text: b.description.toLowerCase(),
+          item_json: json(b),
         })),
       )
       .execute();
@@ -130,24 +153,63 @@ export async function upsertBundles(
   bundles: readonly Bundle[],
   regions: CountryRegions,
   at: string,
+  json: BundleJson,
 ): Promise<void> {
   await deleteBundles(
     trx,
     bundles.map((b) => b.name),
   );
-  await insertBundles(trx, bundles, regions, at);
+  await insertBundles(trx, bundles, regions, at, json);
 }
 
 /**
  * Takes bundles out of every group: they stay readable by name (inventory and assignments refer
  * to them) but no organisation can see or order them any more.
  */
-export async function retireBundles(trx: Executor, names: readonly string[]): Promise<void> {
+export async function retireBundles(
+  trx: Executor,
+  names: readonly string[],
+  json: BundleJson,
+): Promise<void> {
   await bumpCatalogueVersion(trx);
   for (const part of chunks(names)) {
     await trx.deleteFrom('bundle_groups').where('bundle_name', 'in', part).execute();
-    await trx.updateTable('bundles').set({ groups: '[]' }).where('name', 'in', part).execute();
+    const rows = await trx
+      .selectFrom('bundles')
+      .select(ROW_COLUMNS)
+      .where('name', 'in', part)
+      .execute();
+    for (const row of rows) {
+      const retired = { ...bundleFromRow(row), groups: [] };
+      await trx
+        .updateTable('bundles')
+        .set({ groups: '[]', item_json: json(retired) })
+        .where('name', '=', row.name)
+        .execute();
+    }
   }
+}
+
+/** Up to `limit` bundles whose JSON was never stored (rows written before 016-bundle-json). */
+export async function bundlesWithoutJson(db: Executor, limit: number): Promise<Bundle[]> {
+  const rows = await db
+    .selectFrom('bundles')
+    .select(ROW_COLUMNS)
+    .where('item_json', 'is', null)
+    .orderBy('name')
+    .limit(limit)
+    .execute();
+  return rows.map(bundleFromRow);
+}
+
+/** Stores a bundle's JSON, unless the row has been written since (its JSON is then current). */
+export async function writeBundleJson(trx: Executor, name: string, json: Buffer): Promise<void> {
+  await trx
+    .updateTable('bundles')
+    .set({ item_json: json })
+    .where('name', '=', name)
+    .where('item_json', 'is', null)
+    .execute();
 }
 
 async function bumpCatalogueVersion(trx: Executor): Promise<void> {
@@ -195,7 +257,7 @@ export async function referencedBundleNames(db: Executor): Promise<Set<string>> 
 }
 
 export async function listAllBundles(db: Executor): Promise<Bundle[]> {
-  const rows = await db.selectFrom('bundles').selectAll().orderBy('name').execute();
+  const rows = await db.selectFrom('bundles').select(ROW_COLUMNS).orderBy('name').execute();
   return rows.map(bundleFromRow);
 }
 
@@ -226,11 +288,15 @@ export interface CatalogueFilter {
 /** The bundles a filter matches (no order, no page, no columns chosen yet). */
 function matching(
   db: Executor,
+  dialect: DialectName,
   filter: Pick<CatalogueFilter, 'groups' | 'countries' | 'region' | 'descriptionLike'>,
 ) {
   // Country and region filters drive the plan from the bundle_countries index; group visibility
-  // is then probed per bundle (EXISTS on the bundle_groups primary key).
+  // is then probed per bundle (EXISTS on the bundle_groups primary key). On SQLite the group
+  // names are compared on the bundle's few index rows (unary + keeps the index off that column):
+  // otherwise it seeks the primary key once per group an organisation has, for every bundle.
   const { countries, region, descriptionLike } = filter;
+  const groupName = dialect === 'sqlite' ? sql<string>`+group_name` : sql<string>`group_name`;
   let query = db
     .selectFrom('bundles')
     .where((eb) =>
@@ -239,7 +305,7 @@ function matching(
           .selectFrom('bundle_groups')
           .select('bundle_name')
           .whereRef('bundle_groups.bundle_name', '=', 'bundles.name')
-          .where('group_name', 'in', filter.groups),
+          .where(groupName, 'in', filter.groups),
       ),
     );
   if (countries !== undefined && countries.length > 0) {
@@ -290,34 +356,60 @@ function pageValues(filter: CatalogueFilter): PageValues {
   return values;
 }
 
-/** The page statement of one shape: the same query as built per request, compiled once. */
-function pageStatement(dialect: DialectName, filter: CatalogueFilter) {
-  const { orderBy, direction } = filter;
+/** The names of one page with the total, for a filter read from placeholders. */
+function pageQuery(db: Executor, dialect: DialectName, filter: CatalogueFilter, p: PageValues) {
   const groups = filter.groups.length;
   const countries = filter.countries?.length ?? 0;
-  const region = filter.region !== undefined;
-  const like = filter.descriptionLike !== undefined;
+  const named = (prefix: string, n: number): string[] =>
+    Array.from({ length: n }, (_, i) => String(p[`${prefix}${i}`]));
+  const query = matching(db, dialect, {
+    groups: named('g', groups),
+    ...(countries > 0 ? { countries: named('c', countries) } : {}),
+    ...(filter.region !== undefined ? { region: String(p['region']) } : {}),
+    ...(filter.descriptionLike !== undefined ? { descriptionLike: String(p['like']) } : {}),
+  });
+  const column = ORDER_COLUMNS[filter.orderBy];
+  // Byte order on both databases: PostgreSQL would otherwise sort by its locale's rules.
+  const byName = dialect === 'postgres' ? sql`name collate "C"` : sql`name`;
+  // The page is chosen on narrow rows (name, the sort column and the total), so the sort never
+  // carries the wide list columns; the page's rows are then read by primary key.
+  let ordered = query
+    .select(['name', sql<number>`count(*) over ()`.as('total')])
+    // The sort column too, for the JSON page statement's outer order (name is there already).
+    .$if(column !== 'name', (qb) => qb.select(column))
+    .orderBy(column === 'name' ? byName : column, filter.direction);
+  // Ties are broken by name so every page is stable.
+  if (column !== 'name') ordered = ordered.orderBy(byName, 'asc');
+  // The placeholders themselves, not numbers made of them: they become the parameters.
+  return ordered.limit(p.limit).offset(p.offset);
+}
+
+/** The page statement of one shape: the same query as built per request, compiled once. */
+function pageStatement(dialect: DialectName, filter: CatalogueFilter) {
+  return compiledOnce((db, p: PageValues) => pageQuery(db, dialect, filter, p));
+}
+
+/**
+ * The JSON page statement of one shape: the page chosen as by pageStatement, joined to its rows'
+ * stored JSON, in the page's order.
+ */
+function jsonPageStatement(dialect: DialectName, filter: CatalogueFilter) {
+  const column = ORDER_COLUMNS[filter.orderBy];
   return compiledOnce((db, p: PageValues) => {
-    const named = (prefix: string, n: number): string[] =>
-      Array.from({ length: n }, (_, i) => String(p[`${prefix}${i}`]));
-    const query = matching(db, {
-      groups: named('g', groups),
-      ...(countries > 0 ? { countries: named('c', countries) } : {}),
-      ...(region ? { region: String(p['region']) } : {}),
-      ...(like ? { descriptionLike: String(p['like']) } : {}),
-    });
-    const column = ORDER_COLUMNS[orderBy];
-    // Byte order on both databases: PostgreSQL would otherwise sort by its locale's rules.
-    const byName = dialect === 'postgres' ? sql`name collate "C"` : sql`name`;
-    // The page is chosen on narrow rows (name, the sort column and the total), so the sort never
-    // carries the wide list columns; the page's rows are then read by primary key.
-    let ordered = query
-      .select(['name', sql<number>`count(*) over ()`.as('total')])
-      .orderBy(column === 'name' ? byName : column, direction);
-    // Ties are broken by name so every page is stable.
+    const byName = dialect === 'postgres' ? sql`p.name collate "C"` : sql`p.name`;
+    let ordered = db
+      .selectFrom(pageQuery(db, dialect, filter, p).as('p'))
+      .innerJoin('bundles as b', 'b.name', 'p.name')
+      // The name only where there is no JSON: 50 strings made for nothing cost as much as the
+      // rest of the row.
+      .select([
+        sql<string | null>`case when b.item_json is null then b.name end`.as('name'),
+        'b.item_json',
+        'p.total',
+      ])
+      .orderBy(column === 'name' ? byName : sql.ref(`p.${column}`), filter.direction);
     if (column !== 'name') ordered = ordered.orderBy(byName, 'asc');
-    // The placeholders themselves, not numbers made of them: they become the parameters.
-    return ordered.limit(p.limit).offset(p.offset);
+    return ordered;
   });
 }
 
@@ -325,17 +417,60 @@ function pageStatement(dialect: DialectName, filter: CatalogueFilter) {
 // of filter (how many groups and countries, region, description, order) is compiled once and
 // then only its values change. Bounded: past the limit it starts over.
 const PAGE_SHAPES_MAX = 500;
-const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
 
-function pageStatementFor(dialect: DialectName, filter: CatalogueFilter) {
-  const shape = pageShape(dialect, filter);
-  let statement = pageStatements.get(shape);
-  if (statement === undefined) {
-    statement = pageStatement(dialect, filter);
-    if (pageStatements.size >= PAGE_SHAPES_MAX) pageStatements.clear();
-    pageStatements.set(shape, statement);
+function byShape<S>(make: (dialect: DialectName, filter: CatalogueFilter) => S) {
+  const statements = new Map<string, S>();
+  return (dialect: DialectName, filter: CatalogueFilter): S => {
+    const shape = pageShape(dialect, filter);
+    let statement = statements.get(shape);
+    if (statement === undefined) {
+      statement = make(dialect, filter);
+      if (statements.size >= PAGE_SHAPES_MAX) statements.clear();
+      statements.set(shape, statement);
+    }
+    return statement;
+  };
+}
+
+const pageStatementFor = byShape(pageStatement);
+const jsonPageStatementFor = byShape(jsonPageStatement);
+
+/** A bundle of a page: its stored JSON, or its name when it has none yet (see 016-bundle-json). */
+export type CatalogueItemJson =
+  | { readonly json: Buffer; readonly name?: undefined }
+  | { readonly json: null; readonly name: string };
+
+/**
+ * One page of the catalogue as its bundles' stored JSON, with the number of bundles matching the
+ * filter: one statement, which picks the page on narrow rows and then reads the page's JSON.
+ */
+export async function listCatalogueJson(
+  db: Executor,
+  dialect: DialectName,
+  filter: CatalogueFilter,
+): Promise<{ items: CatalogueItemJson[]; total: number }> {
+  const { rows } = await jsonPageStatementFor(dialect, filter).execute(db, pageValues(filter));
+  const first = rows[0];
+  if (first !== undefined) {
+    const items = rows.map((row): CatalogueItemJson =>
+      row.item_json !== null ? { json: row.item_json } : { json: null, name: row.name ?? '' },
+    );
+    return { items, total: Number(first.total) };
   }
-  return statement;
+  return { items: [], total: await totalPastEnd(db, dialect, filter) };
+}
+
+/** The total of a page with no row to carry it: 0 on the first page, else counted. */
+async function totalPastEnd(
+  db: Executor,
+  dialect: DialectName,
+  filter: CatalogueFilter,
+): Promise<number> {
+  if (filter.offset === 0) return 0;
+  const counted = await matching(db, dialect, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(counted.n);
 }
 
 /** One page of the catalogue and the number of bundles matching the filter. */
@@ -355,27 +490,8 @@ export async function listCatalogue(
       total: Number(first.total),
     };
   }
-  if (filter.offset === 0) return { rows: [], total: 0 };
-  // A page past the end has no row to carry the total.
-  const counted = await matching(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows: [], total: Number(counted.n) };
+  return { rows: [], total: await totalPastEnd(db, dialect, filter) };
 }
-
-const ROW_COLUMNS = [
-  'name',
-  'description',
-  'groups',
-  'countries',
-  'roaming',
-  'data_amount',
-  'duration',
-  'speed',
-  'autostart',
-  'unlimited',
-  'price',
-] as const;
 
 /** The row statement for `n` names (a page is at most one chunk), compiled once per count. */
 const rowStatements = new Map<number, ReturnType<typeof rowStatement>>();
@@ -393,8 +509,8 @@ function rowStatement(n: number) {
   );
 }
 
-/** The bundles with these names, in the order of the names. */
-async function rowsInOrder(db: Executor, names: readonly string[]): Promise<CatalogueRow[]> {
+/** The bundles with these names, in the order of the names (those that exist). */
+export async function rowsInOrder(db: Executor, names: readonly string[]): Promise<CatalogueRow[]> {
   const byName = new Map<string, CatalogueRow>();
   for (const part of chunks(names)) {
     let statement = rowStatements.get(part.length);

@@ -8,13 +8,20 @@ import {
 import { REGIONS } from '../../../domain/countries.js';
 import {
   catalogueVersion,
-  listCatalogue,
+  listCatalogueJson,
+  rowsInOrder,
 } from '../../../store/repositories/catalogue-repository.js';
+import type {
+  CatalogueFilter,
+  CatalogueItemJson,
+  CatalogueRow,
+} from '../../../store/repositories/catalogue-repository.js';
+import type { Executor } from '../../../store/database.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
-import { cataloguePageBytes } from './page-json.js';
+import { cataloguePageFromItems } from './page-json.js';
 import { createResponseCache } from './response-cache.js';
 
 const Querystring = Type.Object({
@@ -109,6 +116,18 @@ function versionReader(deps: AppDeps): () => Promise<number> {
   };
 }
 
+/** The rows of the page's bundles that have no stored JSON yet (written before 016), by name. */
+async function rowsWithoutJson(
+  db: Executor,
+  items: readonly CatalogueItemJson[],
+): Promise<Map<string, CatalogueRow>> {
+  const names = items.flatMap((item) => (item.json === null ? [item.name] : []));
+  const rows = names.length === 0 ? [] : await rowsInOrder(db, names);
+  return new Map(rows.map((row) => [row.name, row]));
+}
+
+const NO_ROWS: ReadonlyMap<string, CatalogueRow> = new Map();
+
 /** Upper bound of the bytes the answer cache holds, whatever its entry count. */
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -116,6 +135,14 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
   const cache = createResponseCache(deps.config.catalogueCacheEntries, CACHE_MAX_BYTES);
   const db = deps.store.db;
   const version = versionReader(deps);
+  const cacheOn = deps.config.catalogueCacheEntries > 0;
+  const read = async (filter: CatalogueFilter): Promise<{ body: Buffer; total: number }> => {
+    const { items, total } = await listCatalogueJson(db, deps.store.dialect, filter);
+    // The bundles' stored JSON joined, the bytes the response schema would write (page-json.ts).
+    const encoded = items.every((item) => item.json !== null);
+    const rows = encoded ? NO_ROWS : await rowsWithoutJson(db, items);
+    return { body: cataloguePageFromItems(items, rows), total };
+  };
   app.get('/catalogue', { schema }, async (request, reply) => {
     const query = request.query;
     const { groups } = request.organisation;
@@ -123,17 +150,17 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
     const page = requestedPage(query, DEFAULT_PER_PAGE);
     let body: Buffer | string = '[]';
     let total = 0;
-    if (filter !== undefined) {
+    if (filter !== undefined && !cacheOn) {
+      // Without the cache the version would be read for nothing.
+      ({ body, total } = await read(filter));
+    } else if (filter !== undefined) {
       const key = JSON.stringify(filter);
       const current = await version();
       const cached = cache.get(key, current);
       if (cached !== undefined) {
         ({ body, total } = cached);
       } else {
-        const result = await listCatalogue(db, deps.store.dialect, filter);
-        // Serialised straight from the rows, as the response schema would (page-json.ts).
-        body = cataloguePageBytes(result.rows);
-        total = result.total;
+        ({ body, total } = await read(filter));
         cache.set(key, { version: current, body, total });
       }
     }

@@ -1,5 +1,8 @@
 import { countryView } from '../../../domain/catalogue/view.js';
-import type { CatalogueRow } from '../../../store/repositories/catalogue-repository.js';
+import type {
+  CatalogueItemJson,
+  CatalogueRow,
+} from '../../../store/repositories/catalogue-repository.js';
 
 // A catalogue page serialised straight from its rows: no Bundle, no CatalogueItem and no Country
 // objects in between, and each country's JSON written once per process. The bytes are exactly
@@ -81,6 +84,7 @@ function bundleBytes(row: CatalogueRow, first: boolean, parts: Buffer[]): number
 
 const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
+const COMMA = Buffer.from(',');
 
 /** The JSON array of a catalogue page as UTF-8 bytes, as GET /catalogue answers it. */
 export function cataloguePageBytes(rows: readonly CatalogueRow[]): Buffer {
@@ -98,4 +102,36 @@ export function cataloguePageBytes(rows: readonly CatalogueRow[]): Buffer {
 /** The same page as text. */
 export function cataloguePageJson(rows: readonly CatalogueRow[]): string {
   return cataloguePageBytes(rows).toString('utf8');
+}
+
+/**
+ * The JSON array of a catalogue page joined from its bundles' stored JSON (bundles.item_json,
+ * the same bytes bundleBytes writes). A bundle without it is written from its row, which `rows`
+ * gives by name.
+ */
+export function cataloguePageFromItems(
+  items: readonly CatalogueItemJson[],
+  rows: ReadonlyMap<string, CatalogueRow>,
+): Buffer {
+  const parts: Buffer[] = [OPEN];
+  let length = OPEN.length + CLOSE.length;
+  let first = true;
+  for (const item of items) {
+    const row = item.json === null ? rows.get(item.name) : undefined;
+    // A bundle deleted between the page's statement and its row's is left out.
+    if (item.json === null && row === undefined) continue;
+    if (!first) {
+      parts.push(COMMA);
+      length += COMMA.length;
+    }
+    first = false;
+    if (item.json !== null) {
+      parts.push(item.json);
+      length += item.json.length;
+    } else if (row !== undefined) {
+      length += bundleBytes(row, true, parts);
+    }
+  }
+  parts.push(CLOSE);
+  return Buffer.concat(parts, length);
 }
