@@ -87,6 +87,7 @@ export interface AuthStateTable {
 export interface CatalogueStateTable {
   id: number; // always 1: a single row (002-catalogue)
   version: number; // incremented by every catalogue write
+  json_fingerprint: string | null; // 016-bundle-json: the encoder that wrote bundles.item_json
 }
 
 export interface BundleCountriesTable {

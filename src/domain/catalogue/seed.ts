@@ -3,10 +3,13 @@ import {
   bundlesWithoutJson,
   countBundles,
   insertBundles,
+  purgeBundleJson,
+  readJsonFingerprint,
+  updateJsonFingerprint,
   writeBundleJson,
 } from '../../store/repositories/catalogue-repository.js';
 import { builtInCatalogueStepwise } from './built-in.js';
-import { bundleJson } from './bundle-json.js';
+import { bundleJson, bundleJsonFingerprint } from './bundle-json.js';
 import { baseCountryRegions } from './regions.js';
 
 /** Bundles per insert; between two, the seed lets other work run. */
@@ -32,6 +35,7 @@ export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> 
         await insertBundles(trx, bundles.slice(i, i + SLICE), regions, at, bundleJson);
         await pause();
       }
+      await updateJsonFingerprint(trx, bundleJsonFingerprint());
     });
   } catch (error) {
     // Several instances starting on one empty PostgreSQL database race here; one wins.
@@ -44,9 +48,15 @@ export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> 
 /**
  * Stores the JSON of the bundles written before it was kept with each row (016-bundle-json), in
  * slices of one transaction each. Returns how many were encoded. Until a row has it, catalogue
- * pages encode that row from its columns.
+ * pages encode that row from its columns. JSON stored by another encoder than this version's
+ * (bundleJsonFingerprint: a release changed country names, regions or the view), or by an
+ * unrecorded one, is forgotten first and encoded again.
  */
 export async function encodeMissingBundleJson(db: Db): Promise<number> {
+  const fingerprint = bundleJsonFingerprint();
+  if ((await readJsonFingerprint(db)) !== fingerprint) {
+    await db.transaction().execute((trx) => purgeBundleJson(trx, fingerprint));
+  }
   let encoded = 0;
   for (;;) {
     const bundles = await bundlesWithoutJson(db, SLICE);

@@ -7,6 +7,10 @@ import type { MigrationStep } from './index.js';
 // the row by every catalogue write (domain/catalogue/bundle-json.ts encodes it). Null for rows
 // written before this migration: the service encodes those when it starts, and until then a page
 // encodes them from their columns.
+// catalogue_state.json_fingerprint: a digest of what the encoder of the version that stored the
+// JSON makes of a bundle naming every country. A start whose encoder makes something else (a
+// release changed country names, regions or the view) clears the stored JSON and encodes it
+// again, so no release has to remember to.
 
 export const bundleJson = (dialect: DialectName): MigrationStep => ({
   async up(db: Kysely<unknown>) {
@@ -14,5 +18,6 @@ export const bundleJson = (dialect: DialectName): MigrationStep => ({
       .alterTable('bundles')
       .addColumn('item_json', dialect === 'postgres' ? 'bytea' : 'blob')
       .execute();
+    await db.schema.alterTable('catalogue_state').addColumn('json_fingerprint', 'text').execute();
   },
 });

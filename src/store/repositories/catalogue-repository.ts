@@ -212,6 +212,35 @@ export async function writeBundleJson(trx: Executor, name: string, json: Buffer)
     .execute();
 }
 
+/** The fingerprint of the encoder that stored bundles.item_json (null: none recorded). */
+export async function readJsonFingerprint(db: Executor): Promise<string | null> {
+  const row = await db
+    .selectFrom('catalogue_state')
+    .select('json_fingerprint')
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return row?.json_fingerprint ?? null;
+}
+
+/** Records the fingerprint of the encoder whose JSON the bundles store. */
+export async function updateJsonFingerprint(trx: Executor, fingerprint: string): Promise<void> {
+  await trx
+    .updateTable('catalogue_state')
+    .set({ json_fingerprint: fingerprint })
+    .where('id', '=', 1)
+    .execute();
+}
+
+/**
+ * Forgets every bundle's stored JSON (another encoder wrote it) and records the encoder whose
+ * JSON comes next; pages encode the rows from their columns until it is stored again.
+ */
+export async function purgeBundleJson(trx: Executor, fingerprint: string): Promise<void> {
+  await trx.updateTable('bundles').set({ item_json: null }).execute();
+  await updateJsonFingerprint(trx, fingerprint);
+  await bumpCatalogueVersion(trx);
+}
+
 async function bumpCatalogueVersion(trx: Executor): Promise<void> {
   // The transaction changes bundles: what it read of them before is read again.
   readInTransaction.delete(trx);

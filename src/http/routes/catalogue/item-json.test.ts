@@ -12,6 +12,7 @@ import { encodeMissingBundleJson } from '../../../domain/catalogue/seed.js';
 import { catalogueItem } from '../../../domain/catalogue/view.js';
 import {
   bundleFromRow,
+  findBundleByName,
   listCatalogue,
   retireBundles,
 } from '../../../store/repositories/catalogue-repository.js';
@@ -132,6 +133,37 @@ for (const kind of DATABASES) {
       assert.equal(encoded, Number(missing.rows[0]?.n));
       assert.equal(await encodeMissingBundleJson(db), 0);
       await assertPages();
+    });
+
+    it('encodes every bundle again at start when another encoder stored the JSON', async () => {
+      const db = t.deps.store.db;
+      await encodeMissingBundleJson(db);
+      // As an older release would have left it: other JSON (a country renamed, say), recorded
+      // under that release's fingerprint.
+      const name = 'esim_itemjson_1GB_7D_FR_V2';
+      const bundle = await findBundleByName(db, name);
+      assert.ok(bundle !== undefined);
+      const old = Buffer.from(
+        JSON.stringify(catalogueItem(bundle)).replace('"France"', '"France (old name)"'),
+      );
+      await sql`update bundles set item_json = ${old} where name = ${name}`.execute(db);
+      await sql`update catalogue_state set json_fingerprint = 'an older encoder'`.execute(db);
+      const stale = await t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/catalogue?group=${encodeURIComponent(GROUP)}&perPage=5000`,
+      });
+      assert.match(stale.body, /France \(old name\)/);
+
+      const total = await sql<{ n: number }>`select count(*) as n from bundles`.execute(db);
+      assert.equal(await encodeMissingBundleJson(db), Number(total.rows[0]?.n));
+      await assertPages();
+      const fresh = await t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/catalogue?group=${encodeURIComponent(GROUP)}&perPage=5000`,
+      });
+      assert.doesNotMatch(fresh.body, /old name/);
+      // Recorded: the next start encodes nothing.
+      assert.equal(await encodeMissingBundleJson(db), 0);
     });
 
     it('rewrites the JSON of a retired bundle: no groups', async () => {
