@@ -6,7 +6,7 @@ import type { AppDeps } from './deps.js';
 import { redactUrl, requireApiKey } from './http/auth.js';
 import { installBodyLeniency } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
-import { installCors } from './http/cors.js';
+import { installCors, installPreflight } from './http/cors.js';
 import { installDraining } from './http/draining.js';
 import { installStartGate } from './http/starting.js';
 import type { StartGate } from './http/starting.js';
@@ -97,7 +97,7 @@ export async function buildApp(
   });
   installDraining(app);
   if (options.startGate !== undefined) installStartGate(app, options.startGate);
-  await installCors(app, deps.config.corsOrigins);
+  installCors(app, deps.config.corsOrigins);
   if (deps.metrics !== undefined) {
     installRequestMetrics(app, deps.metrics);
     const exposed = metricsOnMainPort(deps.config);
@@ -135,5 +135,6 @@ export async function buildApp(
     await app.register(async (sim) => simRoutes(sim as Api, deps), { prefix: '/_sim' });
   }
   await registerPortal(app, deps);
+  await installPreflight(app, deps.config.corsOrigins);
   return app;
 }
