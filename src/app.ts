@@ -12,6 +12,7 @@ import { installStartGate } from './http/starting.js';
 import type { StartGate } from './http/starting.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
+import { requestLoggerFactory } from './http/request-logger.js';
 import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
 import { limitByApiKey, limitFailedAuthentication } from './http/rate-limit.js';
 import { OPENAPI_PATH, registerDocsPage, registerOpenApi } from './http/openapi.js';
@@ -70,6 +71,8 @@ export async function buildApp(
         }),
       },
     },
+    // Each request's child logger is made on its first enabled call (request-logger.ts).
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: deps.config.bodyLimitBytes,
     // The client address of rate limits and the audit log, behind a load balancer too.
     trustProxy: trustProxyOption(deps.config.trustProxy),
