@@ -56,13 +56,33 @@ class RequestLogger implements FastifyBaseLogger {
     this.logger().level = level;
   }
 
-  fatal = (...args: unknown[]): void => this.log('fatal', args);
-  error = (...args: unknown[]): void => this.log('error', args);
-  warn = (...args: unknown[]): void => this.log('warn', args);
-  info = (...args: unknown[]): void => this.log('info', args);
-  debug = (...args: unknown[]): void => this.log('debug', args);
-  trace = (...args: unknown[]): void => this.log('trace', args);
-  silent = (): void => undefined;
+  fatal(...args: unknown[]): void {
+    this.log('fatal', args);
+  }
+
+  error(...args: unknown[]): void {
+    this.log('error', args);
+  }
+
+  warn(...args: unknown[]): void {
+    this.log('warn', args);
+  }
+
+  info(...args: unknown[]): void {
+    this.log('info', args);
+  }
+
+  debug(...args: unknown[]): void {
+    this.log('debug', args);
+  }
+
+  trace(...args: unknown[]): void {
+    this.log('trace', args);
+  }
+
+  silent(): void {
+    return undefined;
+  }
 
   child(bindings: Bindings, options?: ChildOptions): FastifyBaseLogger {
     return this.logger().child(bindings, options);
