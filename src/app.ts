@@ -6,12 +6,13 @@ import type { AppDeps } from './deps.js';
 import { redactUrl, requireApiKey } from './http/auth.js';
 import { installBodyLeniency } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
-import { installCors } from './http/cors.js';
+import { installCors, installPreflight } from './http/cors.js';
 import { installDraining } from './http/draining.js';
 import { installStartGate } from './http/starting.js';
 import type { StartGate } from './http/starting.js';
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
+import { requestLoggerFactory } from './http/request-logger.js';
 import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
 import { limitByApiKey, limitFailedAuthentication } from './http/rate-limit.js';
 import { OPENAPI_PATH, registerDocsPage, registerOpenApi } from './http/openapi.js';
@@ -70,6 +71,8 @@ export async function buildApp(
         }),
       },
     },
+    // Each request's child logger is made on its first enabled call (request-logger.ts).
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: deps.config.bodyLimitBytes,
     // The client address of rate limits and the audit log, behind a load balancer too.
     trustProxy: trustProxyOption(deps.config.trustProxy),
@@ -97,7 +100,7 @@ export async function buildApp(
   });
   installDraining(app);
   if (options.startGate !== undefined) installStartGate(app, options.startGate);
-  await installCors(app, deps.config.corsOrigins);
+  installCors(app, deps.config.corsOrigins);
   if (deps.metrics !== undefined) {
     installRequestMetrics(app, deps.metrics);
     const exposed = metricsOnMainPort(deps.config);
@@ -135,5 +138,6 @@ export async function buildApp(
     await app.register(async (sim) => simRoutes(sim as Api, deps), { prefix: '/_sim' });
   }
   await registerPortal(app, deps);
+  await installPreflight(app, deps.config.corsOrigins);
   return app;
 }

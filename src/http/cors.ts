@@ -6,6 +6,12 @@ import type { FastifyInstance } from 'fastify';
 // PUBLIC_BASE_URL says otherwise. Preflight requests (OPTIONS) are answered before
 // authentication, because a browser never sends the API key on a preflight: 204 with CORS
 // headers for an allowed origin, a plain 204 otherwise, never a 404 or a 403.
+//
+// Two parts. `installCors` adds the CORS headers of every other request, with values computed
+// once: the same headers, in the same order, that @fastify/cors adds, without the options object,
+// closure and joins the plugin makes on every request. `installPreflight` answers OPTIONS with
+// @fastify/cors itself, in a scope that holds only its OPTIONS route, so its hook runs for
+// preflights alone; it is installed after every other app-wide hook, so that route keeps them all.
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
 const ALLOWED_HEADERS = ['X-API-Key', 'Content-Type', 'Accept', 'Idempotency-Key', 'X-Request-Id'];
@@ -17,30 +23,67 @@ const EXPOSED_HEADERS = [
   'Deprecation',
   'Content-Disposition',
 ];
+const EXPOSED = EXPOSED_HEADERS.join(', ');
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
-export async function installCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
-  if (origins.length > 0) {
-    await app.register(cors, {
-      origin: origins.includes('*') ? '*' : [...origins],
-      methods: METHODS,
-      allowedHeaders: ALLOWED_HEADERS,
-      exposedHeaders: EXPOSED_HEADERS,
-      maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-      // A bare OPTIONS (no Origin) is answered below instead of being refused.
-      strictPreflight: false,
-    });
-  } else {
-    app.options('*', { schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
-  }
-  // Whatever the CORS plugin did not answer (CORS off, an origin not allowed, no preflight
-  // headers) is answered here, before the API key check of /v2.1 can refuse it.
-  // The callback form: every request passes here, and only a preflight needs more than a check.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'OPTIONS' || reply.sent) {
+/** The CORS headers of every request but OPTIONS (installed where the plugin's hook was). */
+export function installCors(app: FastifyInstance, origins: readonly string[]): void {
+  if (origins.length === 0) return;
+  // The callback form: it never waits.
+  if (origins.includes('*')) {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.method !== 'OPTIONS') {
+        reply.header('access-control-allow-origin', '*');
+        reply.header('access-control-expose-headers', EXPOSED);
+      }
       done();
-      return;
+    });
+    return;
+  }
+  // A list: the answer depends on Origin (Vary), which is echoed when it is listed.
+  const listed = new Set(origins);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS') {
+      reply.header('vary', 'Origin');
+      const origin = request.headers.origin;
+      if (origin !== undefined && listed.has(origin)) {
+        reply.header('access-control-allow-origin', origin);
+      }
+      reply.header('access-control-expose-headers', EXPOSED);
     }
-    reply.code(204).header('allow', METHODS.join(', ')).send();
+    done();
+  });
+}
+
+/** OPTIONS, answered before any authentication; install after every other app-wide hook. */
+export async function installPreflight(
+  app: FastifyInstance,
+  origins: readonly string[],
+): Promise<void> {
+  await app.register(async (scope) => {
+    if (origins.length > 0) {
+      await scope.register(cors, {
+        origin: origins.includes('*') ? '*' : [...origins],
+        methods: METHODS,
+        allowedHeaders: ALLOWED_HEADERS,
+        exposedHeaders: EXPOSED_HEADERS,
+        maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+        // A bare OPTIONS (no Origin) is answered below instead of being refused.
+        strictPreflight: false,
+      });
+    } else {
+      scope.options('*', { schema: { hide: true } }, async (_request, reply) =>
+        reply.code(204).send(),
+      );
+    }
+    // Whatever the CORS plugin did not answer (CORS off, an origin not allowed, no preflight
+    // headers) is answered here, before the API key check of /v2.1 can refuse it.
+    scope.addHook('onRequest', (request, reply, done) => {
+      if (request.method !== 'OPTIONS' || reply.sent) {
+        done();
+        return;
+      }
+      reply.code(204).header('allow', METHODS.join(', ')).send();
+    });
   });
 }

@@ -9,6 +9,7 @@ import type {
   TallyMarks,
 } from '../store/repositories/metrics-repository.js';
 import { readBusinessFigures, readTally } from '../store/repositories/metrics-repository.js';
+import { createRequestMetrics } from './request-metrics.js';
 
 interface Figures extends BusinessFigures {
   readonly orders: readonly OrderTotal[];
@@ -59,19 +60,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   let processMetrics = false;
   const registers = [registry];
 
-  const requests = new Counter({
-    name: 'esim_http_requests_total',
-    help: 'HTTP requests answered by this instance, by method, route template and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: 'esim_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method, route template and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
+  const requests = createRequestMetrics(registry, LATENCY_BUCKETS);
   const attempts = new Counter({
     name: 'esim_callback_attempts_total',
     help: 'Usage callback delivery attempts by this instance, by outcome (delivered: 2xx; rejected: another status; error: no answer).',
@@ -307,9 +296,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
     contentType: registry.contentType,
     render: () => registry.metrics(),
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      requestSeconds.observe(labels, seconds);
+      requests.observe(method, route, status, seconds);
     },
     observeCallbackAttempt(outcome, seconds) {
       attempts.inc({ outcome });

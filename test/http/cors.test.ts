@@ -109,6 +109,42 @@ for (const kind of DATABASES) {
       assert.equal(other.headers['access-control-allow-origin'], undefined);
     });
 
+    it('echoes a listed origin on answers, varies by Origin, and counts preflights', async () => {
+      const get = (app: TestApp, origin?: string) =>
+        app.app.inject({
+          method: 'GET',
+          url: '/healthz',
+          headers: origin === undefined ? {} : { origin },
+        });
+      const allowed = await get(listed, 'https://app.example.com');
+      assert.equal(allowed.statusCode, 200);
+      assert.equal(allowed.headers['access-control-allow-origin'], 'https://app.example.com');
+      assert.equal(allowed.headers['vary'], 'Origin');
+      assert.match(String(allowed.headers['access-control-expose-headers']), /X-Request-Id/);
+      for (const res of [await get(listed, 'https://evil.example'), await get(listed)]) {
+        assert.equal(res.headers['access-control-allow-origin'], undefined);
+        assert.equal(res.headers['vary'], 'Origin');
+        assert.match(String(res.headers['access-control-expose-headers']), /Link/);
+      }
+      const none = await get(off, 'https://app.example.com');
+      assert.equal(none.headers['access-control-allow-origin'], undefined);
+      assert.equal(none.headers['access-control-expose-headers'], undefined);
+      assert.equal(none.headers['vary'], undefined);
+
+      // A preflight passes the app-wide hooks too: it has a request id and is counted.
+      const pre = await listed.app.inject(preflight('https://app.example.com'));
+      assert.match(String(pre.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+      assert.equal(
+        pre.headers['access-control-expose-headers'],
+        allowed.headers['access-control-expose-headers'],
+      );
+      const metrics = await listed.app.inject({ method: 'GET', url: '/metrics' });
+      assert.match(
+        metrics.body,
+        /esim_http_requests_total\{method="OPTIONS",route="\*",status="204"\} [1-9]/,
+      );
+    });
+
     it('uses PUBLIC_BASE_URL as the server when it is set', async () => {
       const doc = (await listed.app.inject({ url: '/v2.1/openapi.json' })).json() as {
         servers: { url: string }[];

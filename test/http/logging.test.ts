@@ -67,6 +67,49 @@ for (const kind of DATABASES) {
   });
 }
 
+describe('request log lines below and above the level', () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  const lines: string[] = [];
+
+  before(async () => {
+    t = await startTestApp('sqlite');
+    app = await buildApp(t.deps, {
+      logLevel: 'warn',
+      logStream: { write: (line) => void lines.push(line) },
+    });
+    // A route of this test only, logging at every level through the request's logger.
+    app.get('/log-levels', async (request) => {
+      request.log.debug({ step: 'debug' }, 'not at warn');
+      request.log.info({ step: 'info' }, 'not at warn');
+      request.log.warn({ step: 'warn' }, 'logged');
+      request.log.child({ part: 'inner' }).error('from a child');
+      return { level: request.log.level };
+    });
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await t.close();
+  });
+
+  it('logs what the level enables, with the request id, and nothing else', async () => {
+    const res = await app.inject({ url: '/log-levels', headers: { 'x-request-id': 'levels-1' } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { level: 'warn' });
+    const entries = lines.map(
+      (line) => JSON.parse(line) as { reqId?: string; msg?: string; step?: string; part?: string },
+    );
+    assert.deepEqual(
+      entries.map((e) => [e.reqId, e.msg, e.step, e.part]),
+      [
+        ['levels-1', 'logged', 'warn', undefined],
+        ['levels-1', 'from a child', undefined, 'inner'],
+      ],
+    );
+  });
+});
+
 describe('redactUrl', () => {
   it('replaces every api_key value and keeps the rest of the URL', () => {
     assert.equal(redactUrl('/a'), '/a');

@@ -439,6 +439,11 @@ for (const kind of DATABASES) {
           '{"type":"validate","order":[{"type":"bundle","item":"a\\u0000b","quantity":1}]}',
           'body field order[0].item must not contain a NUL character',
         ],
+        [
+          '/v2.1/orders',
+          '{"type":"validate","order":[{"type":"bundle","item":"ok","quantity":1},{"type":"bundle","item":"\\u0000","quantity":1}]}',
+          'body field order[1].item must not contain a NUL character',
+        ],
       ] as const) {
         const res = await t.request(org.apiKey, {
           method: payload === undefined ? 'GET' : 'POST',

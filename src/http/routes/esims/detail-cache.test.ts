@@ -110,6 +110,34 @@ for (const kind of DATABASES) {
       assert.equal(queued.customerRef, 'fleet-1');
     });
 
+    it('sends a row held in memory as the bytes and headers the schema serialises', async () => {
+      const [iccid = ''] = (await buy(t, org, FR_1MB.name)).iccids;
+      const get = (url: string, method: 'GET' | 'HEAD' = 'GET') =>
+        t.request(org.apiKey, { method, url });
+      const first = await get(`/v2.1/esims/${iccid}`);
+      const again = await get(`/v2.1/esims/${iccid}`);
+      // With appleInstallUrl the body is an object that Fastify serialises for this request.
+      const serialised = await get(`/v2.1/esims/${iccid}?additionalFields=appleInstallUrl`);
+      for (const res of [first, again, serialised]) {
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+      }
+      assert.equal(again.body, first.body);
+      assert.equal(again.headers['content-length'], String(Buffer.byteLength(first.body)));
+      assert.notEqual(again.headers['x-request-id'], first.headers['x-request-id']);
+      const { appleInstallUrl, ...rest } = JSON.parse(serialised.body) as Record<string, unknown>;
+      assert.match(String(appleInstallUrl), /^https:\/\/esimsetup\.apple\.com\//);
+      assert.equal(first.body, JSON.stringify(rest));
+
+      const head = await get(`/v2.1/esims/${iccid}`, 'HEAD');
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.body, '');
+      assert.equal(head.headers['content-length'], again.headers['content-length']);
+
+      const bad = await get(`/v2.1/esims/${iccid}?additionalFields=nope`);
+      assert.equal(bad.statusCode, 400, bad.body);
+    });
+
     it('another organisation gets a 404, also for a row held in memory', async () => {
       const [iccid = ''] = (await buy(t, org, FR_1MB.name)).iccids;
       await details(iccid);

@@ -4,6 +4,7 @@ import { badRequest } from '../../../domain/errors.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { findEsimDetail } from '../../../store/repositories/esim-repository.js';
+import type { EsimDetailRow } from '../../../store/repositories/esim-repository.js';
 import { createEsimDetailCache } from './detail-cache.js';
 import type { EsimDetailCache } from './detail-cache.js';
 import type { EsimDetailBody } from './esim-view.js';
@@ -82,10 +83,17 @@ function detailCache(deps: AppDeps): EsimDetailCache | undefined {
   return createEsimDetailCache({ writes, clock: wallClock, ttlMs: config.esimCacheMs });
 }
 
+/** The content type Fastify gives a JSON body it serialises itself. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export function registerGetEsim(app: Api, deps: AppDeps): void {
   const { db } = deps.store;
   const cache = detailCache(deps);
-  app.get('/esims/:iccid', { schema }, async (request) => {
+  // The serialised body of each row the cache holds, made once by the route's own serializer:
+  // a poll that finds the row unchanged sends the same bytes without building or serialising it
+  // again. Keyed by the row object, so it lives exactly as long as the cache holds the row.
+  const bodies = new WeakMap<EsimDetailRow, string>();
+  app.get('/esims/:iccid', { schema }, async (request, reply) => {
     const iccid = checkIccid(request.params.iccid);
     const organisationId = request.organisation.id;
     // One statement for the row and its activity; the body is built from it directly. A row held
@@ -98,9 +106,20 @@ export function registerGetEsim(app: Api, deps: AppDeps): void {
             findEsimDetail(db, organisationId, iccid),
           )));
     if (row === undefined) throw esimNotFound(iccid);
+    const apple = wantsAppleInstallUrl(request.query.additionalFields);
+    if (cache !== undefined && !apple) {
+      let json = bodies.get(row);
+      if (json === undefined) {
+        // What Fastify itself would use for this body: the route's 200 serializer.
+        const serialize = reply.getSerializationFunction('200') ?? JSON.stringify;
+        json = serialize(esimDetailBody(row));
+        bodies.set(row, json);
+      }
+      // A string with a JSON content type is sent as it is (Fastify serialises only objects).
+      return reply.type(JSON_CONTENT_TYPE).send(json);
+    }
     const body: EsimDetailBody = esimDetailBody(row);
-    if (wantsAppleInstallUrl(request.query.additionalFields))
-      body.appleInstallUrl = APPLE_SETUP + encodeURIComponent(activationCode(row));
+    if (apple) body.appleInstallUrl = APPLE_SETUP + encodeURIComponent(activationCode(row));
     return body;
   });
 }
