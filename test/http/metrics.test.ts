@@ -200,6 +200,13 @@ for (const kind of DATABASES) {
       );
       assert.equal(m.value('esim_worker_lag_seconds', { worker: 'callback-delivery' }), 0);
       assert.ok(delta('esim_db_query_duration_seconds_count', { dialect: kind }) > 5);
+      // A histogram as prom-client writes one: cumulative buckets ending in +Inf at the count.
+      const query = (suffix: string, labels: Record<string, string> = {}) =>
+        m.value(`esim_db_query_duration_seconds${suffix}`, { dialect: kind, ...labels });
+      assert.equal(query('_bucket', { le: '+Inf' }), query('_count'));
+      assert.ok(query('_bucket', { le: '0.0005' }) <= query('_bucket', { le: '1' }));
+      assert.ok(query('_bucket', { le: '1' }) <= query('_count'));
+      assert.ok(query('_sum') > 0);
     });
 
     it('counts group-commit batches, their writes, re-runs and queue waits', async () => {

@@ -21,8 +21,7 @@ const insertEsim = compiledOnce((db, p: EsimRow) =>
   db
     .insertInto('esims')
     .values(columnsOf(p, ESIM_COLUMNS))
-    .onConflict((oc) => oc.doNothing())
-    .returning('iccid'),
+    .onConflict((oc) => oc.doNothing()),
 );
 
 /**
@@ -30,6 +29,7 @@ const insertEsim = compiledOnce((db, p: EsimRow) =>
  * the transaction stays usable on PostgreSQL, unlike after a failed insert).
  */
 export async function insertIssuedEsim(trx: Executor, row: EsimRow): Promise<boolean> {
-  const { rows } = await insertEsim.execute(trx, row);
-  return rows.length > 0;
+  // The rows inserted, on both dialects (RETURNING would tell the same at a cost on SQLite).
+  const { numAffectedRows } = await insertEsim.execute(trx, row);
+  return Number(numAffectedRows ?? 0) > 0;
 }

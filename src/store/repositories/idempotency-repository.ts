@@ -134,8 +134,10 @@ export interface Answer {
  * (the unique index), then answer false.
  */
 export async function insertAnswer(db: Executor, a: Answer): Promise<boolean> {
-  const { rows } = await insertAnswerStatement.execute(db, a);
-  return rows.length > 0;
+  // The rows inserted or written over, on both dialects: one, or none when the key has a live
+  // record (a RETURNING clause would tell the same, at about 2 µs more per order on SQLite).
+  const { numAffectedRows } = await insertAnswerStatement.execute(db, a);
+  return Number(numAffectedRows ?? 0) > 0;
 }
 
 const insertAnswerStatement = compiledOnce((db, p: Answer) =>
@@ -179,8 +181,7 @@ const insertAnswerStatement = compiledOnce((db, p: Answer) =>
             ]),
           ]),
         ),
-    )
-    .returning('idem_key'),
+    ),
 );
 
 /** The running record of (organisation, key) while `owner` still holds it. */
