@@ -43,45 +43,80 @@ function isMap(schema: JsonSchema): boolean {
 const has = (value: object, key: string): boolean =>
   Object.prototype.hasOwnProperty.call(value, key);
 
+/** What normaliseBody needs of an object schema, worked out once per schema (they never change). */
+interface Shape {
+  /** Undefined: nothing to rename or drop (no properties, or a map of free names). */
+  readonly properties: Readonly<Record<string, JsonSchema>> | undefined;
+  /** Each property's name by its lower-case form. */
+  readonly byLower: ReadonlyMap<string, string>;
+}
+
+const shapes = new WeakMap<JsonSchema, Shape>();
+
+function shapeOf(schema: JsonSchema): Shape {
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    const found = propertiesOf(schema);
+    const properties = found === undefined || isMap(schema) ? undefined : found;
+    const names = properties === undefined ? [] : Object.keys(properties);
+    shape = { properties, byLower: new Map(names.map((k) => [k.toLowerCase(), k])) };
+    shapes.set(schema, shape);
+  }
+  return shape;
+}
+
 /**
  * Renames fields of `value` to the schema's spelling and drops the unknown ones, in place.
  * Returns the paths of the dropped fields.
  */
 export function normaliseBody(value: unknown, schema: JsonSchema, path = '', depth = 0): string[] {
-  if (depth > MAX_DEPTH) return [];
+  const ignored: string[] = [];
+  normaliseInto(ignored, value, schema, path, depth);
+  return ignored;
+}
+
+function normaliseInto(
+  ignored: string[],
+  value: unknown,
+  schema: JsonSchema,
+  path: string,
+  depth: number,
+): void {
+  if (depth > MAX_DEPTH) return;
   if (Array.isArray(value)) {
     const items = schema['items'];
-    if (!isObject(items)) return [];
-    return value.flatMap((item, i) => normaliseBody(item, items, `${path}[${i}]`, depth + 1));
+    if (!isObject(items)) return;
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      // Only objects and arrays have fields to drop: no path is built for the others.
+      if (typeof item === 'object' && item !== null) {
+        normaliseInto(ignored, item, items, `${path}[${i}]`, depth + 1);
+      }
+    }
+    return;
   }
-  if (!isObject(value)) return [];
-  const properties = propertiesOf(schema);
-  if (properties === undefined || isMap(schema)) return [];
-  const known = Object.keys(properties);
-  const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
-  const ignored: string[] = [];
+  if (!isObject(value)) return;
+  const { properties, byLower } = shapeOf(schema);
+  if (properties === undefined) return;
   for (const key of Object.keys(value)) {
     let name = key;
     if (!has(properties, key)) {
       const match = byLower.get(key.toLowerCase());
-      const field = path === '' ? key : `${path}.${key}`;
       const item = value[key];
       delete value[key];
       if (match === undefined || has(value, match)) {
-        ignored.push(field);
+        ignored.push(path === '' ? key : `${path}.${key}`);
         continue;
       }
       value[match] = item;
       name = match;
     }
     const property = properties[name];
-    if (property !== undefined) {
-      ignored.push(
-        ...normaliseBody(value[name], property, path === '' ? name : `${path}.${name}`, depth + 1),
-      );
+    const field: unknown = value[name];
+    if (property !== undefined && typeof field === 'object' && field !== null) {
+      normaliseInto(ignored, field, property, path === '' ? name : `${path}.${name}`, depth + 1);
     }
   }
-  return ignored;
 }
 
 /** Ajv options of the body validator: strict JSON types, defaults filled in. */
