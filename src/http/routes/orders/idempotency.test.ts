@@ -85,6 +85,8 @@ for (const { kind, groupCommit, name } of SETTINGS) {
       const again = await order(org, 'dup');
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.deepEqual(again.json(), first);
+      // The replay's bytes are the first answer's, not only the same JSON.
+      assert.equal(again.body, fresh[0]?.body);
       // A replay sends the bytes stored, the same for every repeat.
       const replays = responses.filter((r) => r.headers['idempotent-replayed'] === 'true');
       for (const r of replays) assert.equal(r.body, again.body);
