@@ -85,7 +85,10 @@ for (const kind of DATABASES) {
           form.submit();
         }`);
         await page.waitForURL((url) => url.pathname === '/portal/billing');
-        await page.getByRole('status').waitFor();
+        // Not the flash message: both windows share the one-request flash cookie, and whichever
+        // loads Billing first shows it. The balance is the page's own, read after this window's
+        // submission (the first, or the one that waited for it) was answered.
+        await page.getByTestId('balance').waitFor();
         assert.equal(await page.getByTestId('balance').textContent(), '$2,030.50');
         assert.equal(await apiBalance(portal), 203_050);
         assert.equal(posts.length, 2, 'the browser sent both clicks');
