@@ -1,6 +1,6 @@
 import { iso } from '../clock.js';
 import type { Db, Executor } from '../store/database.js';
-import type { Balances, Funds } from '../store/repositories/ledger-repository.js';
+import type { Balances, Funds, LedgerMovement } from '../store/repositories/ledger-repository.js';
 import {
   applyHeldMovement,
   applyMovement,
@@ -66,6 +66,22 @@ export interface Charge {
   snapshot?: Funds;
 }
 
+/** The journal movement of a charge, split as splitCharge split it. */
+function debitOf(
+  c: Charge,
+  split: { fromTestCredit: number; fromBalance: number },
+): LedgerMovement {
+  return {
+    organisationId: c.organisationId,
+    kind: c.kind,
+    balanceDelta: -split.fromBalance,
+    testCreditDelta: -split.fromTestCredit,
+    reference: c.reference,
+    description: c.description,
+    at: iso(c.at),
+  };
+}
+
 async function writeOffExpired(
   trx: Executor,
   organisationId: string,
@@ -105,15 +121,7 @@ export async function charge(trx: Executor, c: Charge): Promise<Balances> {
   if (held !== undefined && !(held.testCredit > 0 && !testCreditUsable(held, c.at))) {
     const split = splitCharge(held, c.amount, c.at);
     if (split === undefined) throw insufficientFunds(c.amount, held, c.currency, c.at);
-    const result = await applyHeldMovement(trx, {
-      organisationId: c.organisationId,
-      kind: c.kind,
-      balanceDelta: -split.fromBalance,
-      testCreditDelta: -split.fromTestCredit,
-      reference: c.reference,
-      description: c.description,
-      at: iso(c.at),
-    });
+    const result = await applyHeldMovement(trx, debitOf(c, split));
     if (result !== undefined) return result;
   }
   for (const locked of c.snapshot === undefined ? [true] : [false, true]) {
@@ -129,13 +137,7 @@ export async function charge(trx: Executor, c: Charge): Promise<Balances> {
       continue;
     }
     const result = await applyMovement(trx, {
-      organisationId: c.organisationId,
-      kind: c.kind,
-      balanceDelta: -split.fromBalance,
-      testCreditDelta: -split.fromTestCredit,
-      reference: c.reference,
-      description: c.description,
-      at: iso(c.at),
+      ...debitOf(c, split),
       expectTestCredit: funds.testCredit,
     });
     if (result !== undefined) {

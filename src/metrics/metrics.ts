@@ -79,7 +79,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   // Every statement is timed, several per order: tallied in plain numbers and handed to
   // prom-client at scrape time (tabled-histogram.ts). One series, made at the first statement.
   const queryBounds = [...QUERY_BUCKETS].sort((a, b) => a - b);
-  const querySeries: Series<'dialect'>[] = [];
+  let querySeries: Series<'dialect'> | undefined;
   new TabledHistogram(
     {
       name: 'esim_db_query_duration_seconds',
@@ -88,7 +88,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       buckets: queryBounds,
       registers,
     },
-    () => querySeries,
+    () => (querySeries === undefined ? [] : [querySeries]),
     queryBounds,
   );
   const batches = new Counter({
@@ -321,9 +321,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
       rerun: (mode) => reruns.inc({ mode }),
     },
     observeQuery(seconds) {
-      const series = querySeries[0] ?? newSeries({ dialect: store.dialect }, queryBounds);
-      if (querySeries.length === 0) querySeries.push(series);
-      addObservation(series, queryBounds, seconds);
+      querySeries ??= newSeries({ dialect: store.dialect }, queryBounds);
+      addObservation(querySeries, queryBounds, seconds);
     },
     includeProcessMetrics() {
       if (processMetrics) return;

@@ -116,17 +116,18 @@ function versionReader(deps: AppDeps): () => Promise<number> {
   };
 }
 
+const NO_ROWS: ReadonlyMap<string, CatalogueRow> = new Map();
+
 /** The rows of the page's bundles that have no stored JSON yet (written before 016), by name. */
 async function rowsWithoutJson(
   db: Executor,
   items: readonly CatalogueItemJson[],
-): Promise<Map<string, CatalogueRow>> {
+): Promise<ReadonlyMap<string, CatalogueRow>> {
+  if (items.every((item) => item.json !== null)) return NO_ROWS;
   const names = items.flatMap((item) => (item.json === null ? [item.name] : []));
-  const rows = names.length === 0 ? [] : await rowsInOrder(db, names);
+  const rows = await rowsInOrder(db, names);
   return new Map(rows.map((row) => [row.name, row]));
 }
-
-const NO_ROWS: ReadonlyMap<string, CatalogueRow> = new Map();
 
 /** Upper bound of the bytes the answer cache holds, whatever its entry count. */
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
@@ -139,8 +140,7 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
   const read = async (filter: CatalogueFilter): Promise<{ body: Buffer; total: number }> => {
     const { items, total } = await listCatalogueJson(db, deps.store.dialect, filter);
     // The bundles' stored JSON joined, the bytes the response schema would write (page-json.ts).
-    const encoded = items.every((item) => item.json !== null);
-    const rows = encoded ? NO_ROWS : await rowsWithoutJson(db, items);
+    const rows = await rowsWithoutJson(db, items);
     return { body: cataloguePageFromItems(items, rows), total };
   };
   app.get('/catalogue', { schema }, async (request, reply) => {
