@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LATER_VERSIONS } from './index.js';
 import { LIVE_OPERATIONS_BY_VERSION } from './live-operations.js';
 import type { WireVersion } from './wire.js';
@@ -39,6 +39,11 @@ const EXAMPLE_REQUEST = {
   organisation: { currency: 'USD' },
 } as unknown as FastifyRequest;
 
+// The reply an example page is shaped for: one page of 50 holding the whole example.
+const EXAMPLE_REPLY = {
+  getHeader: (name: string) => (name === 'x-total-count' ? '2' : undefined),
+} as unknown as FastifyReply;
+
 /**
  * An operation's example on a later version: v2.1's recorded example put through the version's
  * answer, so it has the version's shape and the values of a real answer.
@@ -48,7 +53,7 @@ export function exampleIn(version: WireVersion, operationId: string, example: un
   if (wire?.example !== undefined) return wire.example;
   if (example === undefined) return undefined;
   if (wire?.bytes !== undefined) {
-    const bytes = wire.bytes(Buffer.from(JSON.stringify(example)), EXAMPLE_REQUEST);
+    const bytes = wire.bytes(Buffer.from(JSON.stringify(example)), EXAMPLE_REQUEST, EXAMPLE_REPLY);
     return JSON.parse(bytes.toString('utf8')) as unknown;
   }
   if (wire?.answer === undefined) return example;

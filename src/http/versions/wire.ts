@@ -21,15 +21,15 @@ export interface RouteWire {
   readonly lenient?: (request: FastifyRequest) => void;
   /** Runs after validation: turns this version's request into what the shared handler reads. */
   readonly request?: (request: FastifyRequest) => void;
-  /** The success answer's schema on this version (what the document shows and serialises). */
-  readonly response?: TSchema;
+  /** The success answer's schema on this version (or made from the route's own). */
+  readonly response?: TSchema | ((shared: TObject) => TSchema);
   /**
    * The shared handler's success answer (the v2.1 shape) in this version's shape. It may read
    * more (a promise), e.g. the balance an order left.
    */
   readonly answer?: (body: never, request: FastifyRequest) => unknown;
   /** Same as `answer`, for the routes that send prebuilt JSON bytes (catalogue pages). */
-  readonly bytes?: (body: Buffer, request: FastifyRequest) => Buffer;
+  readonly bytes?: (body: Buffer, request: FastifyRequest, reply: FastifyReply) => Buffer;
   /** The success example of this version's document, where `answer` cannot make it from v2.1's. */
   readonly example?: unknown;
   /** Marked deprecated in this version's document. */
@@ -135,7 +135,19 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The behaviour switches of the version whose scope the route is registered in. */
     versionSwitches?: Switches;
+    /** The version's `answer` of this route, for routes that serialise an answer themselves. */
+    versionAnswer?: (body: never, request: FastifyRequest) => unknown;
   }
+}
+
+/**
+ * The answer a route serialises itself (to keep the bytes, e.g. the eSIM detail cache) in the
+ * shape of the version serving the request; v2.1's answer as it is. Only a synchronous `answer`.
+ */
+export function presentIn<T>(request: FastifyRequest, body: T): unknown {
+  const answer = request.routeOptions.config.versionAnswer as
+    ((body: T, request: FastifyRequest) => unknown) | undefined;
+  return answer === undefined ? body : answer(body, request);
 }
 
 /** Whether the version that serves this request turns a behaviour switch on. */
@@ -165,7 +177,10 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
   if (wire.response !== undefined) {
     const responses = { ...(schema?.['response'] as Schema | undefined) };
     const status = Object.keys(responses).find((s) => s.startsWith('2')) ?? '200';
-    responses[status] = wire.response;
+    responses[status] =
+      typeof wire.response === 'function'
+        ? wire.response(responses[status] as TObject)
+        : wire.response;
     next['response'] = responses;
   }
   route.schema = next;
@@ -179,6 +194,7 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
     route.preHandler = [hook, ...hooksOf(route.preHandler)] as never;
   }
   if (wire.answer !== undefined) {
+    route.config = { ...route.config, versionAnswer: wire.answer };
     const answer = wire.answer as (body: unknown, request: FastifyRequest) => unknown;
     const hook: PayloadHook = (request, reply, payload, done) => {
       if (!isSuccess(reply)) {
@@ -206,7 +222,18 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
   if (wire.bytes !== undefined) {
     const bytes = wire.bytes;
     const hook: PayloadHook = (request, reply, payload, done) => {
-      done(null, isSuccess(reply) && Buffer.isBuffer(payload) ? bytes(payload, request) : payload);
+      if (!isSuccess(reply) || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+        done(null, payload);
+        return;
+      }
+      let shaped: Buffer;
+      try {
+        shaped = bytes(Buffer.isBuffer(payload) ? payload : Buffer.from(payload), request, reply);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done(null, shaped);
     };
     route.onSend = [...hooksOf(route.onSend), hook] as never;
   }
