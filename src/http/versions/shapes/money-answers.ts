@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TObject } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../../domain/errors.js';
+import { badRequest } from '../../../domain/errors/error-codes.js';
 import { minorDigits, toMajor } from '../money.js';
 import { money, reshaped } from './schema-tools.js';
 
