@@ -8,8 +8,10 @@ import {
   orderV22Answer,
   orderV23Answer,
   orderV24Answer,
+  orderV25Answer,
   sharedOrderBody,
 } from './shapes/orders.js';
+import { EXAMPLES } from '../openapi-examples.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
 import { BundleV24, bundleV24Answer, cataloguePage, pageV22, pageV24 } from './shapes/catalogue.js';
@@ -149,9 +151,17 @@ export const V2_5 = laterVersion(V2_4, {
     placeOrder: {
       body: (shared) => laterOrderBodySchema(shared, true),
       response: OrderV25,
+      answer: orderV25Answer,
+      example: {
+        ...orderV24Answer(EXAMPLES['placeOrder'] as OrderBody, undefined, '203.0.113.7'),
+        runningBalance: '990.01',
+      },
     },
     getOrder: { response: OrderV25 },
     listOrders: { response: orderListOf(OrderV25) },
+    // The eSIM fields of v2.5 that need eSIM state in the domain (state, msisdn,
+    // androidInstallUrl, brandingId, profileName) and the allowances of assignments join here,
+    // as getEsim / listEsims / listEsimBundles entries on top of v2.4's, once that state exists.
   },
 });
 
