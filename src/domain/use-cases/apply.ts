@@ -15,6 +15,8 @@ export interface ApplyBundleInput {
   /** An eSIM the organisation owns; undefined issues a new one. */
   readonly iccid: string | undefined;
   readonly repeat: number;
+  /** The apply's reference when it was fixed before (an apply processed in the background). */
+  readonly reference?: string;
 }
 
 export interface AppliedBundle {
@@ -30,7 +32,7 @@ export async function applyBundle(
   input: ApplyBundleInput,
 ): Promise<AppliedBundle> {
   if (input.iccid !== undefined) checkIccid(input.iccid, 'body field iccid');
-  const reference = deps.random.orderedUuid();
+  const reference = input.reference ?? deps.random.orderedUuid();
   const result = await applyFromInventory(tx, deps, { ...input, reference });
   return { ...result, reference };
 }
