@@ -7,7 +7,7 @@ import { ManualWallClock } from '../../../test/manual-wall-clock.js';
 import { iso, addSeconds } from '../../clock.js';
 import { claimDeferred } from '../../store/repositories/deferred-repository.js';
 import { findDeferredByReference } from '../../store/repositories/deferred-repository.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../errors/error-codes.js';
 import { validateOrder } from '../orders/placement.js';
 import type { OrderRequest } from '../orders/validation.js';
 import { DEFERRED_LEASE_SECONDS, runDeferredRequests } from './process.js';

@@ -12,13 +12,13 @@ import {
   purgeDeferred,
 } from '../../store/repositories/deferred-repository.js';
 import type { DeferredRequest } from '../../store/repositories/deferred-repository.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../errors/error-codes.js';
 import { placeOrder } from '../orders/placement.js';
 import type { PlaceOrderInput } from '../orders/placement.js';
-import { applyBundle } from '../use-cases/apply.js';
-import type { ApplyBundleInput } from '../use-cases/apply.js';
-import { isStoredOutcome } from '../use-cases/idempotency.js';
-import { inTransaction } from '../use-cases/run.js';
+import { applyBundle } from '../esims/apply-bundle.js';
+import type { ApplyBundleInput } from '../esims/apply-bundle.js';
+import { isStoredOutcome } from '../runner/idempotency.js';
+import { inTransaction } from '../runner/use-case-runner.js';
 
 // The background half of deferred requests (submit.ts): claim due rows with a lease, run each
 // one's use case with its fixed reference, and mark the row done in the same transaction. A crash

@@ -11,7 +11,7 @@ import {
 } from '../../store/repositories/deferred-repository.js';
 import type { DeferredRequest } from '../../store/repositories/deferred-repository.js';
 import type { DeferredKind } from '../../store/schema.js';
-import { DomainError, conflict, isFixedStatusCode } from '../errors.js';
+import { DomainError, conflict, isFixedStatusCode } from '../errors/error-codes.js';
 
 // Orders and applies processed in the background: a capability the later versions of the
 // interface switch on for requests of more than five bundles (the version layer decides; nothing
