@@ -19,7 +19,7 @@ const User = Type.Object({
   timeZone: Type.String({ description: 'IANA time zone, e.g. Europe/London.' }),
 });
 
-const Organisation = Type.Object({
+export const Organisation = Type.Object({
   name: Type.String(),
   apiKey: Type.String({
     description: 'The organisation API key (secret). Also the HMAC key of V3 callbacks.',
