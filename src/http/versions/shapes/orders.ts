@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TArray, TInteger, TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../../domain/errors.js';
+import { badRequest } from '../../../domain/errors/error-codes.js';
 import type { OrderBody } from '../../routes/orders/order-schema.js';
 import { OrderSchema } from '../../routes/orders/order-schema.js';
 import { toMajor } from '../money.js';
