@@ -11,6 +11,7 @@ import {
   sharedOrderBody,
 } from './shapes/orders.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
+import { installDataV22, installDataV25 } from './shapes/install-data.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
@@ -32,9 +33,11 @@ export const V2_1: WireVersion = {
 export const V2_2 = laterVersion(V2_1, {
   name: '2.2',
   summary:
-    'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type.',
+    'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list.',
   bodyWithoutContentType: true,
+  switches: { installDataLists: true },
   routes: {
+    getInstallData: installDataV22,
     placeOrder: {
       body: (shared) => laterOrderBodySchema(shared, false),
       request: sharedOrderBody,
@@ -82,8 +85,11 @@ export const V2_4 = laterVersion(V2_3, {
 
 export const V2_5 = laterVersion(V2_4, {
   name: '2.5',
-  summary: 'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders.',
+  summary:
+    'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders; `GET /esims/assignments` answers JSON unless asked for CSV or ZIP.',
+  switches: { installDataJsonByDefault: true },
   routes: {
+    getInstallData: installDataV25,
     placeOrder: {
       body: (shared) => laterOrderBodySchema(shared, true),
       response: OrderV25,
