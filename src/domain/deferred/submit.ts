@@ -26,6 +26,8 @@ import { DomainError, conflict, isFixedStatusCode } from '../errors/error-codes.
 // is matched only until its outcome has been answered once: then its key is released, and the same
 // body sent again is a new order (a client that must never repeat an order sends a key).
 
+/** Orders and applies of more than this many bundles are the ones the later versions defer. */
+export const DEFERRED_ABOVE_UNITS = 5;
 /** How long the outcome of a background request is kept for the client to ask again. */
 export const DEFERRED_RETENTION_SECONDS = 24 * 3600;
 /** Seconds a client is told to wait before asking again (Retry-After). */

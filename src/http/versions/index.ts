@@ -35,7 +35,7 @@ export const V2_2 = laterVersion(V2_1, {
   summary:
     'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list.',
   bodyWithoutContentType: true,
-  switches: { installDataLists: true },
+  switches: { installDataLists: true, asyncOrders: true },
   routes: {
     getInstallData: installDataV22,
     placeOrder: {
