@@ -12,6 +12,7 @@ import {
 } from './shapes/orders.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
 import { installDataV22, installDataV25 } from './shapes/install-data.js';
+import { PlaceOrderQuery } from './shapes/order-query.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
@@ -39,6 +40,7 @@ export const V2_2 = laterVersion(V2_1, {
   routes: {
     getInstallData: installDataV22,
     placeOrder: {
+      querystring: PlaceOrderQuery,
       body: (shared) => laterOrderBodySchema(shared, false),
       request: sharedOrderBody,
       response: OrderV22,
