@@ -18,7 +18,7 @@ import type { PlaceOrderInput } from '../orders/placement.js';
 import { applyBundle } from '../esims/apply-bundle.js';
 import type { ApplyBundleInput } from '../esims/apply-bundle.js';
 import { isStoredOutcome } from '../runner/idempotency.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // The background half of deferred requests (submit.ts): claim due rows with a lease, run each
 // one's use case with its fixed reference, and mark the row done in the same transaction. A crash
@@ -65,6 +65,18 @@ function work(tx: Executor, deps: DeferredWorkDeps, request: DeferredRequest): P
   }
 }
 
+/** The use case of one claimed row: its work, and the row marked done by its holder. */
+async function processRow(
+  tx: Executor,
+  deps: DeferredWorkDeps,
+  input: { readonly request: DeferredRequest; readonly owner: string },
+): Promise<void> {
+  const { request, owner } = input;
+  await work(tx, deps, request);
+  const at = iso(deps.clock.now());
+  if (!(await finishDeferred(tx, { id: request.id, owner, at }))) throw new LeaseLost();
+}
+
 async function processOne(
   deps: DeferredWorkDeps,
   request: DeferredRequest,
@@ -82,15 +94,7 @@ async function processOne(
   if (!claimed) return 'lost';
   const attempts = request.attempts + 1;
   try {
-    await inTransaction(
-      deps,
-      async (tx) => {
-        await work(tx, deps, request);
-        const at = iso(deps.clock.now());
-        if (!(await finishDeferred(tx, { id: request.id, owner, at }))) throw new LeaseLost();
-      },
-      request.organisationId,
-    );
+    await runWrite(deps, processRow, { request, owner }, request.organisationId);
     return 'done';
   } catch (error) {
     if (error instanceof LeaseLost) return 'lost';
