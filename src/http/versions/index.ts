@@ -8,12 +8,42 @@ import {
   orderV22Answer,
   orderV23Answer,
   orderV24Answer,
+  orderV25Answer,
   sharedOrderBody,
 } from './shapes/orders.js';
+import { EXAMPLES } from '../openapi-examples.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
 import { installDataV22, installDataV25 } from './shapes/install-data.js';
 import { PlaceOrderQuery } from './shapes/order-query.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
+import { BundleV24, bundleV24Answer, cataloguePage, pageV22, pageV24 } from './shapes/catalogue.js';
+import { BundleSchema } from '../routes/catalogue/bundle-schema.js';
+import {
+  BundleListQuery,
+  EsimBundleV23,
+  EsimBundleV24,
+  EsimBundlesV23,
+  EsimBundlesV24,
+  HistoryV23,
+  HistoryV24,
+  bundleListV23Answer,
+  bundleListV24Answer,
+  bundleV23Answer,
+  bundleV24Answer as esimBundleV24Answer,
+  esimV24Answer,
+  esimV24Schema,
+  historyV23Answer,
+  historyV24Answer,
+  updateFromQuery,
+} from './shapes/esims.js';
+import {
+  REFUND_MONEY,
+  TOP_UP_MONEY,
+  TopUpQueryV24,
+  inMajorUnits,
+  majorUnitSchema,
+  topUpAmountInMinorUnits,
+} from './shapes/money-answers.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -51,12 +81,23 @@ export const V2_2 = laterVersion(V2_1, {
       response: orderListOf(OrderV22),
       answer: (list: OrderBody[]) => ({ orders: list.map(orderV22Answer) }),
     },
+    listCatalogue: {
+      response: cataloguePage(BundleSchema),
+      bytes: pageV22,
+      description:
+        'Only bundles of the organisation groups are listed. Filters combine with AND. The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.',
+    },
+    updateEsims: { lenient: updateFromQuery },
+    revokeApplication: { deprecated: true },
+    getInstallQrCodes: { deprecated: true },
+    getInstallCsv: { deprecated: true },
   },
 });
 
 export const V2_3 = laterVersion(V2_2, {
   name: '2.3',
-  summary: 'v2.3: every order line carries `iccids`.',
+  summary:
+    'v2.3: every order line carries `iccids`; assignment and history states in lower case; `limit` and `includeUsed` on the bundle list.',
   routes: {
     placeOrder: { response: OrderV23, answer: orderV23Answer },
     getOrder: { response: OrderV23, answer: orderV23Answer },
@@ -64,13 +105,20 @@ export const V2_3 = laterVersion(V2_2, {
       response: orderListOf(OrderV23),
       answer: (list: OrderBody[]) => ({ orders: list.map(orderV23Answer) }),
     },
+    listEsimBundles: {
+      querystring: BundleListQuery,
+      response: EsimBundlesV23,
+      answer: bundleListV23Answer,
+    },
+    getEsimBundle: { response: EsimBundleV23, answer: bundleV23Answer },
+    getEsimHistory: { response: HistoryV23, answer: historyV23Answer },
   },
 });
 
 export const V2_4 = laterVersion(V2_3, {
   name: '2.4',
   summary:
-    'v2.4: money in major units (9.99), `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself.',
+    'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds.',
   routes: {
     getOrganisation: { response: OrganisationV24, answer: organisationV24Answer },
     placeOrder: {
@@ -82,6 +130,22 @@ export const V2_4 = laterVersion(V2_3, {
       response: orderListOf(OrderV24),
       answer: (list: OrderBody[]) => ({ orders: list.map((o) => orderV24Answer(o)) }),
     },
+    listCatalogue: { response: cataloguePage(BundleV24), bytes: pageV24 },
+    getCatalogueBundle: { response: BundleV24, answer: bundleV24Answer },
+    topUpBalance: {
+      querystring: TopUpQueryV24,
+      request: topUpAmountInMinorUnits,
+      response: majorUnitSchema(TOP_UP_MONEY),
+      answer: inMajorUnits(TOP_UP_MONEY),
+    },
+    refundInventory: {
+      response: majorUnitSchema(REFUND_MONEY),
+      answer: inMajorUnits(REFUND_MONEY),
+    },
+    listEsimBundles: { response: EsimBundlesV24, answer: bundleListV24Answer },
+    getEsimBundle: { response: EsimBundleV24, answer: esimBundleV24Answer },
+    getEsimHistory: { response: HistoryV24, answer: historyV24Answer },
+    getEsim: { response: esimV24Schema, answer: esimV24Answer },
   },
 });
 
@@ -95,9 +159,17 @@ export const V2_5 = laterVersion(V2_4, {
     placeOrder: {
       body: (shared) => laterOrderBodySchema(shared, true),
       response: OrderV25,
+      answer: orderV25Answer,
+      example: {
+        ...orderV24Answer(EXAMPLES['placeOrder'] as OrderBody, undefined, '203.0.113.7'),
+        runningBalance: '990.01',
+      },
     },
     getOrder: { response: OrderV25 },
     listOrders: { response: orderListOf(OrderV25) },
+    // The eSIM fields of v2.5 that need eSIM state in the domain (state, msisdn,
+    // androidInstallUrl, brandingId, profileName) and the allowances of assignments join here,
+    // as getEsim / listEsims / listEsimBundles entries on top of v2.4's, once that state exists.
   },
 });
 

@@ -2,6 +2,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { Api } from '../api.js';
+import { REPLAY_HEADER } from '../idempotency.js';
 
 // An API version is the v2.1 routes seen through a set of wire differences: the same route
 // definitions (routes/<resource>/<action>.ts), the same use cases, and per operation what this
@@ -21,15 +22,15 @@ export interface RouteWire {
   readonly lenient?: (request: FastifyRequest) => void;
   /** Runs after validation: turns this version's request into what the shared handler reads. */
   readonly request?: (request: FastifyRequest) => void;
-  /** The success answer's schema on this version (what the document shows and serialises). */
-  readonly response?: TSchema;
+  /** The success answer's schema on this version (or made from the route's own). */
+  readonly response?: TSchema | ((shared: TObject) => TSchema);
   /**
    * The shared handler's success answer (the v2.1 shape) in this version's shape. It may read
    * more (a promise), e.g. the balance an order left.
    */
-  readonly answer?: (body: never, request: FastifyRequest) => unknown;
+  readonly answer?: (body: never, request: FastifyRequest, deps: AppDeps) => unknown;
   /** Same as `answer`, for the routes that send prebuilt JSON bytes (catalogue pages). */
-  readonly bytes?: (body: Buffer, request: FastifyRequest) => Buffer;
+  readonly bytes?: (body: Buffer, request: FastifyRequest, reply: FastifyReply) => Buffer;
   /** The success example of this version's document, where `answer` cannot make it from v2.1's. */
   readonly example?: unknown;
   /** Marked deprecated in this version's document. */
@@ -135,7 +136,19 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The behaviour switches of the version whose scope the route is registered in. */
     versionSwitches?: Switches;
+    /** The version's `answer` of this route, for routes that serialise an answer themselves. */
+    versionAnswer?: (body: never, request: FastifyRequest, deps: AppDeps) => unknown;
   }
+}
+
+/**
+ * The answer a route serialises itself (to keep the bytes, e.g. the eSIM detail cache) in the
+ * shape of the version serving the request; v2.1's answer as it is. Only a synchronous `answer`.
+ */
+export function presentIn<T>(request: FastifyRequest, body: T): unknown {
+  const answer = request.routeOptions.config.versionAnswer as
+    ((body: T, request: FastifyRequest) => unknown) | undefined;
+  return answer === undefined ? body : answer(body, request);
 }
 
 /** Whether the version that serves this request turns a behaviour switch on. */
@@ -144,11 +157,37 @@ export function switchOn(request: FastifyRequest, name: string): boolean {
 }
 
 /**
+ * An Idempotency-Key replay sends the stored answer's bytes, which are v2.1's (what the use case
+ * presented when it ran, whichever version asked): they are put in this version's shape too.
+ */
+function replayIn(
+  answer: (body: unknown, request: FastifyRequest, deps: AppDeps) => unknown,
+  deps: AppDeps,
+): PayloadHook {
+  return (request, reply, payload, done) => {
+    if (
+      !isSuccess(reply) ||
+      typeof payload !== 'string' ||
+      reply.getHeader(REPLAY_HEADER) !== 'true'
+    ) {
+      done(null, payload);
+      return;
+    }
+    Promise.resolve()
+      .then(() => answer(JSON.parse(payload) as unknown, request, deps))
+      .then(
+        (shaped) => done(null, JSON.stringify(shaped)),
+        (error: unknown) => done(error as Error),
+      );
+  };
+}
+
+/**
  * Applies a version's differences to a route as it is registered in the version's scope (an
  * onRoute hook): the route keeps its handler; its schemas, and hooks either side of the handler,
  * change.
  */
-export function applyWire(version: WireVersion, route: RouteOptions): void {
+export function applyWire(version: WireVersion, route: RouteOptions, deps: AppDeps): void {
   const schema = route.schema as Schema | undefined;
   const operationId = schema?.['operationId'];
   if (typeof operationId !== 'string') return;
@@ -165,7 +204,10 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
   if (wire.response !== undefined) {
     const responses = { ...(schema?.['response'] as Schema | undefined) };
     const status = Object.keys(responses).find((s) => s.startsWith('2')) ?? '200';
-    responses[status] = wire.response;
+    responses[status] =
+      typeof wire.response === 'function'
+        ? wire.response(responses[status] as TObject)
+        : wire.response;
     next['response'] = responses;
   }
   route.schema = next;
@@ -179,7 +221,8 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
     route.preHandler = [hook, ...hooksOf(route.preHandler)] as never;
   }
   if (wire.answer !== undefined) {
-    const answer = wire.answer as (body: unknown, request: FastifyRequest) => unknown;
+    route.config = { ...route.config, versionAnswer: wire.answer };
+    const answer = wire.answer as (body: unknown, r: FastifyRequest, d: AppDeps) => unknown;
     const hook: PayloadHook = (request, reply, payload, done) => {
       if (!isSuccess(reply)) {
         done(null, payload);
@@ -187,7 +230,7 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
       }
       let shaped: unknown;
       try {
-        shaped = answer(payload, request);
+        shaped = answer(payload, request, deps);
       } catch (error) {
         done(error as Error);
         return;
@@ -202,11 +245,23 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
       }
     };
     route.preSerialization = [...hooksOf(route.preSerialization), hook] as never;
+    route.onSend = [...hooksOf(route.onSend), replayIn(answer, deps)] as never;
   }
   if (wire.bytes !== undefined) {
     const bytes = wire.bytes;
     const hook: PayloadHook = (request, reply, payload, done) => {
-      done(null, isSuccess(reply) && Buffer.isBuffer(payload) ? bytes(payload, request) : payload);
+      if (!isSuccess(reply) || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+        done(null, payload);
+        return;
+      }
+      let shaped: Buffer;
+      try {
+        shaped = bytes(Buffer.isBuffer(payload) ? payload : Buffer.from(payload), request, reply);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done(null, shaped);
     };
     route.onSend = [...hooksOf(route.onSend), hook] as never;
   }

@@ -570,6 +570,27 @@ export async function orderPayment(
   };
 }
 
+/**
+ * The balance an order left: balance_after of its `order` journal entry (minor units), or
+ * undefined when nothing was journaled (a free order). One row, by the reference index.
+ */
+export async function balanceAfterOrder(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select('balance_after')
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'order')
+    .where('reference', '=', reference)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.balance_after);
+}
+
 /** What refunds journaled under a reference have given back so far. */
 export async function refundedFor(
   db: Executor,
