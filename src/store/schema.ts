@@ -377,6 +377,33 @@ export interface Database {
   portal_sign_in_failures: PortalSignInFailuresTable;
   mail_outbox: MailOutboxTable;
   usage_days: UsageDaysTable;
+  deferred_requests: DeferredRequestsTable;
+}
+
+export type DeferredKind = 'order' | 'apply';
+export type DeferredStatus = 'queued' | 'done' | 'failed';
+
+/** 019-deferred-requests: an order or apply accepted to be processed in the background. */
+export interface DeferredRequestsTable {
+  id: string;
+  organisation_id: string;
+  kind: DeferredKind;
+  /** `key:<Idempotency-Key>` or `body:<request hash>`; `answered:<id>` once a keyless one is answered. */
+  request_key: string;
+  request_hash: string;
+  /** JSON of the use case's input. */
+  input: string;
+  reference: string;
+  status: DeferredStatus;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  /** Wall clock: a claim older than this may be taken over (its worker died). */
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
 }
 
 export interface PortalCredentialsTable {

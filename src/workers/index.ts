@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { createCallbackWorker } from './callback-delivery.js';
+import { createDeferredWorker } from './deferred-requests.js';
 import { createLifecycleWorker } from './lifecycle-scheduler.js';
 import { createMoneyHousekeeping, createTopUpReconciler } from './money.js';
 import type { Worker, WorkerLog } from './worker.js';
@@ -13,5 +14,6 @@ export function createWorkers(deps: AppDeps, log: WorkerLog): Worker[] {
     createLifecycleWorker(deps, log),
     createTopUpReconciler(deps, log),
     createMoneyHousekeeping(deps, log),
+    createDeferredWorker(deps, log),
   ];
 }

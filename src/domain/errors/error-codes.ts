@@ -63,6 +63,10 @@ export const ERROR_CATALOGUE = {
   database_unreachable: { status: 503, message: 'database unreachable' },
   draining: { status: 503, message: 'this instance is shutting down; retry shortly' },
   starting: { status: 503, message: 'this instance is starting; retry shortly' },
+  processing: {
+    status: 503,
+    message: 'Processing - come back later or use the Retry-After (seconds) header',
+  },
   simulated_fault: { status: 'as-configured', message: 'simulated fault' },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -1,4 +1,6 @@
 import type { Executor } from '../../store/database.js';
+import { listAssignmentsByReference } from '../../store/repositories/assignment-repository.js';
+import { listEsimsByIccid } from '../../store/repositories/esim-repository.js';
 import type { AssignmentRow, EsimRow } from '../../store/schema.js';
 import type { AssignmentContext } from './lifecycle/assign.js';
 import { applyFromInventory } from './lifecycle/apply-from-inventory.js';
@@ -15,6 +17,8 @@ export interface ApplyBundleInput {
   /** An eSIM the organisation owns; undefined issues a new one. */
   readonly iccid: string | undefined;
   readonly repeat: number;
+  /** The apply's reference when it was fixed before (an apply processed in the background). */
+  readonly reference?: string;
 }
 
 export interface AppliedBundle {
@@ -30,7 +34,23 @@ export async function applyBundle(
   input: ApplyBundleInput,
 ): Promise<AppliedBundle> {
   if (input.iccid !== undefined) checkIccid(input.iccid, 'body field iccid');
-  const reference = deps.random.orderedUuid();
+  const reference = input.reference ?? deps.random.orderedUuid();
   const result = await applyFromInventory(tx, deps, { ...input, reference });
   return { ...result, reference };
+}
+
+/**
+ * An apply as it stands now, read back by its reference (one processed in the background,
+ * answered to the retry); undefined when the organisation has no such apply.
+ */
+export async function loadAppliedBundle(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<AppliedBundle | undefined> {
+  const assignments = await listAssignmentsByReference(db, organisationId, reference);
+  const [first] = assignments;
+  if (first === undefined) return undefined;
+  const [esim] = await listEsimsByIccid(db, organisationId, [first.iccid]);
+  return esim === undefined ? undefined : { esim, assignments, reference };
 }

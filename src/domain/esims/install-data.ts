@@ -1,7 +1,11 @@
 import type { Executor } from '../../store/database.js';
-import { listAssignmentsByReference } from '../../store/repositories/assignment-repository.js';
+import {
+  listAssignmentsByReference,
+  listAssignmentsByReferences,
+} from '../../store/repositories/assignment-repository.js';
+import type { ProfileStatus } from '../../store/schema.js';
 import { listEsimsByIccid } from '../../store/repositories/esim-repository.js';
-import { notFound } from '../errors/error-codes.js';
+import { badRequest, notFound } from '../errors/error-codes.js';
 
 // Install data for the eSIMs of an order or apply reference: a CSV an operator can mail-merge,
 // and a ZIP with one QR code per eSIM that a phone camera turns into the profile download.
@@ -26,16 +30,44 @@ function csvField(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function installCsv(rows: readonly InstallRow[]): string {
-  const lines = [CSV_HEADER.join(',')];
+/** The column `additionalFields=appleInstallUrl` adds to the CSV. */
+export const CSV_APPLE_COLUMN = 'Apple Install URL';
+
+const APPLE_SETUP = 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=';
+
+/** The link that installs a profile on an iPhone (iOS 17.4+): Apple's setup page and the code. */
+export function appleInstallUrlOf(row: Pick<InstallRow, 'smdpAddress' | 'matchingId'>): string {
+  return APPLE_SETUP + encodeURIComponent(activationCodeOf(row));
+}
+
+export interface CsvOptions {
+  /** Adds the column `Apple Install URL` (additionalFields=appleInstallUrl). */
+  readonly appleInstallUrl?: boolean;
+}
+
+export function installCsv(rows: readonly InstallRow[], options: CsvOptions = {}): string {
+  const apple = options.appleInstallUrl === true;
+  const lines = [(apple ? [...CSV_HEADER, CSV_APPLE_COLUMN] : CSV_HEADER).join(',')];
   for (const r of rows) {
-    lines.push([r.iccid, r.matchingId, r.smdpAddress, r.bundle].map(csvField).join(','));
+    const fields = [r.iccid, r.matchingId, r.smdpAddress, r.bundle];
+    if (apple) fields.push(appleInstallUrlOf(r));
+    lines.push(fields.map(csvField).join(','));
   }
   return lines.join('\r\n') + '\r\n';
 }
 
-/** A ZIP of `<iccid>.png` QR codes (one per eSIM) carrying each activation code. */
-export async function installZip(rows: readonly InstallRow[], at: Date): Promise<Buffer> {
+/** The CSV a ZIP may carry beside its QR codes, mapping each PNG to its eSIM and bundle. */
+export const ZIP_MAPPING_FILE = 'esims.csv';
+
+/**
+ * A ZIP of `<iccid>.png` QR codes (one per eSIM) carrying each activation code; with `mapping`,
+ * also that CSV as `esims.csv`, after the images.
+ */
+export async function installZip(
+  rows: readonly InstallRow[],
+  at: Date,
+  mapping?: string,
+): Promise<Buffer> {
   // Loaded on first use: most starts never make a ZIP.
   const [{ default: QRCode }, { default: yazl }] = await Promise.all([
     import('qrcode'),
@@ -55,6 +87,8 @@ export async function installZip(rows: readonly InstallRow[], at: Date): Promise
     // PNG is already compressed; storing avoids a second deflate.
     zip.addBuffer(png, `${r.iccid}.png`, { compress: false, mtime: at });
   }
+  if (mapping !== undefined)
+    zip.addBuffer(Buffer.from(mapping, 'utf8'), ZIP_MAPPING_FILE, { mtime: at });
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
@@ -118,4 +152,86 @@ export async function loadInstallEsims(db: Executor, organisationId: string, ref
 /** The base of a download's file name: the reference with anything unsafe replaced. */
 export function installFileName(reference: string): string {
   return `esims-${reference.replace(/[^A-Za-z0-9-]/g, '_')}`;
+}
+
+// Several references at once (`reference=a,b,c`): the later versions' GET /esims/assignments.
+
+/** At most this many references in one request. */
+export const MAX_INSTALL_REFERENCES = 50;
+
+/**
+ * The references of a comma-separated list: trimmed, each once, in the order given. None, an
+ * empty one or more than MAX_INSTALL_REFERENCES: 400 naming the parameter.
+ */
+export function parseReferences(text: string, parameter = 'query parameter reference'): string[] {
+  const parts = text.split(',').map((r) => r.trim());
+  if (parts.some((r) => r === '')) {
+    throw badRequest(`${parameter} must list references separated by commas, none empty`);
+  }
+  const unique = [...new Set(parts)];
+  if (unique.length > MAX_INSTALL_REFERENCES) {
+    throw badRequest(
+      `${parameter} lists ${unique.length} references; at most ${MAX_INSTALL_REFERENCES}`,
+    );
+  }
+  const long = unique.find((r) => r.length > 100);
+  if (long !== undefined) throw badRequest(`${parameter}: a reference is at most 100 characters`);
+  return unique;
+}
+
+/** One eSIM and bundle of a reference, with the eSIM's profile: an entry of the install data. */
+export interface InstallEntry extends InstallRow {
+  readonly reference: string;
+  readonly profileStatus: ProfileStatus;
+  readonly pin: string;
+  readonly puk: string;
+  /** RFC 3339 UTC, or empty when never installed. */
+  readonly firstInstalledDateTime: string;
+}
+
+/**
+ * The install entries of several references of the organisation: for each reference in the
+ * order given, one entry per eSIM and bundle, in assignment order. All or nothing: the first
+ * reference that is unknown or another organisation's is a 404 naming it.
+ */
+export async function loadInstallEntries(
+  db: Executor,
+  organisationId: string,
+  references: readonly string[],
+): Promise<InstallEntry[]> {
+  const assignments = await listAssignmentsByReferences(db, organisationId, references);
+  const byReference = new Map<string, typeof assignments>();
+  for (const a of assignments) {
+    const list = byReference.get(a.reference);
+    if (list === undefined) byReference.set(a.reference, [a]);
+    else list.push(a);
+  }
+  const missing = references.find((r) => !byReference.has(r));
+  if (missing !== undefined) throw notFound(`reference ${missing} not found`);
+  const iccids = [...new Set(assignments.map((a) => a.iccid))];
+  const esims = new Map(
+    (await listEsimsByIccid(db, organisationId, iccids)).map((e) => [e.iccid, e]),
+  );
+  const entries: InstallEntry[] = [];
+  for (const reference of references) {
+    const seen = new Set<string>();
+    for (const a of byReference.get(reference) ?? []) {
+      const esim = esims.get(a.iccid);
+      const key = `${a.iccid}\n${a.bundle_name}`;
+      if (esim === undefined || seen.has(key)) continue;
+      seen.add(key);
+      entries.push({
+        reference,
+        iccid: esim.iccid,
+        matchingId: esim.matching_id,
+        smdpAddress: esim.smdp_address,
+        bundle: a.bundle_name,
+        profileStatus: esim.profile_status,
+        pin: esim.pin,
+        puk: esim.puk,
+        firstInstalledDateTime: esim.first_installed_at ?? '',
+      });
+    }
+  }
+  return entries;
 }

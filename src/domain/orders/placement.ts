@@ -184,6 +184,8 @@ async function validateOnly(
 export interface PlaceOrderInput {
   readonly org: OrderingOrganisation;
   readonly request: OrderRequest;
+  /** The order's reference when it was fixed before (an order processed in the background). */
+  readonly reference?: string;
 }
 
 /** Checks an order (`type: 'validate'`): every check placing it makes, and nothing is written. */
@@ -276,7 +278,7 @@ export async function placeOrder(
   const now = deps.clock.now();
   const at = iso(now);
   const expiry = iso(addDays(now, deps.config.inventoryValidityDays));
-  const reference = deps.random.orderedUuid();
+  const reference = input.reference ?? deps.random.orderedUuid();
   const prepared = await prepare(trx, org, request, deps.config);
   const activations = prepared.activations;
   const lineIccids: string[][] = [];

@@ -13,6 +13,8 @@ import {
 } from './shapes/orders.js';
 import { EXAMPLES } from '../openapi-examples.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
+import { installDataV22, installDataV25 } from './shapes/install-data.js';
+import { PlaceOrderQuery } from './shapes/order-query.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
 import { BundleV24, bundleV24Answer, cataloguePage, pageV22, pageV24 } from './shapes/catalogue.js';
 import { BundleSchema } from '../routes/catalogue/bundle-schema.js';
@@ -62,10 +64,13 @@ export const V2_1: WireVersion = {
 export const V2_2 = laterVersion(V2_1, {
   name: '2.2',
   summary:
-    'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type.',
+    'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list.',
   bodyWithoutContentType: true,
+  switches: { installDataLists: true, asyncOrders: true },
   routes: {
+    getInstallData: installDataV22,
     placeOrder: {
+      querystring: PlaceOrderQuery,
       body: (shared) => laterOrderBodySchema(shared, false),
       request: sharedOrderBody,
       response: OrderV22,
@@ -146,8 +151,11 @@ export const V2_4 = laterVersion(V2_3, {
 
 export const V2_5 = laterVersion(V2_4, {
   name: '2.5',
-  summary: 'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders.',
+  summary:
+    'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders; `GET /esims/assignments` answers JSON unless asked for CSV or ZIP.',
+  switches: { installDataJsonByDefault: true },
   routes: {
+    getInstallData: installDataV25,
     placeOrder: {
       body: (shared) => laterOrderBodySchema(shared, true),
       response: OrderV25,

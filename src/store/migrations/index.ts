@@ -13,6 +13,7 @@ import { portal } from './014-portal.js';
 import { portalMoney } from './015-portal-money.js';
 import { bundleJson } from './016-bundle-json.js';
 import { ledgerReference } from './017-ledger-reference.js';
+import { deferredRequests } from './019-deferred-requests.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -34,5 +35,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '015-portal-money': portalMoney(dialect),
     '016-bundle-json': bundleJson(dialect),
     '017-ledger-reference': ledgerReference(),
+    '019-deferred-requests': deferredRequests(dialect),
   };
 }

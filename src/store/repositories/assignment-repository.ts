@@ -109,6 +109,24 @@ export async function listAssignmentsByReference(
   return rows.map(normaliseAssignment);
 }
 
+/** The assignments of several order or apply references of the organisation (reference index). */
+export async function listAssignmentsByReferences(
+  db: Executor,
+  organisationId: string,
+  references: readonly string[],
+): Promise<AssignmentRow[]> {
+  if (references.length === 0) return [];
+  const rows = await db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('reference', 'in', references)
+    .where('organisation_id', '=', organisationId)
+    .orderBy('created_at')
+    .orderBy('iccid')
+    .execute();
+  return rows.map(normaliseAssignment);
+}
+
 export type DueKind = 'processing' | 'ended' | 'lapsed';
 
 /**

@@ -2,14 +2,25 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { MAX_REPEAT } from '../../../domain/esims/lifecycle/apply-from-inventory.js';
 import type { AppliedBundle } from '../../../domain/esims/apply-bundle.js';
-import { applyBundle } from '../../../domain/esims/apply-bundle.js';
+import { applyBundle, loadAppliedBundle } from '../../../domain/esims/apply-bundle.js';
+import {
+  DEFERRED_ABOVE_UNITS,
+  stillProcessing,
+  submitDeferred,
+} from '../../../domain/deferred/submit.js';
+import { checkIccid } from '../../../domain/esims/owned-esim.js';
+import { findOwnedEsim } from '../../../store/repositories/esim-repository.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
+import { switchOn } from '../../versions/wire.js';
 import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { Api } from '../../api.js';
 import {
   IdempotencyHeaders,
   idempotencyConflict,
   idempotencyOf,
+  presentedKey,
   replyWith,
+  requestHash,
 } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 
@@ -94,6 +105,27 @@ export function registerApplyBundle(app: Api, deps: AppDeps): void {
       iccid,
       repeat,
     };
+    // v2.2+: more than five bundles are applied in the background (docs/orders.md).
+    if (repeat > DEFERRED_ABOVE_UNITS && switchOn(request, 'asyncOrders')) {
+      const state = await submitDeferred(deps, {
+        organisationId: input.organisationId,
+        kind: 'apply',
+        idempotencyKey: presentedKey(request),
+        requestHash: requestHash(request),
+        input,
+        check: async () => {
+          // What can be checked without writing: the eSIM named is the organisation's.
+          if (iccid === undefined) return;
+          checkIccid(iccid, 'body field iccid');
+          const owned = await findOwnedEsim(deps.store.db, input.organisationId, iccid);
+          if (owned === undefined) throw notFound(`eSIM ${iccid} not found`);
+        },
+      });
+      if (state.state === 'processing') throw stillProcessing();
+      const applied = await loadAppliedBundle(deps.store.db, input.organisationId, state.reference);
+      if (applied === undefined) throw notFound(`apply ${state.reference} not found`);
+      return appliedBody(applied);
+    }
     const outcome = await runUseCase(deps, applyBundle, input, {
       idempotency: idempotencyOf(request),
       present: appliedBody,

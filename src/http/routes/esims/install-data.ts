@@ -8,6 +8,8 @@ import {
   loadInstallEsims,
   loadInstallRows,
 } from '../../../domain/esims/install-data.js';
+import { switchOn } from '../../versions/wire.js';
+import { sendInstallEntries } from './install-entries.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { EsimSchema, esimBody } from './esim-view.js';
@@ -21,10 +23,19 @@ const MEDIA_TYPES = {
 type Format = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];
 
 /** The format an Accept header prefers (q-values and wildcards honoured); CSV when none fits. */
-export function negotiateInstallFormat(accept: string | undefined): Format {
-  if (accept === undefined || accept.trim() === '') return 'csv';
+export function negotiateInstallFormat(
+  accept: string | undefined,
+  fallback: Format = 'csv',
+): Format {
+  if (accept === undefined || accept.trim() === '') return fallback;
+  // Wildcards only (`*/*`, what most HTTP libraries send unasked): the version's default.
+  if (fallback !== 'csv' && accept.split(',').every((a) => /^\s*\*\/\*\s*(;|$)/.test(a))) {
+    return fallback;
+  }
   const chosen = new Negotiator({ headers: { accept } }).mediaType(Object.keys(MEDIA_TYPES));
-  return chosen === undefined ? 'csv' : (MEDIA_TYPES[chosen as keyof typeof MEDIA_TYPES] ?? 'csv');
+  return chosen === undefined
+    ? fallback
+    : (MEDIA_TYPES[chosen as keyof typeof MEDIA_TYPES] ?? fallback);
 }
 
 const schema = {
@@ -79,8 +90,19 @@ const schema = {
 export function registerInstallData(app: Api, deps: AppDeps): void {
   app.get('/esims/assignments', { schema }, async (request, reply) => {
     const { reference } = request.query;
-    const format = request.query.format ?? negotiateInstallFormat(request.headers.accept);
+    // v2.5 answers JSON when the client does not say (docs/versions.md, install data).
+    const fallback = switchOn(request, 'installDataJsonByDefault') ? 'json' : 'csv';
+    const format = request.query.format ?? negotiateInstallFormat(request.headers.accept, fallback);
     reply.header('vary', 'Accept');
+    // v2.2+: several references, a JSON list, the CSV in the ZIP, additionalFields.
+    if (switchOn(request, 'installDataLists')) {
+      const { additionalFields } = request.query as { additionalFields?: string };
+      return sendInstallEntries(reply, deps, request.organisation.id, {
+        references: reference,
+        format,
+        additionalFields,
+      });
+    }
     if (format === 'json') {
       const esims = await loadInstallEsims(deps.store.db, request.organisation.id, reference);
       const bodies = esims.map(esimBody);

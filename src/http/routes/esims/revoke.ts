@@ -59,8 +59,9 @@ const responses = {
   500: standardErrors[500],
 };
 
-const successorPath = (iccid: string, name: string, id: string): string =>
-  `/v2.1/esims/${encodeURIComponent(iccid)}/bundles/${encodeURIComponent(name)}/assignments/${encodeURIComponent(id)}`;
+/** The successor's path under the version prefix the request came in on (`/v2.1`, `/v2.4` …). */
+const successorPath = (url: string, iccid: string, name: string, id: string): string =>
+  `${url.slice(0, Math.max(0, url.indexOf('/esims/')))}/esims/${encodeURIComponent(iccid)}/bundles/${encodeURIComponent(name)}/assignments/${encodeURIComponent(id)}`;
 
 export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
   const handle = (
@@ -107,7 +108,7 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
         reply.header('deprecation', 'true');
         reply.header(
           'link',
-          `<${successorPath(p['iccid'] ?? '', p['name'] ?? '', p['assignmentId'] ?? '')}>; rel="successor-version"`,
+          `<${successorPath(request.url, p['iccid'] ?? '', p['name'] ?? '', p['assignmentId'] ?? '')}>; rel="successor-version"`,
         );
       },
     },

@@ -1,10 +1,32 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
+import { isStillProcessing, stillProcessing } from '../../../domain/deferred/submit.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
 import { findActivations, findOrder } from '../../../store/repositories/order-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { switchOn } from '../../versions/wire.js';
 import { OrderSchema, orderBody } from './order-schema.js';
+import type { OrderBody } from './order-schema.js';
+
+/** The organisation's order as the routes answer it (v2.1 shape), or undefined. */
+export async function readOrderBody(
+  deps: Pick<AppDeps, 'store'>,
+  organisationId: string,
+  orderReference: string,
+): Promise<OrderBody | undefined> {
+  const db = deps.store.db;
+  const order = await findOrder(db, organisationId, orderReference);
+  if (order === undefined) return undefined;
+  const activations = order.assign
+    ? await findActivations(
+        db,
+        order.organisationId,
+        order.items.flatMap((i) => i.iccids),
+      )
+    : new Map();
+  return orderBody(order, activations);
+}
 
 const schema = {
   tags: ['Orders'],
@@ -27,18 +49,18 @@ const schema = {
 
 export function registerGetOrder(app: Api, deps: AppDeps): void {
   app.get('/orders/:orderReference', { schema }, async (request) => {
-    const db = deps.store.db;
     const { orderReference } = request.params;
-    const order = await findOrder(db, request.organisation.id, orderReference);
+    const organisationId = request.organisation.id;
+    const body = await readOrderBody(deps, organisationId, orderReference);
+    if (body !== undefined) return body;
+    // v2.2+: an order accepted for the background and not yet placed is still processing.
+    if (
+      switchOn(request, 'asyncOrders') &&
+      (await isStillProcessing(deps, organisationId, orderReference))
+    ) {
+      throw stillProcessing();
+    }
     // Another organisation's order reads exactly like one that does not exist.
-    if (order === undefined) throw notFound(`order ${orderReference} not found`);
-    const activations = order.assign
-      ? await findActivations(
-          db,
-          order.organisationId,
-          order.items.flatMap((i) => i.iccids),
-        )
-      : new Map();
-    return orderBody(order, activations);
+    throw notFound(`order ${orderReference} not found`);
   });
 }

@@ -10,10 +10,20 @@ import type { OrderRequest } from '../../../domain/orders/validation.js';
 import type { Api } from '../../api.js';
 import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import {
+  DEFERRED_ABOVE_UNITS,
+  stillProcessing,
+  submitDeferred,
+} from '../../../domain/deferred/submit.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
+import { switchOn } from '../../versions/wire.js';
+import { readOrderBody } from './get.js';
+import {
   IdempotencyHeaders,
   idempotencyConflict,
   idempotencyOf,
+  presentedKey,
   replyWith,
+  requestHash,
 } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { OrderSchema, placedOrderBody } from './order-schema.js';
@@ -107,6 +117,24 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
     const org = orderingOrganisation(request.organisation);
     // validate writes nothing, so it is safe to repeat and needs no idempotency record.
     if (order.type === 'validate') return placedOrderBody(await validateOrder(deps, org, order));
+    const units = order.order.reduce((n, line) => n + line.quantity, 0);
+    // v2.2+: more than five bundles are placed in the background (docs/orders.md).
+    if (units > DEFERRED_ABOVE_UNITS && switchOn(request, 'asyncOrders')) {
+      const state = await submitDeferred(deps, {
+        organisationId: org.id,
+        kind: 'order',
+        idempotencyKey: presentedKey(request),
+        requestHash: requestHash(request),
+        input: { org: { id: org.id, currency: org.currency, groups: org.groups }, request: order },
+        check: async () => {
+          await validateOrder(deps, org, order);
+        },
+      });
+      if (state.state === 'processing') throw stillProcessing();
+      const placed = await readOrderBody(deps, org.id, state.reference);
+      if (placed === undefined) throw notFound(`order ${state.reference} not found`);
+      return placed;
+    }
     const outcome = await runUseCase(
       deps,
       placeOrder,

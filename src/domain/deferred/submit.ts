@@ -1,0 +1,150 @@
+import { addSeconds, iso } from '../../clock.js';
+import type { Clock } from '../../clock.js';
+import type { RandomSource } from '../../random.js';
+import type { Db } from '../../store/database.js';
+import {
+  deleteExpiredDeferred,
+  findDeferredByKey,
+  findDeferredByReference,
+  insertDeferredRequest,
+  releaseAnsweredKey,
+} from '../../store/repositories/deferred-repository.js';
+import type { DeferredRequest } from '../../store/repositories/deferred-repository.js';
+import type { DeferredKind } from '../../store/schema.js';
+import { DomainError, conflict, isFixedStatusCode } from '../errors/error-codes.js';
+
+// Orders and applies processed in the background: a capability the later versions of the
+// interface switch on for requests of more than five bundles (the version layer decides; nothing
+// here knows about versions). Accepting one writes a queued row with the order or apply
+// reference fixed; the deferred-requests worker (process.ts) does the work and marks the row done
+// in one transaction. Asking again with the same request answers from the row:
+//   - still queued: 503 `processing` with Retry-After;
+//   - done: the reference, which the caller reads back and answers like a synchronous request;
+//   - refused while processing (funds spent meanwhile, …): that refusal, a 4xx.
+// A request is "the same" by its Idempotency-Key when it has one (the same key with another
+// request is a 409, as for every key), else by the hash of the request itself. A keyless request
+// is matched only until its outcome has been answered once: then its key is released, and the same
+// body sent again is a new order (a client that must never repeat an order sends a key).
+
+/** Orders and applies of more than this many bundles are the ones the later versions defer. */
+export const DEFERRED_ABOVE_UNITS = 5;
+/** How long the outcome of a background request is kept for the client to ask again. */
+export const DEFERRED_RETENTION_SECONDS = 24 * 3600;
+/** Seconds a client is told to wait before asking again (Retry-After). */
+export const DEFERRED_RETRY_AFTER_SECONDS = 2;
+
+export interface DeferredDeps {
+  readonly store: { readonly db: Db };
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+export interface DeferredSubmission {
+  readonly organisationId: string;
+  readonly kind: DeferredKind;
+  /** The request's Idempotency-Key, if it carries one. */
+  readonly idempotencyKey: string | undefined;
+  /** Equal requests hash equally (the surface decides: method, path, query, body). */
+  readonly requestHash: string;
+  /** The use case's input, without its reference (stored as JSON). */
+  readonly input: unknown;
+  /** Runs every check of the request before it is accepted (a 4xx refuses it at once). */
+  readonly check: () => Promise<void>;
+}
+
+/** Where a background request stands: still processing (503), or done with its reference. */
+export type DeferredState =
+  | { readonly state: 'processing'; readonly reference: string; readonly accepted: boolean }
+  | { readonly state: 'done'; readonly reference: string };
+
+/** The 503 a request still being processed is answered with. */
+export function stillProcessing(): DomainError {
+  return new DomainError('processing', undefined, DEFERRED_RETRY_AFTER_SECONDS);
+}
+
+function requestKeyOf(submission: DeferredSubmission): string {
+  return submission.idempotencyKey === undefined
+    ? `body:${submission.requestHash}`
+    : `key:${submission.idempotencyKey}`;
+}
+
+/** The refusal a failed request stored, raised again. */
+function storedRefusal(found: DeferredRequest): DomainError {
+  const code = found.error?.code;
+  return new DomainError(
+    isFixedStatusCode(code) ? code : 'bad_request',
+    found.error?.message ?? 'the request was refused',
+  );
+}
+
+/** What an existing row answers the request with (a refusal is thrown). */
+async function answerOf(
+  db: Db,
+  found: DeferredRequest,
+  submission: DeferredSubmission,
+): Promise<DeferredState> {
+  if (found.requestHash !== submission.requestHash) {
+    throw conflict(
+      `Idempotency-Key "${submission.idempotencyKey ?? ''}" was already used with a different request`,
+      'idempotency_key_reused',
+    );
+  }
+  if (found.status === 'queued') {
+    return { state: 'processing', reference: found.reference, accepted: false };
+  }
+  // A keyless request is answered its outcome once; the same body later is a new request.
+  if (submission.idempotencyKey === undefined) {
+    await releaseAnsweredKey(db, found.id, found.requestKey);
+  }
+  if (found.status === 'failed') throw storedRefusal(found);
+  return { state: 'done', reference: found.reference };
+}
+
+/**
+ * Accepts an order or apply for the background, or answers a repeat of one from its row. A new
+ * request is checked first (`check`), so bad input is refused at once and never queued.
+ */
+export async function submitDeferred(
+  deps: DeferredDeps,
+  submission: DeferredSubmission,
+): Promise<DeferredState> {
+  const db = deps.store.db;
+  const requestKey = requestKeyOf(submission);
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const now = deps.clock.now();
+    const found = await findDeferredByKey(db, submission.organisationId, requestKey);
+    if (found !== undefined && found.expiresAt > iso(now)) {
+      return answerOf(db, found, submission);
+    }
+    if (found !== undefined) await deleteExpiredDeferred(db, found.id, iso(now));
+    await submission.check();
+    const reference = deps.random.orderedUuid();
+    const inserted = await insertDeferredRequest(db, {
+      id: deps.random.uuid(),
+      organisationId: submission.organisationId,
+      kind: submission.kind,
+      requestKey,
+      requestHash: submission.requestHash,
+      input: submission.input,
+      reference,
+      at: iso(now),
+      expiresAt: iso(addSeconds(now, DEFERRED_RETENTION_SECONDS)),
+    });
+    if (inserted) return { state: 'processing', reference, accepted: true };
+    // The same request arrived at the same time and was accepted first: answer from its row.
+  }
+  throw stillProcessing();
+}
+
+/**
+ * Whether an order or apply reference of the organisation is still being processed in the
+ * background (so a read of it answers 503 rather than 404).
+ */
+export async function isStillProcessing(
+  deps: Pick<DeferredDeps, 'store'>,
+  organisationId: string,
+  reference: string,
+): Promise<boolean> {
+  const found = await findDeferredByReference(deps.store.db, organisationId, reference);
+  return found !== undefined && found.status === 'queued';
+}
