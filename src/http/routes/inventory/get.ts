@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { iso } from '../../../clock.js';
-import type { Bundle } from '../../../domain/bundle.js';
-import type { InventoryItem } from '../../../domain/inventory-view.js';
-import { inventoryItems } from '../../../domain/inventory-view.js';
+import type { Bundle } from '../../../domain/catalogue/bundle.js';
+import type { InventoryItem } from '../../../domain/inventory/inventory-view.js';
+import { inventoryItems } from '../../../domain/inventory/inventory-view.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 
