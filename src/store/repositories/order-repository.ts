@@ -358,15 +358,17 @@ export async function findActivations(
 ): Promise<Map<string, EsimActivation>> {
   const out = new Map<string, EsimActivation>();
   const unique = [...new Set(iccids)];
-  // Chunked: SQLite limits the number of bound parameters per statement.
+  // Chunked: SQLite limits the number of bound parameters per statement. Found by ICCID (the
+  // primary key) and the organisation checked on the rows found: with the organisation in the
+  // WHERE clause, SQLite's planner would walk the organisation's index over all its eSIMs.
   for (let i = 0; i < unique.length; i += 500) {
     const rows = await db
       .selectFrom('esims')
-      .select(['iccid', 'matching_id', 'smdp_address'])
-      .where('organisation_id', '=', organisationId)
+      .select(['iccid', 'organisation_id', 'matching_id', 'smdp_address'])
       .where('iccid', 'in', unique.slice(i, i + 500))
       .execute();
     for (const r of rows) {
+      if (r.organisation_id !== organisationId) continue;
       out.set(r.iccid, { iccid: r.iccid, matchingId: r.matching_id, smdpAddress: r.smdp_address });
     }
   }
