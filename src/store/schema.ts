@@ -156,6 +156,7 @@ export interface LedgerEntriesTable {
   reference: string;
   description: string;
   created_at: string;
+  seq: Generated<number>; // 022-growth: row number within the organisation, set by a trigger
 }
 
 export interface PaymentCardsTable {

@@ -5,6 +5,7 @@ import type { TestApp, TestOrg } from '../harness.js';
 import { addBundles, fixtureBundle } from '../fixtures/orders.js';
 import { assertIndexedRead, planOf, statementsOf } from '../query-plan.js';
 import { listEsims } from '../../src/store/repositories/esim-repository.js';
+import { pageLedgerEntries } from '../../src/store/repositories/ledger-repository.js';
 import { listOrders } from '../../src/store/repositories/order-repository.js';
 
 // Lists paged by number read rows by their number within the organisation, and their totals are
@@ -135,6 +136,11 @@ for (const kind of DATABASES) {
           listEsims(d, org.id, { offset: 700, limit: 50, total: 1000, direction: 'desc' }),
         )),
       ];
+      const ledger = (
+        await statementsOf(db, (d) => pageLedgerEntries(d, org.id, { offset: 0, limit: 50 }))
+      ).at(-1);
+      assert.ok(ledger !== undefined);
+      assertIndexedRead(await planOf(db, kind, ledger), 'ledger_entries_org_seq');
       const [orders, esimsAsc, esimsDesc] = statements;
       assert.ok(orders !== undefined && esimsAsc !== undefined && esimsDesc !== undefined);
       assertIndexedRead(await planOf(db, kind, orders), 'orders_org_seq');

@@ -10,7 +10,7 @@ import type { MigrationStep } from './index.js';
 // an organisation's exhausted batches cost nothing to a read or a draw. Queries must spell the
 // predicate `remaining > 0` literally (not as a bound parameter) for SQLite to choose the index.
 //
-// Lists paged by number: every order and eSIM carries its row number within the organisation
+// Lists paged by number: every order, eSIM and journal entry carries its row number within the organisation
 // (`seq`, 1, 2, 3 … in the order rows were written; orders numbered per source, so the orders of
 // GET /orders are numbered apart from the applies), and `organisation_counts` holds how many
 // there are. A trigger numbers each new row and counts it in the inserting statement, so the
@@ -35,15 +35,25 @@ async function numberRows(db: Kysely<unknown>, dialect: DialectName): Promise<vo
       from esims) as r
     where r.iccid = esims.iccid`.execute(db);
   await sql`
+    update ledger_entries set seq = r.n from (
+      select id, row_number() over (partition by organisation_id order by id) as n
+      from ledger_entries) as r
+    where r.id = ledger_entries.id`.execute(db);
+  await sql`
     insert into organisation_counts (organisation_id, name, value)
     select organisation_id, 'orders:' || source, count(*) from orders group by organisation_id, source
     union all
-    select organisation_id, 'esims', count(*) from esims group by organisation_id`.execute(db);
+    select organisation_id, 'esims', count(*) from esims group by organisation_id
+    union all
+    select organisation_id, 'ledger', count(*) from ledger_entries group by organisation_id`.execute(
+    db,
+  );
 
   if (dialect === 'sqlite') {
     for (const [table, key, name] of [
       ['orders', 'reference', sql`'orders:' || new.source`],
       ['esims', 'iccid', sql`'esims'`],
+      ['ledger_entries', 'id', sql`'ledger'`],
     ] as const) {
       await sql`
         create trigger ${sql.raw(`${table}_numbered`)} after insert on ${sql.table(table)}
@@ -71,6 +81,7 @@ async function numberRows(db: Kysely<unknown>, dialect: DialectName): Promise<vo
             return null;
           end if;`,
     ],
+    ['ledger_entries', `'ledger'`, ''],
   ] as const) {
     await sql
       .raw(
@@ -122,11 +133,17 @@ export const growth = (dialect: DialectName): MigrationStep => ({
       .execute();
     await db.schema.alterTable('orders').addColumn('seq', count).execute();
     await db.schema.alterTable('esims').addColumn('seq', count).execute();
+    await db.schema.alterTable('ledger_entries').addColumn('seq', count).execute();
     await numberRows(db, dialect);
     await db.schema
       .createIndex('orders_org_seq')
       .on('orders')
       .columns(['organisation_id', 'source', 'seq'])
+      .execute();
+    await db.schema
+      .createIndex('ledger_entries_org_seq')
+      .on('ledger_entries')
+      .columns(['organisation_id', 'seq'])
       .execute();
     await db.schema
       .createIndex('esims_org_seq')
