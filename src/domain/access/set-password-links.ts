@@ -11,7 +11,7 @@ import { findUserById, findUsersByEmail } from '../../store/repositories/user-re
 import type { AuditActor } from '../audit/audit-log.js';
 import { audit, userActor } from '../audit/audit-log.js';
 import { badRequest } from '../errors/error-codes.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 import type { PortalDeps } from './access-deps.js';
 import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
 import { newSecret, secretHash } from './secrets.js';
@@ -71,16 +71,20 @@ export async function setPasswordWithLink(
   if (user === undefined) throw badRequest(LINK_INVALID);
   const hash = await hashPassword(password);
   const now = deps.wallClock.now();
-  await inTransaction(deps, async (trx) => {
-    if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
-    await setPasswordHash(trx, user.id, hash, iso(now));
-    await deleteSessionsOfUser(trx, user.id);
-    await audit(trx, userActor(user, source), {
-      action: 'user.password_set',
-      organisationId: user.organisationId,
-      at: deps.clock.now(),
-    });
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
+      await setPasswordHash(trx, user.id, hash, iso(now));
+      await deleteSessionsOfUser(trx, user.id);
+      await audit(trx, userActor(user, source), {
+        action: 'user.password_set',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+    },
+    undefined,
+  );
   return user;
 }
 
@@ -93,15 +97,19 @@ export async function setPassword(
 ): Promise<void> {
   checkPasswordRules(password);
   const hash = await hashPassword(password);
-  await inTransaction(deps, async (trx) => {
-    await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
-    await deleteSessionsOfUser(trx, user.id);
-    await audit(trx, who, {
-      action: 'user.password_set',
-      organisationId: user.organisationId,
-      at: deps.clock.now(),
-    });
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
+      await deleteSessionsOfUser(trx, user.id);
+      await audit(trx, who, {
+        action: 'user.password_set',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+    },
+    undefined,
+  );
 }
 
 export const FORGOT_PASSWORD_SENT =

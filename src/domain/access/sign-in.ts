@@ -9,7 +9,7 @@ import {
 import { findUsersByEmail } from '../../store/repositories/user-repository.js';
 import { audit, userActor } from '../audit/audit-log.js';
 import type { Executor } from '../../store/database.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 import type { PortalDeps } from './access-deps.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import type { PortalSession } from './sessions.js';
@@ -110,28 +110,36 @@ async function auditFailure(
 export async function signIn(deps: PortalDeps, attempt: Attempt): Promise<SignInResult> {
   const lockMinutes = deps.config.portal.lockMinutes;
   if (await isLocked(deps, attempt)) {
-    await inTransaction(deps, (tx) => auditFailure(tx, deps, attempt, 'locked'));
+    await runWrite(deps, (tx) => auditFailure(tx, deps, attempt, 'locked'), undefined);
     return { ok: false, message: lockedMessage(lockMinutes) };
   }
   const user = await findMatch(deps, attempt);
   if (user === undefined) {
-    const locked = await inTransaction(deps, async (tx) => {
-      const nowLocked = await recordFailure(tx, deps, attempt);
-      const reason = nowLocked ? 'wrong password; now locked' : 'wrong password';
-      await auditFailure(tx, deps, attempt, reason);
-      return nowLocked;
-    });
+    const locked = await runWrite(
+      deps,
+      async (tx) => {
+        const nowLocked = await recordFailure(tx, deps, attempt);
+        const reason = nowLocked ? 'wrong password; now locked' : 'wrong password';
+        await auditFailure(tx, deps, attempt, reason);
+        return nowLocked;
+      },
+      undefined,
+    );
     return { ok: false, message: locked ? lockedMessage(lockMinutes) : WRONG_CREDENTIALS };
   }
-  const started = await inTransaction(deps, async (tx) => {
-    await deleteSignInFailures(tx, throttleKeys(attempt)[0]?.key ?? '');
-    const session = await startSession(tx, deps, user, attempt.source);
-    await audit(tx, userActor(user, attempt.source), {
-      action: 'portal.signed_in',
-      organisationId: user.organisationId,
-      at: deps.clock.now(),
-    });
-    return session;
-  });
+  const started = await runWrite(
+    deps,
+    async (tx) => {
+      await deleteSignInFailures(tx, throttleKeys(attempt)[0]?.key ?? '');
+      const session = await startSession(tx, deps, user, attempt.source);
+      await audit(tx, userActor(user, attempt.source), {
+        action: 'portal.signed_in',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+      return session;
+    },
+    undefined,
+  );
   return { ok: true, ...started };
 }
