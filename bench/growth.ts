@@ -302,6 +302,37 @@ async function main(): Promise<void> {
       `| database bytes per order (with its eSIM, item and batch) | ${(bytes / size).toFixed(0)} | |`,
     );
   }
+  const left = Number(process.env['BENCH_INVENTORY_LEFT'] ?? '0');
+  if (left > 0) {
+    // A very large inventory: `left` batches with units left, read by one GET /inventory.
+    for (let done = 0; done < left; done += ROWS_PER_STATEMENT) {
+      const n = Math.min(ROWS_PER_STATEMENT, left - done);
+      await db
+        .insertInto('inventory_batches')
+        .values(
+          Array.from({ length: n }, (_, i) => ({
+            organisation_id: org.id,
+            bundle_name: BUNDLE,
+            order_reference: `left-${done + i}`,
+            total: 2,
+            remaining: 1,
+            expiry,
+            created_at: new Date(base + (done + i) * 1000).toISOString(),
+            source_batch_id: null,
+          })),
+        )
+        .execute();
+    }
+    const rssBefore = process.memoryUsage().rss;
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const res = await get('/v2.1/inventory');
+    const wall = performance.now() - t;
+    const d = process.cpuUsage(c);
+    print(
+      `\nGET /v2.1/inventory with ${left} batches with units left: ${(res.rawPayload.length / 1e6).toFixed(1)} MB in ${(wall / 1000).toFixed(2)} s (${((d.user + d.system) / 1e6).toFixed(2)} s CPU); RSS ${(rssBefore / 1048576).toFixed(0)} -> ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB (app.inject holds the whole answer; a socket does not)`,
+    );
+  }
   print(`\nRSS at the end: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB`);
   await app.close();
   await opened.close();
