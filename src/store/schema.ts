@@ -101,6 +101,13 @@ export interface BundleGroupsTable {
   group_name: string;
 }
 
+/** 022-growth: how many rows an organisation has of a kind ('orders:order', 'esims', …). */
+export interface OrganisationCountsTable {
+  organisation_id: string;
+  name: string;
+  value: number;
+}
+
 export interface OrdersTable {
   reference: string;
   organisation_id: string;
@@ -111,6 +118,7 @@ export interface OrdersTable {
   assign: number;
   source: OrderSource;
   created_at: string;
+  seq: Generated<number>; // 022-growth: row number within the organisation and source, set by a trigger
 }
 
 export interface OrderItemsTable {
@@ -148,6 +156,7 @@ export interface LedgerEntriesTable {
   reference: string;
   description: string;
   created_at: string;
+  seq: Generated<number>; // 022-growth: row number within the organisation, set by a trigger
 }
 
 export interface PaymentCardsTable {
@@ -215,6 +224,7 @@ export interface EsimsTable {
   order_reference: string | null;
   created_at: string;
   customer_ref: string | null; // 007-live-routes: the organisation's own reference (PUT /esims)
+  seq: Generated<number>; // 022-growth: row number within the organisation, set by a trigger
 }
 
 export interface AssignmentsTable {
@@ -355,6 +365,7 @@ export interface Database {
   orders: OrdersTable;
   order_items: OrderItemsTable;
   inventory_batches: InventoryBatchesTable;
+  organisation_counts: OrganisationCountsTable;
   ledger_entries: LedgerEntriesTable;
   payment_cards: PaymentCardsTable;
   topups: TopUpsTable;
@@ -459,6 +470,6 @@ export type NewOrganisation = Insertable<OrganisationsTable>;
 export type OrganisationUpdate = Updateable<OrganisationsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type BundleRow = Selectable<BundlesTable>;
-export type EsimRow = Selectable<EsimsTable>;
+export type EsimRow = Omit<Selectable<EsimsTable>, 'seq'>;
 export type AssignmentRow = Selectable<AssignmentsTable>;
 export type AuditRow = Selectable<AuditLogTable>;

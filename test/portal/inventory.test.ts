@@ -5,7 +5,9 @@ import { assertAccessible } from './axe.js';
 import { browserOnly, newPage } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortalWithBrowser } from './portal-suite.js';
+import { closePortal, openPortal, openPortalWithBrowser } from './portal-suite.js';
+import { PORTAL_INVENTORY_BATCHES } from '../../src/portal/pages/inventory.js';
+import { insertBatch } from '../../src/store/repositories/inventory-repository.js';
 import { GB_1GB, api } from './shop-fixtures.js';
 
 // Inventory: the bundles bought and not yet applied, per purchase batch, for every role.
@@ -57,6 +59,42 @@ for (const kind of DATABASES) {
           role,
         );
       }
+    });
+  });
+}
+
+// Over HTTP only, so it runs where Chromium is missing too.
+for (const kind of DATABASES) {
+  describe(`portal Inventory at size (${kind})`, () => {
+    let server: PortalServer;
+    let browser: Browser | undefined;
+
+    before(async () => ({ portal: server, browser } = await openPortal(kind)));
+    after(() => closePortal(server, browser));
+
+    test('a large inventory shows its first 1,000 batches and says where the rest are', async () => {
+      const at = server.clock.now().toISOString();
+      const expiry = new Date(server.clock.now().getTime() + 86_400_000).toISOString();
+      await server.deps.store.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < PORTAL_INVENTORY_BATCHES + 5; i += 1) {
+          await insertBatch(trx, {
+            organisationId: server.organisationId,
+            bundleName: GB_1GB,
+            orderReference: `bulk-${i}`,
+            total: 1,
+            remaining: 1,
+            expiry,
+            at,
+          });
+        }
+      });
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const page = await (await session.get('/portal/inventory')).text();
+      assert.equal(
+        page.match(/<td class="num">[0-9]+ of [0-9]+<\/td>/g)?.length,
+        PORTAL_INVENTORY_BATCHES,
+      );
+      assert.match(page, /The first 1,000 batches are shown/);
     });
   });
 }

@@ -1,6 +1,6 @@
 import { iso } from '../../clock.js';
 import { refundInventory } from '../../domain/inventory/inventory-refund.js';
-import { listAvailableBatches } from '../../store/repositories/inventory-repository.js';
+import { availableBatches } from '../../store/repositories/inventory-repository.js';
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, parseInteger, requireOption } from '../command.js';
@@ -18,12 +18,22 @@ export const inventoryList: Command = {
         ctx.io.err(`esim: organisation ${orgId} not found`);
         return 1;
       }
-      const batches = await listAvailableBatches(deps.store.db, orgId, iso(deps.clock.now()));
+      const batches = availableBatches(deps.store.db, orgId, iso(deps.clock.now()));
       if (values.json === true) {
-        ctx.io.out(JSON.stringify(batches));
+        const list = [];
+        for await (const b of batches) {
+          list.push({
+            id: b.id,
+            bundleName: b.bundleName,
+            total: b.total,
+            remaining: b.remaining,
+            expiry: b.expiry,
+          });
+        }
+        ctx.io.out(JSON.stringify(list));
         return 0;
       }
-      for (const b of batches) {
+      for await (const b of batches) {
         ctx.io.out(
           `usage id ${b.id}  ${b.bundleName}  ${b.remaining} of ${b.total} left  lapses ${b.expiry}`,
         );

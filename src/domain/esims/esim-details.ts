@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import type { Executor } from '../../store/database.js';
 import { listEsimAssignments } from '../../store/repositories/assignment-repository.js';
-import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
+import { countEsims, findOwnedEsim, listEsims } from '../../store/repositories/esim-repository.js';
 import { searchEsims } from '../../store/repositories/esim-search-repository.js';
 import type { HistoryRow } from '../../store/repositories/history-repository.js';
 import { listHistory } from '../../store/repositories/history-repository.js';
@@ -35,6 +35,16 @@ export async function listOrganisationEsims(
   const digits = options.search.replace(/\s+/g, '');
   if (!/^\d{0,19}$/.test(digits)) {
     throw badRequest('ICCID search must be up to 19 digits (part of an ICCID)');
+  }
+  if (digits === '') {
+    const total = await countEsims(db, organisationId);
+    const esims = await listEsims(db, organisationId, {
+      offset: options.offset,
+      limit: options.limit,
+      total,
+      direction: 'desc',
+    });
+    return { esims, total };
   }
   const page = await searchEsims(db, organisationId, {
     iccidContains: digits === '' ? undefined : digits,

@@ -6,7 +6,7 @@ import { countFailingEvents } from '../../store/repositories/callback-repository
 import { countEsimsByProfileStatus } from '../../store/repositories/esim-repository.js';
 import { readFunds } from '../../store/repositories/ledger-repository.js';
 import type { StoredOrder } from '../../store/repositories/order-repository.js';
-import { listOrders } from '../../store/repositories/order-repository.js';
+import { countOrders, listOrders } from '../../store/repositories/order-repository.js';
 import { usageBetween } from '../../store/repositories/usage-repository.js';
 import type { ProfileStatus } from '../../store/schema.js';
 import { notFound } from '../errors/error-codes.js';
@@ -64,7 +64,9 @@ export async function readOverview(
   const [funds, used, orders, counts, failing, failed] = await Promise.all([
     readFunds(db, organisationId),
     usageBetween(db, organisationId, `${month}-01`, today),
-    listOrders(db, organisationId, { offset: 0, limit: 5 }),
+    countOrders(db, organisationId).then((total) =>
+      listOrders(db, organisationId, { offset: 0, limit: 5, total }),
+    ),
     countEsimsByProfileStatus(db, organisationId),
     countFailingEvents(db, organisationId),
     listDeliveries(db, organisationId, { status: 'failed', page: 1, perPage: 5 }),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { iso } from '../../clock.js';
 import type { AppDeps } from '../../deps.js';
-import type { InventoryEntry } from '../../domain/inventory/inventory-view.js';
+import type { InventoryEntry, InventoryView } from '../../domain/inventory/inventory-view.js';
 import { readInventory } from '../../domain/inventory/inventory-view.js';
 import { requirePermission } from '../context.js';
 import { formatBytes, formatDateTime } from '../format.js';
@@ -34,11 +34,11 @@ function batchRows(entry: InventoryEntry, timeZone: string): SafeHtml[] {
   );
 }
 
-export function inventoryBody(
-  entries: readonly InventoryEntry[],
-  timeZone: string,
-  canBuy: boolean,
-): SafeHtml {
+/** Batches the page lists at most; the API and the command line list them all. */
+export const PORTAL_INVENTORY_BATCHES = 1000;
+
+export function inventoryBody(view: InventoryView, timeZone: string, canBuy: boolean): SafeHtml {
+  const { entries } = view;
   const buy = canBuy
     ? html`<p><a class="button" href="/portal/orders/new">Buy bundles for inventory</a></p>`
     : html``;
@@ -68,14 +68,28 @@ export function inventoryBody(
         </tbody>
       </table>
     </div>
+    ${
+      view.truncated
+        ? html`<p>
+            The first ${PORTAL_INVENTORY_BATCHES.toLocaleString('en-US')} batches are shown. Every
+            batch is listed by <code>GET /v2.1/inventory</code> and
+            <code>esim inventory list</code>.
+          </p>`
+        : html``
+    }
     ${buy}`;
 }
 
 export function registerInventoryPage(app: FastifyInstance, deps: AppDeps): void {
   app.get('/portal/inventory', async (request, reply) => {
     const view = requirePermission(request, 'read');
-    const entries = await readInventory(deps.store.db, view.organisation.id, iso(deps.clock.now()));
-    const body = inventoryBody(entries, view.user.timeZone, can(view.user.role, 'orders.write'));
+    const inventory = await readInventory(
+      deps.store.db,
+      view.organisation.id,
+      iso(deps.clock.now()),
+      PORTAL_INVENTORY_BATCHES,
+    );
+    const body = inventoryBody(inventory, view.user.timeZone, can(view.user.role, 'orders.write'));
     return sendPage(reply, view, { title: 'Inventory', current: 'inventory', body });
   });
 }

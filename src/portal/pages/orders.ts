@@ -45,10 +45,12 @@ async function listPage(deps: AppDeps, request: FastifyRequest, reply: FastifyRe
   const view = requirePermission(request, 'read');
   const page = requestedPortalPage(queryText(request, 'page', 20), PAGE_SIZE);
   const orgId = view.organisation.id;
-  const [orders, total] = await Promise.all([
-    listOrders(deps.store.db, orgId, { offset: page.offset, limit: PAGE_SIZE }),
-    countOrders(deps.store.db, orgId),
-  ]);
+  const total = await countOrders(deps.store.db, orgId);
+  const orders = await listOrders(deps.store.db, orgId, {
+    offset: page.offset,
+    limit: PAGE_SIZE,
+    total,
+  });
   const pager = pageLinks('/portal/orders', {}, page, total);
   const canBuy = can(view.user.role, 'orders.write');
   return send(

@@ -14,6 +14,7 @@ import { portalMoney } from './015-portal-money.js';
 import { bundleJson } from './016-bundle-json.js';
 import { ledgerReference } from './017-ledger-reference.js';
 import { deferredRequests } from './019-deferred-requests.js';
+import { growth } from './022-growth.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -36,5 +37,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '016-bundle-json': bundleJson(dialect),
     '017-ledger-reference': ledgerReference(),
     '019-deferred-requests': deferredRequests(dialect),
+    '022-growth': growth(dialect),
   };
 }

@@ -2,6 +2,23 @@ import type { ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { Database, EsimRow, ProfileStatus } from '../schema.js';
+import { countOf, pageBounds } from './count-repository.js';
+
+/** Every column of an eSIM row but its row number. */
+const ESIM_COLUMNS = [
+  'iccid',
+  'organisation_id',
+  'matching_id',
+  'smdp_address',
+  'profile_status',
+  'pin',
+  'puk',
+  'msisdn',
+  'first_installed_at',
+  'order_reference',
+  'created_at',
+  'customer_ref',
+] as const satisfies readonly (keyof EsimRow)[];
 
 /** The scope of a query on `esims as e`. */
 type EsimScope = Database & { e: Database['esims'] };
@@ -24,29 +41,31 @@ export async function findEsim(db: Executor, iccid: string): Promise<EsimRow | u
   return db.selectFrom('esims').selectAll().where('iccid', '=', iccid).executeTakeFirst();
 }
 
+/** How many eSIMs the organisation holds (a counter, not a count of the rows). */
 export async function countEsims(db: Executor, organisationId: string): Promise<number> {
-  const row = await db
-    .selectFrom('esims')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organisation_id', '=', organisationId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countOf(db, organisationId, 'esims');
 }
 
-/** A page of the organisation's eSIMs, oldest first (stable: ties broken by ICCID). */
+/**
+ * A page of the organisation's eSIMs in the order they were issued, of the `total` read before
+ * (countEsims): a range of row numbers read through `esims_org_seq`, so the last page costs what
+ * the first does.
+ */
 export async function listEsims(
   db: Executor,
   organisationId: string,
-  page: { offset: number; limit: number; direction: 'asc' | 'desc' },
+  page: { offset: number; limit: number; total: number; direction: 'asc' | 'desc' },
 ): Promise<EsimRow[]> {
+  const { from, to } = pageBounds(page.total, page, page.direction);
+  if (to < from) return [];
   return db
     .selectFrom('esims')
-    .selectAll()
+    .select(ESIM_COLUMNS)
     .where('organisation_id', '=', organisationId)
-    .orderBy('created_at', page.direction)
-    .orderBy('iccid', page.direction)
-    .offset(page.offset)
-    .limit(page.limit)
+    .where('seq', '>=', from)
+    .where('seq', '<=', to)
+    .orderBy('organisation_id', page.direction)
+    .orderBy('seq', page.direction)
     .execute();
 }
 

@@ -92,8 +92,8 @@ export async function drawFromInventory(
       .select('id')
       .where('organisation_id', '=', organisationId)
       .where('bundle_name', '=', bundleName)
+      .where(sql<boolean>`remaining > 0`)
       .where('expiry', '>', at)
-      .where('remaining', '>', 0)
       .orderBy('created_at')
       .orderBy('id')
       .limit(1)
@@ -229,23 +229,45 @@ export interface InventoryBatchRow {
   total: number;
   remaining: number;
   expiry: string;
+  createdAt: string;
 }
 
-/** The organisation's unexpired batches with units left, by bundle name then oldest first. */
-export async function listAvailableBatches(
+/** Where a read of the available batches stopped: the last row's key in the index order. */
+export interface BatchKey {
+  readonly bundleName: string;
+  readonly createdAt: string;
+  readonly id: number;
+}
+
+/**
+ * Up to `limit` of the organisation's unexpired batches with units left, by bundle name then
+ * oldest first, after `after` (exclusive). Reads the partial index `inventory_batches_left`
+ * (022-growth) in its own order: used-up batches are not in it, and no sort happens.
+ */
+export async function listAvailableBatchesAfter(
   db: Executor,
   organisationId: string,
   at: string,
+  after: BatchKey | undefined,
+  limit: number,
 ): Promise<InventoryBatchRow[]> {
-  const rows = await db
+  let query = db
     .selectFrom('inventory_batches')
-    .select(['id', 'bundle_name', 'total', 'remaining', 'expiry'])
+    .select(['id', 'bundle_name', 'total', 'remaining', 'expiry', 'created_at'])
     .where('organisation_id', '=', organisationId)
-    .where('expiry', '>', at)
-    .where('remaining', '>', 0)
+    .where(sql<boolean>`remaining > 0`)
+    .where('expiry', '>', at);
+  if (after !== undefined) {
+    query = query.where(
+      sql<boolean>`(bundle_name, created_at, id) > (${after.bundleName}, ${after.createdAt}, ${after.id})`,
+    );
+  }
+  const rows = await query
+    .orderBy('organisation_id')
     .orderBy('bundle_name')
     .orderBy('created_at')
     .orderBy('id')
+    .limit(limit)
     .execute();
   return rows.map((r) => ({
     id: Number(r.id),
@@ -253,5 +275,30 @@ export async function listAvailableBatches(
     total: Number(r.total),
     remaining: Number(r.remaining),
     expiry: r.expiry,
+    createdAt: r.created_at,
   }));
+}
+
+/** Rows per statement of `availableBatches`. */
+export const AVAILABLE_BATCH_CHUNK = 500;
+
+/**
+ * Every unexpired batch with units left, in the order of `listAvailableBatchesAfter`, read a
+ * chunk at a time so memory holds one chunk whatever the inventory's size. Each chunk is its
+ * own statement: a batch drawn from between two chunks shows the units it had when read.
+ */
+export async function* availableBatches(
+  db: Executor,
+  organisationId: string,
+  at: string,
+  chunk = AVAILABLE_BATCH_CHUNK,
+): AsyncGenerator<InventoryBatchRow> {
+  let after: BatchKey | undefined;
+  for (;;) {
+    const rows = await listAvailableBatchesAfter(db, organisationId, at, after, chunk);
+    yield* rows;
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < chunk) return;
+    after = { bundleName: last.bundleName, createdAt: last.createdAt, id: last.id };
+  }
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import { batchScopeOf } from '../batch-scope.js';
 import { compiledOnce } from '../compiled.js';
+import { countOf, pageBounds } from './count-repository.js';
 import type { Executor } from '../database.js';
 import type { LedgerEntriesTable, LedgerKind } from '../schema.js';
 
@@ -633,28 +634,28 @@ export async function testCreditExpiredSince(
   return row !== undefined;
 }
 
-/** A page of an organisation's journal, newest first, and how many entries it has in all. */
+/**
+ * A page of an organisation's journal, newest first, and how many entries it has in all: the
+ * total is a counter, the page a range of row numbers read through `ledger_entries_org_seq`.
+ */
 export async function pageLedgerEntries(
   db: Executor,
   organisationId: string,
   page: { offset: number; limit: number },
 ): Promise<{ entries: LedgerEntry[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    db
-      .selectFrom('ledger_entries')
-      .selectAll()
-      .where('organisation_id', '=', organisationId)
-      .orderBy('id', 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    db
-      .selectFrom('ledger_entries')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('organisation_id', '=', organisationId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { entries: rows.map(ledgerEntryOf), total: Number(count.n) };
+  const total = await countOf(db, organisationId, 'ledger');
+  const { from, to } = pageBounds(total, page, 'desc');
+  if (to < from) return { entries: [], total };
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('seq', '>=', from)
+    .where('seq', '<=', to)
+    .orderBy('organisation_id', 'desc')
+    .orderBy('seq', 'desc')
+    .execute();
+  return { entries: rows.map(ledgerEntryOf), total };
 }
 
 /** Up to `limit` entries after entry `afterId`, oldest first: the export reads the journal in chunks. */

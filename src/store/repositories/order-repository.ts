@@ -3,6 +3,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import { CompiledQuery } from 'kysely';
 import { batchScopeOf } from '../batch-scope.js';
 import { compiledOnce } from '../compiled.js';
+import { countOf, pageBounds } from './count-repository.js';
 import type { Executor } from '../database.js';
 import { insertBatch } from './inventory-repository.js';
 import type { NewBatch } from './inventory-repository.js';
@@ -232,7 +233,7 @@ export async function insertOrder(
   for (const b of inventory) await insertBatch(trx, b);
 }
 
-type OrderRow = Omit<Selectable<OrdersTable>, 'source'>;
+type OrderRow = Omit<Selectable<OrdersTable>, 'source' | 'seq'>;
 
 async function withItems(db: Executor, orders: OrderRow[]): Promise<StoredOrder[]> {
   if (orders.length === 0) return [];
@@ -312,33 +313,35 @@ export async function findOrder(
   return order;
 }
 
-/** A page of the organisation's orders, newest first. */
+/**
+ * A page of the organisation's orders, newest first (the last written first), of the `total`
+ * read before (countOrders): a range of row numbers read through `orders_org_seq`, so the last
+ * page costs what the first does.
+ */
 export async function listOrders(
   db: Executor,
   organisationId: string,
-  page: { offset: number; limit: number },
+  page: { offset: number; limit: number; total: number },
 ): Promise<StoredOrder[]> {
+  const { from, to } = pageBounds(page.total, page, 'desc');
+  if (to < from) return [];
   const rows = await db
     .selectFrom('orders')
     .select(ORDER_COLUMNS)
     .where('organisation_id', '=', organisationId)
     .where('source', '=', 'order')
-    .orderBy('created_at', 'desc')
-    .orderBy('reference', 'desc')
-    .offset(page.offset)
-    .limit(page.limit)
+    .where('seq', '>=', from)
+    .where('seq', '<=', to)
+    .orderBy('organisation_id', 'desc')
+    .orderBy('source', 'desc')
+    .orderBy('seq', 'desc')
     .execute();
   return withItems(db, rows);
 }
 
+/** How many orders the organisation placed (a counter, not a count of the rows). */
 export async function countOrders(db: Executor, organisationId: string): Promise<number> {
-  const row = await db
-    .selectFrom('orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organisation_id', '=', organisationId)
-    .where('source', '=', 'order')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countOf(db, organisationId, 'orders:order');
 }
 
 export interface EsimActivation {
@@ -355,15 +358,17 @@ export async function findActivations(
 ): Promise<Map<string, EsimActivation>> {
   const out = new Map<string, EsimActivation>();
   const unique = [...new Set(iccids)];
-  // Chunked: SQLite limits the number of bound parameters per statement.
+  // Chunked: SQLite limits the number of bound parameters per statement. Found by ICCID (the
+  // primary key) and the organisation checked on the rows found: with the organisation in the
+  // WHERE clause, SQLite's planner would walk the organisation's index over all its eSIMs.
   for (let i = 0; i < unique.length; i += 500) {
     const rows = await db
       .selectFrom('esims')
-      .select(['iccid', 'matching_id', 'smdp_address'])
-      .where('organisation_id', '=', organisationId)
+      .select(['iccid', 'organisation_id', 'matching_id', 'smdp_address'])
       .where('iccid', 'in', unique.slice(i, i + 500))
       .execute();
     for (const r of rows) {
+      if (r.organisation_id !== organisationId) continue;
       out.set(r.iccid, { iccid: r.iccid, matchingId: r.matching_id, smdpAddress: r.smdp_address });
     }
   }

@@ -68,10 +68,14 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
     const page = requestedPage(request.query, DEFAULT_PER_PAGE);
     const { perPage } = page;
     const direction = request.query.direction ?? 'asc';
-    const [total, rows] = await Promise.all([
-      countEsims(deps.store.db, orgId),
-      listEsims(deps.store.db, orgId, { offset: page.offset, limit: perPage, direction }),
-    ]);
+    // The total first: the page is the rows numbered below it, however many eSIMs arrive meanwhile.
+    const total = await countEsims(deps.store.db, orgId);
+    const rows = await listEsims(deps.store.db, orgId, {
+      offset: page.offset,
+      limit: perPage,
+      total,
+      direction,
+    });
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
     const activity = await esimActivity(
       deps.store.db,

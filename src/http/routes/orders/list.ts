@@ -45,10 +45,9 @@ export function registerListOrders(app: Api, deps: AppDeps): void {
     const db = deps.store.db;
     const orgId = request.organisation.id;
     const page = requestedPage(request.query, DEFAULT_PER_PAGE);
-    const [orders, total] = await Promise.all([
-      listOrders(db, orgId, { offset: page.offset, limit: page.perPage }),
-      countOrders(db, orgId),
-    ]);
+    // The total first: the page is the rows numbered below it, however many orders arrive meanwhile.
+    const total = await countOrders(db, orgId);
+    const orders = await listOrders(db, orgId, { offset: page.offset, limit: page.perPage, total });
     const iccids = orders.filter((o) => o.assign).flatMap((o) => o.items.flatMap((i) => i.iccids));
     const activations = await findActivations(db, orgId, iccids);
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);

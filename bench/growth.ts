@@ -1,0 +1,342 @@
+// Benchmark: cost as one organisation grows. Builds an organisation to each size (orders, as
+// many eSIMs, and one used-up inventory batch per order, as `assign: true` orders leave; plus 50
+// batches with units left) by bulk inserts through the store, not the HTTP API, then measures
+// in-process (app.inject, the app the server runs) at each size: the first, middle and last page
+// of GET /v2.1/orders and /v2.1/esims (both directions), GET /v2.1/inventory, an eSIM's detail,
+// orders placed per second (against the same figure on the empty organisation, same run), the
+// database's bytes per order, and the process RSS at the end. One database per run:
+//   npx tsx bench/growth.ts [sqlite|postgres] [10000,100000,...]
+// See bench/README.md.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { OffsetClock, iso } from '../src/clock.js';
+import type { DatabaseTarget } from '../src/config.js';
+import { testConfig } from '../src/config.js';
+import { saveBundles } from '../src/domain/catalogue/save-bundles.js';
+import { openAccount } from '../src/domain/money/ledger.js';
+import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
+import { openServices } from '../src/main.js';
+import { openStore, type Db } from '../src/store/database.js';
+
+const BUNDLE = 'bench_growth_unit';
+const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ROWS_PER_STATEMENT = 1000;
+
+async function target(
+  kind: string,
+): Promise<{ target: DatabaseTarget; drop(): Promise<void>; bytes(db: Db): Promise<number> }> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'esim-growth-'));
+    const path = join(dir, 'growth.sqlite');
+    return {
+      target: { kind: 'sqlite', path },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+      async bytes(db) {
+        const { sql } = await import('kysely');
+        await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+        return statSync(path).size;
+      },
+    };
+  }
+  const name = `esim_growth_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    target: { kind: 'postgres', url: url.toString() },
+    async drop() {
+      const c = new pg.Client({ connectionString: ADMIN });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+    async bytes(db) {
+      const { sql } = await import('kysely');
+      const r = await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(
+        db,
+      );
+      return Number(r.rows[0]?.n ?? 0);
+    },
+  };
+}
+
+/** The digits with their Luhn check digit appended (an ICCID's last digit). */
+function withLuhn(digits: string): string {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${digits}${(10 - (sum % 10)) % 10}`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Median CPU (user + system) and wall time of one request, in ms, over `runs` after a warm-up. */
+async function measure(
+  run: () => Promise<unknown>,
+  runs = 15,
+): Promise<{ cpu: number; wall: number }> {
+  for (let i = 0; i < 3; i += 1) await run();
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    await run();
+    wall.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  return { cpu: median(cpu), wall: median(wall) };
+}
+
+async function main(): Promise<void> {
+  const kind = process.argv[2] ?? 'sqlite';
+  const sizes = (process.argv[3] ?? '10000,100000').split(',').map(Number);
+  const db0 = await target(kind);
+  const config = testConfig({ database: db0.target, inventoryValidityDays: 365 });
+  const clock = new OffsetClock();
+  const store = openStore(config.database, { poolSize: 10 });
+  const opened = await openServices(config, { store, clock });
+  const deps = opened.deps;
+  const app = await buildApp(deps, { logLevel: 'silent' });
+  await app.ready();
+  const db = deps.store.db;
+  const now = () => iso(deps.clock.now());
+  await db.transaction().execute((trx) =>
+    saveBundles(
+      trx,
+      [
+        {
+          name: BUNDLE,
+          description: 'Growth benchmark unit',
+          groups: ['Standard eSIM Bundles'],
+          countries: ['GB'],
+          roaming: ['FR'],
+          dataAmount: 1000,
+          duration: 7,
+          speed: ['4G'],
+          autostart: true,
+          unlimited: false,
+          price: 1,
+        },
+      ],
+      now(),
+    ),
+  );
+  const org = await createOrganisation(
+    { db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
+    { name: 'Growth Org' },
+    (trx, o) =>
+      openAccount(trx, { organisationId: o.id, balance: 1_000_000_000, at: deps.clock.now() }),
+  );
+  const headers = { 'x-api-key': org.apiKey };
+  const get = async (url: string) => {
+    const res = await app.inject({ method: 'GET', url, headers });
+    if (res.statusCode !== 200)
+      throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    return res;
+  };
+  const orderOnce = async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v2.1/orders',
+      headers,
+      payload: {
+        type: 'transaction',
+        assign: false,
+        order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }],
+      },
+    });
+    if (res.statusCode !== 200) throw new Error(`order: ${res.statusCode} ${res.body}`);
+  };
+  const ordersPerSecond = async (n = 400) => {
+    const t = performance.now();
+    for (let i = 0; i < n / 8; i += 1) await Promise.all(Array.from({ length: 8 }, orderOnce));
+    return n / ((performance.now() - t) / 1000);
+  };
+  const emptyRate = await ordersPerSecond();
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  print(`growth benchmark on ${kind}; orders/s on the empty organisation: ${emptyRate.toFixed(0)}`);
+
+  let loaded = 0;
+  let serial = 0;
+  const base = Date.parse('2025-01-01T00:00:00Z');
+  const expiry = new Date(deps.clock.now().getTime() + 300 * 86_400_000).toISOString();
+  for (const size of sizes) {
+    const loadStart = performance.now();
+    while (loaded < size) {
+      const n = Math.min(ROWS_PER_STATEMENT, size - loaded);
+      const rows = Array.from({ length: n }, () => {
+        serial += 1;
+        const at = new Date(base + serial * 1000).toISOString();
+        const reference = `g${String(serial).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
+        const iccid = withLuhn(`8944${String(serial).padStart(14, '0')}`);
+        return { at, reference, iccid };
+      });
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('orders')
+          .values(
+            rows.map((r) => ({
+              reference: r.reference,
+              organisation_id: org.id,
+              status: 'completed' as const,
+              status_message: 'Order completed',
+              total: 1,
+              currency: 'USD',
+              assign: 1,
+              source: 'order' as const,
+              created_at: r.at,
+            })),
+          )
+          .execute();
+        await trx
+          .insertInto('order_items')
+          .values(
+            rows.map((r) => ({
+              order_reference: r.reference,
+              line_no: 1,
+              type: 'bundle',
+              item: BUNDLE,
+              quantity: 1,
+              price_per_unit: 1,
+              sub_total: 1,
+              iccids: JSON.stringify([r.iccid]),
+            })),
+          )
+          .execute();
+        await trx
+          .insertInto('esims')
+          .values(
+            rows.map((r) => ({
+              iccid: r.iccid,
+              organisation_id: org.id,
+              matching_id: `M${r.iccid}`,
+              smdp_address: 'smdp.example',
+              profile_status: 'Released' as const,
+              pin: '1234',
+              puk: '12345678',
+              msisdn: null,
+              first_installed_at: null,
+              order_reference: r.reference,
+              created_at: r.at,
+              customer_ref: null,
+            })),
+          )
+          .execute();
+        await trx
+          .insertInto('inventory_batches')
+          .values(
+            rows.map((r) => ({
+              organisation_id: org.id,
+              bundle_name: BUNDLE,
+              order_reference: r.reference,
+              total: 1,
+              remaining: 0,
+              expiry,
+              created_at: r.at,
+              source_batch_id: null,
+            })),
+          )
+          .execute();
+      });
+      loaded += n;
+    }
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+    const total = Number((await get('/v2.1/orders?perPage=1')).headers['x-total-count']);
+    const last = Math.ceil(total / 50);
+    const esimTotal = (await get('/v2.1/esims?perPage=1')).json<{ rows: number }>().rows;
+    const esimLast = Math.ceil(esimTotal / 50);
+    const middleIccid = (await get(`/v2.1/esims?perPage=1&page=${Math.ceil(esimTotal / 2)}`)).json<{
+      esims: { iccid: string }[];
+    }>().esims[0]?.iccid;
+    const cases: [string, string][] = [
+      ['orders first', '/v2.1/orders?perPage=50'],
+      ['orders middle', `/v2.1/orders?perPage=50&page=${Math.ceil(last / 2)}`],
+      ['orders last', `/v2.1/orders?perPage=50&page=${last}`],
+      ['esims first', '/v2.1/esims?perPage=50'],
+      ['esims middle', `/v2.1/esims?perPage=50&page=${Math.ceil(esimLast / 2)}`],
+      ['esims last', `/v2.1/esims?perPage=50&page=${esimLast}`],
+      ['esims last desc', `/v2.1/esims?perPage=50&page=${esimLast}&direction=desc`],
+      ['inventory', '/v2.1/inventory'],
+      ['esim detail', `/v2.1/esims/${middleIccid}`],
+    ];
+    print(
+      `\n${size} orders, ${esimTotal} eSIMs (${total} orders counted; bulk load ${loadSeconds.toFixed(1)} s)`,
+    );
+    print('| request | median server CPU ms | median wall ms |');
+    print('|---|---|---|');
+    const left = (await get('/v2.1/inventory'))
+      .json<{ bundles: { available: unknown[] }[] }>()
+      .bundles.reduce((n, b) => n + b.available.length, 0);
+    for (const [label, url] of cases) {
+      const m = await measure(() => get(url));
+      if (label.startsWith('inventory')) {
+        print(
+          `| inventory (${size} used-up batches, ${left} with units left) | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} |`,
+        );
+        continue;
+      }
+      print(`| ${label} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} |`);
+    }
+    const rate = await ordersPerSecond();
+    const bytes = await db0.bytes(db);
+    print(
+      `| orders/s (8 at a time) | ${rate.toFixed(0)} (${((rate / emptyRate) * 100).toFixed(0)} % of empty) | |`,
+    );
+    print(
+      `| database bytes per order (with its eSIM, item and batch) | ${(bytes / size).toFixed(0)} | |`,
+    );
+  }
+  const left = Number(process.env['BENCH_INVENTORY_LEFT'] ?? '0');
+  if (left > 0) {
+    // A very large inventory: `left` batches with units left, read by one GET /inventory.
+    for (let done = 0; done < left; done += ROWS_PER_STATEMENT) {
+      const n = Math.min(ROWS_PER_STATEMENT, left - done);
+      await db
+        .insertInto('inventory_batches')
+        .values(
+          Array.from({ length: n }, (_, i) => ({
+            organisation_id: org.id,
+            bundle_name: BUNDLE,
+            order_reference: `left-${done + i}`,
+            total: 2,
+            remaining: 1,
+            expiry,
+            created_at: new Date(base + (done + i) * 1000).toISOString(),
+            source_batch_id: null,
+          })),
+        )
+        .execute();
+    }
+    const rssBefore = process.memoryUsage().rss;
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const res = await get('/v2.1/inventory');
+    const wall = performance.now() - t;
+    const d = process.cpuUsage(c);
+    print(
+      `\nGET /v2.1/inventory with ${left} batches with units left: ${(res.rawPayload.length / 1e6).toFixed(1)} MB in ${(wall / 1000).toFixed(2)} s (${((d.user + d.system) / 1e6).toFixed(2)} s CPU); RSS ${(rssBefore / 1048576).toFixed(0)} -> ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB (app.inject holds the whole answer; a socket does not)`,
+    );
+  }
+  print(`\nRSS at the end: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB`);
+  await app.close();
+  await opened.close();
+  await db0.drop();
+}
+
+await main();

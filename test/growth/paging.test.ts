@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+import { addBundles, fixtureBundle } from '../fixtures/orders.js';
+import { assertIndexedRead, planOf, statementsOf } from '../query-plan.js';
+import { listEsims } from '../../src/store/repositories/esim-repository.js';
+import { pageLedgerEntries } from '../../src/store/repositories/ledger-repository.js';
+import { listOrders } from '../../src/store/repositories/order-repository.js';
+
+// Lists paged by number read rows by their number within the organisation, and their totals are
+// counters kept with the rows: pages stay exact while rows arrive, totals after concurrent writes.
+
+const UNIT = 'test_growth_unit';
+
+for (const kind of DATABASES) {
+  describe(`paging at size [${kind}]`, () => {
+    let t: TestApp;
+
+    before(async () => {
+      t = await startTestApp(kind);
+      await addBundles(t, [fixtureBundle(UNIT, 100)]);
+    });
+    after(() => t.close());
+
+    const order = async (org: TestOrg, assign: boolean) => {
+      const res = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        payload: {
+          type: 'transaction',
+          assign,
+          order: [{ type: 'bundle', item: UNIT, quantity: 1 }],
+        },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+    const get = async (org: TestOrg, url: string) => {
+      const res = await t.request(org.apiKey, { method: 'GET', url });
+      assert.equal(res.statusCode, 200, res.body);
+      return res;
+    };
+
+    it('pages eSIMs by number, every one exactly once, while eSIMs are being issued', async () => {
+      const org = await t.createOrg({ balance: 1_000_000 });
+      for (let i = 0; i < 23; i += 1) await order(org, true);
+      const seen: string[] = [];
+      for (let page = 1; page <= 20; page += 1) {
+        const body = (await get(org, `/v2.1/esims?perPage=4&page=${page}`)).json<{
+          esims: { iccid: string }[];
+        }>();
+        seen.push(...body.esims.map((e) => e.iccid));
+        // A page not full is the end for now: rows issued later fill it up (and the next ones).
+        if (body.esims.length < 4) break;
+        // More arrive between pages, some at once.
+        await Promise.all([order(org, true), order(org, true)]);
+      }
+      const all = (await get(org, '/v2.1/esims?perPage=500')).json<{
+        esims: { iccid: string }[];
+        rows: number;
+      }>();
+      assert.equal(all.rows, all.esims.length);
+      assert.ok(seen.length > 23, 'rows issued while paging were read too');
+      assert.equal(new Set(seen).size, seen.length, 'no eSIM twice');
+      assert.deepEqual(seen, all.esims.map((e) => e.iccid).slice(0, seen.length));
+      // Newest first: the same rows reversed, pages anchored at the total read first.
+      const desc = (await get(org, '/v2.1/esims?perPage=7&page=2&direction=desc')).json<{
+        esims: { iccid: string }[];
+      }>();
+      assert.deepEqual(
+        desc.esims.map((e) => e.iccid),
+        all.esims
+          .map((e) => e.iccid)
+          .reverse()
+          .slice(7, 14),
+      );
+    });
+
+    it('keeps the totals and the Link header exact after concurrent orders and refunds', async () => {
+      const org = await t.createOrg({ balance: 1_000_000 });
+      await Promise.all(Array.from({ length: 40 }, (_, i) => order(org, i % 2 === 0)));
+      // Revoking an unused assignment refunds its unit: no order or eSIM is added or removed.
+      const esims = (await get(org, '/v2.1/esims?perPage=500')).json<{
+        esims: { iccid: string }[];
+      }>();
+      const first = esims.esims[0]?.iccid;
+      assert.ok(first !== undefined);
+      const revoked = await t.request(org.apiKey, {
+        method: 'DELETE',
+        url: `/v2.1/esims/${first}/bundles/${UNIT}`,
+      });
+      assert.equal(revoked.statusCode, 200, revoked.body);
+      // An inventory refund returns units to the balance: no order is added or removed either.
+      const inventory = (await get(org, '/v2.1/inventory')).json<{
+        bundles: { available: { id: number }[] }[];
+      }>();
+      const usageId = inventory.bundles[0]?.available[0]?.id;
+      assert.ok(usageId !== undefined);
+      const refunded = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/inventory/refund',
+        payload: { usageId, quantity: 1 },
+      });
+      assert.equal(refunded.statusCode, 200, refunded.body);
+      const res = await get(org, '/v2.1/orders?perPage=7&page=3');
+      assert.equal(res.headers['x-total-count'], '40');
+      const link = String(res.headers['link']);
+      assert.match(link, /page=4>; rel="next"/);
+      assert.match(link, /page=2>; rel="prev"/);
+      assert.match(link, /page=6>; rel="last"/);
+      const refs: string[] = [];
+      for (let page = 1; page <= 6; page += 1) {
+        const list = (await get(org, `/v2.1/orders?perPage=7&page=${page}`)).json<
+          { orderReference: string }[]
+        >();
+        refs.push(...list.map((o) => o.orderReference));
+      }
+      assert.equal(refs.length, 40);
+      assert.equal(new Set(refs).size, 40);
+      assert.deepEqual(await get(org, '/v2.1/orders?perPage=7&page=7').then((r) => r.json()), []);
+      const esimTotal = (await get(org, '/v2.1/esims?perPage=1')).json<{ rows: number }>().rows;
+      assert.equal(esimTotal, 20);
+    });
+
+    it('reads a page through the row-number index, sorting nothing, at any page', async () => {
+      const org = await t.createOrg({ balance: 1_000 });
+      const db = t.deps.store.db;
+      const statements = [
+        ...(await statementsOf(db, (d) =>
+          listOrders(d, org.id, { offset: 700, limit: 50, total: 1000 }),
+        )),
+        ...(await statementsOf(db, (d) =>
+          listEsims(d, org.id, { offset: 700, limit: 50, total: 1000, direction: 'asc' }),
+        )),
+        ...(await statementsOf(db, (d) =>
+          listEsims(d, org.id, { offset: 700, limit: 50, total: 1000, direction: 'desc' }),
+        )),
+      ];
+      const ledger = (
+        await statementsOf(db, (d) => pageLedgerEntries(d, org.id, { offset: 0, limit: 50 }))
+      ).at(-1);
+      assert.ok(ledger !== undefined);
+      assertIndexedRead(await planOf(db, kind, ledger), 'ledger_entries_org_seq');
+      const [orders, esimsAsc, esimsDesc] = statements;
+      assert.ok(orders !== undefined && esimsAsc !== undefined && esimsDesc !== undefined);
+      assertIndexedRead(await planOf(db, kind, orders), 'orders_org_seq');
+      assertIndexedRead(await planOf(db, kind, esimsAsc), 'esims_org_seq');
+      assertIndexedRead(await planOf(db, kind, esimsDesc), 'esims_org_seq');
+    });
+  });
+}
