@@ -103,6 +103,12 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Prefix of every Redis key this service writes. */
   readonly redisKeyPrefix: string;
+  /** Deadline of each Redis call; past it the call falls back to the in-process counters. */
+  readonly redisTimeoutMs: number;
+  /** Failed or late Redis calls in a row that open the circuit breaker. */
+  readonly redisBreakerFailures: number;
+  /** How long an open breaker keeps calls away from Redis before one probe is let through. */
+  readonly redisBreakerOpenMs: number;
   /** Which proxies' X-Forwarded-For to believe for the client address (Fastify trustProxy). */
   readonly trustProxy: boolean | number | string;
   // Metrics
@@ -484,6 +490,9 @@ export function loadConfig(env: Env): Config {
     rateLimitAuthWindowSeconds: int(env, 'RATE_LIMIT_AUTH_WINDOW_SECONDS', 60, 1, 86_400),
     redisUrl: parseRedisUrl(env['REDIS_URL']),
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'esim:'),
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
+    redisBreakerFailures: int(env, 'REDIS_BREAKER_FAILURES', 3, 1, 1000),
+    redisBreakerOpenMs: int(env, 'REDIS_BREAKER_OPEN_MS', 5000, 100, 600_000),
     trustProxy: parseTrustProxy(env['TRUST_PROXY']),
     metricsPort:
       env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === ''

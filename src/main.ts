@@ -93,7 +93,9 @@ export async function openServices(
     if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
     await encodeMissingBundleJson(store.db);
   }
-  const rateLimits = config.rateLimitEnabled ? await createRateLimits(config) : undefined;
+  const rateLimits = config.rateLimitEnabled
+    ? await createRateLimits(config, { observer: metrics.redis })
+    : undefined;
   const deps: AppDeps = {
     rateLimits,
     metrics,
