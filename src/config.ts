@@ -133,6 +133,11 @@ export interface PortalSettings {
   readonly lockMinutes: number;
   /** How long a one-time set-password link works. */
   readonly linkHours: number;
+  /** "Forgot your password?" requests per account per hour (an address gets five times as many). */
+  readonly forgotPerHour: number;
+  /** Password checks (scrypt) that run at once, and how many may wait for one. */
+  readonly passwordChecks: number;
+  readonly passwordQueue: number;
   /** Where mail goes: an SMTP server, or the outbox `esim mail list` reads. */
   readonly mailTransport: 'smtp' | 'outbox';
   readonly smtpUrl: string | undefined;
@@ -404,6 +409,9 @@ function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
     lockFailures: int(env, 'PORTAL_LOCK_FAILURES', 20, 1, 1000),
     lockMinutes: int(env, 'PORTAL_LOCK_MINUTES', 15, 1, 24 * 60),
     linkHours: int(env, 'PORTAL_LINK_HOURS', 24, 1, 24 * 14),
+    forgotPerHour: int(env, 'PORTAL_FORGOT_PER_HOUR', 3, 1, 1000),
+    passwordChecks: int(env, 'PORTAL_PASSWORD_CHECKS', 2, 1, 64),
+    passwordQueue: int(env, 'PORTAL_PASSWORD_QUEUE', 32, 0, 10_000),
     mailTransport,
     smtpUrl,
     mailFrom: str(env, 'MAIL_FROM', 'eSIM portal <portal@localhost>'),

@@ -15,6 +15,7 @@ import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
+import { createPasswordGate } from './domain/portal/password-gate.js';
 import { createRateLimits } from './rate-limits/limiter.js';
 import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
@@ -109,6 +110,7 @@ export async function openServices(
     apiKeys: createApiKeyCache({ db: store.db, clock, stalenessMs: config.apiKeyCacheMs }),
     networkEvents: createOutboxSink({ random: cryptoRandom }),
     mailer: createMailer(config, store, clock),
+    passwordGate: createPasswordGate(config.portal.passwordChecks, config.portal.passwordQueue),
     checkCallbackUrl: callbackUrlCheck(config, options.resolver),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...networkServices(config, store, clock, () => deps.networkEvents),
