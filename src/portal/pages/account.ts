@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
-import { changeOwnPassword } from '../../domain/portal/links.js';
-import { BUSY } from '../../domain/portal/sign-in.js';
-import { MIN_PASSWORD_LENGTH } from '../../domain/portal/passwords.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
+import { changeOwnPassword } from '../../domain/access/set-password-links.js';
+import { BUSY } from '../../domain/access/sign-in.js';
+import { MIN_PASSWORD_LENGTH } from '../../domain/access/passwords.js';
 import type { PortalView } from '../context.js';
 import { requirePermission } from '../context.js';
 import { FLASH_COOKIE, SESSION_COOKIE, clearCookie, setCookie } from '../cookies.js';
