@@ -59,6 +59,10 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, message: 'request body must be application/json' },
   range_not_satisfiable: { status: 416, message: 'Range Not Satisfiable' },
   rate_limited: { status: 429, message: 'rate limit exceeded' },
+  headers_too_large: {
+    status: 431,
+    message: 'the request line and headers are too large (the URL included)',
+  },
   // 5xx
   internal: { status: 500, message: 'internal server error' },
   unavailable: { status: 503, message: 'the service is unavailable; retry later' },
