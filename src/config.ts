@@ -103,6 +103,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Prefix of every Redis key this service writes. */
   readonly redisKeyPrefix: string;
+  /** Test events an organisation may send per minute from the portal. */
+  readonly callbackTestEventsPerMinute: number;
   /** Deadline of each Redis call; past it the call falls back to the in-process counters. */
   readonly redisTimeoutMs: number;
   /** Failed or late Redis calls in a row that open the circuit breaker. */
@@ -499,6 +501,7 @@ export function loadConfig(env: Env): Config {
     redisUrl: parseRedisUrl(env['REDIS_URL']),
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'esim:'),
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
+    callbackTestEventsPerMinute: int(env, 'CALLBACK_TEST_EVENTS_PER_MINUTE', 5, 1, 1000),
     redisBreakerFailures: int(env, 'REDIS_BREAKER_FAILURES', 3, 1, 1000),
     redisBreakerOpenMs: int(env, 'REDIS_BREAKER_OPEN_MS', 5000, 100, 600_000),
     trustProxy: parseTrustProxy(env['TRUST_PROXY']),
