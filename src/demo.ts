@@ -3,7 +3,7 @@ import type { AppDeps } from './deps.js';
 import { portalUserFromRow } from './store/repositories/user-repository.js';
 import { systemActor } from './domain/audit/audit-log.js';
 import { setPassword } from './domain/access/set-password-links.js';
-import { defaultExpiry } from './payments/cards.js';
+import { defaultExpiry } from './domain/money/card-input.js';
 import { saveCard } from './domain/money/save-card.js';
 import { DEFAULT_TEST_CARD } from './payments/test-cards.js';
 import {

@@ -107,10 +107,14 @@ describe('the use-case guard (npm run lint)', () => {
     assert.deepEqual(await guardMessages('src/cli/commands/probe.test.ts', write), []);
   });
 
-  it('fails a transaction opened outside the domain and the store', async () => {
+  it('fails a transaction opened anywhere but the runner and the store', async () => {
     const code = 'export const run = (db: { transaction(): unknown }) => db.transaction();\n';
     assert.deepEqual(await guardMessages('src/callbacks/probe.ts', code), ['no-restricted-syntax']);
-    assert.deepEqual(await guardMessages('src/domain/probe.ts', code), []);
+    assert.deepEqual(await guardMessages('src/domain/money/probe.ts', code), [
+      'no-restricted-syntax',
+    ]);
+    assert.deepEqual(await guardMessages('src/domain/runner/probe.ts', code), []);
+    assert.deepEqual(await guardMessages('src/store/probe.ts', code), []);
   });
 
   it('lets an adapter write its own rows and nothing else', async () => {

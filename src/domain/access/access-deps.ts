@@ -1,7 +1,20 @@
-import type { AppDeps } from '../../deps.js';
+import type { Clock, WallClock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { RandomSource } from '../../random.js';
+import type { KeyCipher } from '../../security/api-keys.js';
+import type { Store } from '../../store/database.js';
+import type { Mailer } from './mail.js';
+import type { PasswordGate } from './password-gate.js';
 
 /** What the portal's use cases need. Sessions, links and the sign-in throttle run on wall time. */
-export type PortalDeps = Pick<
-  AppDeps,
-  'store' | 'clock' | 'wallClock' | 'random' | 'cipher' | 'config' | 'mailer' | 'passwordGate'
->;
+export interface PortalDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly wallClock: WallClock;
+  readonly random: RandomSource;
+  readonly cipher: KeyCipher;
+  readonly config: Config;
+  readonly mailer: Mailer;
+  /** Bounds the password checks that run at once; unbounded without it. */
+  readonly passwordGate?: PasswordGate;
+}

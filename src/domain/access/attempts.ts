@@ -1,5 +1,7 @@
 import { iso } from '../../clock.js';
 import type { Executor } from '../../store/database.js';
+import { runWrite } from '../runner/use-case-runner.js';
+import type { PortalDeps } from './access-deps.js';
 import {
   countAttempt,
   lockAttempts,
@@ -86,4 +88,12 @@ export async function lockKey(
   now: Date,
 ): Promise<void> {
   await lockAttempts(tx, key, iso(new Date(now.getTime() + rules.lockMs)), iso(now));
+}
+
+/** Runs `write` in its own transaction through the runner. */
+export function inTransaction<R>(
+  deps: PortalDeps,
+  write: (tx: Executor) => Promise<R>,
+): Promise<R> {
+  return runWrite(deps, write, undefined);
 }

@@ -10,7 +10,7 @@ import {
 } from '../../store/repositories/portal-repository.js';
 import { findUserById } from '../../store/repositories/user-repository.js';
 import { audit, userActor } from '../audit/audit-log.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 import type { PortalDeps } from './access-deps.js';
 import { newSecret, secretHash } from './secrets.js';
 import type { PortalUser } from './portal-user.js';
@@ -91,14 +91,18 @@ export async function signOut(
   user: PortalUser,
   source: string,
 ): Promise<void> {
-  await inTransaction(deps, async (tx) => {
-    await deleteSession(tx, secretHash(token));
-    await audit(tx, userActor(user, source), {
-      action: 'portal.signed_out',
-      organisationId: user.organisationId,
-      at: deps.clock.now(),
-    });
-  });
+  await runWrite(
+    deps,
+    async (tx) => {
+      await deleteSession(tx, secretHash(token));
+      await audit(tx, userActor(user, source), {
+        action: 'portal.signed_out',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+    },
+    undefined,
+  );
 }
 
 export async function endEverySession(deps: PortalDeps, userId: string): Promise<number> {

@@ -13,9 +13,9 @@ import { findUserById, findUsersByEmail } from '../../store/repositories/user-re
 import type { AuditActor } from '../audit/audit-log.js';
 import { audit, userActor } from '../audit/audit-log.js';
 import { badRequest } from '../errors/error-codes.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 import type { PortalDeps } from './access-deps.js';
-import { lockKey, takeAttempt } from './attempts.js';
+import { inTransaction, lockKey, takeAttempt } from './attempts.js';
 import type { AttemptKey } from './attempts.js';
 import { checkPasswordRules, hashPassword } from './passwords.js';
 import { BUSY, checkPassword } from './sign-in.js';
@@ -82,16 +82,20 @@ export async function setPasswordWithLink(
   if (user === undefined) throw badRequest(LINK_INVALID);
   const hash = await hashPassword(password);
   const now = deps.wallClock.now();
-  await inTransaction(deps, async (trx) => {
-    if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
-    await setPasswordHash(trx, user.id, hash, iso(now));
-    await deleteSessionsOfUser(trx, user.id);
-    await audit(trx, userActor(user, source), {
-      action: 'user.password_set',
-      organisationId: user.organisationId,
-      at: deps.clock.now(),
-    });
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
+      await setPasswordHash(trx, user.id, hash, iso(now));
+      await deleteSessionsOfUser(trx, user.id);
+      await audit(trx, userActor(user, source), {
+        action: 'user.password_set',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+    },
+    undefined,
+  );
   return user;
 }
 
@@ -104,15 +108,19 @@ export async function setPassword(
 ): Promise<void> {
   checkPasswordRules(password);
   const hash = await hashPassword(password);
-  await inTransaction(deps, async (trx) => {
-    await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
-    await deleteSessionsOfUser(trx, user.id);
-    await audit(trx, who, {
-      action: 'user.password_set',
-      organisationId: user.organisationId,
-      at: deps.clock.now(),
-    });
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
+      await deleteSessionsOfUser(trx, user.id);
+      await audit(trx, who, {
+        action: 'user.password_set',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+    },
+    undefined,
+  );
 }
 
 export const FORGOT_PASSWORD_SENT =

@@ -1,7 +1,9 @@
-// The error catalogue: every code the service answers with, its HTTP status and default message.
-// Domain and store code raise DomainError with one of these codes; src/http/error-handler.ts is
-// the one place that renders them (as {"message", "code"}); the CLI prints their message.
-// docs/errors.md lists the same table, and test/http/error-catalogue.test.ts fails when they drift.
+// The error catalogue of the domain: every code a rule, a use case or the store raises, its HTTP
+// status and default message. Domain and store code raise DomainError with one of these codes;
+// src/http/error-handler.ts is the one place that renders them (as {"message", "code"}); the CLI
+// prints their message. Codes only the HTTP layer answers (412 to 416) are in
+// src/http/http-error-codes.ts. docs/errors.md lists both, and test/http/error-catalogue.test.ts
+// fails when they drift.
 
 interface CatalogueEntry {
   /** The HTTP status; `as-configured` only for a simulated fault, which carries its own. */
@@ -52,12 +54,7 @@ export const ERROR_CATALOGUE = {
   },
   stale_assignment: { status: 409, message: 'the assignment changed concurrently; retry' },
   callback_in_progress: { status: 409, message: 'the callback is already queued for delivery' },
-  // Other 4xx raised by the HTTP layer
-  precondition_failed: { status: 412, message: 'Precondition Failed' },
-  payload_too_large: { status: 413, message: 'request body is too large' },
-  uri_too_long: { status: 414, message: 'a path parameter is too long' },
-  unsupported_media_type: { status: 415, message: 'request body must be application/json' },
-  range_not_satisfiable: { status: 416, message: 'Range Not Satisfiable' },
+  // 429: too many requests
   rate_limited: { status: 429, message: 'rate limit exceeded' },
   headers_too_large: {
     status: 431,

@@ -5,7 +5,7 @@ import { setCustomerRef } from '../../store/repositories/esim-repository.js';
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { readUsageView } from '../../store/repositories/network-repository.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // The live eSIM actions the contract leaves out: the organisation's own reference on an eSIM
 // (PUT /esims) and a network refresh (GET /esims/{iccid}/refresh). Each leaves an entry in the
@@ -51,12 +51,16 @@ export async function updateCustomerRef(
     throw badRequest(`body field customerRef must be at most ${CUSTOMER_REF_MAX} characters`);
   }
   const at = iso(deps.clock.now());
-  await inTransaction(deps, async (trx) => {
-    if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {
-      throw notFound(`eSIM ${iccid} not found`);
-    }
-    await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_UPDATED, at);
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {
+        throw notFound(`eSIM ${iccid} not found`);
+      }
+      await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_UPDATED, at);
+    },
+    undefined,
+  );
 }
 
 /** The outbound command a refresh needs; NetworkAdapter provides it. */
@@ -77,7 +81,11 @@ export async function refreshEsim(
 ): Promise<void> {
   const at = iso(deps.clock.now());
   await deps.network.refreshRegistration({ iccid });
-  await inTransaction(deps, async (trx) => {
-    await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_REFRESHED, at);
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      await recordEsimEvent(trx, deps.store.dialect, iccid, HISTORY_REFRESHED, at);
+    },
+    undefined,
+  );
 }

@@ -1,7 +1,7 @@
 import { iso } from '../../clock.js';
 import type { CardInput } from '../../payments/gateway.js';
 import { GatewayUnavailableError } from '../../payments/gateway.js';
-import { parseExpiry } from '../../payments/cards.js';
+import { parseExpiry } from './card-input.js';
 import type { Executor } from '../../store/database.js';
 import type { SavedCard } from '../../store/repositories/payment-repository.js';
 import {

@@ -18,6 +18,7 @@ import {
   setTestCreditExpiry,
 } from '../../store/repositories/ledger-repository.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // The rules of an organisation's money. Every change goes through applyMovement inside the
 // caller's transaction, so balance and testCredit always equal the sums of the journal.
@@ -226,13 +227,17 @@ export async function expireTestCredit(db: Db, at: Date): Promise<number> {
   const due = await findExpiredTestCredit(db, iso(at), 100);
   let swept = 0;
   for (const org of due) {
-    const done = await db.transaction().execute(async (trx) => {
-      const funds = await lockFunds(trx, org.id);
-      if (funds === undefined || funds.testCredit === 0 || testCreditUsable(funds, at)) {
-        return false;
-      }
-      return writeOffExpired(trx, org.id, funds, at);
-    });
+    const done = await runWrite(
+      { store: { db } },
+      async (trx) => {
+        const funds = await lockFunds(trx, org.id);
+        if (funds === undefined || funds.testCredit === 0 || testCreditUsable(funds, at)) {
+          return false;
+        }
+        return writeOffExpired(trx, org.id, funds, at);
+      },
+      undefined,
+    );
     if (done) swept += 1;
   }
   return swept;

@@ -4,6 +4,7 @@ import { DomainError, conflict } from '../errors/error-codes.js';
 import type { TopUpDeps, TopUpResult } from './top-up.js';
 import type { IdempotencyRequest } from '../runner/idempotency.js';
 import type { Outcome } from '../runner/use-case-runner.js';
+import { answerOf } from '../runner/use-case-runner.js';
 import { topUpBalance } from './top-up-balance.js';
 import { afterEarlierSubmission } from '../runner/after-earlier.js';
 
@@ -43,9 +44,7 @@ export function formIdempotency(
 }
 
 function resultOf(outcome: Outcome<TopUpResult>): TopUpOnce {
-  if (outcome.kind === 'done') return { result: outcome.body, replayed: false };
-  if (outcome.error !== undefined) throw new DomainError(outcome.error.code, outcome.error.message);
-  return { result: JSON.parse(outcome.body) as TopUpResult, replayed: true };
+  return { result: answerOf(outcome), replayed: outcome.kind !== 'done' };
 }
 
 /**

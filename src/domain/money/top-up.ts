@@ -33,7 +33,7 @@ import type { AuditAction } from '../audit/audit-log.js';
 import { audit, systemActor } from '../audit/audit-log.js';
 import type { DomainError } from '../errors/error-codes.js';
 import type { ProcessClaim } from '../runner/use-case-runner.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 import { badRequest, notFound, unavailable } from '../errors/error-codes.js';
 
 // Balance top-up: charge the organisation's saved card through the payment gateway and credit
@@ -171,34 +171,38 @@ async function credit(
   late: boolean,
 ): Promise<TopUpResult | undefined> {
   const at = iso(deps.clock.now());
-  return inTransaction(deps, async (trx) => {
-    if (!(await settleTopUp(trx, t.ref, 'succeeded', { processorRef, at }))) return undefined;
-    const balances = await applyMovement(trx, {
-      organisationId: t.organisationId,
-      kind: 'topup',
-      balanceDelta: t.amount,
-      testCreditDelta: 0,
-      reference: String(t.ref),
-      description: `top-up ${t.ref} (${processorRef})`,
-      at,
-    });
-    if (balances === undefined) throw notFound(`organisation ${t.organisationId} not found`);
-    const result = { amount: t.amount, balance: balances.balance, ref: t.ref };
-    if (t.idempotencyKey !== null) {
-      await completeClaimWithResult(
-        trx,
-        t.organisationId,
-        t.idempotencyKey,
-        topUpOwner(t.ref),
-        result,
-      );
-    }
-    if (late) {
-      await adoptLateCard(trx, deps, t);
-      await auditLate(trx, deps, t, 'topup.succeeded', { ...result });
-    }
-    return result;
-  });
+  return runWrite(
+    deps,
+    async (trx) => {
+      if (!(await settleTopUp(trx, t.ref, 'succeeded', { processorRef, at }))) return undefined;
+      const balances = await applyMovement(trx, {
+        organisationId: t.organisationId,
+        kind: 'topup',
+        balanceDelta: t.amount,
+        testCreditDelta: 0,
+        reference: String(t.ref),
+        description: `top-up ${t.ref} (${processorRef})`,
+        at,
+      });
+      if (balances === undefined) throw notFound(`organisation ${t.organisationId} not found`);
+      const result = { amount: t.amount, balance: balances.balance, ref: t.ref };
+      if (t.idempotencyKey !== null) {
+        await completeClaimWithResult(
+          trx,
+          t.organisationId,
+          t.idempotencyKey,
+          topUpOwner(t.ref),
+          result,
+        );
+      }
+      if (late) {
+        await adoptLateCard(trx, deps, t);
+        await auditLate(trx, deps, t, 'topup.succeeded', { ...result });
+      }
+      return result;
+    },
+    undefined,
+  );
 }
 
 function declinedError(outcome: { code: DeclineCode; reason: string }): DomainError {
@@ -214,17 +218,21 @@ async function decline(
 ): Promise<void> {
   const at = iso(deps.clock.now());
   const key = t.idempotencyKey;
-  await inTransaction(deps, async (trx) => {
-    if (!(await settleTopUp(trx, t.ref, 'declined', { reason: outcome.reason, at }))) return;
-    if (key !== null) {
-      const error = declinedError(outcome);
-      await completeClaimWithError(trx, t.organisationId, key, topUpOwner(t.ref), error);
-    }
-    if (late) {
-      const details = { amount: String(t.amount), reason: outcome.code, ref: t.ref };
-      await auditLate(trx, deps, t, 'topup.failed', details);
-    }
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      if (!(await settleTopUp(trx, t.ref, 'declined', { reason: outcome.reason, at }))) return;
+      if (key !== null) {
+        const error = declinedError(outcome);
+        await completeClaimWithError(trx, t.organisationId, key, topUpOwner(t.ref), error);
+      }
+      if (late) {
+        const details = { amount: String(t.amount), reason: outcome.code, ref: t.ref };
+        await auditLate(trx, deps, t, 'topup.failed', details);
+      }
+    },
+    undefined,
+  );
 }
 
 /**
@@ -254,16 +262,20 @@ export async function settleInDoubt(
 /** Nothing was charged: the top-up failed and the client may simply try again, same key or not. */
 async function fail(deps: TopUpDeps, t: TopUpRow, reason: string, late: boolean): Promise<void> {
   const at = iso(deps.clock.now());
-  await inTransaction(deps, async (trx) => {
-    if (!(await settleTopUp(trx, t.ref, 'failed', { reason, at }))) return;
-    if (t.idempotencyKey !== null) {
-      await releaseClaim(trx, t.organisationId, t.idempotencyKey, topUpOwner(t.ref));
-    }
-    if (late) {
-      const details = { amount: String(t.amount), reason: 'not_charged', ref: t.ref };
-      await auditLate(trx, deps, t, 'topup.failed', details);
-    }
-  });
+  await runWrite(
+    deps,
+    async (trx) => {
+      if (!(await settleTopUp(trx, t.ref, 'failed', { reason, at }))) return;
+      if (t.idempotencyKey !== null) {
+        await releaseClaim(trx, t.organisationId, t.idempotencyKey, topUpOwner(t.ref));
+      }
+      if (late) {
+        const details = { amount: String(t.amount), reason: 'not_charged', ref: t.ref };
+        await auditLate(trx, deps, t, 'topup.failed', details);
+      }
+    },
+    undefined,
+  );
 }
 
 /** Writes the top-up row before anything is charged (400 when there is no saved card). */

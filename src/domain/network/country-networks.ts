@@ -1,8 +1,8 @@
-import { operatorCountries, operatorsIn } from '../../network/operators.js';
+import { operatorCountries, operatorsIn } from './operators.js';
 import { allCountries, countryByIso } from '../catalogue/countries.js';
 import { badRequest } from '../errors/error-codes.js';
 
-// Networks per country (GET /networks), from the operator data the simulated network uses: the
+// Networks per country (GET /networks), from the operator table (operators.ts) the simulated network uses: the
 // radio networks a visiting eSIM registers on (MVNOs only where a country has no other).
 
 export interface NetworkView {

@@ -24,7 +24,7 @@ import type { AuditActor } from '../audit/audit-log.js';
 import { audit, systemActor } from '../audit/audit-log.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
 import { openAccount } from '../money/ledger.js';
-import { inTransaction } from '../runner/use-case-runner.js';
+import { runWrite } from '../runner/use-case-runner.js';
 import type { WriteDeps } from '../runner/use-case-runner.js';
 
 export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
@@ -142,17 +142,21 @@ export async function createOrganisation(
     updatedAt: now,
   };
   const key = { hash: hashApiKey(apiKey), encrypted: deps.cipher.encrypt(apiKey) };
-  await inTransaction(writer(deps), async (trx) => {
-    await insertOrganisation(trx, organisation, key);
-    await openingCredit(trx, organisation.id, input, deps.clock.now());
-    if (onOpeningCredit !== undefined) await onOpeningCredit(trx, organisation);
-    await audit(trx, deps.actor ?? systemActor, {
-      action: 'organisation.created',
-      organisationId: organisation.id,
-      at: deps.clock.now(),
-      details: { name, currency, groups, callbackUrl, callbackVersion },
-    });
-  });
+  await runWrite(
+    writer(deps),
+    async (trx) => {
+      await insertOrganisation(trx, organisation, key);
+      await openingCredit(trx, organisation.id, input, deps.clock.now());
+      if (onOpeningCredit !== undefined) await onOpeningCredit(trx, organisation);
+      await audit(trx, deps.actor ?? systemActor, {
+        action: 'organisation.created',
+        organisationId: organisation.id,
+        at: deps.clock.now(),
+        details: { name, currency, groups, callbackUrl, callbackVersion },
+      });
+    },
+    undefined,
+  );
   return { id: organisation.id, apiKey, organisation };
 }
 
@@ -208,8 +212,10 @@ export async function rotateApiKey(
   }
   const apiKey = generateApiKey();
   const now = deps.clock.now();
-  await inTransaction(writer(deps), (trx) =>
-    applyKeyRotation(trx, deps, { id, apiKey, graceSeconds, now }),
+  await runWrite(
+    writer(deps),
+    (trx) => applyKeyRotation(trx, deps, { id, apiKey, graceSeconds, now }),
+    undefined,
   );
   // Committed: this process stops serving the old key from memory at once (others within
   // API_KEY_CACHE_MS, through auth_state.version).
@@ -295,7 +301,7 @@ export async function addUser(
     created_at: iso(deps.clock.now()),
   };
   try {
-    await inTransaction(writer(deps), (trx) => applyNewUser(trx, deps, row));
+    await runWrite(writer(deps), (trx) => applyNewUser(trx, deps, row), undefined);
   } catch (error) {
     if (/unique|duplicate/i.test(String(error)))
       throw badRequest(`a user with email ${email} already exists`);
@@ -406,8 +412,10 @@ export async function updateOrganisationSettings(
   }
   const now = deps.clock.now();
   set['updated_at'] = iso(now);
-  const updated = await inTransaction(writer(deps), (trx) =>
-    applySettings(trx, deps, id, set, now),
+  const updated = await runWrite(
+    writer(deps),
+    (trx) => applySettings(trx, deps, id, set, now),
+    undefined,
   );
   deps.apiKeys.forget(id);
   return updated;

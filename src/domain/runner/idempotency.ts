@@ -15,7 +15,6 @@ import {
   transferClaim,
 } from '../../store/repositories/idempotency-repository.js';
 import { DomainError, conflict, isFixedStatusCode } from '../errors/error-codes.js';
-import type { FixedStatusCode } from '../errors/error-codes.js';
 import type { IdempotencyRecord } from '../../store/repositories/idempotency-repository.js';
 
 // `Idempotency-Key`: a request that presents a key claims it (a `running` record keyed by
@@ -34,6 +33,8 @@ import type { IdempotencyRecord } from '../../store/repositories/idempotency-rep
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 /** How long a claim may run before another request may take it over (its holder died). */
 export const DEFAULT_LEASE_SECONDS = 120;
+/** The status a record keeps with an answer (an error keeps its code's; earlier releases kept the route's 2xx). */
+const ANSWERED = 200;
 
 /** What a request presents: its organisation, its key and a hash of the request itself. */
 export interface IdempotencyRequest {
@@ -52,13 +53,16 @@ export interface IdempotencyDeps {
   readonly random: RandomSource;
 }
 
-/** A stored outcome, answered again. `error` is set when the stored body is a catalogue error. */
-export interface Replay {
-  readonly kind: 'replayed';
-  readonly status: number;
-  readonly body: string;
-  readonly error?: { readonly code: FixedStatusCode; readonly message: string };
-}
+/**
+ * A stored outcome, answered again, for each surface to show as it shows a first answer: the
+ * answer the first request was given (`replayed`), or the catalogue error it was refused with
+ * (`refused`). A record in a form no release of this code writes (an earlier release's answer
+ * with another status) is kept as it was stored (`stored`), to be answered exactly so.
+ */
+export type Replay<B> =
+  | { readonly kind: 'replayed'; readonly body: B }
+  | { readonly kind: 'refused'; readonly error: DomainError }
+  | { readonly kind: 'stored'; readonly status: number; readonly text: string };
 
 /** A claim this request holds. `owner` changes when the claim is handed over. */
 export interface HeldClaim {
@@ -77,19 +81,28 @@ function inProgress(key: string, what: string): DomainError {
   );
 }
 
-function replayOf(status: number, body: string): Replay {
-  const error = status >= 400 ? storedError(body) : undefined;
+/** What a finished record answers: the body its request was answered with, or its refusal. */
+function replayOf<B>(status: number, text: string): Replay<B> {
+  const error = status >= 400 ? storedError(text) : undefined;
   if (error !== undefined && isFixedStatusCode(error.code)) {
-    return { kind: 'replayed', status, body, error: { code: error.code, message: error.message } };
+    return { kind: 'refused', error: new DomainError(error.code, error.message) };
   }
-  return { kind: 'replayed', status, body };
+  if (status >= 200 && status < 300) {
+    try {
+      // The body this code stored for the request (JSON.stringify of what the runner presented).
+      return { kind: 'replayed', body: JSON.parse(text) as B };
+    } catch {
+      // Not JSON: answered as stored, below.
+    }
+  }
+  return { kind: 'stored', status, text };
 }
 
 /** Claims the key, or answers why not: a replay of the stored outcome, or a 409. */
-export async function claimKey(
+export async function claimKey<B>(
   deps: IdempotencyDeps,
   request: IdempotencyRequest,
-): Promise<HeldClaim | Replay> {
+): Promise<HeldClaim | Replay<B>> {
   const db = deps.store.db;
   const { organisationId, key } = request;
   const now = deps.clock.now();
@@ -114,7 +127,7 @@ export async function claimKey(
 }
 
 /** What a live record answers a request with: its stored outcome, or a 409. */
-function answerOf(existing: IdempotencyRecord, request: IdempotencyRequest): Replay {
+function answerOf<B>(existing: IdempotencyRecord, request: IdempotencyRequest): Replay<B> {
   const { key } = request;
   if (existing.requestHash !== request.requestHash) {
     throw conflict(
@@ -142,11 +155,11 @@ function lapsed(record: IdempotencyRecord, at: string, leaseNow: string): boolea
  * The answer the key's record gives this request, read in `tx`: a replay, or a 409
  * (`idempotency_key_reused`, `idempotency_in_progress`); undefined when the key is free to use.
  */
-export async function findAnswer(
+export async function findAnswer<B>(
   tx: Executor,
   deps: IdempotencyDeps,
   request: IdempotencyRequest,
-): Promise<Replay | undefined> {
+): Promise<Replay<B> | undefined> {
   const existing = await findIdempotencyRecord(tx, request.organisationId, request.key);
   if (existing === undefined) return undefined;
   if (lapsed(existing, iso(deps.clock.now()), iso(deps.wallClock.now()))) return undefined;
@@ -161,13 +174,13 @@ export function recordAnswer(
   tx: Executor,
   deps: IdempotencyDeps,
   request: IdempotencyRequest,
-  outcome: { readonly status: number; readonly body: unknown } | DomainError,
+  outcome: { readonly body: unknown } | DomainError,
 ): Promise<boolean> {
   const now = deps.clock.now();
   const stored =
     outcome instanceof DomainError
       ? { status: outcome.status, body: storedErrorBody(outcome) }
-      : { status: outcome.status, body: JSON.stringify(outcome.body) };
+      : { status: ANSWERED, body: JSON.stringify(outcome.body) };
   return insertAnswer(tx, {
     organisationId: request.organisationId,
     key: request.key,
@@ -190,25 +203,15 @@ export function isStoredOutcome(error: unknown): error is DomainError {
 }
 
 /** Stores the answer; false when the claim is no longer held. */
-export function storeAnswer(
-  db: Executor,
-  held: HeldClaim,
-  body: unknown,
-  status: number,
-): Promise<boolean> {
+export function storeAnswer(db: Executor, held: HeldClaim, body: unknown): Promise<boolean> {
   const { organisationId, key, owner } = held;
-  return completeClaim(db, organisationId, key, owner, status, JSON.stringify(body));
+  return completeClaim(db, organisationId, key, owner, ANSWERED, JSON.stringify(body));
 }
 
 /** Stores the answer in `tx` (the use case's transaction); 409 if the claim was lost meanwhile. */
-export async function completeKey(
-  tx: Executor,
-  held: HeldClaim,
-  body: unknown,
-  status: number,
-): Promise<void> {
+export async function completeKey(tx: Executor, held: HeldClaim, body: unknown): Promise<void> {
   const { key } = held;
-  if (!(await storeAnswer(tx, held, body, status))) {
+  if (!(await storeAnswer(tx, held, body))) {
     throw conflict(
       `Idempotency-Key "${key}" was taken over by another request`,
       'idempotency_in_progress',

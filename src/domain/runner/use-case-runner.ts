@@ -23,7 +23,8 @@ import {
 // With an Idempotency-Key (`idempotency`), the runner claims the key before the transaction,
 // writes the answer (`present(result)`, the body a repeat gets) in the use case's transaction,
 // stores a 4xx DomainError after a rollback, releases the claim on anything else, and answers a
-// repeat with the stored outcome (`kind: 'replayed'`) without running the use case.
+// repeat with the stored outcome (`kind: 'replayed'`, or `'refused'` with the error stored)
+// without running the use case.
 // A use case committed by the group writer (`group`) needs no claim of its own, which would cost a
 // transaction of its own: its record is read and written, finished, by the write itself
 // (`runGroupedWithKey`).
@@ -35,15 +36,30 @@ import {
 
 export type UseCase<D, I, R> = (tx: Executor, deps: D, input: I) => Promise<R>;
 
-export type Outcome<B> = { readonly kind: 'done'; readonly body: B } | Replay;
+export type Outcome<B> = { readonly kind: 'done'; readonly body: B } | Replay<B>;
+
+/**
+ * The answer of an outcome, for a surface that shows a replay as it shows a first answer (the
+ * portal): the body, whether the use case ran now or earlier; the refusal of an earlier run is
+ * thrown again. A record stored in another form (an earlier release's) cannot be shown: a 409.
+ */
+export function answerOf<B>(outcome: Outcome<B>): B {
+  switch (outcome.kind) {
+    case 'done':
+    case 'replayed':
+      return outcome.body;
+    case 'refused':
+      throw outcome.error;
+    case 'stored':
+      throw new DomainError('conflict', 'the key was used by a request this release cannot show');
+  }
+}
 
 export interface RunOptions<R, B> {
   /** The request's Idempotency-Key, when it carries one. */
   readonly idempotency?: IdempotencyRequest | undefined;
   /** The answer to return (and store for a repeat), e.g. the body of an HTTP reply. */
   readonly present: (result: R) => B;
-  /** The status stored with the answer for a repeat: 200 unless given (or read once it is done). */
-  readonly status?: number | (() => number);
   /**
    * Commit this write together with others of its kind arriving at the same time (group
    * commit, store/group-commit.ts), grouped by this key: the organisation whose balance it moves.
@@ -51,9 +67,6 @@ export interface RunOptions<R, B> {
    */
   readonly group?: string;
 }
-
-const statusOf = (options: { status?: number | (() => number) }): number =>
-  typeof options.status === 'function' ? options.status() : (options.status ?? 200);
 
 /** What a process may do with the claim of its request. */
 export interface ProcessClaim {
@@ -75,7 +88,7 @@ export interface WriteDeps {
  * possibly in one transaction with other writes that arrive together; it resolves only after that
  * transaction has committed, and a use case that throws is rolled back alone.
  */
-export function inTransaction<D extends WriteDeps, R>(
+function inTransaction<D extends WriteDeps, R>(
   deps: D,
   work: (tx: Executor) => Promise<R>,
   group?: string,
@@ -113,14 +126,14 @@ export async function runUseCase<D extends IdempotencyDeps & WriteDeps, I, R, B>
       idempotency: options.idempotency,
     });
   }
-  const held = await claimKey(deps, options.idempotency);
-  if (held.kind === 'replayed') return held;
+  const held = await claimKey<B>(deps, options.idempotency);
+  if (held.kind !== 'held') return held;
   return guarded(deps, held, () =>
     inTransaction(
       deps,
       async (tx) => {
         const body = present(await useCase(tx, deps, input));
-        await completeKey(tx, held, body, statusOf(options));
+        await completeKey(tx, held, body);
         return body;
       },
       options.group,
@@ -169,9 +182,9 @@ async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
 
   /** The answer of the key's live record, read in `tx`; undefined when the key is free. */
   const recorded = async (tx: Executor): Promise<Settled<B> | undefined> => {
-    let replay: Replay | undefined;
+    let replay: Replay<B> | undefined;
     try {
-      replay = await findAnswer(tx, deps, request);
+      replay = await findAnswer<B>(tx, deps, request);
     } catch (error) {
       // A 409 of the key: nothing written, so the batch goes on without rolling back for it.
       if (error instanceof DomainError) return { kind: 'failed', error };
@@ -186,7 +199,7 @@ async function runGroupedWithKey<D extends IdempotencyDeps, I, R, B>(
 
   const written = async (tx: Executor, result: R): Promise<B> => {
     const body = options.present(result);
-    if (!(await recordAnswer(tx, deps, request, { status: statusOf(options), body }))) {
+    if (!(await recordAnswer(tx, deps, request, { body }))) {
       throw new AttemptAgain();
     }
     return body;
@@ -242,8 +255,8 @@ export async function runProcess<D extends IdempotencyDeps, I, R, B>(
   if (options.idempotency === undefined) {
     return { kind: 'done', body: present(await process(deps, input, unclaimed)) };
   }
-  const held = await claimKey(deps, options.idempotency);
-  if (held.kind === 'replayed') return held;
+  const held = await claimKey<B>(deps, options.idempotency);
+  if (held.kind !== 'held') return held;
   const claim: ProcessClaim = {
     key: held.key,
     handOver: (owner, leaseSeconds) => handOverKey(deps, held, owner, leaseSeconds),
@@ -251,7 +264,7 @@ export async function runProcess<D extends IdempotencyDeps, I, R, B>(
   return guarded(deps, held, async () => {
     const body = present(await process(deps, input, claim));
     // The effects have happened: a claim lost meanwhile does not turn them into an error.
-    if (!held.handedOver) await storeAnswer(deps.store.db, held, body, statusOf(options));
+    if (!held.handedOver) await storeAnswer(deps.store.db, held, body);
     return body;
   });
 }

@@ -5,6 +5,7 @@ import type { DueKind } from '../../../store/repositories/assignment-repository.
 import { listDueAssignments } from '../../../store/repositories/assignment-repository.js';
 import { DomainError } from '../../errors/error-codes.js';
 import { settle } from './settle.js';
+import { runWrite } from '../../runner/use-case-runner.js';
 
 export interface SchedulerDeps {
   readonly db: Db;
@@ -39,7 +40,11 @@ export async function runLifecycleScheduler(deps: SchedulerDeps): Promise<Schedu
       if (todo.length === 0) break;
       for (const row of todo) {
         try {
-          const after = await deps.db.transaction().execute((trx) => settle(trx, row, at));
+          const after = await runWrite(
+            { store: { db: deps.db } },
+            (trx) => settle(trx, row, at),
+            undefined,
+          );
           if (after.state === 'Queued') provisioned += 1;
           else if (after.state === 'Expired') expired += 1;
           else skipped.add(row.id);

@@ -10,6 +10,7 @@ import type { NetworkEventSink } from './network-events.js';
 import { settle } from './settle.js';
 import { snapshotOf } from './snapshot.js';
 import { STALE_ASSIGNMENT, transition } from './transition.js';
+import { runWrite } from '../../runner/use-case-runner.js';
 
 export interface UsageDeps {
   readonly db: Db;
@@ -50,7 +51,11 @@ export async function recordUsage(
   }
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await deps.db.transaction().execute((trx) => applyUsage(trx, deps, iccid, bytes, at));
+      return await runWrite(
+        { store: { db: deps.db } },
+        (trx) => applyUsage(trx, deps, iccid, bytes, at),
+        undefined,
+      );
     } catch (error) {
       // Another report on the same eSIM won the optimistic update: read again and redo.
       const stale = error instanceof DomainError && error.code === STALE_ASSIGNMENT;

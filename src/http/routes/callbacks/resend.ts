@@ -46,7 +46,6 @@ export function registerResendCallback(app: Api, deps: AppDeps): void {
     const outcome = await runUseCase(deps, applyResend, input, {
       idempotency: idempotencyOf(request),
       present: (queued) => queued,
-      status: 202,
     });
     reply.code(202);
     return replyWith(reply, outcome);

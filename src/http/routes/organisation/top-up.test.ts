@@ -7,7 +7,7 @@ import type { FileBackedApp } from '../../../../test/fixtures/orders.js';
 import { runCli, startFileBackedApp } from '../../../../test/fixtures/orders.js';
 import { iso } from '../../../clock.js';
 import { reconcileTopUps, topUpOwner } from '../../../domain/money/top-up.js';
-import { saveCard } from '../../../payments/cards.js';
+import { saveCard } from '../../../domain/money/save-card.js';
 import { listAuditEntries } from '../../../store/repositories/audit-repository.js';
 import { insertClaim } from '../../../store/repositories/idempotency-repository.js';
 import { insertProcessorCharge } from '../../../store/repositories/payment-repository.js';

@@ -1,11 +1,9 @@
-import type { Clock } from '../clock.js';
-import { badRequest } from '../domain/errors/error-codes.js';
-import type { SavedCard } from '../store/repositories/payment-repository.js';
+import type { Clock } from '../../clock.js';
+import type { SavedCard } from '../../store/repositories/payment-repository.js';
+import { badRequest } from '../errors/error-codes.js';
 
-// Card input and display. Saving a card is the domain use case `saveCard`
-// (src/domain/money/save-card.ts), exported here too for the surfaces that save cards.
-export type { CardDeps } from '../domain/money/save-card.js';
-export { saveCard } from '../domain/money/save-card.js';
+// Card input and display: the expiry a person types, the one a test card gets, and how a saved
+// card is named. Saving a card is the use case `saveCard` (save-card.ts).
 
 /** "MM/YY" or "MM/YYYY" to a month and a four-digit year. */
 export function parseExpiry(raw: string): { expMonth: number; expYear: number } {
