@@ -55,6 +55,21 @@ if (files.length === 0) {
   process.exit(1);
 }
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
+// TEST_STRESS=1 (or a number of cores) runs the tests while another process keeps that many
+// cores (2 by default) busy for the whole run: the suite must hold on a loaded machine.
+const stress = process.env.TEST_STRESS;
+let load;
+if (stress !== undefined && stress !== '' && stress !== '0') {
+  const cores = stress === '1' || stress === 'true' ? 2 : Number(stress);
+  load = spawn(process.execPath, ['scripts/stress-load.mjs', String(cores)], { stdio: 'ignore' });
+  console.error(`TEST_STRESS: ${cores} cores kept busy by process ${load.pid} during the run`);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      load?.kill('SIGKILL');
+      process.exit(1);
+    });
+  }
+}
 const child = spawn(
   process.execPath,
   [
@@ -67,4 +82,7 @@ const child = spawn(
   ],
   { stdio: 'inherit' },
 );
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  load?.kill('SIGKILL');
+  process.exit(code ?? (signal ? 1 : 0));
+});

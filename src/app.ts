@@ -10,7 +10,7 @@ import { installCors, installPreflight } from './http/cors.js';
 import { installDraining } from './http/draining.js';
 import { installStartGate } from './http/starting.js';
 import type { StartGate } from './http/starting.js';
-import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import { clientErrors, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
 import { requestLoggerFactory } from './http/request-logger.js';
 import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
@@ -88,6 +88,7 @@ export async function buildApp(
     // installDraining answers during shutdown instead, with {message} and Retry-After.
     return503OnClosing: false,
     frameworkErrors,
+    clientErrorHandler: clientErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Hooks that run on every request and are synchronous take Fastify's callback form: an async

@@ -103,6 +103,14 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Prefix of every Redis key this service writes. */
   readonly redisKeyPrefix: string;
+  /** Test events an organisation may send per minute from the portal. */
+  readonly callbackTestEventsPerMinute: number;
+  /** Deadline of each Redis call; past it the call falls back to the in-process counters. */
+  readonly redisTimeoutMs: number;
+  /** Failed or late Redis calls in a row that open the circuit breaker. */
+  readonly redisBreakerFailures: number;
+  /** How long an open breaker keeps calls away from Redis before one probe is let through. */
+  readonly redisBreakerOpenMs: number;
   /** Which proxies' X-Forwarded-For to believe for the client address (Fastify trustProxy). */
   readonly trustProxy: boolean | number | string;
   // Metrics
@@ -127,6 +135,11 @@ export interface PortalSettings {
   readonly lockMinutes: number;
   /** How long a one-time set-password link works. */
   readonly linkHours: number;
+  /** "Forgot your password?" requests per account per hour (an address gets five times as many). */
+  readonly forgotPerHour: number;
+  /** Password checks (scrypt) that run at once, and how many may wait for one. */
+  readonly passwordChecks: number;
+  readonly passwordQueue: number;
   /** Where mail goes: an SMTP server, or the outbox `esim mail list` reads. */
   readonly mailTransport: 'smtp' | 'outbox';
   readonly smtpUrl: string | undefined;
@@ -398,6 +411,9 @@ function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
     lockFailures: int(env, 'PORTAL_LOCK_FAILURES', 20, 1, 1000),
     lockMinutes: int(env, 'PORTAL_LOCK_MINUTES', 15, 1, 24 * 60),
     linkHours: int(env, 'PORTAL_LINK_HOURS', 24, 1, 24 * 14),
+    forgotPerHour: int(env, 'PORTAL_FORGOT_PER_HOUR', 3, 1, 1000),
+    passwordChecks: int(env, 'PORTAL_PASSWORD_CHECKS', 2, 1, 64),
+    passwordQueue: int(env, 'PORTAL_PASSWORD_QUEUE', 32, 0, 10_000),
     mailTransport,
     smtpUrl,
     mailFrom: str(env, 'MAIL_FROM', 'eSIM portal <portal@localhost>'),
@@ -484,6 +500,10 @@ export function loadConfig(env: Env): Config {
     rateLimitAuthWindowSeconds: int(env, 'RATE_LIMIT_AUTH_WINDOW_SECONDS', 60, 1, 86_400),
     redisUrl: parseRedisUrl(env['REDIS_URL']),
     redisKeyPrefix: str(env, 'REDIS_KEY_PREFIX', 'esim:'),
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
+    callbackTestEventsPerMinute: int(env, 'CALLBACK_TEST_EVENTS_PER_MINUTE', 5, 1, 1000),
+    redisBreakerFailures: int(env, 'REDIS_BREAKER_FAILURES', 3, 1, 1000),
+    redisBreakerOpenMs: int(env, 'REDIS_BREAKER_OPEN_MS', 5000, 100, 600_000),
     trustProxy: parseTrustProxy(env['TRUST_PROXY']),
     metricsPort:
       env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === ''

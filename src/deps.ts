@@ -9,6 +9,7 @@ import type { NetworkAdapter } from './network/network-adapter.js';
 import type { Simulator } from './network/simulator.js';
 import type { PaymentGateway } from './payments/gateway.js';
 import type { RandomSource } from './random.js';
+import type { PasswordGate } from './domain/access/password-gate.js';
 import type { RateLimits } from './rate-limits/limiter.js';
 import type { KeyCipher } from './security/api-keys.js';
 import type { ApiKeyCache } from './security/key-cache.js';
@@ -61,4 +62,6 @@ export interface AppDeps {
   readonly metrics?: Metrics;
   /** The portal's mail: SMTP, or the outbox `esim mail list` reads (docs/portal.md). */
   readonly mailer: Mailer;
+  /** Bounds the password checks (scrypt) of the portal that run at once; unbounded without it. */
+  readonly passwordGate?: PasswordGate;
 }

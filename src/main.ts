@@ -15,6 +15,7 @@ import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
+import { createPasswordGate } from './domain/access/password-gate.js';
 import { createRateLimits } from './rate-limits/limiter.js';
 import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
@@ -93,7 +94,9 @@ export async function openServices(
     if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
     await encodeMissingBundleJson(store.db);
   }
-  const rateLimits = config.rateLimitEnabled ? await createRateLimits(config) : undefined;
+  const rateLimits = config.rateLimitEnabled
+    ? await createRateLimits(config, { observer: metrics.redis })
+    : undefined;
   const deps: AppDeps = {
     rateLimits,
     metrics,
@@ -107,6 +110,7 @@ export async function openServices(
     apiKeys: createApiKeyCache({ db: store.db, clock, stalenessMs: config.apiKeyCacheMs }),
     networkEvents: createOutboxSink({ random: cryptoRandom }),
     mailer: createMailer(config, store, clock),
+    passwordGate: createPasswordGate(config.portal.passwordChecks, config.portal.passwordQueue),
     checkCallbackUrl: callbackUrlCheck(config, options.resolver),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...networkServices(config, store, clock, () => deps.networkEvents),

@@ -8,6 +8,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's organisation, set by the API-key hook on every authenticated route. */
     organisation: Organisation;
+    /**
+     * Set when the caller authenticated with a rotated-out key still in its grace period: the
+     * key it presented, and when that key stops working. Such a key never reads the current one.
+     */
+    graceKey: { readonly key: string; readonly validUntil: string } | undefined;
   }
 }
 
@@ -36,6 +41,7 @@ function presentedKey(request: FastifyRequest): { key?: string; problem?: string
  */
 export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
   app.decorateRequest('organisation', null as unknown as Organisation);
+  app.decorateRequest('graceKey', undefined);
   // The callback form, so a key held in memory costs no promise: only a miss waits for a lookup.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
     const { key, problem } = presentedKey(request);
@@ -46,6 +52,7 @@ export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
     const known = keys.known(key);
     if (known !== undefined) {
       request.organisation = known.organisation;
+      if (known.validUntil !== undefined) request.graceKey = { key, validUntil: known.validUntil };
       done();
       return;
     }
@@ -55,6 +62,8 @@ export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
         return;
       }
       request.organisation = holder.organisation;
+      if (holder.validUntil !== undefined)
+        request.graceKey = { key, validUntil: holder.validUntil };
       done();
     }, done);
   });

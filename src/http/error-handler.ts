@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors/error-codes.js';
 import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-codes.js';
@@ -126,12 +127,60 @@ export function frameworkErrors(
   reply: FastifyReply,
 ): void {
   reply.header('x-request-id', request.id);
+  // Before routing no scope's hooks ran: the portal's security headers are set here too.
+  reply.headers({
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  });
   const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
   const message =
     error.code === 'FST_ERR_BAD_URL'
       ? 'the request URL is not valid (bad percent-encoding)'
       : error.message;
   void sendError(reply, frameworkError(status, message));
+}
+
+/** The headers every error answer written before routing carries (the portal's included). */
+const RAW_ERROR_HEADERS = [
+  'Content-Type: application/json; charset=utf-8',
+  'Cache-Control: no-store',
+  'X-Content-Type-Options: nosniff',
+  'X-Frame-Options: DENY',
+  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
+  'Connection: close',
+];
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a URL and headers over the size
+ * limit, a raw byte not allowed in a URL): the {"message", "code"} body every other error has,
+ * written on the socket, which then closes. Passed as `clientErrorHandler`.
+ */
+export function clientErrors(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const code: ErrorCode = tooLarge ? 'headers_too_large' : 'bad_request';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    message: tooLarge
+      ? ERROR_CATALOGUE.headers_too_large.message
+      : 'the request could not be parsed (a malformed request line, URL or header)',
+    code,
+  });
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${reason}`,
+      ...RAW_ERROR_HEADERS,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -72,22 +72,39 @@ export function setPagingHeaders(
   page: Page,
   total: number,
 ): FastifyReply {
+  const known = declaredQuery(reply);
   return reply
     .header('x-total-count', String(total))
-    .header('link', pagingLinks(base, url, page.page, page.perPage, total));
+    .header('link', pagingLinks(base, url, page.page, page.perPage, total, known));
 }
 
-// The links keep every query parameter of the request except page, which they set, and api_key,
-// which never appears in a link: links end up in logs, proxies and browser histories.
+/** The query parameters the route declares, lower-cased: only they are carried into links. */
+function declaredQuery(reply: FastifyReply): ReadonlySet<string> {
+  const schema = reply.request.routeOptions.schema?.querystring as
+    { properties?: Record<string, unknown> } | undefined;
+  return new Set(Object.keys(schema?.properties ?? {}).map((name) => name.toLowerCase()));
+}
+
+// The links keep the query parameters the route declares, except page, which they set, and
+// api_key, which never appears in a link: links end up in logs, proxies and browser histories.
+// Unknown parameters are dropped, so a request cannot make the header echo what it likes (or
+// grow it past what proxies accept).
 
 function isApiKey(name: string): boolean {
   return name.toLowerCase().startsWith('api_key');
 }
 
-function pageUrl(base: string, path: string, params: URLSearchParams, page: number): string {
+function pageUrl(
+  base: string,
+  path: string,
+  params: URLSearchParams,
+  page: number,
+  known: ReadonlySet<string>,
+): string {
   const next = new URLSearchParams();
   for (const [name, value] of params) {
-    if (name !== 'page' && !isApiKey(name)) next.append(name, value);
+    const lower = name.toLowerCase();
+    if (lower !== 'page' && !isApiKey(name) && known.has(lower)) next.append(name, value);
   }
   next.append('page', String(page));
   return `${base}${path}?${next.toString()}`;
@@ -100,16 +117,17 @@ function pagingLinks(
   page: number,
   perPage: number,
   total: number,
+  known: ReadonlySet<string>,
 ): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const params = new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
   const last = Math.max(1, Math.ceil(total / perPage));
   const links: string[] = [];
-  if (page < last) links.push(`<${pageUrl(base, path, params, page + 1)}>; rel="next"`);
+  if (page < last) links.push(`<${pageUrl(base, path, params, page + 1, known)}>; rel="next"`);
   if (page > 1)
-    links.push(`<${pageUrl(base, path, params, Math.min(page - 1, last))}>; rel="prev"`);
-  links.push(`<${pageUrl(base, path, params, 1)}>; rel="first"`);
-  links.push(`<${pageUrl(base, path, params, last)}>; rel="last"`);
+    links.push(`<${pageUrl(base, path, params, Math.min(page - 1, last), known)}>; rel="prev"`);
+  links.push(`<${pageUrl(base, path, params, 1, known)}>; rel="first"`);
+  links.push(`<${pageUrl(base, path, params, last, known)}>; rel="last"`);
   return links.join(', ');
 }

@@ -59,6 +59,16 @@ export function limitFailedAuthentication(app: FastifyInstance, limits: RateLimi
 
 /** Registered after the API-key hook: spends the organisation's budget. */
 export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: Config): void {
+  limits.onBreaker((open, cause) => {
+    if (open) {
+      app.log.warn(
+        { err: cause },
+        `Redis failed or did not answer within ${config.redisTimeoutMs} ms: rate limits use this instance's counters for ${config.redisBreakerOpenMs} ms, then try Redis again`,
+      );
+    } else {
+      app.log.info('Redis answers again: rate limits are shared again');
+    }
+  });
   app.addHook('onRequest', async (request, reply) => {
     const cost = requestCost(request, config.rateLimitCosts);
     // The budget belongs to the organisation, so a key in its grace period shares it with the

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/database.js';
+import type { RedisObserver } from '../rate-limits/redis-guard.js';
 import type { GroupCommitObserver } from '../store/group-commit.js';
 import type {
   BusinessFigures,
@@ -36,6 +37,8 @@ export interface Metrics {
   observeQuery(seconds: number): void;
   /** What the store's group writer reports (store/group-commit.ts). */
   readonly groupCommit: GroupCommitObserver;
+  /** What the Redis deadline and circuit breaker report (rate-limits/redis-guard.ts). */
+  readonly redis: RedisObserver;
   /**
    * Adds prom-client's process metrics (CPU, memory, event loop, GC). Once per process: the
    * server does it; apps built in tests and CLI commands leave them out, since their monitors
@@ -115,6 +118,19 @@ export function createMetrics(sources: MetricsSources): Metrics {
     buckets: QUERY_BUCKETS,
     registers,
   });
+  const redisFallbacks = new Counter({
+    name: 'esim_redis_fallbacks_total',
+    help: 'Rate-limit calls this instance answered from its in-process counters instead of Redis, by reason (timeout: no answer within REDIS_TIMEOUT_MS; error: Redis refused or failed; open: the circuit breaker kept the call away from Redis).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const redisBreakerOpen = new Gauge({
+    name: 'esim_redis_breaker_open',
+    help: '1 while this instance keeps its rate-limit calls away from Redis (circuit breaker open), else 0.',
+    registers,
+  });
+  for (const reason of ['timeout', 'error', 'open'] as const) redisFallbacks.inc({ reason }, 0);
+  redisBreakerOpen.set(0);
   for (const outcome of ['committed', 'failed'] as const) batches.inc({ outcome }, 0);
   for (const mode of ['savepoints', 'alone'] as const) reruns.inc({ mode }, 0);
   const { store, clock } = sources;
@@ -319,6 +335,10 @@ export function createMetrics(sources: MetricsSources): Metrics {
       },
       queued: (seconds) => queueSeconds.observe(seconds),
       rerun: (mode) => reruns.inc({ mode }),
+    },
+    redis: {
+      fallback: (reason) => redisFallbacks.inc({ reason }),
+      breaker: (open) => redisBreakerOpen.set(open ? 1 : 0),
     },
     observeQuery(seconds) {
       querySeries ??= newSeries({ dialect: store.dialect }, queryBounds);

@@ -31,7 +31,10 @@ export const PERMISSIONS: readonly Permission[] = [
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   Admin: PERMISSIONS,
   Finance: ['read', 'billing.write'],
-  Developer: ['read', 'key.reveal', 'key.rotate', 'callbacks.write'],
+  // Not the key: the API key carries every API power of the organisation (orders, top-ups from
+  // the saved card, SMS), more than any role but Admin has here; revealing it would give a
+  // Developer those powers by another door.
+  Developer: ['read', 'callbacks.write'],
   Support: ['read', 'sms.send'],
   Viewer: ['read'],
 };

@@ -144,9 +144,11 @@ export async function registerPortal(app: FastifyInstance, deps: AppDeps): Promi
   });
   await app.register(
     async (scope) => {
-      scope.setNotFoundHandler(async (request, reply) =>
-        sendErrorPage(request, reply, 404, 'There is no such page in the portal.'),
-      );
+      // Outside the pages' scope, so its hooks did not run: the headers are set here.
+      scope.setNotFoundHandler(async (request, reply) => {
+        reply.headers(SECURITY_HEADERS);
+        return sendErrorPage(request, reply, 404, 'There is no such page in the portal.');
+      });
     },
     { prefix: '/portal' },
   );

@@ -2,12 +2,15 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
+import { createRedisGuard } from './redis-guard.js';
+import type { RedisGuard, RedisObserver } from './redis-guard.js';
 
 // Request budgets: fixed windows per API key, and a count of failed authentications per client
 // address. With REDIS_URL the counters live in Redis, so every instance spends from one budget;
-// without it they live in the process (one instance). If Redis stops answering, each instance
-// falls back to its own in-process counters (the insurance limiter) rather than refusing or
-// waving every request through, and goes back to Redis when it answers again.
+// without it they live in the process (one instance). Every Redis call has a deadline
+// (REDIS_TIMEOUT_MS) and sits behind a circuit breaker (redis-guard.ts): if Redis fails or stops
+// answering, each instance answers from its own in-process counters rather than refusing,
+// waving every request through or waiting, and goes back to Redis when it answers again.
 //
 // Windows run on real time, not the simulator clock: they bound real traffic, and advancing the
 // simulated clock must not refill anyone's budget.
@@ -22,6 +25,9 @@ export interface Decision {
   readonly retryAfterSeconds: number;
 }
 
+/** What /readyz says of the shared store: none configured, answering, or bypassed. */
+export type SharedStoreState = 'none' | 'ok' | 'degraded';
+
 export interface RateLimits {
   /** Spends `cost` points of the key's budget. */
   spend(key: string, cost: number): Promise<Decision>;
@@ -31,7 +37,16 @@ export interface RateLimits {
   authFailed(address: string): Promise<void>;
   /** Resolves once the shared store is connected (at once without one). */
   ready(): Promise<void>;
+  /** Pings the shared store within the deadline (no ping while the breaker is open). */
+  check(): Promise<SharedStoreState>;
+  /** Tells `listener` each time the instance stops (open) or resumes using Redis. */
+  onBreaker(listener: (open: boolean, cause: unknown) => void): void;
   close(): Promise<void>;
+}
+
+export interface RateLimitOptions {
+  readonly observer?: RedisObserver;
+  readonly now?: () => number;
 }
 
 function decision(res: RateLimiterRes, limit: number, allowed: boolean, now: number): Decision {
@@ -45,33 +60,80 @@ function decision(res: RateLimiterRes, limit: number, allowed: boolean, now: num
 }
 
 /** The Redis client of REDIS_URL; ioredis is loaded only then. */
-async function connectRedis(url: string): Promise<Redis> {
+async function connectRedis(url: string, timeoutMs: number): Promise<Redis> {
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
-    // Fail fast to the insurance limiter instead of queueing while Redis is away.
+    // Fail fast to the in-process counters instead of queueing while Redis is away.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    // A connected Redis that does not answer: the guard stops waiting at the deadline, and the
+    // client drops the command a little later so late commands do not pile up.
+    commandTimeout: timeoutMs * 2,
   });
   // Without a listener, a lost connection would be an unhandled 'error' event; ioredis
-  // reconnects by itself and the insurance limiter covers the gap.
+  // reconnects by itself and the in-process counters cover the gap.
   redis.on('error', () => undefined);
   return redis;
 }
 
-export async function createRateLimits(config: Config): Promise<RateLimits> {
-  const redis = config.redisUrl === undefined ? undefined : await connectRedis(config.redisUrl);
+const isAnswer = (error: unknown): boolean => error instanceof RateLimiterRes;
 
-  const limiter = (prefix: string, points: number, duration: number): RateLimiterAbstract => {
-    const memory = new RateLimiterMemory({ keyPrefix: prefix, points, duration });
-    if (redis === undefined) return memory;
-    return new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${config.redisKeyPrefix}${prefix}`,
-      points,
-      duration,
-      insuranceLimiter: memory,
-    });
+/** A limiter in Redis with its in-process stand-in, behind the guard. */
+interface Pair {
+  readonly shared: RateLimiterAbstract | undefined;
+  readonly local: RateLimiterAbstract;
+}
+
+export async function createRateLimits(
+  config: Config,
+  options: RateLimitOptions = {},
+): Promise<RateLimits> {
+  const redis =
+    config.redisUrl === undefined
+      ? undefined
+      : await connectRedis(config.redisUrl, config.redisTimeoutMs);
+  const listeners: ((open: boolean, cause: unknown) => void)[] = [];
+  const guard: RedisGuard = createRedisGuard({
+    timeoutMs: config.redisTimeoutMs,
+    failuresToOpen: config.redisBreakerFailures,
+    openMs: config.redisBreakerOpenMs,
+    now: options.now ?? Date.now,
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
+    onChange: (open, cause) => {
+      for (const listener of listeners) listener(open, cause);
+    },
+  });
+
+  const limiter = (prefix: string, points: number, duration: number): Pair => ({
+    local: new RateLimiterMemory({ keyPrefix: prefix, points, duration }),
+    shared:
+      redis === undefined
+        ? undefined
+        : new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix: `${config.redisKeyPrefix}${prefix}`,
+            points,
+            duration,
+          }),
+  });
+  const consume = (pair: Pair, key: string, cost: number): Promise<RateLimiterRes> => {
+    const { shared, local } = pair;
+    if (shared === undefined) return local.consume(key, cost);
+    return guard.run(
+      () => shared.consume(key, cost),
+      () => local.consume(key, cost),
+      isAnswer,
+    );
+  };
+  const get = (pair: Pair, key: string): Promise<RateLimiterRes | null> => {
+    const { shared, local } = pair;
+    if (shared === undefined) return local.get(key);
+    return guard.run(
+      () => shared.get(key),
+      () => local.get(key),
+      isAnswer,
+    );
   };
   const keys = limiter('rl:key', config.rateLimitPoints, config.rateLimitWindowSeconds);
   const failures = limiter(
@@ -85,7 +147,7 @@ export async function createRateLimits(config: Config): Promise<RateLimits> {
       const now = Date.now();
       const limit = config.rateLimitPoints;
       try {
-        return decision(await keys.consume(key, cost), limit, true, now);
+        return decision(await consume(keys, key, cost), limit, true, now);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decision(rejection, limit, false, now);
         throw rejection;
@@ -94,13 +156,13 @@ export async function createRateLimits(config: Config): Promise<RateLimits> {
     async authRefusal(address) {
       const now = Date.now();
       const limit = config.rateLimitAuthFailures;
-      const res = await failures.get(address);
+      const res = await get(failures, address);
       if (res === null || res.consumedPoints < limit) return undefined;
       return decision(res, limit, false, now);
     },
     async authFailed(address) {
       try {
-        await failures.consume(address, 1);
+        await consume(failures, address, 1);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
       }
@@ -111,6 +173,18 @@ export async function createRateLimits(config: Config): Promise<RateLimits> {
         redis.once('ready', () => resolve());
         redis.once('end', () => reject(new Error('the Redis connection closed')));
       });
+    },
+    async check() {
+      if (redis === undefined) return 'none';
+      const answered = await guard.run(
+        async () => (await redis.ping()) === 'PONG',
+        async () => false,
+        () => false,
+      );
+      return answered ? 'ok' : 'degraded';
+    },
+    onBreaker(listener) {
+      listeners.push(listener);
     },
     async close() {
       if (redis !== undefined && redis.status !== 'end') {

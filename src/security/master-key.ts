@@ -36,7 +36,7 @@ export function resolveMasterKey(config: Config): Buffer {
   // got there first (its key wins), and nobody ever reads a half-written key.
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(temporary, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
     linkSync(temporary, file);
   } catch (error) {

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from 'kysely';
@@ -10,6 +8,7 @@ import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-com
 import type { GroupWriter } from './group-commit.js';
 import { enableDirectStatements } from './direct-statements.js';
 import { migrationsFor } from './migrations/index.js';
+import { preparePrivateDatabase } from './private-files.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 import { startCheckpointer } from './wal-checkpointer.js';
 import type { Checkpointer } from './wal-checkpointer.js';
@@ -66,7 +65,7 @@ function writerFor(db: Db, options: StoreOptions, lanes: number): GroupWriter {
 
 export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
   if (target.kind === 'sqlite') {
-    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    if (target.path !== ':memory:') preparePrivateDatabase(target.path);
     const sqlite = new SQLite(target.path);
     const statements = withStatementCache(sqlite);
     sqlite.pragma('journal_mode = WAL');

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { DatabaseTarget } from '../config.js';
+import { ensurePrivateDir, ensurePrivateFile, realPath } from './private-files.js';
 
 // One server process per SQLite file. Two servers on one file contend for its write lock and
 // answer "database is locked" under load; several instances belong on PostgreSQL. The guard is
@@ -37,8 +37,10 @@ export function serverLockPath(databasePath: string): string {
  */
 export function takeServerLock(target: DatabaseTarget): ServerLock | undefined {
   if (target.kind !== 'sqlite' || target.path === ':memory:') return undefined;
-  const path = serverLockPath(target.path);
-  mkdirSync(dirname(path), { recursive: true });
+  // The real path: a symlink to a live database must meet the same lock.
+  const path = serverLockPath(realPath(target.path));
+  ensurePrivateDir(dirname(path));
+  ensurePrivateFile(path);
   const lock = new SQLite(path, { timeout: 0 });
   try {
     // In rollback-journal mode, BEGIN EXCLUSIVE takes the file's exclusive lock at once and

@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files.js';
 
 // Whole-file operations on an embedded SQLite database: an online copy, checks of a copy, and
 // the switch of a restore. The rules (when to refuse, what to verify) are in the CLI commands.
@@ -50,6 +51,9 @@ export function copyLiveDatabase(source: string, destination: string): number {
   }
   const partial = scratchPathBeside(destination, 'partial');
   try {
+    // VACUUM INTO writes into an empty file that exists: created 0600, the copy stays private.
+    ensurePrivateDir(dirname(destination));
+    ensurePrivateFile(partial);
     const db = new SQLite(source, { fileMustExist: true, timeout: 5000 });
     try {
       db.prepare('VACUUM INTO ?').run(partial);

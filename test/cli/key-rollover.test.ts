@@ -68,9 +68,13 @@ for (const kind of DATABASES) {
       assert.equal(await status(org.apiKey), 200);
       assert.equal(await status(rotated.apiKey), 200);
       assert.equal(await catalogueStatus(org.apiKey), 200);
-      // Whichever key asks, the organisation shows the newest one (the V3 signing key).
+      // The old key reads itself, never its replacement (a leaked key must not hand the thief
+      // the new one); the new key reads itself.
       const viaOld = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
-      assert.equal(viaOld.json().organisations[0].apiKey, rotated.apiKey);
+      assert.equal(viaOld.json().organisations[0].apiKey, org.apiKey);
+      assert.doesNotMatch(viaOld.body, new RegExp(rotated.apiKey));
+      const viaNew = await t.request(rotated.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.equal(viaNew.json().organisations[0].apiKey, rotated.apiKey);
       const shown = await show(org.id);
       assert.equal(shown.previousKeys.length, 1);
       assert.equal(shown.previousKeys[0]?.validUntil, rotated.previousKeyValidUntil);

@@ -36,6 +36,8 @@ const FAMILIES = [
   'esim_group_commit_batch_writes',
   'esim_group_commit_reruns_total',
   'esim_group_commit_queue_wait_seconds',
+  'esim_redis_fallbacks_total',
+  'esim_redis_breaker_open',
   'process_cpu_seconds_total',
   'process_resident_memory_bytes',
   'nodejs_eventloop_lag_seconds',

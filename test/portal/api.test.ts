@@ -15,8 +15,9 @@ import { closePortal, openPortal } from './portal-suite.js';
 
 // API & callbacks: the key masked, revealed on confirmation and rotated with a grace period;
 // the callback settings under the organisation's rules; a test event through the real delivery
-// path; the delivery log with every attempt, and resend. Developer and Admin may act; Finance,
-// Support and Viewer only read.
+// path; the delivery log with every attempt, and resend. Only Admin may reveal or rotate the key
+// (it carries every API power); Developer and Admin may configure callbacks; Finance, Support and
+// Viewer only read.
 
 async function auditRows(portal: PortalServer, action: string) {
   const rows = await listAuditEntries(portal.deps.store.db, {
@@ -53,7 +54,7 @@ for (const kind of DATABASES) {
     });
 
     test(
-      'Developer sees the key masked and reveals it only after confirming, audited',
+      'Admin sees the key masked and reveals it only after confirming, audited',
       browserOnly,
       async () => {
         if (browser === undefined) return;
@@ -61,7 +62,7 @@ for (const kind of DATABASES) {
           width: 390,
           height: 844,
         });
-        await signIn(page, 'Developer');
+        await signIn(page, 'Admin');
         await page.goto('/portal/api');
         const key = portal.organisationApiKey;
         assert.equal(
@@ -85,24 +86,25 @@ for (const kind of DATABASES) {
         assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
         const rows = await auditRows(portal, 'api_key.revealed');
         assert.equal(rows.length, 1);
-        assert.equal(rows[0]?.actor, `user:${emailFor('Developer')}`);
+        assert.equal(rows[0]?.actor, `user:${emailFor('Admin')}`);
         assert.equal(rows[0]?.source, '127.0.0.1');
         await context.close();
       },
     );
 
     test(
-      'Developer rotates the key with a grace period; the new key is shown once and works',
+      'Admin rotates the key with a grace period; the new key is shown once and works',
       browserOnly,
       async () => {
         if (browser === undefined) return;
         const { context, page } = await newPage(browser, portal.baseUrl);
-        await signIn(page, 'Developer');
+        await signIn(page, 'Admin');
         await page.goto('/portal/api');
         const old = (await api(portal, '/organisation')).body as {
           organisations: { apiKey: string }[];
         };
         const oldKey = old.organisations[0]?.apiKey ?? '';
+        await page.getByLabel('Why are you rotating the key?').selectOption('routine');
         await page.getByLabel('The old key keeps working for').selectOption({ label: '24 hours' });
         await page.getByLabel('Replace the API key now').check();
         await page.getByRole('button', { name: 'Rotate key' }).click();
@@ -123,7 +125,8 @@ for (const kind of DATABASES) {
         );
 
         // No grace: every earlier key stops at once.
-        await page.getByLabel('The old key keeps working for').selectOption('0');
+        await page.getByLabel('Why are you rotating the key?').selectOption('leak');
+        await page.getByLabel('The old key keeps working for').selectOption('default');
         await page.getByLabel('Replace the API key now').check();
         await page.getByRole('button', { name: 'Rotate key' }).click();
         const newest = (await page.getByTestId('api-key').textContent()) ?? '';
@@ -132,7 +135,7 @@ for (const kind of DATABASES) {
         assert.equal((await api(portal, '/organisation', { apiKey: newest })).status, 200);
         const rotated = await auditRows(portal, 'api_key.rotated');
         assert.equal(rotated.length, 2);
-        assert.equal(rotated[0]?.actor, `user:${emailFor('Developer')}`);
+        assert.equal(rotated[0]?.actor, `user:${emailFor('Admin')}`);
         await context.close();
       },
     );

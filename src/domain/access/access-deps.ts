@@ -4,6 +4,7 @@ import type { RandomSource } from '../../random.js';
 import type { KeyCipher } from '../../security/api-keys.js';
 import type { Store } from '../../store/database.js';
 import type { Mailer } from './mail.js';
+import type { PasswordGate } from './password-gate.js';
 
 /** What the portal's use cases need. Sessions, links and the sign-in throttle run on wall time. */
 export interface PortalDeps {
@@ -14,4 +15,6 @@ export interface PortalDeps {
   readonly cipher: KeyCipher;
   readonly config: Config;
   readonly mailer: Mailer;
+  /** Bounds the password checks that run at once; unbounded without it. */
+  readonly passwordGate?: PasswordGate;
 }

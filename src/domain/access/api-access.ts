@@ -14,9 +14,10 @@ import type { AuditActor } from '../audit/audit-log.js';
 import { audit } from '../audit/audit-log.js';
 import type { DeliverySummary } from '../callbacks/deliveries.js';
 import { applyResend } from '../callbacks/deliveries.js';
-import { badRequest, notFound } from '../errors/error-codes.js';
+import { DomainError, badRequest, notFound } from '../errors/error-codes.js';
 import { luhnCheckDigit, luhnValid } from '../esims/esim-issuer.js';
 import { runWrite } from '../runner/use-case-runner.js';
+import { takeAttempt } from './attempts.js';
 
 // The portal's API & callbacks page: the API key (masked until revealed, each reveal audited),
 // and the callback tools an organisation needs to check its receiver: a test event through the
@@ -82,7 +83,15 @@ export async function revealApiKey(
 export interface CallbackToolDeps {
   readonly store: { readonly db: Db };
   readonly clock: Clock;
+  /** Real time: the test-event limit is per real minute, whatever the simulator clock does. */
+  readonly wallClock: Clock;
   readonly random: RandomSource;
+  readonly config: { readonly callbackTestEventsPerMinute: number };
+}
+
+/** Test events an organisation may queue per minute (CALLBACK_TEST_EVENTS_PER_MINUTE). */
+export function testEventLimitMessage(limit: number): string {
+  return `at most ${limit} test events a minute: wait a minute and send again`;
 }
 
 /**
@@ -121,6 +130,16 @@ async function queueTestEvent(
       'callbackUrl is not set: configure a callback URL before sending a test event',
     );
   }
+  // Counted in the transaction: over the limit the refusal rolls the count back too, so the
+  // window ends a minute after the first test event of the minute.
+  const limit = deps.config.callbackTestEventsPerMinute;
+  const taken = await takeAttempt(
+    tx,
+    [{ key: `test-event:${organisationId}`, limit }],
+    { windowMs: 60_000, lockMs: 60_000 },
+    deps.wallClock.now(),
+  );
+  if (!taken.allowed) throw new DomainError('rate_limited', testEventLimitMessage(limit), 60);
   const at = deps.clock.now();
   const when = iso(at);
   await insertCallbackEvents(tx, [

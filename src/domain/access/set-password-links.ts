@@ -4,6 +4,8 @@ import {
   findPasswordHash,
   findToken,
   insertToken,
+  revokeUnusedTokens,
+  uncountAttempt,
   setPasswordHash,
   consumeToken,
 } from '../../store/repositories/portal-repository.js';
@@ -13,12 +15,18 @@ import { audit, userActor } from '../audit/audit-log.js';
 import { badRequest } from '../errors/error-codes.js';
 import { runWrite } from '../runner/use-case-runner.js';
 import type { PortalDeps } from './access-deps.js';
-import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
+import { inTransaction, lockKey, takeAttempt } from './attempts.js';
+import type { AttemptKey } from './attempts.js';
+import { checkPasswordRules, hashPassword } from './passwords.js';
+import { BUSY, checkPassword } from './sign-in.js';
 import { newSecret, secretHash } from './secrets.js';
 import type { PortalUser } from './portal-user.js';
 
 // One-time set-password links: a new user's way in, and "forgot password". A link works once,
-// for PORTAL_LINK_HOURS; setting a password through it ends every session of the user.
+// for PORTAL_LINK_HOURS, and only the newest of a user works: issuing one ends the older ones.
+// Setting a password through it ends every session of the user. "Forgot your password?" sends
+// at most PORTAL_FORGOT_PER_HOUR mails per account per hour (five times as many requests per
+// client address), and a signed-in user's current-password check is limited like a sign-in.
 
 export const SET_PASSWORD_PATH = '/portal/set-password';
 export const LINK_INVALID =
@@ -40,13 +48,16 @@ export function setPasswordUrl(deps: PortalDeps, token: string): string {
 export async function issueSetPasswordLink(deps: PortalDeps, userId: string): Promise<string> {
   const token = newSecret();
   const now = deps.wallClock.now();
-  await insertToken(deps.store.db, {
-    tokenHash: secretHash(token),
-    userId,
-    purpose: 'set_password',
-    createdAt: iso(now),
-    expiresAt: iso(new Date(now.getTime() + deps.config.portal.linkHours * 3_600_000)),
-    usedAt: null,
+  await inTransaction(deps, async (tx) => {
+    await revokeUnusedTokens(tx, userId, 'set_password', iso(now));
+    await insertToken(tx, {
+      tokenHash: secretHash(token),
+      userId,
+      purpose: 'set_password',
+      createdAt: iso(now),
+      expiresAt: iso(new Date(now.getTime() + deps.config.portal.linkHours * 3_600_000)),
+      usedAt: null,
+    });
   });
   return setPasswordUrl(deps, token);
 }
@@ -119,11 +130,26 @@ export const FORGOT_PASSWORD_SENT =
  * Mails a set-password link to every user with this email address. Answers the same whether or
  * not one exists, so the form tells nobody which addresses have accounts.
  */
-export async function forgotPassword(deps: PortalDeps, email: string): Promise<void> {
+export async function forgotPassword(
+  deps: PortalDeps,
+  email: string,
+  source: string,
+): Promise<void> {
   const address = email.trim();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
     throw badRequest('email must be an email address');
   }
+  const limit = deps.config.portal.forgotPerHour;
+  const keys: AttemptKey[] = [
+    { key: `forgot:account:${address.toLowerCase()}`, limit },
+    { key: `forgot:address:${source}`, limit: limit * 5 },
+  ];
+  const rules = { windowMs: 3_600_000, lockMs: 3_600_000 };
+  const verdict = await inTransaction(deps, (tx) =>
+    takeAttempt(tx, keys, rules, deps.wallClock.now()),
+  );
+  // Over the limit the answer is the same, so it tells nobody whether a mail went.
+  if (!verdict.allowed) return;
   for (const user of await findUsersByEmail(deps.store.db, address)) {
     const url = await issueSetPasswordLink(deps, user.id);
     await deps.mailer.send({
@@ -136,15 +162,44 @@ export async function forgotPassword(deps: PortalDeps, email: string): Promise<v
 
 export const WRONG_CURRENT_PASSWORD = 'current password is not correct';
 
+export function currentLockedMessage(minutes: number): string {
+  return `current password: too many wrong attempts; try again in ${minutes} minutes`;
+}
+
 /** A signed-in user's own change: needs the current password; ends every session of the user. */
 export async function changeOwnPassword(
   deps: PortalDeps,
   user: PortalUser,
   change: { current: string; next: string; source: string },
 ): Promise<void> {
+  const limit = deps.config.portal.lockFailures;
+  const keys: AttemptKey[] = [
+    { key: `current:user:${user.id}`, limit },
+    { key: `current:address:${change.source}`, limit: limit * 5 },
+  ];
+  const rules = { windowMs: 3_600_000, lockMs: deps.config.portal.lockMinutes * 60_000 };
+  const verdict = await inTransaction(deps, (tx) =>
+    takeAttempt(tx, keys, rules, deps.wallClock.now()),
+  );
+  if (!verdict.allowed) throw badRequest(currentLockedMessage(deps.config.portal.lockMinutes));
   const stored = await findPasswordHash(deps.store.db, user.id);
-  if (stored === undefined || !(await verifyPassword(change.current, stored))) {
-    throw badRequest(WRONG_CURRENT_PASSWORD);
+  const right = stored === undefined ? false : await checkPassword(deps, change.current, stored);
+  if (right !== true) {
+    await inTransaction(deps, async (tx) => {
+      if (right === undefined) {
+        for (const { key } of keys) await uncountAttempt(tx, key);
+        return;
+      }
+      for (const [index, { key, limit: keyLimit }] of keys.entries()) {
+        if ((verdict.counts[index] ?? 0) >= keyLimit) {
+          await lockKey(tx, key, rules, deps.wallClock.now());
+        }
+      }
+    });
+    throw badRequest(right === undefined ? BUSY : WRONG_CURRENT_PASSWORD);
   }
+  await inTransaction(deps, async (tx) => {
+    for (const { key } of keys) await uncountAttempt(tx, key);
+  });
   await setPassword(deps, userActor(user, change.source), user, change.next);
 }

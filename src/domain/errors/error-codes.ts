@@ -56,6 +56,10 @@ export const ERROR_CATALOGUE = {
   callback_in_progress: { status: 409, message: 'the callback is already queued for delivery' },
   // 429: too many requests
   rate_limited: { status: 429, message: 'rate limit exceeded' },
+  headers_too_large: {
+    status: 431,
+    message: 'the request line and headers are too large (the URL included)',
+  },
   // 5xx
   internal: { status: 500, message: 'internal server error' },
   unavailable: { status: 503, message: 'the service is unavailable; retry later' },

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { DomainError } from '../../domain/errors/error-codes.js';
-import {
-  WRONG_CURRENT_PASSWORD,
-  changeOwnPassword,
-} from '../../domain/access/set-password-links.js';
+import { changeOwnPassword } from '../../domain/access/set-password-links.js';
+import { BUSY } from '../../domain/access/sign-in.js';
 import { MIN_PASSWORD_LENGTH } from '../../domain/access/passwords.js';
 import type { PortalView } from '../context.js';
 import { requirePermission } from '../context.js';
@@ -69,7 +67,10 @@ async function changePassword(
     await changeOwnPassword(deps, view.user, { current, next, source: request.ip });
   } catch (error) {
     if (!(error instanceof DomainError) || error.status !== 400) throw error;
-    const field = error.message === WRONG_CURRENT_PASSWORD ? 'current' : 'password';
+    const field =
+      error.message.startsWith('current password') || error.message === BUSY
+        ? 'current'
+        : 'password';
     return sendAccountPage(reply, view, { [field]: error.message }, 400);
   }
   const secure = deps.config.portal.secureCookie;

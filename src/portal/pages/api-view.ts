@@ -11,12 +11,20 @@ import { pager, when } from './money-view.js';
 
 // The API & callbacks page body and the delivery detail, pure functions of what they show.
 
-/** The grace periods offered when rotating, in seconds, with the default first. */
-export const GRACE_CHOICES: readonly { seconds: number; label: string }[] = [
-  { seconds: 86_400, label: '24 hours' },
-  { seconds: 3600, label: '1 hour' },
-  { seconds: 7 * 86_400, label: '7 days' },
-  { seconds: 0, label: 'No grace: the old key stops at once' },
+/** The grace periods offered when rotating, in seconds; `default` follows the reason. */
+export const GRACE_CHOICES: readonly { value: string; seconds: number; label: string }[] = [
+  { value: 'default', seconds: -1, label: 'As the reason says (leak: none; routine: 24 hours)' },
+  { value: '0', seconds: 0, label: 'No grace: the old key stops at once' },
+  { value: '3600', seconds: 3600, label: '1 hour' },
+  { value: '86400', seconds: 86_400, label: '24 hours' },
+  { value: '604800', seconds: 7 * 86_400, label: '7 days' },
+];
+
+/** Why the key is rotated: a leak gets no grace period. */
+export const ROTATE_REASONS: readonly { value: string; label: string }[] = [
+  { value: '', label: 'Choose…' },
+  { value: 'leak', label: 'The key leaked, or may have' },
+  { value: 'routine', label: 'Routine change' },
 ];
 
 export interface ApiData {
@@ -80,8 +88,14 @@ function keySection(d: ApiData, shown: Shown): SafeHtml {
     : html`<form method="post" action="/portal/api/key/rotate" class="stack">
         ${d.csrf}
         <h3>Rotate the key</h3>
-        <p class="hint">The new key signs V3 callbacks at once.</p>
-        ${selectField({ name: 'grace', label: 'The old key keeps working for', options: GRACE_CHOICES.map((c) => ({ value: String(c.seconds), label: c.label })), error: errors['grace'] })}
+        <p class="hint">
+          The new key signs V3 callbacks at once. During a grace period the old key keeps working
+          for every API call (orders, top-ups from the saved card, SMS), but no longer reads the new
+          key. After a leak choose no grace: the old key then stops at once, with every earlier key
+          still in grace.
+        </p>
+        ${selectField({ name: 'reason', label: 'Why are you rotating the key?', options: ROTATE_REASONS, error: errors['reason'] })}
+        ${selectField({ name: 'grace', label: 'The old key keeps working for', options: GRACE_CHOICES.map((c) => ({ value: c.value, label: c.label })), error: errors['grace'] })}
         ${confirmBox('confirmRotate', 'Replace the API key now', errors['rotate'])}
         <button type="submit">Rotate key</button>
       </form>`;

@@ -101,10 +101,14 @@ async function postReveal(deps: AppDeps, request: FastifyRequest, reply: Fastify
   return sendApi(deps, reply, view, { shownKey: { key, rotated: false } });
 }
 
-function graceSeconds(raw: string): number {
-  const choice = GRACE_CHOICES.find((c) => String(c.seconds) === raw);
+function graceSeconds(raw: string, reason: 'leak' | 'routine'): number {
+  const choice = GRACE_CHOICES.find((c) => c.value === raw);
   if (choice === undefined) {
     throw badRequest(`grace must be one of ${GRACE_CHOICES.map((c) => c.label).join(', ')}`);
+  }
+  if (choice.seconds < 0) return reason === 'leak' ? 0 : 86_400;
+  if (reason === 'leak' && choice.seconds > 0) {
+    throw badRequest('a key that leaked must stop at once: choose no grace period');
   }
   return choice.seconds;
 }
@@ -119,9 +123,13 @@ async function postRotate(deps: AppDeps, request: FastifyRequest, reply: Fastify
   if (formValue(request.body, 'confirmRotate') !== 'yes') {
     return fail('rotate', 'tick the box to confirm you want to replace the key');
   }
+  const reason = formValue(request.body, 'reason');
+  if (reason !== 'leak' && reason !== 'routine') {
+    return fail('reason', 'choose why you are rotating the key');
+  }
   let grace: number;
   try {
-    grace = graceSeconds(formValue(request.body, 'grace'));
+    grace = graceSeconds(formValue(request.body, 'grace'), reason);
   } catch (error) {
     if (error instanceof DomainError) return fail('grace', error.message);
     throw error;

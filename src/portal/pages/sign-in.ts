@@ -99,7 +99,8 @@ function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     const result = await signIn(deps, { email, password, source: request.ip });
     if (!result.ok) {
       const body = signInForm(request, reply, { email, next, error: result.message });
-      return sendPublic(reply, 401, 'Sign in', body);
+      if (result.busy === true) reply.header('retry-after', '1');
+      return sendPublic(reply, result.busy === true ? 503 : 401, 'Sign in', body);
     }
     const secure = deps.config.portal.secureCookie;
     clearCookie(reply, PRE_SESSION_CSRF_COOKIE, secure);
@@ -140,7 +141,7 @@ function registerForgotPassword(app: FastifyInstance, deps: AppDeps): void {
   app.post('/portal/forgot-password', PUBLIC, async (request, reply) => {
     const email = formValue(request.body, 'email').trim();
     try {
-      await forgotPassword(deps, email);
+      await forgotPassword(deps, email, request.ip);
     } catch (error) {
       if (!(error instanceof DomainError) || error.status !== 400) throw error;
       return sendPublic(

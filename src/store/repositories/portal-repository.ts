@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '../database.js';
 import type { PortalTokenPurpose } from '../schema.js';
 
@@ -247,4 +247,101 @@ export async function listMail(
     subject: r.subject,
     body: r.body,
   }));
+}
+
+export interface AttemptRow {
+  /** Attempts counted in the window (while locked: refusals since the lock began). */
+  readonly attempts: number;
+  readonly windowStartedAt: string;
+  readonly lockedUntil: string | undefined;
+}
+
+/**
+ * Counts one attempt under `key` and returns the row as it now stands. One statement, so
+ * concurrent attempts are each counted once; on PostgreSQL the row stays locked until the
+ * transaction ends, so the caller's decision and its follow-up write are not raced.
+ */
+export async function countAttempt(db: Executor, key: string, now: string): Promise<AttemptRow> {
+  const row = await db
+    .insertInto('portal_sign_in_failures')
+    .values({ key, failures: 1, window_started_at: now, locked_until: null })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({ failures: sql<number>`portal_sign_in_failures.failures + 1` }),
+    )
+    .returning(['failures', 'window_started_at', 'locked_until'])
+    .executeTakeFirstOrThrow();
+  return {
+    attempts: row.failures,
+    windowStartedAt: row.window_started_at,
+    lockedUntil: row.locked_until ?? undefined,
+  };
+}
+
+/** Sets the row of `key`: its count, window start and lock. */
+export async function setAttempts(
+  db: Executor,
+  key: string,
+  row: { attempts: number; windowStartedAt: string; lockedUntil: string | undefined },
+): Promise<void> {
+  await db
+    .updateTable('portal_sign_in_failures')
+    .set({
+      failures: row.attempts,
+      window_started_at: row.windowStartedAt,
+      locked_until: row.lockedUntil ?? null,
+    })
+    .where('key', '=', key)
+    .execute();
+}
+
+/** Locks `key` until `until`, unless a lock is already running (its refusal count stays). */
+export async function lockAttempts(
+  db: Executor,
+  key: string,
+  until: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('portal_sign_in_failures')
+    .set({ failures: 0, window_started_at: now, locked_until: until })
+    .where('key', '=', key)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .execute();
+}
+
+/** Gives back one attempt counted under `key` (one that turned out to be right). */
+export async function uncountAttempt(db: Executor, key: string): Promise<void> {
+  await db
+    .updateTable('portal_sign_in_failures')
+    .set({ failures: sql<number>`failures - 1` })
+    .where('key', '=', key)
+    .where('failures', '>', 0)
+    .where('locked_until', 'is', null)
+    .execute();
+}
+
+/**
+ * Ends every unused link of a user for `purpose`: a new link replaces the older ones. Locks the
+ * user's row first (PostgreSQL), so two links issued at once cannot both stay alive.
+ */
+export async function revokeUnusedTokens(
+  db: Executor,
+  userId: string,
+  purpose: PortalTokenPurpose,
+  now: string,
+): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', userId)
+    .$if(postgres, (q) => q.forUpdate())
+    .execute();
+  await db
+    .updateTable('portal_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
 }

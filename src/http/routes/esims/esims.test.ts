@@ -63,6 +63,16 @@ for (const kind of DATABASES) {
       assert.equal(page1.statusCode, 200);
       assert.equal(page1.headers['x-total-count'], '3');
       assert.match(String(page1.headers['link']), /rel="next"/);
+      // Declared parameters are carried into the links; unknown ones are not echoed.
+      const long = 'x'.repeat(9000);
+      const echoed = await t.request(org.apiKey, {
+        method: 'GET',
+        url: `/v2.1/esims?perPage=2&unknown=${long}&Other=1`,
+      });
+      const link = String(echoed.headers['link']);
+      assert.match(link, /perPage=2/);
+      assert.doesNotMatch(link, /unknown|Other=/);
+      assert.ok(link.length < 1000, String(link.length));
       const body1 = page1.json();
       assert.equal(body1.rows, 3);
       assert.equal(body1.pageCount, 2);

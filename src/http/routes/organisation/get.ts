@@ -79,7 +79,9 @@ export function registerGetOrganisation(app: Api, deps: AppDeps): void {
       organisations: [
         {
           name: org.name,
-          apiKey: deps.cipher.decrypt(apiKeyEnc),
+          // A key in its grace period reads itself, never its replacement: a leaked key that
+          // was rotated must not hand the thief the new one (docs/operations.md, "Key roll-over").
+          apiKey: request.graceKey?.key ?? deps.cipher.decrypt(apiKeyEnc),
           taxLiable: org.taxLiable,
           addr1: org.addr1,
           addr2: org.addr2,
