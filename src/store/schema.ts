@@ -9,7 +9,9 @@ import type { CallbackVersion } from '../domain/organisation.js';
 // owns the lists it validates against (BundleState, CallbackVersion); the others are
 // bookkeeping of the store and its workers.
 
-export type ProfileStatus = 'Released' | 'Downloaded' | 'Installed' | 'Unavailable';
+export type ProfileStatus = 'Released' | 'Downloaded' | 'Installed' | 'Unavailable' | 'Deactivated';
+export type EsimStateColumn = 'active' | 'suspended' | 'deactivated';
+export type BillingType = 'FixedCost' | 'Consumption';
 export type EventStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'undeliverable';
 export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
 export type IdempotencyState = 'running' | 'done';
@@ -48,6 +50,8 @@ export interface OrganisationsTable {
   product_description: string;
   created_at: string;
   updated_at: string;
+  billing_type: Generated<BillingType>; // 018-esim-state: FixedCost or Consumption
+  ip_allow_list: Generated<string>; // 018-esim-state: JSON array of addresses and CIDR ranges
 }
 
 export interface UsersTable {
@@ -215,6 +219,8 @@ export interface EsimsTable {
   order_reference: string | null;
   created_at: string;
   customer_ref: string | null; // 007-live-routes: the organisation's own reference (PUT /esims)
+  state: Generated<EsimStateColumn>; // 018-esim-state: active, suspended or deactivated
+  state_changed_at: string | null; // 018-esim-state: when state last changed
 }
 
 export interface AssignmentsTable {

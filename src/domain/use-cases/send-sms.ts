@@ -1,6 +1,7 @@
 import type { Db } from '../../store/database.js';
 import type { NetworkAdapter } from '../../network/network-adapter.js';
 import { badRequest } from '../errors.js';
+import { refuseDeactivated, refuseSuspended } from '../esim-state.js';
 import { loadOwnedEsim } from '../owned-esim.js';
 
 // Sending an SMS to an eSIM (POST /esims/{iccid}/sms): the checks, then the outbound command to
@@ -25,6 +26,8 @@ export interface SendSmsInput {
 
 export async function sendSms(deps: SendSmsDeps, input: SendSmsInput): Promise<void> {
   const esim = await loadOwnedEsim(deps.store.db, input.organisationId, input.iccid);
+  refuseDeactivated(esim, 'cannot receive SMS');
+  refuseSuspended(esim, 'cannot receive SMS');
   const { message, from } = input;
   // Code points, so an emoji or a CJK character counts as one character as the spec says.
   const length = [...message].length;

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../compiled.js';
-import type { Executor } from '../database.js';
-import type { Database, EsimRow, ProfileStatus } from '../schema.js';
+import type { DialectName, Executor } from '../database.js';
+import type { Database, EsimRow, EsimStateColumn, ProfileStatus } from '../schema.js';
 
 /** The scope of a query on `esims as e`. */
 type EsimScope = Database & { e: Database['esims'] };
@@ -24,16 +24,19 @@ export async function findEsim(db: Executor, iccid: string): Promise<EsimRow | u
   return db.selectFrom('esims').selectAll().where('iccid', '=', iccid).executeTakeFirst();
 }
 
+/** How many eSIMs the organisation has, leaving out deleted (Deactivated) ones. */
 export async function countEsims(db: Executor, organisationId: string): Promise<number> {
+  // On esims_org_profile_status alone: a deleted eSIM's profile status is Deactivated.
   const row = await db
     .selectFrom('esims')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('organisation_id', '=', organisationId)
+    .where('profile_status', '!=', 'Deactivated')
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** A page of the organisation's eSIMs, oldest first (stable: ties broken by ICCID). */
+/** A page of the organisation's eSIMs, oldest first (stable: ties broken by ICCID); deleted ones left out. */
 export async function listEsims(
   db: Executor,
   organisationId: string,
@@ -43,6 +46,7 @@ export async function listEsims(
     .selectFrom('esims')
     .selectAll()
     .where('organisation_id', '=', organisationId)
+    .where('state', '!=', 'deactivated')
     .orderBy('created_at', page.direction)
     .orderBy('iccid', page.direction)
     .offset(page.offset)
@@ -235,4 +239,50 @@ export async function findEsimDetail(
 ): Promise<EsimDetailRow | undefined> {
   const result = await detailQuery.execute(db, { organisationId, iccid });
   return result.rows[0];
+}
+
+/**
+ * The organisation's eSIM, its row locked for the rest of the transaction on PostgreSQL (SQLite
+ * runs one writing transaction at a time), so state changes of one eSIM take turns.
+ */
+export async function lockOwnedEsim(
+  db: Executor,
+  dialect: DialectName,
+  organisationId: string,
+  iccid: string,
+): Promise<EsimRow | undefined> {
+  let query = db
+    .selectFrom('esims')
+    .selectAll()
+    .where('iccid', '=', iccid)
+    .where('organisation_id', '=', organisationId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/**
+ * Moves an eSIM from one state to another (and, when given, its profile status with it); false
+ * when the eSIM was no longer in `from`.
+ */
+export async function setEsimState(
+  db: Executor,
+  change: {
+    readonly iccid: string;
+    readonly from: EsimStateColumn;
+    readonly to: EsimStateColumn;
+    readonly at: string;
+    readonly profileStatus?: ProfileStatus;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('esims')
+    .set({
+      state: change.to,
+      state_changed_at: change.at,
+      ...(change.profileStatus === undefined ? {} : { profile_status: change.profileStatus }),
+    })
+    .where('iccid', '=', change.iccid)
+    .where('state', '=', change.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
