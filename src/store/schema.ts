@@ -3,7 +3,7 @@
 // an integer in minor units (bigint on PostgreSQL, parsed back to number).
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BundleState } from '../domain/lifecycle/states.js';
-import type { CallbackVersion } from '../domain/organisation.js';
+import type { BillingType, CallbackVersion } from '../domain/organisation.js';
 
 // Enum-like columns are closed unions, so a value outside them does not compile. The domain
 // owns the lists it validates against (BundleState, CallbackVersion); the others are
@@ -11,7 +11,6 @@ import type { CallbackVersion } from '../domain/organisation.js';
 
 export type ProfileStatus = 'Released' | 'Downloaded' | 'Installed' | 'Unavailable' | 'Deactivated';
 export type EsimStateColumn = 'active' | 'suspended' | 'deactivated';
-export type BillingType = 'FixedCost' | 'Consumption';
 export type EventStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'undeliverable';
 export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
 export type IdempotencyState = 'running' | 'done';
