@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
-import { redactUrl, requireApiKey } from './http/auth.js';
+import { redactUrl } from './http/auth.js';
 import { installBodyLeniency } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
 import { installCors, installPreflight } from './http/cors.js';
@@ -14,18 +14,16 @@ import { frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installInputGuard } from './http/input-guard.js';
 import { requestLoggerFactory } from './http/request-logger.js';
 import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
-import { limitByApiKey, limitFailedAuthentication } from './http/rate-limit.js';
-import { OPENAPI_PATH, registerDocsPage, registerOpenApi } from './http/openapi.js';
+import {
+  OPENAPI_PATH,
+  registerDocsPage,
+  registerOpenApi,
+  versionDocument,
+} from './http/openapi.js';
 import { healthRoutes } from './http/routes/health.js';
-import { callbacksRoutes } from './http/routes/callbacks/index.js';
-import { catalogueRoutes } from './http/routes/catalogue/index.js';
-import { esimsRoutes } from './http/routes/esims/index.js';
-import { inventoryRoutes } from './http/routes/inventory/index.js';
-import { networksRoutes } from './http/routes/networks/index.js';
-import { ordersRoutes } from './http/routes/orders/index.js';
-import { organisationRoutes } from './http/routes/organisation/index.js';
-import { installFaultHook } from './http/routes/sim/fault-hook.js';
 import { simRoutes } from './http/routes/sim/index.js';
+import { LATER_VERSIONS, VERSIONS } from './http/versions/index.js';
+import { mountVersion } from './http/versions/mount.js';
 import { registerPortal } from './portal/plugin.js';
 import { Country, ErrorBody } from './http/schemas/common.js';
 import { PRECOMPILED_SCHEMAS } from './http/precompiled-schemas.js';
@@ -112,28 +110,19 @@ export async function buildApp(
   installInputGuard(app);
   app.addSchema(ErrorBody);
   app.addSchema(Country);
-  await registerOpenApi(app, deps.config.publicBaseUrl);
+  await registerOpenApi(app, deps.config.publicBaseUrl, LATER_VERSIONS);
 
   healthRoutes(app as Api, deps);
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
-  await registerDocsPage(app);
+  for (const version of LATER_VERSIONS) {
+    app.get(`${version.prefix}/openapi.json`, { schema: { hide: true } }, async () =>
+      versionDocument(app, version),
+    );
+  }
+  await registerDocsPage(app, VERSIONS);
 
-  await app.register(
-    async (api) => {
-      installFaultHook(api, deps); // simulator mode only; runs before authentication
-      if (deps.rateLimits !== undefined) limitFailedAuthentication(api, deps.rateLimits);
-      requireApiKey(api, deps.apiKeys);
-      if (deps.rateLimits !== undefined) limitByApiKey(api, deps.rateLimits, deps.config);
-      organisationRoutes(api as Api, deps);
-      catalogueRoutes(api as Api, deps);
-      ordersRoutes(api as Api, deps);
-      inventoryRoutes(api as Api, deps);
-      esimsRoutes(api as Api, deps);
-      networksRoutes(api as Api, deps);
-      callbacksRoutes(api as Api, deps);
-    },
-    { prefix: '/v2.1' },
-  );
+  // Every version from the same route definitions, each through its wire differences.
+  for (const version of VERSIONS) await mountVersion(app, deps, version);
   if (deps.config.mode === 'simulator') {
     await app.register(async (sim) => simRoutes(sim as Api, deps), { prefix: '/_sim' });
   }

@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { ConfigError, listenError } from './config.js';
 import type { AppDeps } from './deps.js';
 import { encodeMissingBundleJson, seedBuiltInCatalogue } from './domain/catalogue/seed.js';
-import { announceDemo } from './domain/demo.js';
+import { announceDemo } from './demo.js';
 import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';

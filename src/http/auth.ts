@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyCache } from '../security/key-cache.js';
-import type { Organisation } from '../domain/organisation.js';
-import { addressAllowed } from '../domain/ip-allow-list.js';
+import type { Organisation } from '../domain/organisations/organisation.js';
+import { addressAllowed } from '../domain/access/ip-allow-list.js';
 import { sendError } from './error-handler.js';
 import { isKeyLikeName, keyLikeQueryParameter } from './query-key.js';
 

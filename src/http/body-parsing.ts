@@ -6,6 +6,21 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 // `application/json` with nothing after it. A non-empty body of another type is still a 415, and
 // a route that takes a body still needs a JSON one.
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route of a later version (versions/mount.ts): see lenientRoute. */
+    bodyWithoutContentType?: boolean;
+  }
+}
+
+/**
+ * True on the routes of the later versions (versions/mount.ts): real clients of v2.2 and after
+ * post JSON without a Content-Type, and send an empty JSON body where the fields are in the query.
+ */
+function lenientRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.config.bodyWithoutContentType === true;
+}
+
 /** True when the matched route declares no body schema (or no route matched). */
 function takesNoBody(request: FastifyRequest): boolean {
   return request.routeOptions.schema?.body === undefined;
@@ -20,7 +35,7 @@ export function installBodyParsing(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (takesNoBody(request) && String(body).trim() === '') {
+    if ((takesNoBody(request) || lenientRoute(request)) && String(body).trim() === '') {
       done(null, undefined);
       return;
     }
@@ -31,6 +46,9 @@ export function installBodyParsing(app: FastifyInstance): void {
   // Anything else: read (within BODY_LIMIT_BYTES) and accept only when empty on a no-body route.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     if (takesNoBody(request) && body.length === 0) done(null, undefined);
-    else done(unsupportedMediaType(), undefined);
+    else if (request.headers['content-type'] === undefined && lenientRoute(request)) {
+      if (body.toString('utf8').trim() === '') done(null, undefined);
+      else void parseJson(request, body.toString('utf8'), done);
+    } else done(unsupportedMediaType(), undefined);
   });
 }

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors.js';
-import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors.js';
+import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors/error-codes.js';
+import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-codes.js';
 import { isBusyError } from '../store/sqlite-busy.js';
 
 // The one place where errors become HTTP responses. Every error body is {"message", "code"},
-// the code from the catalogue of src/domain/errors.ts; 5xx bodies never carry internals.
+// the code from the catalogue of src/domain/errors/error-codes.ts; 5xx bodies never carry internals.
 
 interface ValidationIssue {
   instancePath?: string;

@@ -1,15 +1,15 @@
 import { hash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../domain/errors.js';
-import type { IdempotencyRequest } from '../domain/use-cases/idempotency.js';
-import type { Outcome } from '../domain/use-cases/run.js';
+import { badRequest } from '../domain/errors/error-codes.js';
+import type { IdempotencyRequest } from '../domain/runner/idempotency.js';
+import type { Outcome } from '../domain/runner/use-case-runner.js';
 import { sendError } from './error-handler.js';
 import { ErrorRef } from './schemas/common.js';
 
 // `Idempotency-Key` on POST, as HTTP sees it: the header's schema and parsing, the hash of the
 // request, and the reply of an outcome. Claiming, storing and replaying are the use-case
-// runner's (src/domain/use-cases/run.ts and idempotency.ts):
+// runner's (src/domain/runner/use-case-runner.ts and idempotency.ts):
 //
 //   app.post('/things', { schema }, async (request, reply) =>
 //     replyWith(reply, await runUseCase(deps, createThing, input, {

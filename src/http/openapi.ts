@@ -1,7 +1,15 @@
 import swagger from '@fastify/swagger';
+import type { SwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { EXAMPLES, SUCCESS_DESCRIPTIONS } from './openapi-responses.js';
+import {
+  exampleIn,
+  laterVersionOf,
+  liveOperations,
+  versionDescription,
+} from './versions/document.js';
+import type { WireVersion } from './versions/wire.js';
 import { ErrorRef, standardErrors } from './schemas/common.js';
 import {
   CALLBACK_HEADERS,
@@ -106,9 +114,17 @@ export interface RegisteredRoute {
 
 const registries = new WeakMap<FastifyInstance, RegisteredRoute[]>();
 
-/** Every route the app registered (one entry per method), to check the document covers them. */
-export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
-  return registries.get(app) ?? [];
+/**
+ * Every route the app registered (one entry per method), to check a document covers them: those
+ * of the v2.1 document (everything but the later versions' scopes), or of one later version.
+ */
+export function registeredRoutes(
+  app: FastifyInstance,
+  version?: WireVersion,
+): readonly RegisteredRoute[] {
+  const all = registries.get(app) ?? [];
+  if (version !== undefined) return all.filter((r) => r.url.startsWith(`${version.prefix}/`));
+  return all.filter((r) => laterVersionOf(r.url) === undefined);
 }
 
 type Schema = FastifySchema & Record<string, unknown>;
@@ -121,7 +137,12 @@ function methodsOf(route: RouteOptions): string[] {
 // check (403), request validation (400), the error handler (500), resource lookup on path
 // parameters (404), the Idempotency-Key replay guard on POST (409), the rate limits (429), and
 // the body parser on operations that take a body (413, 415). A route's own entries win.
-function withPlatformResponses(schema: Schema, method: string, url: string): Schema {
+function withPlatformResponses(
+  schema: Schema,
+  method: string,
+  url: string,
+  version: WireVersion | undefined,
+): Schema {
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   const add = (status: number, value: unknown): void => {
     if (!(String(status) in response)) response[String(status)] = value;
@@ -146,22 +167,48 @@ function withPlatformResponses(schema: Schema, method: string, url: string): Sch
       'Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait.',
   });
   add(500, standardErrors[500]);
-  const operation = `${method} ${url.slice(API_PREFIX.length)}`;
+  const prefix = version?.prefix ?? API_PREFIX;
+  const operation = `${method} ${url.slice(prefix.length)}`;
   const extension =
-    !SPEC_OPERATIONS.has(operation) &&
-    !LIVE_OPERATIONS.has(operation) &&
-    !REFERENCED_OPERATIONS.some((r) => r.test(operation));
+    version === undefined
+      ? !SPEC_OPERATIONS.has(operation) &&
+        !LIVE_OPERATIONS.has(operation) &&
+        !REFERENCED_OPERATIONS.some((r) => r.test(operation))
+      : !liveOperations(version).has(operation);
   const marks: Record<string, unknown> = {};
   if (extension && !('x-extension' in schema)) marks['x-extension'] = true;
   return { ...schema, ...marks, response };
 }
 
+type Transform = (input: { schema: FastifySchema; url: string; route: RouteOptions }) => {
+  schema: FastifySchema;
+  url: string;
+};
+
+const HIDDEN = { hide: true } as FastifySchema;
+
+/** A later version's document: its own routes only, with the platform's responses. */
+function versionTransform(version: WireVersion): Transform {
+  return ({ schema, url, route }) => {
+    if (!url.startsWith(`${version.prefix}/`) || schema === undefined)
+      return { schema: HIDDEN, url };
+    if ((schema as Schema)['hide'] === true) return { schema, url };
+    const method = methodsOf(route)[0] ?? 'GET';
+    return {
+      schema: withPlatformResponses(schema as Schema, method, openApiPath(url), version),
+      url,
+    };
+  };
+}
+
+/** The v2.1 document: everything but the later versions' routes. */
 function transform(input: { schema: FastifySchema; url: string; route: RouteOptions }): {
   schema: FastifySchema;
   url: string;
 } {
   const { url, route } = input;
   const schema = input.schema as Schema | undefined;
+  if (laterVersionOf(url) !== undefined) return { schema: HIDDEN, url };
   if (schema === undefined || schema['hide'] === true) return { schema: input.schema, url };
   if (url.startsWith('/_sim')) {
     const tags = (schema['tags'] as string[] | undefined) ?? ['Simulator'];
@@ -169,7 +216,7 @@ function transform(input: { schema: FastifySchema; url: string; route: RouteOpti
   }
   if (url.startsWith(`${API_PREFIX}/`)) {
     const method = methodsOf(route)[0] ?? 'GET';
-    return { schema: withPlatformResponses(schema, method, openApiPath(url)), url };
+    return { schema: withPlatformResponses(schema, method, openApiPath(url), undefined), url };
   }
   return { schema, url };
 }
@@ -200,8 +247,8 @@ const header = (name: string, description: string, required: boolean) => ({
 
 // OpenAPI 3.0 has no top-level webhooks, so the usage callback hangs off the operation that
 // reveals where it is sent.
-const usageCallback = {
-  '{$response.body#/organisations/0/callbackUrl}': {
+const usageCallback = (expression: string) => ({
+  [expression]: {
     post: {
       summary: 'Usage callback (sent by the service)',
       description:
@@ -252,7 +299,7 @@ const usageCallback = {
       },
     },
   },
-};
+});
 
 // Route schemas are JSON Schema as TypeBox writes it; a few keywords differ in OpenAPI 3.0's
 // schema dialect and are rewritten here, so route authors need not know the difference.
@@ -307,7 +354,10 @@ type Response = { description?: string; content?: Record<string, Media> };
  * The success answer of an operation gets its description and example from
  * openapi-responses.ts unless its route set them (Fastify's placeholder is "Default Response").
  */
-function describeSuccess(operation: Record<string, unknown>): void {
+function describeSuccess(
+  operation: Record<string, unknown>,
+  version: WireVersion | undefined,
+): void {
   const id = operation['operationId'];
   const responses = operation['responses'] as Record<string, Response> | undefined;
   if (typeof id !== 'string' || responses === undefined) return;
@@ -321,14 +371,18 @@ function describeSuccess(operation: Record<string, unknown>): void {
     success.description = description;
   }
   const media = success.content?.['application/json'];
-  const example = EXAMPLES[id];
+  const example = version === undefined ? EXAMPLES[id] : exampleIn(version, id, EXAMPLES[id]);
   if (media !== undefined && example !== undefined && media.example === undefined) {
     if (media.schema?.['example'] === undefined) media.example = example;
   }
 }
 
-function transformObject(input: { openapiObject: Partial<OpenApiObject> }): OpenApiObject {
+function transformObject(
+  input: { openapiObject: Partial<OpenApiObject> },
+  version?: WireVersion,
+): OpenApiObject {
   const document = input.openapiObject as OpenApiObject;
+  const prefix = version?.prefix ?? API_PREFIX;
   toOpenApi30(document.paths);
   toOpenApi30(document.components?.schemas);
   document.components ??= {};
@@ -336,10 +390,18 @@ function transformObject(input: { openapiObject: Partial<OpenApiObject> }): Open
   document.components.schemas['UsageCallbackV3'] = callbackSchema(UsageCallbackV3);
   document.components.schemas['UsageCallbackV2'] = callbackSchema(UsageCallbackV2);
   for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) describeSuccess(operation);
+    for (const operation of Object.values(operations)) describeSuccess(operation, version);
   }
-  const organisation = document.paths?.[`${API_PREFIX}/organisation`]?.['get'];
-  if (organisation !== undefined) organisation['callbacks'] = { usage: usageCallback };
+  const organisation = document.paths?.[`${prefix}/organisation`]?.['get'];
+  if (organisation !== undefined) {
+    organisation['callbacks'] = {
+      usage: usageCallback(
+        version === undefined || version.routes['getOrganisation']?.response === undefined
+          ? '{$response.body#/organisations/0/callbackUrl}'
+          : '{$response.body#/callbackUrl}',
+      ),
+    };
+  }
   // Every tag an operation uses is listed, so the documentation page shows a section for it.
   const tags = (document.tags ??= []);
   for (const operations of Object.values(document.paths ?? {})) {
@@ -352,7 +414,27 @@ function transformObject(input: { openapiObject: Partial<OpenApiObject> }): Open
   return document;
 }
 
-export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
+/** The name under which a later version's document is decorated on the app. */
+const decoratorOf = (version: WireVersion): string => `openapiV${version.name.replace('.', '_')}`;
+
+/** A later version's generated document (the v2.1 document is `app.swagger()`). */
+export function versionDocument(app: FastifyInstance, version: WireVersion): unknown {
+  const build = (app as unknown as Record<string, (() => unknown) | undefined>)[
+    decoratorOf(version)
+  ];
+  if (build === undefined) throw new Error(`no document for v${version.name}`);
+  return build.call(app);
+}
+
+/**
+ * Registers the generator of the v2.1 document (`app.swagger()`, served at /v2.1/openapi.json and
+ * /docs/json) and one per later version, each fed by the same routes.
+ */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  publicBaseUrl: string,
+  versions: readonly WireVersion[] = [],
+): Promise<void> {
   const routes: RegisteredRoute[] = [];
   registries.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -369,13 +451,21 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       });
     }
   });
-  await app.register(swagger, {
+  await app.register(swagger, swaggerOptions(publicBaseUrl, undefined));
+  for (const version of versions) {
+    await app.register(swagger, swaggerOptions(publicBaseUrl, version));
+  }
+}
+
+function swaggerOptions(publicBaseUrl: string, version: WireVersion | undefined): SwaggerOptions {
+  return {
+    ...(version === undefined ? {} : { decorator: decoratorOf(version) }),
     openapi: {
       openapi: '3.0.1',
       info: {
         title: 'eSIM Bundle Service',
-        version: API_VERSION,
-        description: DESCRIPTION,
+        version: version?.documentVersion ?? API_VERSION,
+        description: version === undefined ? DESCRIPTION : versionDescription(version),
         license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
       },
       // Relative unless PUBLIC_BASE_URL is set, so "Try it out" on the documentation page calls
@@ -393,19 +483,19 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       components: {
         securitySchemes: {
           apiKeyAuth: {
-            type: 'apiKey',
+            type: 'apiKey' as const,
             in: 'header',
             name: 'X-API-Key',
             description: 'The organisation API key. Accepted on every method.',
           },
           apiKeyQueryAuth: {
-            type: 'apiKey',
+            type: 'apiKey' as const,
             in: 'query',
             name: 'api_key',
             description: 'The organisation API key, on GET and HEAD only (e.g. in a browser).',
           },
           simAdminToken: {
-            type: 'http',
+            type: 'http' as const,
             scheme: 'bearer',
             description:
               'Simulator control plane only: the SIM_ADMIN_TOKEN setting, required when it is set.',
@@ -415,14 +505,26 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
     },
     // Shared schemas keep their $id as their component name (Error, Country).
     refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => String(json['$id'] ?? `def-${i}`),
+      buildLocalReference: (json: Record<string, unknown>, _b: unknown, _f: unknown, i: number) =>
+        String(json['$id'] ?? `def-${i}`),
     },
-    transform,
-    transformObject: transformObject as never,
-  });
+    transform: version === undefined ? transform : versionTransform(version),
+    transformObject: ((input: { openapiObject: Partial<OpenApiObject> }) =>
+      transformObject(input, version)) as never,
+  };
 }
 
-export async function registerDocsPage(app: FastifyInstance): Promise<void> {
-  // The page loads the same generated document from /docs/json.
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+export async function registerDocsPage(
+  app: FastifyInstance,
+  versions: readonly WireVersion[] = [],
+): Promise<void> {
+  // One tab (the page's document selector) per version, v2.1 first; /docs/json is v2.1's.
+  const urls = versions.map((v) => ({ url: `${v.prefix}/openapi.json`, name: `v${v.name}` }));
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: {
+      deepLinking: true,
+      ...(urls.length > 1 ? { urls, 'urls.primaryName': urls[0]?.name } : {}),
+    } as never,
+  });
 }

@@ -10,7 +10,8 @@ import { sendError } from './error-handler.js';
 // count gets 429 before its key is even looked at, so key guessing is throttled while every
 // other client carries on.
 
-const API_PREFIX = '/v2.1';
+/** The version prefix of a route template (/v2.1 ... /v2.5): costs are set per path below it. */
+const VERSION_PREFIX = /^\/v2\.\d+(?=\/)/;
 
 function setHeaders(reply: FastifyReply, d: Decision, cost: number): void {
   reply.header('x-ratelimit-limit', String(d.limit));
@@ -22,7 +23,7 @@ function setHeaders(reply: FastifyReply, d: Decision, cost: number): void {
 /** The cost of a request: configured per `METHOD /path` (HEAD costs what GET does), else 1. */
 export function requestCost(request: FastifyRequest, costs: Config['rateLimitCosts']): number {
   const template = request.routeOptions.url ?? '';
-  const path = template.startsWith(API_PREFIX) ? template.slice(API_PREFIX.length) : template;
+  const path = template.replace(VERSION_PREFIX, '');
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   return costs[`${method} ${path}`] ?? 1;
 }

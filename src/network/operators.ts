@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Operator } from 'mcc-mnc-list';
-import { countryByIso } from '../domain/countries.js';
+import { countryByIso } from '../domain/catalogue/countries.js';
 
 // Real mobile operators (MCC/MNC, brand) from the maintained mcc-mnc-list package, joined to the
 // countries of world-countries. Only operational national networks of a known country are kept.

@@ -1,5 +1,5 @@
-import { countryByIso } from '../domain/countries.js';
-import { badRequest } from '../domain/errors.js';
+import { countryByIso } from '../domain/catalogue/countries.js';
+import { badRequest } from '../domain/errors/error-codes.js';
 import type { AttachResult } from '../domain/network/attach.js';
 import { recordAttach } from '../domain/network/attach.js';
 import type { UsageResult } from '../domain/network/data-use.js';

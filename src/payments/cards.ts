@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.js';
-import { badRequest } from '../domain/errors.js';
+import { badRequest } from '../domain/errors/error-codes.js';
 import type { SavedCard } from '../store/repositories/payment-repository.js';
 
 // Card input and display. Saving a card is the domain use case `saveCard`
-// (src/domain/use-cases/save-card.ts), exported here too for the surfaces that save cards.
-export type { CardDeps } from '../domain/use-cases/save-card.js';
-export { saveCard } from '../domain/use-cases/save-card.js';
+// (src/domain/money/save-card.ts), exported here too for the surfaces that save cards.
+export type { CardDeps } from '../domain/money/save-card.js';
+export { saveCard } from '../domain/money/save-card.js';
 
 /** "MM/YY" or "MM/YYYY" to a month and a four-digit year. */
 export function parseExpiry(raw: string): { expMonth: number; expYear: number } {

@@ -103,7 +103,7 @@ describe('the use-case guard (npm run lint)', () => {
     const read = importOf('findEsim', 'esim-repository.js');
     assert.deepEqual(await guardMessages('src/cli/commands/probe.ts', read), []);
     const write = importOf('insertHistory', 'history-repository.js');
-    assert.deepEqual(await guardMessages('src/domain/lifecycle/probe.ts', write), []);
+    assert.deepEqual(await guardMessages('src/domain/esims/lifecycle/probe.ts', write), []);
     assert.deepEqual(await guardMessages('src/cli/commands/probe.test.ts', write), []);
   });
 

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { ERROR_CATALOGUE, isErrorCode } from '../../src/domain/errors.js';
+import { ERROR_CATALOGUE, isErrorCode } from '../../src/domain/errors/error-codes.js';
 import { saveCard } from '../../src/payments/cards.js';
 import { openStore } from '../../src/store/database.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 
-// The error catalogue: docs/errors.md lists exactly the codes of src/domain/errors.ts, with the
+// The error catalogue: docs/errors.md lists exactly the codes of src/domain/errors/error-codes.ts, with the
 // same status and default message; error bodies carry catalogue codes; stored idempotent errors,
 // in the format of this release and of earlier ones, replay as first answered.
 

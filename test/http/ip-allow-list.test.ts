@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Config } from '../../src/config.js';
-import { updateOrganisationSettings } from '../../src/domain/organisations.js';
+import { updateOrganisationSettings } from '../../src/domain/organisations/organisation-changes.js';
 import { DATABASES } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import type { FileBackedApp } from '../fixtures/orders.js';

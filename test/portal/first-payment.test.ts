@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { reconcileTopUps } from '../../src/domain/top-up.js';
+import { reconcileTopUps } from '../../src/domain/money/top-up.js';
 import { saveCard } from '../../src/payments/cards.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
 import { eventually } from '../harness.js';

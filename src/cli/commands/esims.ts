@@ -1,6 +1,6 @@
-import { isValidIccid } from '../../domain/esim-issuer.js';
-import { refreshEsim, updateCustomerRef } from '../../domain/esim-actions.js';
-import { deleteEsim, setSuspension } from '../../domain/esim-state.js';
+import { isValidIccid } from '../../domain/esims/esim-issuer.js';
+import { refreshEsim, updateCustomerRef } from '../../domain/esims/esim-actions.js';
+import { deleteEsim, setSuspension } from '../../domain/esims/esim-state.js';
 import { findEsim } from '../../store/repositories/esim-repository.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';

@@ -8,8 +8,8 @@ import {
   recordOutcomes,
   releaseEvents,
 } from '../../store/repositories/callback-repository.js';
-import type { CallbackVersion } from '../organisation.js';
-import { inTransaction } from '../use-cases/run.js';
+import type { CallbackVersion } from '../organisations/organisation.js';
+import { inTransaction } from '../runner/use-case-runner.js';
 
 // The delivery queue of usage callbacks, as the delivery worker moves it: claim due events
 // (a lease in the row), hand unsent ones back, put lapsed leases back, record what the receivers

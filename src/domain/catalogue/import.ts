@@ -7,12 +7,12 @@ import {
   referencedBundleNames,
   retireBundles,
 } from '../../store/repositories/catalogue-repository.js';
-import type { AuditActor } from '../audit.js';
-import { audit, systemActor } from '../audit.js';
-import type { Bundle } from '../bundle.js';
+import type { AuditActor } from '../audit/audit-log.js';
+import { audit, systemActor } from '../audit/audit-log.js';
+import type { Bundle } from './bundle.js';
 import { bundleJson } from './bundle-json.js';
-import { saveBundles } from './save.js';
-import { inTransaction } from '../use-cases/run.js';
+import { saveBundles } from './save-bundles.js';
+import { inTransaction } from '../runner/use-case-runner.js';
 
 // Applying an imported catalogue, all in one transaction. Without replace, the file adds bundles
 // and replaces those of the same name. With replace, bundles missing from the file go too, except

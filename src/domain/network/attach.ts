@@ -7,10 +7,10 @@ import {
   touchNetwork,
   upsertNetwork,
 } from '../../store/repositories/network-repository.js';
-import { badRequest, notFound } from '../errors.js';
-import { snapshotOf } from '../lifecycle/snapshot.js';
+import { badRequest, notFound } from '../errors/error-codes.js';
+import { snapshotOf } from '../esims/lifecycle/snapshot.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
-import { inTransaction } from '../use-cases/run.js';
+import { inTransaction } from '../runner/use-case-runner.js';
 
 // Inbound event: the eSIM registered on a mobile network.
 

@@ -3,10 +3,10 @@ import type { Executor } from '../../store/database.js';
 import { findEsim, setProfileStatus } from '../../store/repositories/esim-repository.js';
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { readUsageView } from '../../store/repositories/network-repository.js';
-import { badRequest, notFound } from '../errors.js';
-import { refuseDeactivated } from '../esim-state.js';
+import { badRequest, notFound } from '../errors/error-codes.js';
+import { refuseDeactivated } from '../esims/esim-state.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
-import { inTransaction } from '../use-cases/run.js';
+import { inTransaction } from '../runner/use-case-runner.js';
 
 // Inbound event: the device downloaded, installed or deleted the eSIM profile.
 

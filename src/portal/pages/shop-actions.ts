@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
-import { DomainError, badRequest } from '../../domain/errors.js';
-import type { Organisation } from '../../domain/organisation.js';
+import { DomainError, badRequest } from '../../domain/errors/error-codes.js';
+import type { Organisation } from '../../domain/organisations/organisation.js';
 import type { PlacedOrder } from '../../domain/orders/placement.js';
 import { orderingOrganisation, placeOrder, validateOrder } from '../../domain/orders/placement.js';
 import type { OrderRequest } from '../../domain/orders/validation.js';
-import type { Outcome } from '../../domain/use-cases/run.js';
-import { runProcess, runUseCase } from '../../domain/use-cases/run.js';
-import { revokeById } from '../../domain/use-cases/revoke.js';
-import { sendSms } from '../../domain/use-cases/send-sms.js';
-import { afterEarlierSubmission } from '../../domain/portal/after-earlier.js';
+import type { Outcome } from '../../domain/runner/use-case-runner.js';
+import { runProcess, runUseCase } from '../../domain/runner/use-case-runner.js';
+import { revokeById } from '../../domain/esims/revoke-bundle.js';
+import { sendSms } from '../../domain/esims/send-sms.js';
+import { afterEarlierSubmission } from '../../domain/runner/after-earlier.js';
 
 // The writes of the Orders and eSIMs pages: the domain use cases the API routes call, through
 // the same runner. Buying carries the review page's key as its Idempotency-Key, so a double

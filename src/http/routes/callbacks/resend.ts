@@ -1,5 +1,5 @@
 import { applyResend } from '../../../domain/callbacks/deliveries.js';
-import { runUseCase } from '../../../domain/use-cases/run.js';
+import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
 import {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { deleteEsim } from '../../../domain/esim-state.js';
+import { deleteEsim } from '../../../domain/esims/esim-state.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams } from './esim-view.js';

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { badRequest } from '../../../domain/errors.js';
+import { badRequest } from '../../../domain/errors/error-codes.js';
 import type { Api } from '../../api.js';
+import { presentIn } from '../../versions/wire.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { findEsimDetail } from '../../../store/repositories/esim-repository.js';
 import type { EsimDetailRow } from '../../../store/repositories/esim-repository.js';
@@ -112,7 +113,8 @@ export function registerGetEsim(app: Api, deps: AppDeps): void {
       if (json === undefined) {
         // What Fastify itself would use for this body: the route's 200 serializer.
         const serialize = reply.getSerializationFunction('200') ?? JSON.stringify;
-        json = serialize(esimDetailBody(row));
+        // In the shape of the version serving the request (v2.1's body as it is).
+        json = serialize(presentIn(request, esimDetailBody(row)));
         bodies.set(row, json);
       }
       // A string with a JSON content type is sent as it is (Fastify serialises only objects).

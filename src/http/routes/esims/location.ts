@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { notFound } from '../../../domain/errors.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
 import { operatorByCode } from '../../../network/operators.js';
 import { findOwnedNetwork } from '../../../store/repositories/network-repository.js';
 import type { Api } from '../../api.js';

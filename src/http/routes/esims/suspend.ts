@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { applySuspension, readSuspension } from '../../../domain/esim-state.js';
-import type { SuspensionResult } from '../../../domain/esim-state.js';
-import { runUseCase } from '../../../domain/use-cases/run.js';
+import { applySuspension, readSuspension } from '../../../domain/esims/esim-state.js';
+import type { SuspensionResult } from '../../../domain/esims/esim-state.js';
+import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { Api } from '../../api.js';
 import {
   IdempotencyHeaders,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { notFound } from '../../../domain/errors.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
 import {
   findEncryptedApiKey,
   findOrganisationById,
@@ -19,7 +19,7 @@ const User = Type.Object({
   timeZone: Type.String({ description: 'IANA time zone, e.g. Europe/London.' }),
 });
 
-const Organisation = Type.Object({
+export const Organisation = Type.Object({
   name: Type.String(),
   apiKey: Type.String({
     description: 'The organisation API key (secret). Also the HMAC key of V3 callbacks.',

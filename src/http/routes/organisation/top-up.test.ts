@@ -6,7 +6,7 @@ import type { TestApp, TestOrg } from '../../../../test/harness.js';
 import type { FileBackedApp } from '../../../../test/fixtures/orders.js';
 import { runCli, startFileBackedApp } from '../../../../test/fixtures/orders.js';
 import { iso } from '../../../clock.js';
-import { reconcileTopUps, topUpOwner } from '../../../domain/top-up.js';
+import { reconcileTopUps, topUpOwner } from '../../../domain/money/top-up.js';
 import { saveCard } from '../../../payments/cards.js';
 import { listAuditEntries } from '../../../store/repositories/audit-repository.js';
 import { insertClaim } from '../../../store/repositories/idempotency-repository.js';

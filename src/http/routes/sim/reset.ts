@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { resetSimulator } from '../../../domain/simulator-control.js';
+import { resetSimulator } from '../../../domain/simulator/simulator-control.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 

@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LATER_VERSIONS } from './index.js';
+import { LIVE_OPERATIONS_BY_VERSION } from './live-operations.js';
+import type { WireVersion } from './wire.js';
+
+// What a later version's OpenAPI document needs beyond the routes (http/openapi.ts builds it).
+
+/** The later version a route path belongs to, if any. */
+export function laterVersionOf(url: string): WireVersion | undefined {
+  return LATER_VERSIONS.find((v) => url === v.prefix || url.startsWith(`${v.prefix}/`));
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The live operations of a later version (`METHOD /path`); the others are extensions. */
+export function liveOperations(version: WireVersion): ReadonlySet<string> {
+  return LIVE_OPERATIONS_BY_VERSION[version.name] ?? NONE;
+}
+
+export function versionDescription(version: WireVersion): string {
+  return `Prepaid eSIM data bundles, version ${version.name} of the interface: the same organisations, orders, eSIMs and ledger as every other version (an order placed through /v2.1 reads through /v${version.name} and the reverse), in this version's wire shapes.
+
+${version.summary}
+
+**Authentication.** The organisation API key in the \`X-API-Key\` header on every request; on GET and HEAD the \`api_key\` query parameter is accepted too. A missing or invalid key is a 403.
+
+**Errors.** Every error body is \`{"message": "...", "code": "..."}\`, as in every version (docs/errors.md).
+
+**Bodies.** A JSON body is read as JSON with or without \`Content-Type: application/json\`; field names match case-insensitively and unknown fields are ignored.
+
+**Extensions.** Operations marked \`x-extension: true\` are additions of this service that the live v${version.name} does not document.`;
+}
+
+// The request an example answer is shaped for: a caller at a documentation address, in USD.
+const EXAMPLE_REQUEST = {
+  ip: '203.0.113.7',
+  body: undefined,
+  query: {},
+  organisation: { currency: 'USD' },
+} as unknown as FastifyRequest;
+
+// The reply an example page is shaped for: one page of 50 holding the whole example.
+const EXAMPLE_REPLY = {
+  getHeader: (name: string) => (name === 'x-total-count' ? '2' : undefined),
+} as unknown as FastifyReply;
+
+/**
+ * An operation's example on a later version: v2.1's recorded example put through the version's
+ * answer, so it has the version's shape and the values of a real answer.
+ */
+export function exampleIn(version: WireVersion, operationId: string, example: unknown): unknown {
+  const wire = version.routes[operationId];
+  if (wire?.example !== undefined) return wire.example;
+  if (example === undefined) return undefined;
+  if (wire?.bytes !== undefined) {
+    const bytes = wire.bytes(Buffer.from(JSON.stringify(example)), EXAMPLE_REQUEST, EXAMPLE_REPLY);
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  }
+  if (wire?.answer === undefined) return example;
+  const copy = JSON.parse(JSON.stringify(example)) as never;
+  const shaped = (wire.answer as (body: unknown, request: FastifyRequest) => unknown)(
+    copy,
+    EXAMPLE_REQUEST,
+  );
+  // An answer that reads more (a promise) shows v2.1's example; such versions record their own.
+  return shaped instanceof Promise ? example : shaped;
+}

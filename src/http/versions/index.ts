@@ -1,0 +1,162 @@
+import {
+  OrderV22,
+  OrderV23,
+  OrderV24,
+  OrderV25,
+  laterOrderBodySchema,
+  orderListOf,
+  orderV22Answer,
+  orderV23Answer,
+  orderV24Answer,
+  sharedOrderBody,
+} from './shapes/orders.js';
+import type { OrderBody } from '../routes/orders/order-schema.js';
+import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
+import { BundleV24, bundleV24Answer, cataloguePage, pageV22, pageV24 } from './shapes/catalogue.js';
+import { BundleSchema } from '../routes/catalogue/bundle-schema.js';
+import {
+  BundleListQuery,
+  EsimBundleV23,
+  EsimBundleV24,
+  EsimBundlesV23,
+  EsimBundlesV24,
+  HistoryV23,
+  HistoryV24,
+  bundleListV23Answer,
+  bundleListV24Answer,
+  bundleV23Answer,
+  bundleV24Answer as esimBundleV24Answer,
+  esimV24Answer,
+  esimV24Schema,
+  historyV23Answer,
+  historyV24Answer,
+  updateFromQuery,
+} from './shapes/esims.js';
+import {
+  REFUND_MONEY,
+  TOP_UP_MONEY,
+  TopUpQueryV24,
+  inMajorUnits,
+  majorUnitSchema,
+  topUpAmountInMinorUnits,
+} from './shapes/money-answers.js';
+import { laterVersion } from './wire.js';
+import type { WireVersion } from './wire.js';
+
+// The API versions served side by side, each stated as its differences from the one before
+// (docs/versions.md has the table, with the reason for each choice).
+
+export const V2_1: WireVersion = {
+  name: '2.1',
+  prefix: '/v2.1',
+  documentVersion: '2.1.0',
+  routes: {},
+  extraRoutes: [],
+  bodyWithoutContentType: false,
+  switches: {},
+  summary: '',
+};
+
+export const V2_2 = laterVersion(V2_1, {
+  name: '2.2',
+  summary:
+    'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type.',
+  bodyWithoutContentType: true,
+  routes: {
+    placeOrder: {
+      body: (shared) => laterOrderBodySchema(shared, false),
+      request: sharedOrderBody,
+      response: OrderV22,
+      answer: orderV22Answer,
+    },
+    getOrder: { response: OrderV22, answer: orderV22Answer },
+    listOrders: {
+      response: orderListOf(OrderV22),
+      answer: (list: OrderBody[]) => ({ orders: list.map(orderV22Answer) }),
+    },
+    listCatalogue: {
+      response: cataloguePage(BundleSchema),
+      bytes: pageV22,
+      description:
+        'Only bundles of the organisation groups are listed. Filters combine with AND. The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.',
+    },
+    updateEsims: { lenient: updateFromQuery },
+    revokeApplication: { deprecated: true },
+    getInstallQrCodes: { deprecated: true },
+    getInstallCsv: { deprecated: true },
+  },
+});
+
+export const V2_3 = laterVersion(V2_2, {
+  name: '2.3',
+  summary:
+    'v2.3: every order line carries `iccids`; assignment and history states in lower case; `limit` and `includeUsed` on the bundle list.',
+  routes: {
+    placeOrder: { response: OrderV23, answer: orderV23Answer },
+    getOrder: { response: OrderV23, answer: orderV23Answer },
+    listOrders: {
+      response: orderListOf(OrderV23),
+      answer: (list: OrderBody[]) => ({ orders: list.map(orderV23Answer) }),
+    },
+    listEsimBundles: {
+      querystring: BundleListQuery,
+      response: EsimBundlesV23,
+      answer: bundleListV23Answer,
+    },
+    getEsimBundle: { response: EsimBundleV23, answer: bundleV23Answer },
+    getEsimHistory: { response: HistoryV23, answer: historyV23Answer },
+  },
+});
+
+export const V2_4 = laterVersion(V2_3, {
+  name: '2.4',
+  summary:
+    'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds.',
+  routes: {
+    getOrganisation: { response: OrganisationV24, answer: organisationV24Answer },
+    placeOrder: {
+      response: OrderV24,
+      answer: (body: OrderBody, request) => orderV24Answer(body, request, request.ip),
+    },
+    getOrder: { response: OrderV24, answer: (body: OrderBody) => orderV24Answer(body) },
+    listOrders: {
+      response: orderListOf(OrderV24),
+      answer: (list: OrderBody[]) => ({ orders: list.map((o) => orderV24Answer(o)) }),
+    },
+    listCatalogue: { response: cataloguePage(BundleV24), bytes: pageV24 },
+    getCatalogueBundle: { response: BundleV24, answer: bundleV24Answer },
+    topUpBalance: {
+      querystring: TopUpQueryV24,
+      request: topUpAmountInMinorUnits,
+      response: majorUnitSchema(TOP_UP_MONEY),
+      answer: inMajorUnits(TOP_UP_MONEY),
+    },
+    refundInventory: {
+      response: majorUnitSchema(REFUND_MONEY),
+      answer: inMajorUnits(REFUND_MONEY),
+    },
+    listEsimBundles: { response: EsimBundlesV24, answer: bundleListV24Answer },
+    getEsimBundle: { response: EsimBundleV24, answer: esimBundleV24Answer },
+    getEsimHistory: { response: HistoryV24, answer: historyV24Answer },
+    getEsim: { response: esimV24Schema, answer: esimV24Answer },
+  },
+});
+
+export const V2_5 = laterVersion(V2_4, {
+  name: '2.5',
+  summary: 'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders.',
+  routes: {
+    placeOrder: {
+      body: (shared) => laterOrderBodySchema(shared, true),
+      response: OrderV25,
+    },
+    getOrder: { response: OrderV25 },
+    listOrders: { response: orderListOf(OrderV25) },
+  },
+});
+
+/** Every version, oldest first. */
+export const VERSIONS: readonly WireVersion[] = [V2_1, V2_2, V2_3, V2_4, V2_5];
+
+/** The versions after v2.1. */
+export const LATER_VERSIONS: readonly WireVersion[] = VERSIONS.slice(1);
