@@ -40,6 +40,17 @@ import {
   majorUnitSchema,
   topUpAmountInMinorUnits,
 } from './shapes/money-answers.js';
+import {
+  RevokeAssignmentQueryV25,
+  RevokeQueryV24,
+  esimListV25Schema,
+  esimV25Answer,
+  esimV25Schema,
+  revokeV24Answer,
+  revokeV24Schema,
+} from './shapes/esim-state.js';
+import { registerDeleteEsim } from '../routes/esims/delete.js';
+import { registerSuspendEsim } from '../routes/esims/suspend.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -139,7 +150,13 @@ export const V2_4 = laterVersion(V2_3, {
     getEsimBundle: { response: EsimBundleV24, answer: esimBundleV24Answer },
     getEsimHistory: { response: HistoryV24, answer: historyV24Answer },
     getEsim: { response: esimV24Schema, answer: esimV24Answer },
+    revokeBundleByName: {
+      querystring: RevokeQueryV24,
+      response: revokeV24Schema,
+      answer: revokeV24Answer,
+    },
   },
+  switches: { refundToBalanceByName: true },
 });
 
 export const V2_5 = laterVersion(V2_4, {
@@ -152,7 +169,19 @@ export const V2_5 = laterVersion(V2_4, {
     },
     getOrder: { response: OrderV25 },
     listOrders: { response: orderListOf(OrderV25) },
+    getEsim: {
+      response: (shared) => esimV25Schema(esimV24Schema(shared)),
+      answer: esimV25Answer(esimV24Answer),
+    },
+    listEsims: { response: esimListV25Schema },
+    revokeAssignment: {
+      querystring: RevokeAssignmentQueryV25,
+      response: revokeV24Schema,
+      answer: revokeV24Answer,
+    },
   },
+  switches: { refundToBalanceByAssignment: true },
+  extraRoutes: [registerSuspendEsim, registerDeleteEsim],
 });
 
 /** Every version, oldest first. */

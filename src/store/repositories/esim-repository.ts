@@ -176,6 +176,8 @@ export interface EsimDetailRow {
   readonly puk: string;
   readonly first_installed_at: string | null;
   readonly customer_ref: string | null;
+  /** 018-esim-state: active, suspended or deactivated. */
+  readonly state: EsimStateColumn;
   /** Name and time of the newest history entry; null when none. */
   readonly last_action: string | null;
   readonly action_date: string | null;
@@ -220,6 +222,7 @@ function esimDetailQuery(db: Executor, organisationId: string, iccid: string) {
       'e.puk',
       'e.first_installed_at',
       'e.customer_ref',
+      'e.state',
       ...activityColumns(eb),
     ])
     .where('e.iccid', '=', iccid)
