@@ -2,6 +2,8 @@ import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
 import type { Db, DialectName, Executor } from '../../store/database.js';
 import { listAssignmentsOfEsim } from '../../store/repositories/assignment-repository.js';
+import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
+import { holdsBundle } from '../../store/repositories/inventory-repository.js';
 import { lockOwnedEsim, setEsimState } from '../../store/repositories/esim-repository.js';
 import type { EsimRow } from '../../store/schema.js';
 import { badRequest, conflict } from '../errors/error-codes.js';
@@ -165,4 +167,26 @@ const LIVE = new Set(['Processing', 'Queued', 'Active']);
 /** Deletes an eSIM in a transaction of its own. */
 export function deleteEsim(deps: EsimStateDeps, input: DeleteEsimInput): Promise<DeleteEsimResult> {
   return runWrite(deps, applyDeleteEsim, input);
+}
+
+/**
+ * Whether a bundle can go onto the caller's eSIM (GET /esims/{iccid}/compatible/{bundle}): the
+ * eSIM is still on the account (not deleted) and the bundle is one the organisation may apply
+ * (of its groups, or one it holds). Every bundle of this service fits every profile it issues,
+ * so nothing else can make them incompatible. 400 malformed, 404 unknown or another's eSIM.
+ */
+export async function checkCompatibility(
+  db: Db,
+  organisation: { readonly id: string; readonly groups: readonly string[] },
+  iccid: string,
+  bundleName: string,
+): Promise<boolean> {
+  const esim = await loadOwnedEsim(db, organisation.id, iccid);
+  if (esim.state === 'deactivated') return false;
+  const bundle = await findBundleByName(db, bundleName);
+  if (bundle === undefined) return false;
+  return (
+    bundle.groups.some((g) => organisation.groups.includes(g)) ||
+    holdsBundle(db, organisation.id, bundle.name)
+  );
 }

@@ -41,6 +41,8 @@ import {
   topUpAmountInMinorUnits,
 } from './shapes/money-answers.js';
 import {
+  CompatibleV24,
+  compatibleV24Answer,
   RevokeAssignmentQueryV25,
   RevokeQueryV24,
   esimListV25Schema,
@@ -49,6 +51,7 @@ import {
   revokeV24Answer,
   revokeV24Schema,
 } from './shapes/esim-state.js';
+import { registerCheckCompatibility } from '../routes/esims/compatible.js';
 import { registerDeleteEsim } from '../routes/esims/delete.js';
 import { registerSuspendEsim } from '../routes/esims/suspend.js';
 import { laterVersion } from './wire.js';
@@ -73,6 +76,7 @@ export const V2_2 = laterVersion(V2_1, {
   summary:
     'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type.',
   bodyWithoutContentType: true,
+  extraRoutes: [registerCheckCompatibility],
   routes: {
     placeOrder: {
       body: (shared) => laterOrderBodySchema(shared, false),
@@ -150,6 +154,7 @@ export const V2_4 = laterVersion(V2_3, {
     getEsimBundle: { response: EsimBundleV24, answer: esimBundleV24Answer },
     getEsimHistory: { response: HistoryV24, answer: historyV24Answer },
     getEsim: { response: esimV24Schema, answer: esimV24Answer },
+    checkEsimCompatibility: { response: CompatibleV24, answer: compatibleV24Answer },
     revokeBundleByName: {
       querystring: RevokeQueryV24,
       response: revokeV24Schema,

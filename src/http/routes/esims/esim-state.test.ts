@@ -119,6 +119,35 @@ for (const kind of DATABASES) {
       assert.equal(refresh.statusCode, 400);
     });
 
+    it('compatible: {message} on v2.2/v2.3, {compatible} on v2.4+, false once deleted', async () => {
+      const [iccid = ''] = (await buy(t, org, FR_1MB.name)).iccids;
+      const v22 = await call('GET', `/v2.2/esims/${iccid}/compatible/${FR_1MB.name}`);
+      assert.equal(v22.statusCode, 200, v22.body);
+      assert.deepEqual(v22.json(), {
+        message: `eSIM ${iccid} is compatible with bundle ${FR_1MB.name}`,
+      });
+      for (const v of ['2.4', '2.5']) {
+        const res = await call('GET', `/v${v}/esims/${iccid}/compatible/${FR_1MB.name}`);
+        assert.deepEqual(res.json(), { compatible: true }, `v${v}`);
+      }
+      const unknown = await call('GET', `/v2.4/esims/${iccid}/compatible/no_such_bundle`);
+      assert.deepEqual(unknown.json(), { compatible: false });
+      assert.equal(
+        (await call('GET', `/v2.1/esims/${iccid}/compatible/${FR_1MB.name}`)).statusCode,
+        404,
+      );
+      const elsewhere = await call(
+        'GET',
+        `/v2.4/esims/${iccid}/compatible/${FR_1MB.name}`,
+        undefined,
+        other.apiKey,
+      );
+      assert.equal(elsewhere.statusCode, 404);
+      assert.equal((await call('DELETE', `/v2.5/esims/${iccid}`)).statusCode, 200);
+      const gone = await call('GET', `/v2.4/esims/${iccid}/compatible/${FR_1MB.name}`);
+      assert.deepEqual(gone.json(), { compatible: false });
+    });
+
     it('v2.4 revoke with refundToBalance journals the price back; verify passes', async () => {
       const [iccid = ''] = (await buy(t, org, FR_1MB.name, { quantity: 1 })).iccids;
       await call('POST', '/v2.1/orders', {

@@ -87,3 +87,13 @@ export function revokeV24Answer(body: RevokeOutcome, request: FastifyRequest) {
     refundedAmount: toMajor(body.refundedAmount, request.organisation.currency),
   };
 }
+
+/** GET /esims/{iccid}/compatible/{bundle} on v2.4 and later: {compatible}. */
+export const CompatibleV24 = Type.Object(
+  { compatible: Type.Boolean({ description: 'Whether the bundle can be applied to the eSIM.' }) },
+  { description: 'The compatibility result.' },
+);
+
+export const compatibleV24Answer = (body: { compatible: boolean }) => ({
+  compatible: body.compatible,
+});
