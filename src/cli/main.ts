@@ -8,7 +8,13 @@ import { UsageError } from './command.js';
 import { backupCommand, restoreCommand } from './commands/backup.js';
 import { callbacksList, callbacksResend, callbacksShow } from './commands/callbacks.js';
 import { catalogueImport, catalogueList } from './commands/catalogue.js';
-import { esimsRefresh, esimsSetRef } from './commands/esims.js';
+import {
+  esimsDelete,
+  esimsRefresh,
+  esimsSetRef,
+  esimsSuspend,
+  esimsUnsuspend,
+} from './commands/esims.js';
 import { orgGroups } from './commands/groups.js';
 import { inventoryList, inventoryRefund } from './commands/inventory.js';
 import { orgCard } from './commands/card.js';
@@ -50,6 +56,9 @@ export const COMMANDS: Record<string, Command> = {
   'inventory refund': inventoryRefund,
   'esims set-ref': esimsSetRef,
   'esims refresh': esimsRefresh,
+  'esims suspend': esimsSuspend,
+  'esims unsuspend': esimsUnsuspend,
+  'esims delete': esimsDelete,
   networks: networksList,
   'audit list': auditList,
   'mail list': mailList,

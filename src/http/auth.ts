@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyCache } from '../security/key-cache.js';
 import type { Organisation } from '../domain/organisations/organisation.js';
+import { addressAllowed } from '../domain/access/ip-allow-list.js';
 import { sendError } from './error-handler.js';
 import { isKeyLikeName, keyLikeQueryParameter } from './query-key.js';
 
@@ -17,6 +18,7 @@ declare module 'fastify' {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
+const INVALID_KEY = { code: 'forbidden', message: 'invalid API key' } as const;
 
 function presentedKey(request: FastifyRequest): { key?: string; problem?: string } {
   const header = request.headers['x-api-key'];
@@ -51,14 +53,20 @@ export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
     }
     const known = keys.known(key);
     if (known !== undefined) {
+      if (!addressAllowed(known.organisation.ipAllowList, request.ip)) {
+        sendError(reply, INVALID_KEY);
+        return;
+      }
       request.organisation = known.organisation;
       if (known.validUntil !== undefined) request.graceKey = { key, validUntil: known.validUntil };
       done();
       return;
     }
     keys.lookup(key).then((holder) => {
-      if (holder === undefined) {
-        sendError(reply, { code: 'forbidden', message: 'invalid API key' });
+      // A caller outside the organisation's IP allow-list gets exactly the answer of a bad key,
+      // so the list tells nobody that the key is good (request.ip follows TRUST_PROXY).
+      if (holder === undefined || !addressAllowed(holder.organisation.ipAllowList, request.ip)) {
+        sendError(reply, INVALID_KEY);
         return;
       }
       request.organisation = holder.organisation;

@@ -3,13 +3,14 @@
 // an integer in minor units (bigint on PostgreSQL, parsed back to number).
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { BundleState } from '../domain/esims/lifecycle/states.js';
-import type { CallbackVersion } from '../domain/organisations/organisation.js';
+import type { BillingType, CallbackVersion } from '../domain/organisations/organisation.js';
 
 // Enum-like columns are closed unions, so a value outside them does not compile. The domain
 // owns the lists it validates against (BundleState, CallbackVersion); the others are
 // bookkeeping of the store and its workers.
 
-export type ProfileStatus = 'Released' | 'Downloaded' | 'Installed' | 'Unavailable';
+export type ProfileStatus = 'Released' | 'Downloaded' | 'Installed' | 'Unavailable' | 'Deactivated';
+export type EsimStateColumn = 'active' | 'suspended' | 'deactivated';
 export type EventStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'undeliverable';
 export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
 export type IdempotencyState = 'running' | 'done';
@@ -48,6 +49,8 @@ export interface OrganisationsTable {
   product_description: string;
   created_at: string;
   updated_at: string;
+  billing_type: Generated<BillingType>; // 018-esim-state: FixedCost or Consumption
+  ip_allow_list: Generated<string>; // 018-esim-state: JSON array of addresses and CIDR ranges
 }
 
 export interface UsersTable {
@@ -224,7 +227,9 @@ export interface EsimsTable {
   order_reference: string | null;
   created_at: string;
   customer_ref: string | null; // 007-live-routes: the organisation's own reference (PUT /esims)
-  seq: Generated<number>; // 022-growth: row number within the organisation, set by a trigger
+  seq: Generated<number | null>; // 022-growth: row number within the organisation, set by a trigger; null once deleted
+  state: Generated<EsimStateColumn>; // 018-esim-state: active, suspended or deactivated
+  state_changed_at: string | null; // 018-esim-state: when state last changed
 }
 
 export interface AssignmentsTable {

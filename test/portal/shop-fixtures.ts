@@ -39,6 +39,8 @@ export async function seedEsims(
       order_reference: null,
       created_at: iso(new Date(start + n * 1000)),
       customer_ref: null,
+      state: 'active',
+      state_changed_at: null,
     });
   }
   for (let i = 0; i < rows.length; i += CHUNK) {

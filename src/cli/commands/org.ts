@@ -15,6 +15,7 @@ import type {
 } from '../../domain/organisations/organisation-changes.js';
 import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../domain/errors/error-codes.js';
+import { splitAllowList } from '../../domain/access/ip-allow-list.js';
 import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
 import {
   findOrganisationById,
@@ -160,6 +161,7 @@ const UPDATE_FLAGS = {
   city: 'city',
   country: 'country',
   postcode: 'postcode',
+  'billing-type': 'billingType',
 } as const satisfies Record<string, keyof OrganisationChanges>;
 
 function callbackVersionFlag(value: string | undefined): string | undefined {
@@ -173,8 +175,9 @@ function callbackVersionFlag(value: string | undefined): string | undefined {
 
 export const orgUpdate: Command = {
   usage:
-    'esim org update <id> [--name <n>] [--callback-url <url|"">] [--callback-version V2|V3] [--groups <g1,g2>] [--notes <text>] [--website <url>] [--business-type <t>] [--tax-liable Yes|No|ReverseCharge] [--product-description <text>] [--addr1 …] [--addr2 …] [--city …] [--country <ISO2>] [--postcode …] [--json]',
-  summary: 'Change an organisation’s settings (an empty --callback-url removes it)',
+    'esim org update <id> [--name <n>] [--callback-url <url|"">] [--callback-version V2|V3] [--groups <g1,g2>] [--notes <text>] [--website <url>] [--business-type <t>] [--tax-liable Yes|No|ReverseCharge] [--product-description <text>] [--addr1 …] [--addr2 …] [--city …] [--country <ISO2>] [--postcode …] [--billing-type FixedCost|Consumption] [--ip-allow-list <ip,cidr,…|"">] [--json]',
+  summary:
+    'Change an organisation’s settings (an empty --callback-url removes it; an empty --ip-allow-list lets any address use the key)',
   async run(ctx) {
     const stringFlags = Object.fromEntries(
       Object.keys(UPDATE_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
@@ -182,10 +185,13 @@ export const orgUpdate: Command = {
     const { values, positionals } = parse(ctx.args, {
       ...stringFlags,
       groups: { type: 'string' },
+      'ip-allow-list': { type: 'string' },
       json: { type: 'boolean' },
     });
     const id = onePositional(positionals, 'organisation id');
     const changes: OrganisationChanges = {};
+    const allowList = values['ip-allow-list'];
+    if (allowList !== undefined) changes.ipAllowList = splitAllowList(allowList);
     for (const [flag, field] of Object.entries(UPDATE_FLAGS)) {
       const value = (values as Record<string, string | undefined>)[flag];
       if (value !== undefined) changes[field] = value;
@@ -208,6 +214,8 @@ export const orgUpdate: Command = {
         callbackUrl: row.callbackUrl,
         callbackVersion: row.callbackVersion,
         groups: row.groups,
+        billingType: row.billingType,
+        ipAllowList: row.ipAllowList,
       };
       ctx.io.out(values.json === true ? JSON.stringify(summary) : `updated ${row.id}`);
       return 0;
@@ -285,6 +293,8 @@ export const orgShow: Command = {
         groups: row.groups,
         callbackUrl: row.callbackUrl,
         callbackVersion: row.callbackVersion,
+        billingType: row.billingType,
+        ipAllowList: row.ipAllowList,
         createdAt: row.createdAt,
         updatedAt: row.updatedAt,
         // Never the keys themselves: only when each rotated-out key was replaced and stops.
@@ -300,6 +310,10 @@ export const orgShow: Command = {
       ctx.io.out(`groups: ${view.groups.join(', ')}`);
       ctx.io.out(
         `callback: ${view.callbackUrl === '' ? '(none)' : view.callbackUrl} ${view.callbackVersion}`,
+      );
+      ctx.io.out(`billing: ${view.billingType}`);
+      ctx.io.out(
+        `IP allow-list: ${view.ipAllowList.length === 0 ? '(any address)' : view.ipAllowList.join(', ')}`,
       );
       if (view.previousKeys.length === 0) ctx.io.out('previous keys: none in grace period');
       for (const k of view.previousKeys) {

@@ -32,6 +32,9 @@ export const ERROR_CATALOGUE = {
   refund_window_closed: { status: 400, message: 'the refund window of the purchase has closed' },
   refund_price_unknown: { status: 400, message: 'no purchase price is recorded for the units' },
   inventory_lapsed: { status: 400, message: 'the inventory units have lapsed' },
+  refund_not_allowed: { status: 400, message: 'the assignment has started and cannot be refunded' },
+  esim_deactivated: { status: 400, message: 'the eSIM is deactivated' },
+  esim_suspended: { status: 400, message: 'the eSIM is suspended' },
   no_card: { status: 400, message: 'no saved card' },
   invalid_card: { status: 400, message: 'the card is not valid' },
   expired_card: { status: 400, message: 'the card has expired' },
@@ -40,6 +43,10 @@ export const ERROR_CATALOGUE = {
   // 401, 403: credentials
   unauthorized: { status: 401, message: 'authorization is required' },
   forbidden: { status: 403, message: 'forbidden' },
+  consumption_billing_only: {
+    status: 403,
+    message: 'only organisations on Consumption billing can read consumption prices',
+  },
   // 404: nothing there (or it belongs to another organisation)
   not_found: { status: 404, message: 'not found' },
   // 409: conflicts
@@ -54,6 +61,8 @@ export const ERROR_CATALOGUE = {
   },
   stale_assignment: { status: 409, message: 'the assignment changed concurrently; retry' },
   callback_in_progress: { status: 409, message: 'the callback is already queued for delivery' },
+  // 410: gone for good
+  esim_gone: { status: 410, message: 'the eSIM was deleted' },
   // 429: too many requests
   rate_limited: { status: 429, message: 'rate limit exceeded' },
   headers_too_large: {
@@ -122,6 +131,7 @@ export const badRequest = (
   code: CodeWithStatus<400> = 'bad_request',
 ): DomainError => new DomainError(code, message);
 export const notFound = (message: string): DomainError => new DomainError('not_found', message);
+export const gone = (message: string): DomainError => new DomainError('esim_gone', message);
 export const conflict = (message: string, code: CodeWithStatus<409> = 'conflict'): DomainError =>
   new DomainError(code, message);
 export const unavailable = (

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
 import type { Db, DialectName, Executor } from '../../store/database.js';
-import { setCustomerRef } from '../../store/repositories/esim-repository.js';
+import { findEsim, setCustomerRef } from '../../store/repositories/esim-repository.js';
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { readUsageView } from '../../store/repositories/network-repository.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
@@ -22,7 +22,7 @@ export interface ActionDeps {
 }
 
 /** An eSIM event in the history, naming the bundle in use (or next in line), as eSIM events do. */
-async function recordEsimEvent(
+export async function recordEsimEvent(
   trx: Executor,
   dialect: DialectName,
   iccid: string,
@@ -54,6 +54,10 @@ export async function updateCustomerRef(
   await runWrite(
     deps,
     async (trx) => {
+      const esim = await findEsim(trx, iccid);
+      if (esim?.state === 'deactivated' && esim.organisation_id === organisationId) {
+        throw badRequest(`eSIM ${iccid} is deactivated and cannot be updated`, 'esim_deactivated');
+      }
       if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {
         throw notFound(`eSIM ${iccid} not found`);
       }
@@ -79,6 +83,11 @@ export async function refreshEsim(
   deps: ActionDeps & { readonly network: RegistrationRefresher },
   iccid: string,
 ): Promise<void> {
+  const esim = await findEsim(deps.store.db, iccid);
+  if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
+  if (esim.state === 'deactivated') {
+    throw badRequest(`eSIM ${iccid} is deactivated and cannot be refreshed`, 'esim_deactivated');
+  }
   const at = iso(deps.clock.now());
   await deps.network.refreshRegistration({ iccid });
   await runWrite(

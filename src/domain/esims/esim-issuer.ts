@@ -120,6 +120,8 @@ export async function issueEsim(
       order_reference: reference,
       created_at: iso(now),
       customer_ref: null,
+      state: 'active',
+      state_changed_at: null,
     };
     if (await insertIssuedEsim(trx, row)) return row;
   }

@@ -5,7 +5,7 @@ import {
 } from '../../store/repositories/assignment-repository.js';
 import type { ProfileStatus } from '../../store/schema.js';
 import { listEsimsByIccid } from '../../store/repositories/esim-repository.js';
-import { badRequest, notFound } from '../errors/error-codes.js';
+import { badRequest, gone, notFound } from '../errors/error-codes.js';
 
 // Install data for the eSIMs of an order or apply reference: a CSV an operator can mail-merge,
 // and a ZIP with one QR code per eSIM that a phone camera turns into the profile download.
@@ -95,20 +95,44 @@ export async function installZip(
   return Buffer.concat(chunks);
 }
 
-/** The assignments of a reference and the eSIMs they name; unknown or another organisation's: 404. */
+/**
+ * The assignments of a reference and the eSIMs they name; unknown or another organisation's: 404.
+ * Deleted (deactivated) eSIMs are left out, and a reference whose eSIMs were all deleted is a 410.
+ */
 async function loadReference(db: Executor, organisationId: string, reference: string) {
   const assignments = await listAssignmentsByReference(db, organisationId, reference);
   if (assignments.length === 0) throw notFound(`reference ${reference} not found`);
-  const esims = new Map(
-    (
-      await listEsimsByIccid(
-        db,
-        organisationId,
-        assignments.map((a) => a.iccid),
-      )
-    ).map((e) => [e.iccid, e]),
+  const rows = await listEsimsByIccid(
+    db,
+    organisationId,
+    assignments.map((a) => a.iccid),
   );
-  return { assignments, esims };
+  const live = rows.filter((e) => e.state !== 'deactivated');
+  if (live.length === 0 && rows.length > 0) throw installDataGone(reference);
+  return { assignments, esims: new Map(live.map((e) => [e.iccid, e])) };
+}
+
+/** The 410 of install data whose eSIMs were deleted: a check any install-data surface can call. */
+export function installDataGone(reference: string): Error {
+  return gone(
+    `the eSIMs of reference ${reference} were deleted (deactivated); their install data is gone`,
+  );
+}
+
+/**
+ * 410 when every one of the given eSIMs of the organisation was deleted (deactivated), for a
+ * surface that finds install data its own way; returns the ICCIDs still on the account.
+ */
+export async function liveInstallIccids(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+  iccids: readonly string[],
+): Promise<Set<string>> {
+  const rows = await listEsimsByIccid(db, organisationId, iccids);
+  const live = new Set(rows.filter((e) => e.state !== 'deactivated').map((e) => e.iccid));
+  if (live.size === 0 && rows.length > 0) throw installDataGone(reference);
+  return live;
 }
 
 /**

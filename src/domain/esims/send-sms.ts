@@ -2,6 +2,7 @@ import type { Db } from '../../store/database.js';
 import type { NetworkAdapter } from '../../network/network-adapter.js';
 import { badRequest } from '../errors/error-codes.js';
 import { loadOwnedEsim } from './owned-esim.js';
+import { refuseDeactivated, refuseSuspended } from './esim-state.js';
 
 // Sending an SMS to an eSIM (POST /esims/{iccid}/sms): the checks, then the outbound command to
 // the network. The message leaves the service through the adapter, not in a transaction of
@@ -25,6 +26,8 @@ export interface SendSmsInput {
 
 export async function sendSms(deps: SendSmsDeps, input: SendSmsInput): Promise<void> {
   const esim = await loadOwnedEsim(deps.store.db, input.organisationId, input.iccid);
+  refuseDeactivated(esim, 'cannot receive SMS');
+  refuseSuspended(esim, 'cannot receive SMS');
   const { message, from } = input;
   // Code points, so an emoji or a CJK character counts as one character as the spec says.
   const length = [...message].length;

@@ -93,8 +93,8 @@ async function refundable(
   return { batch, purchase, price };
 }
 
-/** How much of `amount` goes back to the balance and how much to test credit. */
-async function shares(
+/** How much of `amount` goes back to the balance and how much to test credit (the money goes back where the order took it from). */
+export async function shares(
   trx: Executor,
   organisationId: string,
   orderReference: string,

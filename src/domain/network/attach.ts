@@ -46,6 +46,12 @@ export async function applyAttach(
   const when = iso(at);
   const view = await readUsageView(trx, iccid, deps.store.dialect);
   if (view === undefined) throw notFound(`eSIM ${iccid} not found`);
+  if (view.esim.state === 'deactivated') {
+    throw badRequest(
+      `eSIM ${iccid} is deactivated: the network no longer serves it`,
+      'esim_deactivated',
+    );
+  }
   if (view.esim.profileStatus !== 'Installed') {
     throw badRequest(
       `eSIM ${iccid} profile is ${view.esim.profileStatus}; install it before attaching`,

@@ -4,6 +4,7 @@ import { findEsim, setProfileStatus } from '../../store/repositories/esim-reposi
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { readUsageView } from '../../store/repositories/network-repository.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
+import { refuseDeactivated } from '../esims/esim-state.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
 import { runWrite } from '../runner/use-case-runner.js';
 
@@ -39,6 +40,7 @@ export async function applyProfileStatus(
   const when = iso(at);
   const esim = await findEsim(trx, iccid);
   if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
+  refuseDeactivated(esim, 'its profile can no longer change');
   const firstInstalled = esim.first_installed_at ?? (status === 'Installed' ? when : null);
   if (esim.profile_status !== status) {
     await setProfileStatus(trx, iccid, status, firstInstalled);

@@ -99,7 +99,7 @@ async function prepare(
   const bundles = await resolveBundles(db, org, request.order);
   const { lines, total } = priceLines(request.order, bundles);
   const listed = request.order.flatMap((l) => l.iccids ?? []);
-  const activations = await findActivations(db, org.id, listed);
+  const activations = await findActivations(db, org.id, listed, true);
   request.order.forEach((line, i) =>
     line.iccids?.forEach((iccid, j) => {
       // Another organisation's eSIM reads exactly like one that does not exist.

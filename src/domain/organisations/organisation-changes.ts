@@ -19,13 +19,14 @@ import {
   lockCurrentKeyHash,
 } from '../../store/repositories/api-key-repository.js';
 import type { CallbackVersion, Organisation } from './organisation.js';
-import { CALLBACK_VERSIONS } from './organisation.js';
+import { BILLING_TYPES, CALLBACK_VERSIONS } from './organisation.js';
 import type { AuditActor } from '../audit/audit-log.js';
 import { audit, systemActor } from '../audit/audit-log.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
 import { openAccount } from '../money/ledger.js';
 import { runWrite } from '../runner/use-case-runner.js';
 import type { WriteDeps } from '../runner/use-case-runner.js';
+import { checkAllowList } from '../access/ip-allow-list.js';
 
 export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
 export const TAX_LIABLE = ['Yes', 'No', 'ReverseCharge'] as const;
@@ -138,6 +139,8 @@ export async function createOrganisation(
     businessType: checkEnum('businessType', input.businessType ?? 'Other', BUSINESS_TYPES),
     website: '',
     productDescription: '',
+    billingType: 'FixedCost',
+    ipAllowList: [],
     createdAt: now,
     updatedAt: now,
   };
@@ -340,6 +343,8 @@ export interface OrganisationChanges {
   city?: string;
   country?: string;
   postcode?: string;
+  billingType?: string;
+  ipAllowList?: readonly string[];
 }
 
 /** Hook for checks that need more than syntax (the callback URL guard in production mode). */
@@ -385,6 +390,10 @@ export async function updateOrganisationSettings(
     if (groups.length === 0) throw badRequest('groups must name at least one bundle group');
     set['groups'] = JSON.stringify(groups);
   }
+  if (changes.billingType !== undefined)
+    set['billing_type'] = checkEnum('billingType', changes.billingType, BILLING_TYPES);
+  if (changes.ipAllowList !== undefined)
+    set['ip_allow_list'] = JSON.stringify(checkAllowList(changes.ipAllowList));
   if (changes.businessType !== undefined)
     set['business_type'] = checkEnum('businessType', changes.businessType, BUSINESS_TYPES);
   if (changes.taxLiable !== undefined)

@@ -5,6 +5,9 @@
 export const CALLBACK_VERSIONS = ['V2', 'V3'] as const;
 export type CallbackVersion = (typeof CALLBACK_VERSIONS)[number];
 
+export const BILLING_TYPES = ['FixedCost', 'Consumption'] as const;
+export type BillingType = (typeof BILLING_TYPES)[number];
+
 export interface Organisation {
   readonly id: string;
   readonly name: string;
@@ -28,6 +31,10 @@ export interface Organisation {
   readonly businessType: string;
   readonly website: string;
   readonly productDescription: string;
+  /** FixedCost (bundles bought up front) or Consumption (reads GET /catalogue/prices). */
+  readonly billingType: BillingType;
+  /** Addresses and CIDR ranges the API answers for this organisation; empty: any. */
+  readonly ipAllowList: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -44,6 +44,20 @@ import {
   majorUnitSchema,
   topUpAmountInMinorUnits,
 } from './shapes/money-answers.js';
+import {
+  CompatibleV24,
+  compatibleV24Answer,
+  RevokeAssignmentQueryV25,
+  RevokeQueryV24,
+  esimListV25Schema,
+  esimV25Answer,
+  esimV25Schema,
+  revokeV24Answer,
+  revokeV24Schema,
+} from './shapes/esim-state.js';
+import { registerCheckCompatibility } from '../routes/esims/compatible.js';
+import { registerDeleteEsim } from '../routes/esims/delete.js';
+import { registerSuspendEsim } from '../routes/esims/suspend.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -67,6 +81,7 @@ export const V2_2 = laterVersion(V2_1, {
     'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list.',
   bodyWithoutContentType: true,
   switches: { installDataLists: true, asyncOrders: true },
+  extraRoutes: [registerCheckCompatibility],
   routes: {
     getInstallData: installDataV22,
     placeOrder: {
@@ -146,7 +161,14 @@ export const V2_4 = laterVersion(V2_3, {
     getEsimBundle: { response: EsimBundleV24, answer: esimBundleV24Answer },
     getEsimHistory: { response: HistoryV24, answer: historyV24Answer },
     getEsim: { response: esimV24Schema, answer: esimV24Answer },
+    checkEsimCompatibility: { response: CompatibleV24, answer: compatibleV24Answer },
+    revokeBundleByName: {
+      querystring: RevokeQueryV24,
+      response: revokeV24Schema,
+      answer: revokeV24Answer,
+    },
   },
+  switches: { refundToBalanceByName: true },
 });
 
 export const V2_5 = laterVersion(V2_4, {
@@ -167,10 +189,19 @@ export const V2_5 = laterVersion(V2_4, {
     },
     getOrder: { response: OrderV25 },
     listOrders: { response: orderListOf(OrderV25) },
-    // The eSIM fields of v2.5 that need eSIM state in the domain (state, msisdn,
-    // androidInstallUrl, brandingId, profileName) and the allowances of assignments join here,
-    // as getEsim / listEsims / listEsimBundles entries on top of v2.4's, once that state exists.
+    getEsim: {
+      response: (shared) => esimV25Schema(esimV24Schema(shared)),
+      answer: esimV25Answer(esimV24Answer),
+    },
+    listEsims: { response: esimListV25Schema },
+    revokeAssignment: {
+      querystring: RevokeAssignmentQueryV25,
+      response: revokeV24Schema,
+      answer: revokeV24Answer,
+    },
   },
+  switches: { refundToBalanceByAssignment: true },
+  extraRoutes: [registerSuspendEsim, registerDeleteEsim],
 });
 
 /** Every version, oldest first. */

@@ -37,6 +37,8 @@ export interface ApiData {
   };
   readonly callbackUrl: string;
   readonly callbackVersion: string;
+  /** The organisation's IP allow-list; empty: any address. */
+  readonly ipAllowList: readonly string[];
   readonly deliveries: readonly DeliverySummary[];
   readonly total: number;
   readonly page: number;
@@ -45,6 +47,7 @@ export interface ApiData {
   readonly csrf: SafeHtml;
   readonly keyForm: FormState;
   readonly callbackForm: FormState;
+  readonly allowListForm: FormState;
 }
 
 function confirmBox(name: string, label: string, error: string | undefined): SafeHtml {
@@ -160,6 +163,48 @@ function callbackSection(d: ApiData): SafeHtml {
   </section>`;
 }
 
+function allowListSection(d: ApiData): SafeHtml {
+  const f = d.allowListForm;
+  const current =
+    d.ipAllowList.length === 0
+      ? html`<p data-testid="ip-allow-list">Any address may use the API key.</p>`
+      : html`<p data-testid="ip-allow-list">
+          Only these addresses may use the API key: ${d.ipAllowList.join(', ')}.
+        </p>`;
+  const error = f.errors['ipAllowList'];
+  const form = !d.can.rotate
+    ? html``
+    : html`<form method="post" action="/portal/api/ip-allow-list" class="stack" novalidate>
+        ${d.csrf}
+        <div class="field${error === undefined ? '' : ' field-invalid'}">
+          <label for="field-ipAllowList">Allowed addresses</label>
+          <textarea
+            id="field-ipAllowList"
+            name="ipAllowList"
+            rows="4"
+            aria-describedby="field-ipAllowList-hint${error === undefined ? '' : ' field-ipAllowList-error'}"
+            ${error === undefined ? '' : html` aria-invalid="true"`}
+          >
+${f.values['ipAllowList'] ?? d.ipAllowList.join('\n')}</textarea>
+          <p class="hint" id="field-ipAllowList-hint">
+            One IPv4 or IPv6 address or CIDR range per line (e.g. 203.0.113.7, 198.51.100.0/24).
+            Requests from any other address are refused as if the key were wrong, on every API
+            version. Leave empty to allow any address.
+          </p>
+          ${
+            error === undefined
+              ? ''
+              : html`<p class="error" id="field-ipAllowList-error" role="alert">${error}</p>`
+          }
+        </div>
+        <button type="submit">Save IP allow-list</button>
+      </form>`;
+  return html`<section aria-labelledby="allow-list-heading" class="card">
+    <h2 id="allow-list-heading">IP allow-list</h2>
+    ${current} ${form}
+  </section>`;
+}
+
 export function resendButton(d: DeliverySummary, csrf: SafeHtml): SafeHtml {
   if (!RESENDABLE.includes(d.status)) return html``;
   return html`<form method="post" action="/portal/api/deliveries/${d.id}/resend" class="inline">
@@ -214,7 +259,8 @@ function deliverySection(d: ApiData, shown: Shown): SafeHtml {
 }
 
 export function apiBody(d: ApiData, shown: Shown): SafeHtml {
-  return html`${keySection(d, shown)} ${callbackSection(d)} ${deliverySection(d, shown)}`;
+  return html`${keySection(d, shown)} ${allowListSection(d)} ${callbackSection(d)}
+  ${deliverySection(d, shown)}`;
 }
 
 export function deliveryBody(

@@ -7,6 +7,7 @@ import {
   rotateApiKey,
 } from '../../domain/organisations/organisation-changes.js';
 import type { KeyChangeDeps } from '../../domain/organisations/organisation-changes.js';
+import { splitAllowList } from '../../domain/access/ip-allow-list.js';
 import {
   readKeySummary,
   resendFromPortal,
@@ -30,7 +31,9 @@ import { pageParam } from './money-view.js';
 
 const DELIVERIES_PER_PAGE = 20;
 
-type ApiState = Partial<Pick<ApiData, 'shownKey' | 'keyForm' | 'callbackForm'>> & {
+type ApiState = Partial<
+  Pick<ApiData, 'shownKey' | 'keyForm' | 'callbackForm' | 'allowListForm'>
+> & {
   readonly page?: number;
   readonly status?: number;
 };
@@ -53,6 +56,7 @@ async function sendApi(
     ...(state.shownKey === undefined ? {} : { shownKey: state.shownKey }),
     callbackUrl: org.callbackUrl,
     callbackVersion: org.callbackVersion,
+    ipAllowList: org.ipAllowList,
     deliveries: deliveries.deliveries,
     total: deliveries.total,
     page,
@@ -65,6 +69,7 @@ async function sendApi(
     csrf: csrfField(view),
     keyForm: state.keyForm ?? EMPTY_FORM,
     callbackForm: state.callbackForm ?? EMPTY_FORM,
+    allowListForm: state.allowListForm ?? EMPTY_FORM,
   };
   const body = apiBody(data, { currency: org.currency, timeZone: view.user.timeZone });
   return sendPage(reply, view, {
@@ -170,6 +175,28 @@ async function postCallback(deps: AppDeps, request: FastifyRequest, reply: Fasti
   }
 }
 
+async function postAllowList(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
+  // Who may manage the key may say where it is used from.
+  const view = requirePermission(request, 'key.rotate');
+  const text = formValue(request.body, 'ipAllowList');
+  try {
+    const org = await updateOrganisationSettings(orgDeps(deps, request), view.organisation.id, {
+      ipAllowList: splitAllowList(text),
+    });
+    const message =
+      org.ipAllowList.length === 0
+        ? 'IP allow-list cleared: any address may use the API key.'
+        : `IP allow-list saved: ${org.ipAllowList.join(', ')}.`;
+    return redirectWithFlash(request, reply, '/portal/api', message);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return sendApi(deps, reply, view, {
+      allowListForm: { values: { ipAllowList: text }, errors: { ipAllowList: error.message } },
+      status: error.status,
+    });
+  }
+}
+
 async function postTestEvent(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
   const view = requirePermission(request, 'callbacks.write');
   try {
@@ -198,6 +225,7 @@ export function registerApiPage(app: FastifyInstance, deps: AppDeps): void {
   app.post('/portal/api/key/reveal', (request, reply) => postReveal(deps, request, reply));
   app.post('/portal/api/key/rotate', (request, reply) => postRotate(deps, request, reply));
   app.post('/portal/api/callback', (request, reply) => postCallback(deps, request, reply));
+  app.post('/portal/api/ip-allow-list', (request, reply) => postAllowList(deps, request, reply));
   app.post('/portal/api/test-event', (request, reply) => postTestEvent(deps, request, reply));
   app.get('/portal/api/deliveries/:id', async (request, reply) => {
     const view = requirePermission(request, 'read');

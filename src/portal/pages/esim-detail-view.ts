@@ -21,9 +21,53 @@ export interface EsimDetailOptions {
   /** The SMS form's key: a double click or a resent form sends the message once. */
   readonly smsKey?: string;
   readonly revokeError?: string;
+  readonly stateError?: string;
 }
 
 const MB = 1_000_000;
+
+const STATE_LABEL = {
+  active: 'Active',
+  suspended: 'Suspended: no data, no SMS',
+  deactivated: 'Deactivated: deleted from the account',
+} as const;
+
+/** Suspend or unsuspend, and delete (role esims.write); nothing once deleted. */
+function stateActions(view: PortalView, d: EsimDetails, opts: EsimDetailOptions): SafeHtml {
+  const state = d.esim.state;
+  if (!opts.canRevoke) return html``;
+  const base = `/portal/esims/${d.esim.iccid}`;
+  const error =
+    opts.stateError === undefined
+      ? html``
+      : html`<p class="error form-error" role="alert">${opts.stateError}</p>`;
+  if (state === 'deactivated') {
+    return html`<section aria-labelledby="state-heading">
+      <h2 id="state-heading">Service</h2>
+      <p>This eSIM was deleted: its bundles were revoked and it can no longer be used.</p>
+    </section>`;
+  }
+  const toggle =
+    state === 'suspended'
+      ? actionForm(view, `${base}/unsuspend`, 'Unsuspend')
+      : actionForm(view, `${base}/suspend`, 'Suspend', {
+          confirm: 'Suspend this eSIM? It gets no data and no SMS until you unsuspend it.',
+        });
+  const remove = actionForm(view, `${base}/delete`, 'Delete eSIM', {
+    confirm:
+      'Delete this eSIM for good? Every bundle on it is revoked without refund, and this cannot be undone.',
+    danger: true,
+  });
+  return html`<section aria-labelledby="state-heading">
+    <h2 id="state-heading">Service</h2>
+    ${error}
+    <p>
+      Suspending stops data and SMS until you unsuspend; deleting revokes every bundle without
+      refund and removes the eSIM from your account for good.
+    </p>
+    ${toggle} ${remove}
+  </section>`;
+}
 
 function when(value: string | null, timeZone: string): string {
   return value === null || value === '' ? '' : formatDateTime(value, timeZone);
@@ -34,6 +78,8 @@ function profile(d: EsimDetails, timeZone: string): SafeHtml {
   return html`<section aria-labelledby="profile-heading">
     <h2 id="profile-heading">Profile</h2>
     <dl class="facts">
+      <dt>State</dt>
+      <dd data-testid="esim-state">${STATE_LABEL[e.state]}</dd>
       <dt>Profile status</dt>
       <dd>${e.profile_status}</dd>
       <dt>Phone number</dt>
@@ -246,5 +292,6 @@ export function esimDetailBody(
   const tz = view.user.timeZone;
   return html`<p><a href="/portal/esims">All eSIMs</a></p>
     <div class="columns">${profile(d, tz)}${install(d)}</div>
+    ${stateActions(view, d, opts)}
     ${bundles(view, d, opts)}${location(d, tz)}${smsForm(view, d, opts)}${history(d, tz)}`;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { listOrganisationEsims, readEsimDetails } from '../../domain/esims/esim-details.js';
 import { DomainError } from '../../domain/errors/error-codes.js';
+import { deleteEsim, setSuspension } from '../../domain/esims/esim-state.js';
 import type { PortalView } from '../context.js';
 import { redirectWithFlash, requirePermission } from '../context.js';
 import { html } from '../html.js';
@@ -103,6 +104,38 @@ export function registerEsimsPage(app: FastifyInstance, deps: AppDeps): void {
     }
     return redirectWithFlash(request, reply, `/portal/esims/${iccid}`, 'SMS sent');
   });
+
+  const stateAction = (
+    path: string,
+    act: (orgId: string, iccid: string) => Promise<unknown>,
+    flash: string,
+  ) =>
+    app.post(`/portal/esims/:iccid/${path}`, async (request: IccidRequest, reply) => {
+      const view = requirePermission(request, 'esims.write');
+      const { iccid } = request.params;
+      try {
+        await act(view.organisation.id, iccid);
+      } catch (e) {
+        if (!isClientError(e)) throw e;
+        return detailPage(deps, view, iccid, reply, { stateError: e.message }, e.status);
+      }
+      return redirectWithFlash(request, reply, `/portal/esims/${iccid}`, flash);
+    });
+  stateAction(
+    'suspend',
+    (organisationId, iccid) => setSuspension(deps, { organisationId, iccid, suspend: true }),
+    'eSIM suspended: no data and no SMS until you unsuspend it',
+  );
+  stateAction(
+    'unsuspend',
+    (organisationId, iccid) => setSuspension(deps, { organisationId, iccid, suspend: false }),
+    'eSIM unsuspended: data and SMS resume',
+  );
+  stateAction(
+    'delete',
+    (organisationId, iccid) => deleteEsim(deps, { organisationId, iccid }),
+    'eSIM deleted: its bundles were revoked without refund',
+  );
 
   app.post(
     '/portal/esims/:iccid/bundles/:name/assignments/:id/revoke',

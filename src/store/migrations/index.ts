@@ -13,6 +13,7 @@ import { portal } from './014-portal.js';
 import { portalMoney } from './015-portal-money.js';
 import { bundleJson } from './016-bundle-json.js';
 import { ledgerReference } from './017-ledger-reference.js';
+import { esimState } from './018-esim-state.js';
 import { deferredRequests } from './019-deferred-requests.js';
 import { growth } from './022-growth.js';
 
@@ -36,6 +37,7 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '015-portal-money': portalMoney(dialect),
     '016-bundle-json': bundleJson(dialect),
     '017-ledger-reference': ledgerReference(),
+    '018-esim-state': esimState(dialect),
     '019-deferred-requests': deferredRequests(dialect),
     '022-growth': growth(dialect),
   };

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../compiled.js';
-import type { Executor } from '../database.js';
-import type { Database, EsimRow, ProfileStatus } from '../schema.js';
+import type { DialectName, Executor } from '../database.js';
+import type { Database, EsimRow, EsimStateColumn, ProfileStatus } from '../schema.js';
 import { countOf, pageBounds } from './count-repository.js';
 
 /** Every column of an eSIM row but its row number. */
@@ -18,6 +18,8 @@ const ESIM_COLUMNS = [
   'order_reference',
   'created_at',
   'customer_ref',
+  'state',
+  'state_changed_at',
 ] as const satisfies readonly (keyof EsimRow)[];
 
 /** The scope of a query on `esims as e`. */
@@ -191,6 +193,8 @@ export interface EsimDetailRow {
   readonly puk: string;
   readonly first_installed_at: string | null;
   readonly customer_ref: string | null;
+  /** 018-esim-state: active, suspended or deactivated. */
+  readonly state: EsimStateColumn;
   /** Name and time of the newest history entry; null when none. */
   readonly last_action: string | null;
   readonly action_date: string | null;
@@ -235,6 +239,7 @@ function esimDetailQuery(db: Executor, organisationId: string, iccid: string) {
       'e.puk',
       'e.first_installed_at',
       'e.customer_ref',
+      'e.state',
       ...activityColumns(eb),
     ])
     .where('e.iccid', '=', iccid)
@@ -254,4 +259,84 @@ export async function findEsimDetail(
 ): Promise<EsimDetailRow | undefined> {
   const result = await detailQuery.execute(db, { organisationId, iccid });
   return result.rows[0];
+}
+
+/**
+ * The organisation's eSIM, its row locked for the rest of the transaction on PostgreSQL (SQLite
+ * runs one writing transaction at a time), so state changes of one eSIM take turns.
+ */
+export async function lockOwnedEsim(
+  db: Executor,
+  dialect: DialectName,
+  organisationId: string,
+  iccid: string,
+): Promise<EsimRow | undefined> {
+  let query = db
+    .selectFrom('esims')
+    .selectAll()
+    .where('iccid', '=', iccid)
+    .where('organisation_id', '=', organisationId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/**
+ * Moves an eSIM from one state to another (and, when given, its profile status with it); false
+ * when the eSIM was no longer in `from`.
+ */
+export async function setEsimState(
+  db: Executor,
+  change: {
+    readonly iccid: string;
+    readonly from: EsimStateColumn;
+    readonly to: EsimStateColumn;
+    readonly at: string;
+    readonly profileStatus?: ProfileStatus;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('esims')
+    .set({
+      state: change.to,
+      state_changed_at: change.at,
+      ...(change.profileStatus === undefined ? {} : { profile_status: change.profileStatus }),
+    })
+    .where('iccid', '=', change.iccid)
+    .where('state', '=', change.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes a deleted eSIM out of its organisation's numbered list: its row number is cleared, the
+ * eSIMs numbered after it move up one, and the organisation's eSIM total drops by one, so pages
+ * by number stay exact and still read a range of row numbers. A deletion costs the eSIMs issued
+ * after it (it is rare and irreversible); every read keeps its flat cost.
+ */
+export async function withdrawFromEsimList(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+): Promise<void> {
+  const row = await db
+    .selectFrom('esims')
+    .select('seq')
+    .where('iccid', '=', iccid)
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+  if (row?.seq === null || row?.seq === undefined) return;
+  const seq = Number(row.seq);
+  await db.updateTable('esims').set({ seq: null }).where('iccid', '=', iccid).execute();
+  await db
+    .updateTable('esims')
+    .set((eb) => ({ seq: eb('seq', '-', 1) }))
+    .where('organisation_id', '=', organisationId)
+    .where('seq', '>', seq)
+    .execute();
+  await db
+    .updateTable('organisation_counts')
+    .set((eb) => ({ value: eb('value', '-', 1) }))
+    .where('organisation_id', '=', organisationId)
+    .where('name', '=', 'esims')
+    .execute();
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DialectName, Executor } from '../database.js';
-import type { AssignmentRow, EsimNetworkTable } from '../schema.js';
+import type { AssignmentRow, EsimNetworkTable, EsimStateColumn } from '../schema.js';
 import { normaliseAssignment } from './assignment-repository.js';
 import { compiledOnce } from '../compiled.js';
 
@@ -103,6 +103,8 @@ export interface UsageView {
     readonly iccid: string;
     readonly organisationId: string;
     readonly profileStatus: string;
+    /** active, suspended or deactivated (domain/esim-state.ts). */
+    readonly state: EsimStateColumn;
   };
   /** Where the eSIM is attached; undefined when it has never attached. */
   readonly network: NetworkRow | undefined;
@@ -135,6 +137,7 @@ function usageViewQuery(db: Executor, iccid: string) {
       'e.iccid as e_iccid',
       'e.organisation_id as e_org',
       'e.profile_status as e_status',
+      'e.state as e_state',
       'n.mcc as n_mcc',
       'n.mnc as n_mnc',
       'n.network_name as n_name',
@@ -241,7 +244,12 @@ export async function readUsageView(
     });
   }
   return {
-    esim: { iccid: first.e_iccid, organisationId: first.e_org, profileStatus: first.e_status },
+    esim: {
+      iccid: first.e_iccid,
+      organisationId: first.e_org,
+      profileStatus: first.e_status,
+      state: first.e_state,
+    },
     network,
     live,
   };

@@ -350,11 +350,15 @@ export interface EsimActivation {
   smdpAddress: string;
 }
 
-/** Activation details of the given eSIMs of the organisation, keyed by ICCID. */
+/**
+ * Activation details of the given eSIMs of the organisation, keyed by ICCID; with `takingBundles`,
+ * only those that can still take bundles (not deleted).
+ */
 export async function findActivations(
   db: Executor,
   organisationId: string,
   iccids: readonly string[],
+  takingBundles = false,
 ): Promise<Map<string, EsimActivation>> {
   const out = new Map<string, EsimActivation>();
   const unique = [...new Set(iccids)];
@@ -362,11 +366,14 @@ export async function findActivations(
   // primary key) and the organisation checked on the rows found: with the organisation in the
   // WHERE clause, SQLite's planner would walk the organisation's index over all its eSIMs.
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await db
+    let query = db
       .selectFrom('esims')
-      .select(['iccid', 'organisation_id', 'matching_id', 'smdp_address'])
-      .where('iccid', 'in', unique.slice(i, i + 500))
-      .execute();
+      .select(['iccid', 'matching_id', 'smdp_address'])
+      .where('organisation_id', '=', organisationId)
+      .where('iccid', 'in', unique.slice(i, i + 500));
+    // A deleted (deactivated) eSIM has left the account: it takes no bundles.
+    if (takingBundles) query = query.where('state', '!=', 'deactivated');
+    const rows = await query.execute();
     for (const r of rows) {
       if (r.organisation_id !== organisationId) continue;
       out.set(r.iccid, { iccid: r.iccid, matchingId: r.matching_id, smdpAddress: r.smdp_address });

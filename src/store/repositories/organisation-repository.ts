@@ -34,6 +34,8 @@ export function organisationFromRow(row: OrganisationRow): Organisation {
     businessType: row.business_type,
     website: row.website,
     productDescription: row.product_description,
+    billingType: row.billing_type,
+    ipAllowList: JSON.parse(row.ip_allow_list) as string[],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -68,6 +70,8 @@ export async function insertOrganisation(
       business_type: org.businessType,
       website: org.website,
       product_description: org.productDescription,
+      billing_type: org.billingType,
+      ip_allow_list: JSON.stringify(org.ipAllowList),
       created_at: org.createdAt,
       updated_at: org.updatedAt,
     })

@@ -9,6 +9,7 @@ import {
 import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 import { issueEsim } from '../esim-issuer.js';
 import { badRequest, notFound } from '../../errors/error-codes.js';
+import { refuseDeactivated } from '../esim-state.js';
 import type { AssignmentContext } from './assign.js';
 import { createAssignment } from './assign.js';
 
@@ -61,6 +62,7 @@ export async function applyFromInventory(
   if (input.iccid !== undefined) {
     esim = await findOwnedEsim(trx, input.organisationId, input.iccid);
     if (esim === undefined) throw notFound(`eSIM ${input.iccid} not found`);
+    refuseDeactivated(esim, 'cannot take bundles');
   }
   const at = iso(ctx.clock.now());
   const batches: number[] = [];

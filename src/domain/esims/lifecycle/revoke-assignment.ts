@@ -7,23 +7,49 @@ import { badRequest } from '../../errors/error-codes.js';
 import { canTransition } from './states.js';
 import { transition } from './transition.js';
 
+/**
+ * Where the value of an unused assignment goes when it is revoked: back to inventory (the
+ * default), to the organisation's money (`balance`: the caller journals it, domain/balance-refund.ts)
+ * or nowhere (`none`: deleting an eSIM revokes its bundles without refund).
+ */
+export type RevokeRefund = 'inventory' | 'balance' | 'none';
+
 export interface RevokePlan {
   readonly assignment: AssignmentRow;
   /** Unused (Processing or Queued): the unit goes back to inventory. Started: no refund. */
   readonly refundToInventory: boolean;
+  /** The unit's price goes back to the organisation's money (only ever when unused). */
+  readonly refundToBalance: boolean;
 }
 
-/** What revoking would do; 400 when the assignment cannot be revoked (Depleted, Expired, Revoked). */
-export function planRevoke(assignment: AssignmentRow): RevokePlan {
+const isUnused = (a: AssignmentRow): boolean =>
+  (a.state === 'Processing' || a.state === 'Queued') && Number(a.used_bytes) === 0;
+
+/**
+ * What revoking would do; 400 when the assignment cannot be revoked (Depleted, Expired, Revoked),
+ * or when a refund to the balance is asked for an assignment that has started.
+ */
+export function planRevoke(
+  assignment: AssignmentRow,
+  refund: RevokeRefund = 'inventory',
+): RevokePlan {
   if (!canTransition(assignment.state, 'Revoked')) {
     throw badRequest(
       `assignment ${assignment.id} is ${assignment.state} and cannot be revoked; only Processing, Queued and Active assignments can`,
       'illegal_transition',
     );
   }
+  const unused = isUnused(assignment);
+  if (refund === 'balance' && !unused) {
+    throw badRequest(
+      `query parameter refundToBalance: assignment ${assignment.id} is ${assignment.state} and has started, so it cannot be refunded to the balance; only unused (Processing or Queued) assignments can`,
+      'refund_not_allowed',
+    );
+  }
   return {
     assignment,
-    refundToInventory: assignment.state === 'Processing' || assignment.state === 'Queued',
+    refundToInventory: refund === 'inventory' && unused,
+    refundToBalance: refund === 'balance',
   };
 }
 
@@ -31,15 +57,17 @@ export function planRevoke(assignment: AssignmentRow): RevokePlan {
  * Revokes an assignment in the caller's transaction. An unused one is refunded to inventory as a
  * new batch of one unit that lapses when the assignment would have (valid_until): the customer
  * keeps exactly the validity the unit had on the eSIM, whether or not the batch it was drawn from
- * has lapsed in the meantime. The conditional transition makes a second, concurrent revoke fail,
- * so a unit is refunded at most once.
+ * has lapsed in the meantime. With `refund: 'balance'` the caller journals the money in the same
+ * transaction; with `none` nothing comes back. The conditional transition makes a second,
+ * concurrent revoke fail, so a unit is refunded at most once.
  */
 export async function revokeAssignment(
   trx: Executor,
   ctx: { readonly clock: Clock },
   assignment: AssignmentRow,
+  refund: RevokeRefund = 'inventory',
 ): Promise<{ assignment: AssignmentRow; refundedToInventory: boolean }> {
-  const plan = planRevoke(assignment);
+  const plan = planRevoke(assignment, refund);
   const now = ctx.clock.now();
   const revoked = await transition(trx, assignment, 'Revoked', { at: now });
   if (plan.refundToInventory) {

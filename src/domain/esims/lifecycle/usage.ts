@@ -73,6 +73,12 @@ async function applyUsage(
 ): Promise<UsageOutcome> {
   const view = await readUsageView(trx, iccid, deps.dialect);
   if (view === undefined) throw notFound(`eSIM ${iccid} not found`);
+  if (view.esim.state === 'deactivated') {
+    throw badRequest(
+      `eSIM ${iccid} is deactivated: the network no longer serves it`,
+      'esim_deactivated',
+    );
+  }
   const network = view.network;
   if (network === undefined || network.attached !== 1) {
     throw badRequest(`eSIM ${iccid} is not attached to a network; attach it first`);
@@ -95,6 +101,8 @@ async function applyUsage(
     transitions,
   });
 
+  // A suspended eSIM is served nothing; its bundles keep their clocks (settled above).
+  if (view.esim.state === 'suspended') return outcome(0, `eSIM ${iccid} is suspended`);
   let serving = live.find((a) => a.row.state === 'Active');
   if (serving !== undefined && !serving.coverage.has(country)) {
     return outcome(0, `the active bundle ${serving.row.bundle_name} does not cover ${country}`);

@@ -85,8 +85,13 @@ export function esimBody(row: EsimRow): EsimBody {
   };
 }
 
-/** GET /esims/{iccid}: the profile and its live fields, from one detail row in one object. */
-export type EsimDetailBody = EsimBody & EsimLiveBody & { appleInstallUrl?: string };
+/**
+ * GET /esims/{iccid}: the profile and its live fields, from one detail row in one object.
+ * `state` (active, suspended, deactivated) is not in v2.1's answer schema, so v2.1 leaves it out;
+ * v2.5 shows it.
+ */
+export type EsimDetailBody = EsimBody &
+  EsimLiveBody & { appleInstallUrl?: string; state: 'active' | 'suspended' | 'deactivated' };
 
 export function esimDetailBody(row: EsimDetailRow): EsimDetailBody {
   return {
@@ -102,6 +107,7 @@ export function esimDetailBody(row: EsimDetailRow): EsimDetailBody {
     actionDate: row.action_date ?? '',
     physical: false,
     assignedDate: row.assigned_date ?? '',
+    state: row.state,
   };
 }
 

@@ -87,6 +87,8 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
         ...esimLiveFields(r, activity.get(r.iccid)),
         msisdn: r.msisdn ?? '',
         createDate: r.created_at,
+        // Not in v2.1's schema (left out there); v2.5 shows it.
+        state: r.state,
       })),
       pageCount: Math.max(1, Math.ceil(total / perPage)),
       rows: total,

@@ -4,7 +4,7 @@ import { revokeByName } from '../../../domain/esims/revoke-bundle.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams } from './esim-view.js';
-import { RevokeQuery, RevokeResult } from './revoke.js';
+import { RevokeQuery, RevokeResult, refundOptions } from './revoke.js';
 
 const schema = {
   tags: ['eSIMs'],
@@ -44,6 +44,8 @@ export function registerRevokeBundleByName(app: Api, deps: AppDeps): void {
       iccid: request.params.iccid,
       name: request.params.name,
       type: request.query.type ?? 'transaction',
+      // The versions that offer it (v2.4 and later) add these to the query.
+      ...refundOptions(request, 'refundToBalanceByName'),
     }),
   );
 }

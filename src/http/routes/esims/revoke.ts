@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { revokeById } from '../../../domain/esims/revoke-bundle.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { switchOn } from '../../versions/wire.js';
 import { ICCID_DESCRIPTION } from './esim-view.js';
 
 const Params = Type.Object({
@@ -59,6 +60,22 @@ const responses = {
   500: standardErrors[500],
 };
 
+/**
+ * refundToBalance and offerId of a revoke, read only where the version serving the request
+ * offers them (the switch); elsewhere the query has no such fields.
+ */
+export function refundOptions(
+  request: FastifyRequest,
+  switchName: string,
+): { refundToBalance?: boolean; offerId?: string } {
+  if (!switchOn(request, switchName)) return {};
+  const query = request.query as { refundToBalance?: boolean; offerId?: string };
+  return {
+    ...(query.refundToBalance === undefined ? {} : { refundToBalance: query.refundToBalance }),
+    ...(query.offerId === undefined ? {} : { offerId: query.offerId }),
+  };
+}
+
 /** The successor's path under the version prefix the request came in on (`/v2.1`, `/v2.4` …). */
 const successorPath = (url: string, iccid: string, name: string, id: string): string =>
   `${url.slice(0, Math.max(0, url.indexOf('/esims/')))}/esims/${encodeURIComponent(iccid)}/bundles/${encodeURIComponent(name)}/assignments/${encodeURIComponent(id)}`;
@@ -68,7 +85,8 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
     organisationId: string,
     params: { iccid: string; name: string; assignmentId: string },
     type: 'validate' | 'transaction',
-  ) => revokeById(deps, { organisationId, ...params, type });
+    refund: { refundToBalance?: boolean } = {},
+  ) => revokeById(deps, { organisationId, ...params, type, ...refund });
 
   app.delete(
     '/esims/:iccid/bundles/:name/assignments/:assignmentId',
@@ -85,7 +103,12 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
       },
     },
     async (request) =>
-      handle(request.organisation.id, request.params, request.query.type ?? 'transaction'),
+      handle(
+        request.organisation.id,
+        request.params,
+        request.query.type ?? 'transaction',
+        refundOptions(request, 'refundToBalanceByAssignment'),
+      ),
   );
 
   app.delete(

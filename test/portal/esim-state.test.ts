@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { browserOnly, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import { DATABASES, signIn, signInHttp } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
+import type { ApiCaller } from './shop-fixtures.js';
+import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
+
+// The eSIM page's service actions: an Admin suspends, unsuspends and deletes an eSIM (each a
+// CSRF-checked form), a deleted eSIM shows as deactivated in the page and the list; roles
+// without esims.write see no action and are refused on the server. The API & callbacks page sets
+// the IP allow-list.
+
+for (const kind of DATABASES) {
+  describe(`portal eSIM state and IP allow-list (${kind})`, () => {
+    let server: PortalServer;
+    let browser: Browser | undefined;
+    let caller: ApiCaller;
+    let iccid: string;
+
+    before(async () => {
+      ({ portal: server, browser } = await openPortal(kind));
+      caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
+      const { iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
+      iccid = iccids[0] ?? '';
+    });
+    after(() => closePortal(server, browser));
+
+    const suspended = async () =>
+      ((await api(caller, 'GET', `/v2.5/esims/${iccid}/suspend`)).json as { suspended: boolean })
+        .suspended;
+
+    test(
+      'Admin suspends, unsuspends and deletes an eSIM; it then reads as deactivated',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, server.baseUrl);
+        try {
+          page.on('dialog', (dialog) => void dialog.accept());
+          await signIn(page, 'Admin');
+          await page.goto(`/portal/esims/${iccid}`);
+          assert.equal(await page.getByTestId('esim-state').innerText(), 'Active');
+          await page.getByRole('button', { name: 'Suspend' }).click();
+          await page.getByRole('button', { name: 'Unsuspend' }).waitFor();
+          assert.match(await page.getByTestId('esim-state').innerText(), /^Suspended/);
+          assert.equal(await suspended(), true);
+          await page.getByRole('button', { name: 'Unsuspend' }).click();
+          await page.getByRole('button', { name: 'Suspend' }).waitFor();
+          assert.equal(await suspended(), false);
+          await page.getByRole('button', { name: 'Delete eSIM' }).click();
+          await page.getByText('This eSIM was deleted').waitFor();
+          assert.match(await page.getByTestId('esim-state').innerText(), /^Deactivated/);
+          assert.match(await page.locator('main').innerText(), /Profile status\s+Deactivated/);
+          await page.goto('/portal/esims');
+          const row = page.getByRole('row', { name: new RegExp(iccid) });
+          assert.match(await row.innerText(), /Deactivated/);
+          const listed = (await api(caller, 'GET', '/v2.1/esims')).json as {
+            esims: { iccid: string }[];
+          };
+          assert.ok(!listed.esims.some((e) => e.iccid === iccid), 'gone from the API list');
+        } finally {
+          await context.close();
+        }
+      },
+    );
+
+    test('Support sees no service action and is refused on the server', async () => {
+      const [other = ''] = (await buyOntoNewEsims(caller, GB_1GB, 1)).iccids;
+      const session = await signInHttp(server.baseUrl, 'Support');
+      const page = await (await session.get(`/portal/esims/${other}`)).text();
+      assert.ok(!page.includes('Delete eSIM'));
+      const refused = await session.post(`/portal/esims/${other}/suspend`);
+      assert.equal(refused.status, 403);
+      const admin = await signInHttp(server.baseUrl, 'Admin');
+      const noCsrf = await admin.post(`/portal/esims/${other}/suspend`, {}, { csrf: 'wrong' });
+      assert.equal(noCsrf.status, 403);
+      assert.equal(
+        (
+          (await api(caller, 'GET', `/v2.5/esims/${other}/suspend`)).json as {
+            suspended: boolean;
+          }
+        ).suspended,
+        false,
+      );
+    });
+
+    test('Developer sets and clears the IP allow-list on the API page', browserOnly, async () => {
+      if (browser === undefined) return;
+      const { context, page } = await newPage(browser, server.baseUrl);
+      try {
+        await signIn(page, 'Developer');
+        await page.goto('/portal/api');
+        await page.getByLabel('Allowed addresses').fill('not-an-address');
+        await page.getByRole('button', { name: 'Save IP allow-list' }).click();
+        await page.locator('#field-ipAllowList-error').waitFor();
+        assert.match(
+          await page.locator('#field-ipAllowList-error').innerText(),
+          /not an IP address/,
+        );
+        await page.getByLabel('Allowed addresses').fill('127.0.0.1\n10.0.0.0/8');
+        await page.getByRole('button', { name: 'Save IP allow-list' }).click();
+        await page.getByText('IP allow-list saved: 127.0.0.1, 10.0.0.0/8.').waitFor();
+        // The test calls from 127.0.0.1: still allowed.
+        assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 200);
+        await page.getByLabel('Allowed addresses').fill('10.0.0.0/8');
+        await page.getByRole('button', { name: 'Save IP allow-list' }).click();
+        await page.getByText('IP allow-list saved: 10.0.0.0/8.').waitFor();
+        assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 403);
+        await page.getByLabel('Allowed addresses').fill('');
+        await page.getByRole('button', { name: 'Save IP allow-list' }).click();
+        await page.getByText('IP allow-list cleared').waitFor();
+        assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 200);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('the IP allow-list form is checked on the server (Developer yes, Support no)', async () => {
+      const developer = await signInHttp(server.baseUrl, 'Developer');
+      const bad = await developer.post('/portal/api/ip-allow-list', { ipAllowList: 'nope' });
+      assert.equal(bad.status, 400);
+      assert.match(
+        await bad.text(),
+        /&quot;nope&quot; is not an IP address|"nope" is not an IP address/,
+      );
+      const set = await developer.post('/portal/api/ip-allow-list', { ipAllowList: '10.0.0.0/8' });
+      assert.equal(set.status, 303);
+      assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 403);
+      const support = await signInHttp(server.baseUrl, 'Support');
+      const refused = await support.post('/portal/api/ip-allow-list', { ipAllowList: '' });
+      assert.equal(refused.status, 403);
+      const cleared = await developer.post('/portal/api/ip-allow-list', { ipAllowList: '' });
+      assert.equal(cleared.status, 303);
+      assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 200);
+    });
+  });
+}
