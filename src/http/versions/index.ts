@@ -175,7 +175,7 @@ export const V2_5 = laterVersion(V2_4, {
   name: '2.5',
   summary:
     'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders; `GET /esims/assignments` answers JSON unless asked for CSV or ZIP.',
-  switches: { installDataJsonByDefault: true },
+  switches: { installDataJsonByDefault: true, refundToBalanceByAssignment: true },
   routes: {
     getInstallData: installDataV25,
     placeOrder: {
@@ -200,7 +200,6 @@ export const V2_5 = laterVersion(V2_4, {
       answer: revokeV24Answer,
     },
   },
-  switches: { refundToBalanceByAssignment: true },
   extraRoutes: [registerSuspendEsim, registerDeleteEsim],
 });
 

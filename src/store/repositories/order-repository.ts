@@ -368,8 +368,7 @@ export async function findActivations(
   for (let i = 0; i < unique.length; i += 500) {
     let query = db
       .selectFrom('esims')
-      .select(['iccid', 'matching_id', 'smdp_address'])
-      .where('organisation_id', '=', organisationId)
+      .select(['iccid', 'organisation_id', 'matching_id', 'smdp_address'])
       .where('iccid', 'in', unique.slice(i, i + 500));
     // A deleted (deactivated) eSIM has left the account: it takes no bundles.
     if (takingBundles) query = query.where('state', '!=', 'deactivated');

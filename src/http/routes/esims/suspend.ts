@@ -90,9 +90,9 @@ export function registerSuspendEsim(app: Api, deps: AppDeps): void {
     const outcome = await runUseCase(deps, applySuspension, input, {
       idempotency: idempotencyOf(request),
       present: statusOf,
-      status: 201,
     });
-    if (outcome.kind === 'done') reply.code(201);
+    // A first answer and its replay are both 201; a refusal sets its own status.
+    reply.code(201);
     return replyWith(reply, outcome);
   });
 
