@@ -11,6 +11,7 @@ import { ConfigError, listenError } from './config.js';
 import type { AppDeps } from './deps.js';
 import { encodeMissingBundleJson, seedBuiltInCatalogue } from './domain/catalogue/seed.js';
 import { announceDemo } from './domain/demo.js';
+import { recordServerAddress } from './server-address.js';
 import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
@@ -191,6 +192,12 @@ export async function startServer(
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
 
   if (config.mode === 'simulator' && config.demoOnFirstStart) await announceDemo(deps, url, print);
+  // A simulator with a data folder of its own records where it listens, for the CLI.
+  const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
+  const forgetAddress =
+    config.mode === 'simulator' && !inMemory
+      ? recordServerAddress(config.dataDir, url.replace('localhost', '127.0.0.1'))
+      : undefined;
   gate.open();
   print(`eSIM bundle service (${config.mode} mode, ${deps.store.dialect}) listening on ${url}`);
   const workers = createWorkers(deps, app.log);
@@ -199,6 +206,7 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      forgetAddress?.();
       await app.close();
       await metricsServer?.close();
       await Promise.all(workers.map((w) => w.stop()));

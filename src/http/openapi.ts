@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { REQUEST_EXAMPLES } from './openapi-request-examples.js';
 import { EXAMPLES, SUCCESS_DESCRIPTIONS } from './openapi-responses.js';
 import { ErrorRef, standardErrors } from './schemas/common.js';
 import {
@@ -109,6 +110,17 @@ const registries = new WeakMap<FastifyInstance, RegisteredRoute[]>();
 /** Every route the app registered (one entry per method), to check the document covers them. */
 export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
   return registries.get(app) ?? [];
+}
+
+/**
+ * The paths of every OpenAPI document the app serves (one per API version), found among its
+ * routes, so what is generated from them (examples checks, client collections) covers each.
+ */
+export function servedDocumentPaths(app: FastifyInstance): string[] {
+  const paths = registeredRoutes(app)
+    .filter((r) => r.method === 'GET' && r.url.endsWith('/openapi.json'))
+    .map((r) => r.url);
+  return [...new Set(paths)].sort();
 }
 
 type Schema = FastifySchema & Record<string, unknown>;
@@ -327,6 +339,16 @@ function describeSuccess(operation: Record<string, unknown>): void {
   }
 }
 
+/** The request body's example, so "Try it out" pre-fills a body the service accepts. */
+function exampleRequest(operation: Record<string, unknown>): void {
+  const id = operation['operationId'];
+  const body = operation['requestBody'] as { content?: Record<string, Media> } | undefined;
+  const media = body?.content?.['application/json'];
+  if (typeof id !== 'string' || media === undefined || media.example !== undefined) return;
+  const example = REQUEST_EXAMPLES[id];
+  if (example !== undefined) media.example = example;
+}
+
 function transformObject(input: { openapiObject: Partial<OpenApiObject> }): OpenApiObject {
   const document = input.openapiObject as OpenApiObject;
   toOpenApi30(document.paths);
@@ -336,7 +358,10 @@ function transformObject(input: { openapiObject: Partial<OpenApiObject> }): Open
   document.components.schemas['UsageCallbackV3'] = callbackSchema(UsageCallbackV3);
   document.components.schemas['UsageCallbackV2'] = callbackSchema(UsageCallbackV2);
   for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) describeSuccess(operation);
+    for (const operation of Object.values(operations)) {
+      describeSuccess(operation);
+      exampleRequest(operation);
+    }
   }
   const organisation = document.paths?.[`${API_PREFIX}/organisation`]?.['get'];
   if (organisation !== undefined) organisation['callbacks'] = { usage: usageCallback };

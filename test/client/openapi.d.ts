@@ -971,6 +971,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "seconds": 86400
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seconds to advance, e.g. 2592000 for 30 days. */
                     seconds: number;
@@ -1063,6 +1068,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "FR"
+                 *     }
+                 */
                 "application/json": {
                     /** @description ISO 3166-1 alpha-2, e.g. FR. */
                     country?: string;
@@ -1161,6 +1171,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "Installed"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @default Installed
@@ -1250,6 +1265,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "GB"
+                 *     }
+                 */
                 "application/json": {
                     /** @description ISO 3166-1 alpha-2. */
                     country?: string;
@@ -1335,6 +1355,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bytes": 100000000
+                 *     }
+                 */
                 "application/json": {
                     /** @description Bytes used. */
                     bytes: number;
@@ -1542,6 +1567,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "route": "/v2.1/orders",
+                 *       "method": "POST",
+                 *       "status": 503,
+                 *       "count": 1
+                 *     }
+                 */
                 "application/json": {
                     count?: number;
                     /** @default 0 */
@@ -1800,6 +1833,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "delaySeconds": 0
+                 *     }
+                 */
                 "application/json": {
                     delaySeconds: number;
                 };
@@ -2992,6 +3030,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "iccid": "8944000000000000019",
+                 *       "customerRef": "fleet-7"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The reference, up to 255 characters; empty clears it. */
                     customerRef: string;
@@ -4052,6 +4096,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "Welcome to France: your data bundle is ready."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Sender shown on the device. Default eSIM, the only value accepted unless SMS_ALLOWED_SENDERS says otherwise.
@@ -4167,6 +4216,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "esim_1GB_7D_FR_V2"
+                 *     }
+                 */
                 "application/json": {
                     /** @description eSIM to apply to (the organisation must own it; otherwise 404). Omitted: a new eSIM is issued. */
                     iccid?: string;
@@ -4703,6 +4757,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "usageId": 1,
+                 *       "quantity": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Units to refund, at most the batch remaining. */
                     quantity: number;
@@ -5099,6 +5159,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "transaction",
+                 *       "assign": false,
+                 *       "order": [
+                 *         {
+                 *           "type": "bundle",
+                 *           "item": "esim_1GB_7D_FR_V2",
+                 *           "quantity": 3
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description `false`: the bundles go into inventory. `true`: each unit is assigned to an eSIM (the listed `iccids`, or new eSIMs), starting in state Processing.

@@ -1,11 +1,11 @@
+import { serverUrl } from '../../server-address.js';
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger } from '../command.js';
 
 // `esim sim ...`: the /_sim control plane of a running simulator, over HTTP, so the same
 // commands drive a local server, a container or a CI service. SIM_ADMIN_TOKEN (environment) is
-// sent as the bearer token when set.
+// sent as the bearer token when set. The server is found by serverUrl (src/server-address.ts).
 
-const DEFAULT_URL = 'http://127.0.0.1:8080';
 const urlOption = { url: { type: 'string' } } as const;
 const URL_USAGE = '[--url http://127.0.0.1:8080]';
 
@@ -16,7 +16,7 @@ async function call(
   path: string,
   body?: Record<string, unknown>,
 ): Promise<number> {
-  const root = (base ?? ctx.env['ESIM_URL'] ?? DEFAULT_URL).replace(/\/+$/, '');
+  const root = serverUrl(ctx.env, base);
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = ctx.env['SIM_ADMIN_TOKEN'];
   if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
