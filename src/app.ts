@@ -15,6 +15,7 @@ import { installInputGuard } from './http/input-guard.js';
 import { requestLoggerFactory } from './http/request-logger.js';
 import { installRequestMetrics, metricsOnMainPort, registerMetricsRoute } from './http/metrics.js';
 import { limitByApiKey, limitFailedAuthentication } from './http/rate-limit.js';
+import { homeRoute } from './http/routes/home.js';
 import { OPENAPI_PATH, registerDocsPage, registerOpenApi } from './http/openapi.js';
 import { healthRoutes } from './http/routes/health.js';
 import { callbacksRoutes } from './http/routes/callbacks/index.js';
@@ -115,6 +116,7 @@ export async function buildApp(
   await registerOpenApi(app, deps.config.publicBaseUrl);
 
   healthRoutes(app as Api, deps);
+  homeRoute(app, deps);
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   await registerDocsPage(app);
 

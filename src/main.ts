@@ -12,6 +12,7 @@ import type { AppDeps } from './deps.js';
 import { encodeMissingBundleJson, seedBuiltInCatalogue } from './domain/catalogue/seed.js';
 import { announceDemo } from './domain/demo.js';
 import { recordServerAddress } from './server-address.js';
+import { consoleLog } from './http/console-log.js';
 import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
@@ -158,7 +159,11 @@ export async function startServer(
   let app: FastifyInstance | undefined;
   let address: string;
   try {
-    app = await buildApp(deps, { startGate: gate });
+    const stdout = {
+      isTTY: process.stdout.isTTY,
+      write: (l: string) => void process.stdout.write(l),
+    };
+    app = await buildApp(deps, { startGate: gate, logStream: consoleLog(config.mode, stdout) });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
