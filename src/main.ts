@@ -11,9 +11,13 @@ import { ConfigError, listenError } from './config.js';
 import type { AppDeps } from './deps.js';
 import { encodeMissingBundleJson, seedBuiltInCatalogue } from './domain/catalogue/seed.js';
 import { announceDemo } from './domain/demo.js';
+import { loadFixture } from './domain/fixtures/load.js';
+import type { Fixture } from './domain/fixtures/seed-file.js';
+import { FixtureError, readFixtureFile } from './domain/fixtures/seed-file.js';
 import { recordServerAddress } from './server-address.js';
 import { consoleLog } from './http/console-log.js';
 import { networkServices, restoreSimulatorClock } from './network/simulator.js';
+import { seededIdentifiers } from './domain/fixtures/seeded-identifiers.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
@@ -95,6 +99,9 @@ export async function openServices(
     if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
     await encodeMissingBundleJson(store.db);
   }
+  const random = config.seedIdentifiers
+    ? await seededIdentifiers(store.db, config.simSeed)
+    : cryptoRandom;
   const rateLimits = config.rateLimitEnabled ? await createRateLimits(config) : undefined;
   const deps: AppDeps = {
     rateLimits,
@@ -104,7 +111,7 @@ export async function openServices(
     writes,
     clock,
     wallClock,
-    random: cryptoRandom,
+    random,
     cipher,
     apiKeys: createApiKeyCache({ db: store.db, clock, stalenessMs: config.apiKeyCacheMs }),
     networkEvents: createOutboxSink({ random: cryptoRandom }),
@@ -143,6 +150,8 @@ export async function startServer(
   config: Config,
   print: (line: string) => void = (line) => process.stdout.write(line + '\n'),
 ): Promise<RunningServer> {
+  // A fixture file is checked before anything starts: a mistake stops the process at once.
+  const fixture = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile);
   // Before anything touches the database: a second server on one SQLite file is refused here.
   const lock = lockDatabase(config);
   let services: Services;
@@ -196,7 +205,18 @@ export async function startServer(
   // The address carries the real port, also when PORT=0 asked for any free one.
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
 
-  if (config.mode === 'simulator' && config.demoOnFirstStart) await announceDemo(deps, url, print);
+  if (fixture !== undefined) {
+    try {
+      await announceFixture(deps, fixture, url, print);
+    } catch (error) {
+      await app.close();
+      await services.close();
+      lock?.release();
+      throw error instanceof FixtureError ? new ConfigError('SEED_FILE', error.message) : error;
+    }
+  } else if (config.mode === 'simulator' && config.demoOnFirstStart) {
+    await announceDemo(deps, url, print);
+  }
   // A simulator with a data folder of its own records where it listens, for the CLI.
   const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
   const forgetAddress =
@@ -221,6 +241,35 @@ export async function startServer(
     return closing;
   };
   return { app, url, close };
+}
+
+function readSeedFile(path: string): Fixture {
+  try {
+    return readFixtureFile(path);
+  } catch (error) {
+    throw error instanceof FixtureError ? new ConfigError('SEED_FILE', error.message) : error;
+  }
+}
+
+async function announceFixture(
+  deps: AppDeps,
+  fixture: Fixture,
+  url: string,
+  print: (line: string) => void,
+): Promise<void> {
+  const loaded = await loadFixture(deps, fixture);
+  if (loaded === undefined) {
+    print(
+      'SEED_FILE not loaded: the database already has organisations ("esim sim reset --to-seed" reloads it).',
+    );
+    return;
+  }
+  for (const org of loaded) {
+    print(
+      `Fixture organisation: ${org.name} (${org.id}), API key ${org.apiKey}, ${org.iccids.length} eSIMs`,
+    );
+  }
+  print(`Docs: ${url}/docs   Portal: ${url}/portal`);
 }
 
 function lockDatabase(config: Config): ServerLock | undefined {

@@ -1,5 +1,6 @@
 import { serverUrl } from '../../server-address.js';
 import type { Command, CommandContext } from '../command.js';
+import { simExport, simImport } from './sim-snapshot.js';
 import { UsageError, onePositional, parse, parseInteger } from '../command.js';
 
 // `esim sim ...`: the /_sim control plane of a running simulator, over HTTP, so the same
@@ -165,11 +166,13 @@ export const simSms: Command = {
 };
 
 export const simReset: Command = {
-  usage: `esim sim reset ${URL_USAGE}`,
-  summary: 'Simulator: remove faults, restore the processing delay, empty the SMS outbox, reseed',
+  usage: `esim sim reset [--to-seed] ${URL_USAGE}`,
+  summary:
+    'Simulator: remove faults, restore the processing delay, empty the SMS outbox, reseed; --to-seed: back to the SEED_FILE state',
   async run(ctx) {
-    const { values } = parse(ctx.args, urlOption, false);
-    return call(ctx, values.url, 'POST', '/_sim/reset');
+    const { values } = parse(ctx.args, { ...urlOption, 'to-seed': { type: 'boolean' } }, false);
+    const query = values['to-seed'] === true ? '?toSeed=true' : '';
+    return call(ctx, values.url, 'POST', `/_sim/reset${query}`);
   },
 };
 
@@ -250,4 +253,6 @@ export const simCommands: Record<string, Command> = {
   'sim fault': simFault,
   'sim faults': simFaults,
   'sim processing': simProcessing,
+  'sim export': simExport,
+  'sim import': simImport,
 };
