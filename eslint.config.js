@@ -89,6 +89,22 @@ export default tseslint.config(
       'no-restricted-syntax': NO_TRANSACTIONS,
     },
   },
+  // One door to a write: inside the domain only the runner (src/domain/runner/) opens a
+  // transaction; a use case runs through runWrite, runUseCase or runProcess.
+  {
+    files: ['src/domain/**/*.ts'],
+    ignores: ['src/domain/runner/**', 'src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message:
+            'Only the runner opens a transaction: run the use case with runWrite, runUseCase or runProcess (src/domain/runner/use-case-runner.ts).',
+        },
+      ],
+    },
+  },
   // Adapters that stand in for another system keep that system's own rows, which are not the
   // service's state: the test processor its charges (payments.md), the simulated network its
   // SMS outbox, the outbox mailer the mail it would have sent (portal.md). Each may write those

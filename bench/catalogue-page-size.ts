@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { BUILT_IN_GROUPS } from '../src/domain/catalogue/naming.js';
-import { createOrganisation } from '../src/domain/organisations.js';
+import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
 
 const SIZES = [50, 500, 1000, 5000];

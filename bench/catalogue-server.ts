@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { loadConfig } from '../src/config.js';
 import { BUILT_IN_GROUPS } from '../src/domain/catalogue/naming.js';
-import { createOrganisation } from '../src/domain/organisations.js';
+import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices, startServer } from '../src/main.js';
 
 export const CATALOGUE_PATH = '/v2.1/catalogue?countries=FR&perPage=50';

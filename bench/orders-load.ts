@@ -13,9 +13,9 @@ import pg from 'pg';
 import { iso } from '../src/clock.js';
 import { main } from '../src/cli/main.js';
 import { loadConfig } from '../src/config.js';
-import { saveBundles } from '../src/domain/catalogue/save.js';
-import { openAccount } from '../src/domain/ledger.js';
-import { createOrganisation } from '../src/domain/organisations.js';
+import { saveBundles } from '../src/domain/catalogue/save-bundles.js';
+import { openAccount } from '../src/domain/money/ledger.js';
+import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
 
 export const BUNDLE = 'bench_orders_1GB_7D';

@@ -2,7 +2,7 @@
 // 1. tsc (incremental) emits one JavaScript module per source file, with source maps: the
 //    package's library entry points (`./verify`) and a type check of the shipped code.
 // 2. The request validators and response serialisers of every route are generated as
-//    JavaScript (src/http/schema-code.ts, run from tsc's output) into
+//    JavaScript (scripts/schema-code.mjs, run on tsc's output) into
 //    dist/precompiled-schemas.cjs, which the bundle takes in place of
 //    src/http/precompiled-schemas.ts: a start loads them instead of compiling them.
 // 3. esbuild bundles the command-line interface and its dependencies into one CommonJS file,
@@ -20,7 +20,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,9 +36,7 @@ const tsc = spawnSync(
 );
 
 const schemaCode = join(dist, 'precompiled-schemas.cjs');
-const { generateSchemaCode } = await import(
-  pathToFileURL(join(dist, 'http', 'schema-code.js')).href
-);
+const { generateSchemaCode } = await import('./schema-code.mjs');
 writeFileSync(schemaCode, (await generateSchemaCode()).source);
 
 /** The bundle's precompiled-schemas module is the generated one. */

@@ -1,9 +1,9 @@
 import type { Resolver } from './callbacks/address-guard.js';
 import type { Clock, WallClock } from './clock.js';
 import type { Config } from './config.js';
-import type { NetworkEventSink } from './domain/network-events.js';
-import type { Mailer } from './domain/portal/mail.js';
-import type { CallbackUrlCheck } from './domain/organisations.js';
+import type { NetworkEventSink } from './domain/esims/lifecycle/network-events.js';
+import type { Mailer } from './domain/access/mail.js';
+import type { CallbackUrlCheck } from './domain/organisations/organisation-changes.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { NetworkAdapter } from './network/network-adapter.js';
 import type { Simulator } from './network/simulator.js';

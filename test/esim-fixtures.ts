@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { iso } from '../src/clock.js';
-import type { Bundle } from '../src/domain/bundle.js';
-import { saveBundles } from '../src/domain/catalogue/save.js';
+import type { Bundle } from '../src/domain/catalogue/bundle.js';
+import { saveBundles } from '../src/domain/catalogue/save-bundles.js';
 import type { TestApp, TestOrg } from './harness.js';
 
 // Fixtures for the eSIM and simulator suites: small bundles whose data runs out in a test, and

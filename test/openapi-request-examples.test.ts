@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ajv } from 'ajv';
-import { createDemoOrganisation } from '../src/domain/demo.js';
+import { createDemoOrganisation } from '../src/demo.js';
 import { servedDocumentPaths } from '../src/http/openapi.js';
 import { DATABASES, startTestApp } from './harness.js';
 import type { TestApp } from './harness.js';

@@ -3,7 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
-import { badRequest } from '../domain/errors.js';
+import { badRequest } from '../domain/errors/error-codes.js';
 
 // The SSRF guard of production mode. A callback URL is checked when it is saved and again on
 // every connection: the sender's DNS lookup goes through `guardedLookup`, so the socket connects

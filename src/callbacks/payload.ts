@@ -1,5 +1,5 @@
-import type { AssignmentSnapshot } from '../domain/network-events.js';
-import type { DueAlert } from '../domain/usage-alerts.js';
+import type { AssignmentSnapshot } from '../domain/esims/lifecycle/network-events.js';
+import type { DueAlert } from '../domain/callbacks/usage-alerts.js';
 import type { UsageCallbackV2Body, UsageCallbackV3Body } from '../http/schemas/usage-callback.js';
 
 // The body of a usage callback (spec part 6; shapes in src/http/schemas/usage-callback.ts). The

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Config } from '../config.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors/error-codes.js';
 import { BUSY_RETRY_MS, isBusyError } from '../store/sqlite-busy.js';
 import type { CliIo, Command } from './command.js';
 import { UsageError } from './command.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyCache } from '../security/key-cache.js';
-import type { Organisation } from '../domain/organisation.js';
+import type { Organisation } from '../domain/organisations/organisation.js';
 import { sendError } from './error-handler.js';
 import { isKeyLikeName, keyLikeQueryParameter } from './query-key.js';
 

@@ -1,10 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors.js';
-import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors.js';
+import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors/error-codes.js';
+import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-codes.js';
 import { isBusyError } from '../store/sqlite-busy.js';
+import type { HttpErrorCode } from './http-error-codes.js';
+import { HTTP_ERROR_CATALOGUE } from './http-error-codes.js';
 
 // The one place where errors become HTTP responses. Every error body is {"message", "code"},
-// the code from the catalogue of src/domain/errors.ts; 5xx bodies never carry internals.
+// the code from the domain's catalogue (src/domain/errors/error-codes.ts) or, for the framework's
+// own 4xx, from http-error-codes.ts; 5xx bodies never carry internals.
 
 interface ValidationIssue {
   instancePath?: string;
@@ -49,7 +52,7 @@ function describeValidation(
 }
 
 /** The code of a framework error that has no finer one, by its status. */
-const BY_STATUS: Readonly<Record<number, FixedStatusCode>> = {
+const BY_STATUS: Readonly<Record<number, FixedStatusCode | HttpErrorCode>> = {
   400: 'bad_request',
   401: 'unauthorized',
   403: 'forbidden',
@@ -66,7 +69,7 @@ const BY_STATUS: Readonly<Record<number, FixedStatusCode>> = {
 /** An error to answer: a catalogue code, the message (the code's default when left out). */
 export type ErrorReply =
   | {
-      readonly code: FixedStatusCode;
+      readonly code: FixedStatusCode | HttpErrorCode;
       readonly message?: string;
       readonly retryAfterSeconds?: number;
     }
@@ -80,13 +83,23 @@ export type ErrorReply =
 /** The status and body of an error, the status derived from its code. */
 export function renderError(error: ErrorReply): {
   status: number;
-  body: { message: string; code: ErrorCode };
+  body: { message: string; code: ErrorCode | HttpErrorCode };
 } {
-  const status = 'status' in error ? error.status : statusOf(error.code);
-  return {
-    status,
-    body: { message: error.message ?? ERROR_CATALOGUE[error.code].message, code: error.code },
-  };
+  if ('status' in error) {
+    const message = error.message ?? ERROR_CATALOGUE[error.code].message;
+    return { status: error.status, body: { message, code: error.code } };
+  }
+  const code = error.code;
+  if (isHttpErrorCode(code)) {
+    const entry = HTTP_ERROR_CATALOGUE[code];
+    return { status: entry.status, body: { message: error.message ?? entry.message, code } };
+  }
+  const message = error.message ?? ERROR_CATALOGUE[code].message;
+  return { status: statusOf(code), body: { message, code } };
+}
+
+function isHttpErrorCode(code: string): code is HttpErrorCode {
+  return Object.hasOwn(HTTP_ERROR_CATALOGUE, code);
 }
 
 /** The one renderer of error responses: {"message", "code"}, and Retry-After when given. */

@@ -1,15 +1,15 @@
 import { hash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../domain/errors.js';
-import type { IdempotencyRequest } from '../domain/use-cases/idempotency.js';
-import type { Outcome } from '../domain/use-cases/run.js';
+import { badRequest } from '../domain/errors/error-codes.js';
+import type { IdempotencyRequest } from '../domain/runner/idempotency.js';
+import type { Outcome } from '../domain/runner/use-case-runner.js';
 import { sendError } from './error-handler.js';
 import { ErrorRef } from './schemas/common.js';
 
 // `Idempotency-Key` on POST, as HTTP sees it: the header's schema and parsing, the hash of the
 // request, and the reply of an outcome. Claiming, storing and replaying are the use-case
-// runner's (src/domain/use-cases/run.ts and idempotency.ts):
+// runner's (src/domain/runner/use-case-runner.ts and idempotency.ts):
 //
 //   app.post('/things', { schema }, async (request, reply) =>
 //     replyWith(reply, await runUseCase(deps, createThing, input, {
@@ -105,12 +105,21 @@ export function idempotencyOf(
 
 /**
  * The reply of an outcome: the answer of a use case that ran, or a stored one replayed with
- * `Idempotent-Replayed: true`. A stored error is rendered again from its code (its status comes
- * from the catalogue); anything else is sent back with the status and bytes stored.
+ * `Idempotent-Replayed: true`: the answer as first serialised, a refusal rendered again from its
+ * code (its status comes from the catalogue), and a record an earlier release stored in another
+ * form with the status and bytes it was stored with.
  */
 export function replyWith<B>(reply: FastifyReply, outcome: Outcome<B>): B | FastifyReply {
   if (outcome.kind === 'done') return outcome.body;
   reply.header(REPLAY_HEADER, 'true');
-  if (outcome.error !== undefined) return sendError(reply, outcome.error);
-  return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body);
+  const json = 'application/json; charset=utf-8';
+  switch (outcome.kind) {
+    case 'replayed':
+      // The status is the route's, as for a first answer.
+      return reply.type(json).send(JSON.stringify(outcome.body));
+    case 'refused':
+      return sendError(reply, { code: outcome.error.code, message: outcome.error.message });
+    case 'stored':
+      return reply.code(outcome.status).type(json).send(outcome.text);
+  }
 }

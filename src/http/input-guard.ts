@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '../domain/errors.js';
+import { badRequest } from '../domain/errors/error-codes.js';
 
 // Checks every route's validated input for two things its schema cannot express, before any
 // handler sees it:

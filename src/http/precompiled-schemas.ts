@@ -1,5 +1,5 @@
 // The request validators and response serialisers of every route, generated as JavaScript at
-// build time (scripts/build.mjs, src/http/schema-code.ts) so that a start does not compile them.
+// build time (scripts/build.mjs, scripts/schema-code.mjs) so that a start does not compile them.
 // In the sources this module is empty: tests and `tsx` compile every schema when the app is
 // ready, as Fastify does by default. The bundle, dist/esim.js, gets the generated module
 // (dist/precompiled-schemas.cjs) in its place (docs/operations.md, "Start time").

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Mailer } from '../domain/portal/mail.js';
+import type { Mailer } from '../domain/access/mail.js';
 import type { Store } from '../store/database.js';
 import { createOutboxMailer } from './outbox-mailer.js';
 import { createSmtpMailer } from './smtp-mailer.js';

@@ -1,6 +1,6 @@
 import { iso } from '../clock.js';
 import type { Clock } from '../clock.js';
-import type { Mailer } from '../domain/portal/mail.js';
+import type { Mailer } from '../domain/access/mail.js';
 import type { Store } from '../store/database.js';
 import { insertMail } from '../store/repositories/portal-repository.js';
 

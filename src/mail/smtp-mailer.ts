@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer } from '../domain/portal/mail.js';
+import type { Mailer } from '../domain/access/mail.js';
 
 /** Sends mail through an SMTP server (SMTP_URL, e.g. smtps://user:password@smtp.example.com). */
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {

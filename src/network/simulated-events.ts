@@ -1,5 +1,5 @@
-import { countryByIso } from '../domain/countries.js';
-import { badRequest } from '../domain/errors.js';
+import { countryByIso } from '../domain/catalogue/countries.js';
+import { badRequest } from '../domain/errors/error-codes.js';
 import type { AttachResult } from '../domain/network/attach.js';
 import { recordAttach } from '../domain/network/attach.js';
 import type { UsageResult } from '../domain/network/data-use.js';
@@ -8,8 +8,8 @@ import type { InboundNetworkDeps } from '../domain/network/inbound-deps.js';
 import type { ProfileResult, ProfileStatus } from '../domain/network/profile.js';
 import { recordProfileStatus } from '../domain/network/profile.js';
 import type { RandomSource } from '../random.js';
-import type { NetworkOperator } from './operators.js';
-import { operatorByCode, operatorsIn } from './operators.js';
+import type { NetworkOperator } from '../domain/network/operators.js';
+import { operatorByCode, operatorsIn } from '../domain/network/operators.js';
 
 // The simulator's event source: it plays what a device and a mobile network would report and
 // hands each event to the domain's inbound use cases, exactly as a real network integration

@@ -11,7 +11,7 @@ import {
 } from '../../test/esim-fixtures.js';
 import { DATABASES, startTestApp } from '../../test/harness.js';
 import type { TestApp, TestOrg } from '../../test/harness.js';
-import type { NetworkEvent } from '../domain/network-events.js';
+import type { NetworkEvent } from '../domain/esims/lifecycle/network-events.js';
 
 for (const kind of DATABASES) {
   describe(`simulated network under concurrent data use [${kind}]`, () => {

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { OffsetClock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { NetworkEventSink } from '../domain/network-events.js';
+import type { NetworkEventSink } from '../domain/esims/lifecycle/network-events.js';
 import type { Db, DialectName } from '../store/database.js';
 import { SIM_KEYS, readSimState } from '../store/repositories/sim-repository.js';
 import type { NetworkAdapter } from './network-adapter.js';

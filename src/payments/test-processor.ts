@@ -1,7 +1,7 @@
 import type { Clock, WallClock } from '../clock.js';
 import { iso, sleepOn, systemWallClock } from '../clock.js';
-import { badRequest } from '../domain/errors.js';
-import { luhnValid } from '../domain/esim-issuer.js';
+import { badRequest } from '../domain/errors/error-codes.js';
+import { luhnValid } from '../domain/esims/esim-issuer.js';
 import type { RandomSource } from '../random.js';
 import type { Db } from '../store/database.js';
 import {

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditActor } from '../domain/audit.js';
-import { userActor } from '../domain/audit.js';
-import { DomainError, notFound } from '../domain/errors.js';
-import type { Organisation } from '../domain/organisation.js';
-import type { PortalUser } from '../domain/portal/user.js';
+import type { AuditActor } from '../domain/audit/audit-log.js';
+import { userActor } from '../domain/audit/audit-log.js';
+import { DomainError, notFound } from '../domain/errors/error-codes.js';
+import type { Organisation } from '../domain/organisations/organisation.js';
+import type { PortalUser } from '../domain/access/portal-user.js';
 import { FLASH_COOKIE, setCookie } from './cookies.js';
 import type { Permission } from './permissions.js';
 import { can } from './permissions.js';
@@ -11,7 +11,7 @@ import { can } from './permissions.js';
 // What a portal page knows about who is looking: set by the session hook of plugin.ts on every
 // signed-in request.
 
-export type { PortalUser } from '../domain/portal/user.js';
+export type { PortalUser } from '../domain/access/portal-user.js';
 
 export interface PortalView {
   readonly user: PortalUser;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/errors/error-codes.js';
 import { html } from './html.js';
 import { renderPage, renderPublicPage } from './layout.js';
 

@@ -1,4 +1,4 @@
-import type { Role } from '../domain/portal/user.js';
+import type { Role } from '../domain/access/portal-user.js';
 
 // What each role may do in the portal, enforced on the server for every action
 // (requirePermission in context.ts), not by hiding buttons. docs/portal.md has the same table.

@@ -2,8 +2,8 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { findOrganisationById } from '../store/repositories/organisation-repository.js';
-import { resumeSession } from '../domain/portal/sessions.js';
-import { sameSecret } from '../domain/portal/secrets.js';
+import { resumeSession } from '../domain/access/sessions.js';
+import { sameSecret } from '../domain/access/secrets.js';
 import type { PortalRequestState } from './context.js';
 import {
   FLASH_COOKIE,

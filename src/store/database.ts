@@ -8,7 +8,7 @@ import type { DatabaseTarget, SqliteSynchronous } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
-import { runDirectly } from './direct-statements.js';
+import { enableDirectStatements } from './direct-statements.js';
 import { migrationsFor } from './migrations/index.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 import { startCheckpointer } from './wal-checkpointer.js';
@@ -82,7 +82,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
         options.busyWaitMs ?? BUSY_RETRY_MS,
       ),
     });
-    runDirectly(db, statements.prepare);
+    enableDirectStatements(db, statements.prepare);
     const writer = writerFor(db, options, 1);
     const interval = options.checkpointIntervalMs ?? 0;
     const checkpointer =

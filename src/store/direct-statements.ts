@@ -28,7 +28,10 @@ const sources = new WeakMap<object, Source>();
 const open = new WeakMap<object, Source>();
 
 /** SQLite (database.ts): the batch transactions of `db` run on these prepared statements. */
-export function runDirectly(db: object, prepare: (sql: string) => SQLite.Statement): void {
+export function enableDirectStatements(
+  db: object,
+  prepare: (sql: string) => SQLite.Statement,
+): void {
   sources.set(db, { prepare, observers: [] });
 }
 

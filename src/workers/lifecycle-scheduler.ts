@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps.js';
-import { runLifecycleScheduler } from '../domain/lifecycle/scheduler.js';
+import { runLifecycleScheduler } from '../domain/esims/lifecycle/scheduler.js';
 import type { Worker, WorkerLog } from './worker.js';
 import { intervalWorker } from './worker.js';
 

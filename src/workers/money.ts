@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps.js';
-import { runMoneyHousekeeping } from '../domain/housekeeping.js';
-import { reconcileTopUps } from '../domain/top-up.js';
+import { runMoneyHousekeeping } from '../domain/money/money-housekeeping.js';
+import { reconcileTopUps } from '../domain/money/top-up.js';
 import type { Worker, WorkerLog } from './worker.js';
 import { intervalWorker } from './worker.js';
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { openServices } from '../../src/main.js';
 import type { Services } from '../../src/main.js';
-import type { NetworkEvent } from '../../src/domain/network-events.js';
+import type { NetworkEvent } from '../../src/domain/esims/lifecycle/network-events.js';
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { DATABASES, eventually } from '../harness.js';
 import { startReceiver } from '../receiver.js';

@@ -6,7 +6,10 @@ import { verifyCallbackSignature } from '../../src/verify.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
 import { deliveries, oneEvent, recordUsage, snapshot, workerFor } from './fixtures.js';
-import { rotateApiKey, updateOrganisationSettings } from '../../src/domain/organisations.js';
+import {
+  rotateApiKey,
+  updateOrganisationSettings,
+} from '../../src/domain/organisations/organisation-changes.js';
 import type { CallbackWorker } from '../../src/workers/callback-delivery.js';
 import type { CallbackTransport, SendOutcome } from '../../src/callbacks/http-sender.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { NetworkEvent } from '../../src/domain/network-events.js';
+import type { NetworkEvent } from '../../src/domain/esims/lifecycle/network-events.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { startReceiver } from '../receiver.js';

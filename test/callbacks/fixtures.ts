@@ -1,4 +1,7 @@
-import type { AssignmentSnapshot, NetworkEvent } from '../../src/domain/network-events.js';
+import type {
+  AssignmentSnapshot,
+  NetworkEvent,
+} from '../../src/domain/esims/lifecycle/network-events.js';
 import type { CallbackWorker, CallbackWorkerOptions } from '../../src/workers/callback-delivery.js';
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import type { TestApp } from '../harness.js';

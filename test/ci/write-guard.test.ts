@@ -103,14 +103,18 @@ describe('the use-case guard (npm run lint)', () => {
     const read = importOf('findEsim', 'esim-repository.js');
     assert.deepEqual(await guardMessages('src/cli/commands/probe.ts', read), []);
     const write = importOf('insertHistory', 'history-repository.js');
-    assert.deepEqual(await guardMessages('src/domain/lifecycle/probe.ts', write), []);
+    assert.deepEqual(await guardMessages('src/domain/esims/lifecycle/probe.ts', write), []);
     assert.deepEqual(await guardMessages('src/cli/commands/probe.test.ts', write), []);
   });
 
-  it('fails a transaction opened outside the domain and the store', async () => {
+  it('fails a transaction opened anywhere but the runner and the store', async () => {
     const code = 'export const run = (db: { transaction(): unknown }) => db.transaction();\n';
     assert.deepEqual(await guardMessages('src/callbacks/probe.ts', code), ['no-restricted-syntax']);
-    assert.deepEqual(await guardMessages('src/domain/probe.ts', code), []);
+    assert.deepEqual(await guardMessages('src/domain/money/probe.ts', code), [
+      'no-restricted-syntax',
+    ]);
+    assert.deepEqual(await guardMessages('src/domain/runner/probe.ts', code), []);
+    assert.deepEqual(await guardMessages('src/store/probe.ts', code), []);
   });
 
   it('lets an adapter write its own rows and nothing else', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runMoneyHousekeeping } from '../../src/domain/housekeeping.js';
+import { runMoneyHousekeeping } from '../../src/domain/money/money-housekeeping.js';
 import { DATABASES } from '../harness.js';
 import type { TestApp } from '../harness.js';
 import type { FileBackedApp } from '../fixtures/orders.js';

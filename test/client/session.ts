@@ -3,7 +3,7 @@ import type { OpenAPI3 } from 'openapi-typescript';
 import type { CallbackWorker } from '../../src/workers/callback-delivery.js';
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { BUILT_IN_GROUPS } from '../../src/domain/catalogue/naming.js';
-import { saveCard } from '../../src/payments/cards.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import type { DatabaseKind, TestApp } from '../harness.js';
 import { startTestApp } from '../harness.js';
 import type { Receiver } from '../receiver.js';

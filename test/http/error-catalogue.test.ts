@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
-import { ERROR_CATALOGUE, isErrorCode } from '../../src/domain/errors.js';
-import { saveCard } from '../../src/payments/cards.js';
+import { ERROR_CATALOGUE, isErrorCode } from '../../src/domain/errors/error-codes.js';
+import { HTTP_ERROR_CATALOGUE } from '../../src/http/http-error-codes.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import { openStore } from '../../src/store/database.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 
-// The error catalogue: docs/errors.md lists exactly the codes of src/domain/errors.ts, with the
+// The error catalogue: docs/errors.md lists exactly the codes of src/domain/errors/error-codes.ts
+// and src/http/http-error-codes.ts, with the
 // same status and default message; error bodies carry catalogue codes; stored idempotent errors,
 // in the format of this release and of earlier ones, replay as first answered.
 
@@ -37,8 +39,11 @@ async function documentedCodes(): Promise<Map<string, DocRow>> {
 describe('error catalogue and docs/errors.md', () => {
   it('lists every code of the catalogue, with its status and default message, and no other', async () => {
     const documented = await documentedCodes();
-    assert.deepEqual([...documented.keys()].sort(), Object.keys(ERROR_CATALOGUE).sort());
-    for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
+    const catalogue = { ...ERROR_CATALOGUE, ...HTTP_ERROR_CATALOGUE };
+    assert.deepEqual([...documented.keys()].sort(), Object.keys(catalogue).sort());
+    for (const [code, entry] of Object.entries<{ status: number | string; message: string }>(
+      catalogue,
+    )) {
       const row = documented.get(code);
       assert.ok(row !== undefined, code);
       const status = entry.status === 'as-configured' ? 'as configured' : String(entry.status);
@@ -112,9 +117,12 @@ for (const kind of DATABASES) {
         assert.ok(res.statusCode >= 400, String(res.statusCode));
         const body = res.json() as Record<string, unknown>;
         assert.deepEqual(Object.keys(body), ['message', 'code']);
-        assert.ok(isErrorCode(body['code']), String(body['code']));
-        const entry = isErrorCode(body['code']) ? ERROR_CATALOGUE[body['code']] : undefined;
-        assert.equal(entry?.status, res.statusCode, `status of ${String(body['code'])}`);
+        const code = String(body['code']);
+        const entry = isErrorCode(code)
+          ? ERROR_CATALOGUE[code]
+          : Object.entries(HTTP_ERROR_CATALOGUE).find(([known]) => known === code)?.[1];
+        assert.ok(entry !== undefined, code);
+        assert.equal(entry.status, res.statusCode, `status of ${code}`);
       }
     });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { startMetricsServer } from '../../src/http/metrics-server.js';
-import { saveCard } from '../../src/payments/cards.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import { oneEvent, workerFor } from '../callbacks/fixtures.js';
 import { addBundles, fixtureBundle } from '../fixtures/orders.js';
 import { DATABASES, eventually, startTestApp } from '../harness.js';

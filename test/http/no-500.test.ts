@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { saveCard } from '../../src/payments/cards.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import { FR_1MB, buy, installAndAttach, seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { loadFixture } from '../../src/domain/fixtures/load.js';
-import { checkFixture, readFixtureFile } from '../../src/domain/fixtures/seed-file.js';
+import { loadFixture } from '../../src/domain/simulator/fixture-load.js';
+import { checkFixture, readFixtureFile } from '../../src/domain/simulator/fixture-file.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp } from '../harness.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { updateOrganisationSettings } from '../../src/domain/organisations.js';
-import { isTestEventIccid } from '../../src/domain/portal/api-access.js';
+import { updateOrganisationSettings } from '../../src/domain/organisations/organisation-changes.js';
+import { isTestEventIccid } from '../../src/domain/access/api-access.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { startReceiver } from '../receiver.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { saveCard } from '../../src/payments/cards.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
 import { browserOnly, newPage } from './browser.js';
 import { api, apiBalance, hiddenValue } from './money-fixtures.js';

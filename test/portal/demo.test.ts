@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { announceDemo } from '../../src/domain/demo.js';
+import { announceDemo } from '../../src/demo.js';
 import { openServices } from '../../src/main.js';
 import { cookiesOf, csrfIn } from './portal-harness.js';
 

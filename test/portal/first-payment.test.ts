@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { reconcileTopUps } from '../../src/domain/top-up.js';
-import { saveCard } from '../../src/payments/cards.js';
+import { reconcileTopUps } from '../../src/domain/money/top-up.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
 import { eventually } from '../harness.js';
 import { ManualWallClock } from '../manual-wall-clock.js';

@@ -9,12 +9,15 @@ import { OffsetClock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { testConfig } from '../../src/config.js';
 import type { AppDeps } from '../../src/deps.js';
-import { systemActor } from '../../src/domain/audit.js';
-import { openAccount } from '../../src/domain/ledger.js';
-import { addUser, createOrganisation } from '../../src/domain/organisations.js';
-import { setPassword } from '../../src/domain/portal/links.js';
-import type { PortalUser, Role } from '../../src/domain/portal/user.js';
-import { PORTAL_ROLES } from '../../src/domain/portal/user.js';
+import { systemActor } from '../../src/domain/audit/audit-log.js';
+import { openAccount } from '../../src/domain/money/ledger.js';
+import {
+  addUser,
+  createOrganisation,
+} from '../../src/domain/organisations/organisation-changes.js';
+import { setPassword } from '../../src/domain/access/set-password-links.js';
+import type { PortalUser, Role } from '../../src/domain/access/portal-user.js';
+import { PORTAL_ROLES } from '../../src/domain/access/portal-user.js';
 import type { Services } from '../../src/main.js';
 import { openServices } from '../../src/main.js';
 import { portalUserFromRow } from '../../src/store/repositories/user-repository.js';

@@ -1,6 +1,6 @@
 import { iso } from '../../src/clock.js';
 import type { AppDeps } from '../../src/deps.js';
-import { luhnCheckDigit } from '../../src/domain/esim-issuer.js';
+import { luhnCheckDigit } from '../../src/domain/esims/esim-issuer.js';
 import type { EsimRow } from '../../src/store/schema.js';
 
 // Bulk fixtures for the portal's timing test: thousands of eSIMs written straight into the store

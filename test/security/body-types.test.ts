@@ -4,7 +4,7 @@ import { addBundles, fixtureBundle } from '../fixtures/orders.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { buildApp } from '../../src/app.js';
-import { saveCard } from '../../src/payments/cards.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 
 // Input as the live service reads it: JSON body fields keep their JSON types (no coercion of
 // strings, booleans or arrays into numbers), unknown body fields are ignored, field names match

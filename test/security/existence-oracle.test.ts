@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { updateOrganisationSettings } from '../../src/domain/organisations.js';
+import { updateOrganisationSettings } from '../../src/domain/organisations/organisation-changes.js';
 import { addBundles, fixtureBundle, GROUP } from '../fixtures/orders.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';

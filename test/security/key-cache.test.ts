@@ -4,8 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { OffsetClock } from '../../src/clock.js';
 import type { AppDeps } from '../../src/deps.js';
-import { rotateApiKey, updateOrganisationSettings } from '../../src/domain/organisations.js';
-import type { KeyChangeDeps } from '../../src/domain/organisations.js';
+import {
+  rotateApiKey,
+  updateOrganisationSettings,
+} from '../../src/domain/organisations/organisation-changes.js';
+import type { KeyChangeDeps } from '../../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../../src/main.js';
 import type { Services } from '../../src/main.js';
 import { openStore } from '../../src/store/database.js';

@@ -1,5 +1,5 @@
 import { hostname, userInfo } from 'node:os';
-import type { AuditActor } from '../../domain/audit.js';
+import type { AuditActor } from '../../domain/audit/audit-log.js';
 import { listAuditEntries } from '../../store/repositories/audit-repository.js';
 import type { Command, CommandContext } from '../command.js';
 import { parse, parseInteger } from '../command.js';

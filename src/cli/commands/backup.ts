@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../../config.js';
-import { verifyLedger } from '../../domain/ledger.js';
+import { verifyLedger } from '../../domain/money/ledger.js';
 import { createKeyCipher } from '../../security/api-keys.js';
 import { MASTER_KEY_FILE, resolveMasterKey } from '../../security/master-key.js';
 import { migrate, openStore } from '../../store/database.js';

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.js';
-import { defaultExpiry, describeCard, parseExpiry, saveCard } from '../../payments/cards.js';
+import { defaultExpiry, describeCard, parseExpiry } from '../../domain/money/card-input.js';
+import { saveCard } from '../../domain/money/save-card.js';
 import { DEFAULT_TEST_CARD, TEST_CARDS } from '../../payments/test-cards.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, requireOption } from '../command.js';

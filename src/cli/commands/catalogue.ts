@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import type { Bundle } from '../../domain/bundle.js';
+import type { Bundle } from '../../domain/catalogue/bundle.js';
 import type { CatalogueFormat } from '../../domain/catalogue/import-file.js';
 import { formatFromFileName, parseCatalogue } from '../../domain/catalogue/import-file.js';
 import { importCatalogue } from '../../domain/catalogue/import.js';
 import { parseCountryList } from '../../domain/catalogue/query.js';
-import { catalogueItem } from '../../domain/catalogue/view.js';
+import { catalogueItem } from '../../domain/catalogue/catalogue-view.js';
 import { listAllBundles } from '../../store/repositories/catalogue-repository.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';

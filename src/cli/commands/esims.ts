@@ -1,5 +1,5 @@
-import { isValidIccid } from '../../domain/esim-issuer.js';
-import { refreshEsim, updateCustomerRef } from '../../domain/esim-actions.js';
+import { isValidIccid } from '../../domain/esims/esim-issuer.js';
+import { refreshEsim, updateCustomerRef } from '../../domain/esims/esim-actions.js';
 import { findEsim } from '../../store/repositories/esim-repository.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';

@@ -1,5 +1,5 @@
 import { iso } from '../../clock.js';
-import { refundInventory } from '../../domain/inventory-refund.js';
+import { refundInventory } from '../../domain/inventory/inventory-refund.js';
 import { listAvailableBatches } from '../../store/repositories/inventory-repository.js';
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
 import type { Command } from '../command.js';

@@ -11,7 +11,7 @@ import {
   startFileBackedApp,
 } from '../../../test/fixtures/orders.js';
 import { addDays } from '../../clock.js';
-import { expireTestCredit, grantTestCredit } from '../../domain/ledger.js';
+import { expireTestCredit, grantTestCredit } from '../../domain/money/ledger.js';
 
 const BUNDLE = 'test_ledger_bundle';
 

@@ -1,4 +1,4 @@
-import { verifyLedger } from '../../domain/ledger.js';
+import { verifyLedger } from '../../domain/money/ledger.js';
 import { listLedgerEntries } from '../../store/repositories/ledger-repository.js';
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
 import type { Command } from '../command.js';

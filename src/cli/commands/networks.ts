@@ -1,4 +1,4 @@
-import { countryNetworks } from '../../domain/networks.js';
+import { countryNetworks } from '../../domain/network/country-networks.js';
 import type { Command } from '../command.js';
 import { UsageError, parse } from '../command.js';
 

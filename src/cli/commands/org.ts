@@ -8,10 +8,13 @@ import {
   createOrganisation,
   rotateApiKey,
   updateOrganisationSettings,
-} from '../../domain/organisations.js';
-import type { OrganisationChanges, KeyChangeDeps } from '../../domain/organisations.js';
+} from '../../domain/organisations/organisation-changes.js';
+import type {
+  OrganisationChanges,
+  KeyChangeDeps,
+} from '../../domain/organisations/organisation-changes.js';
 import type { AppDeps } from '../../deps.js';
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors/error-codes.js';
 import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
 import {
   findOrganisationById,
@@ -22,7 +25,7 @@ import { UsageError, onePositional, parse, parseInteger, requireOption } from '.
 import { withServices } from '../services.js';
 import { operator } from './audit.js';
 import { portalAccess, readPasswordFromStdin } from './user.js';
-import { checkPasswordRules } from '../../domain/portal/passwords.js';
+import { checkPasswordRules } from '../../domain/access/passwords.js';
 
 const orgDeps = (deps: AppDeps, ctx: CommandContext): KeyChangeDeps => ({
   db: deps.store.db,

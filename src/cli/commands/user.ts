@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../deps.js';
-import { notFound } from '../../domain/errors.js';
-import { issueSetPasswordLink, setPassword } from '../../domain/portal/links.js';
-import type { PortalUser } from '../../domain/portal/user.js';
-import { changeUserRole, listUsersOf, removeUser } from '../../domain/portal/users.js';
+import { notFound } from '../../domain/errors/error-codes.js';
+import { issueSetPasswordLink, setPassword } from '../../domain/access/set-password-links.js';
+import type { PortalUser } from '../../domain/access/portal-user.js';
+import { changeUserRole, listUsersOf, removeUser } from '../../domain/access/organisation-users.js';
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
 import { findUserById } from '../../store/repositories/user-repository.js';
 import type { Command, CommandContext } from '../command.js';

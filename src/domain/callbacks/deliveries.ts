@@ -13,8 +13,8 @@ import {
   requeueEvent,
 } from '../../store/repositories/callback-repository.js';
 import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
-import { badRequest, conflict, notFound } from '../errors.js';
-import { runWrite } from '../use-cases/run.js';
+import { badRequest, conflict, notFound } from '../errors/error-codes.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // What an organisation may see and do with its deliveries: list them, read one with its
 // attempts, resend one (the use case resendDelivery). The HTTP routes and the CLI both go

@@ -8,8 +8,8 @@ import {
   recordOutcomes,
   releaseEvents,
 } from '../../store/repositories/callback-repository.js';
-import type { CallbackVersion } from '../organisation.js';
-import { inTransaction } from '../use-cases/run.js';
+import type { CallbackVersion } from '../organisations/organisation.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // The delivery queue of usage callbacks, as the delivery worker moves it: claim due events
 // (a lease in the row), hand unsent ones back, put lapsed leases back, record what the receivers
@@ -101,5 +101,5 @@ export async function recordDeliveryOutcomes(
   outcomes: readonly Outcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  await inTransaction(deps, (trx) => applyDeliveryOutcomes(trx, outcomes));
+  await runWrite(deps, (trx) => applyDeliveryOutcomes(trx, outcomes), undefined);
 }

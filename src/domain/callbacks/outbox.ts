@@ -10,9 +10,9 @@ import { insertCallbackEvents } from '../../store/repositories/callback-reposito
 import type { NewCallbackEvent } from '../../store/repositories/callback-repository.js';
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
-import type { NetworkEvent, NetworkEventSink } from '../network-events.js';
-import type { DueAlert } from '../usage-alerts.js';
-import { crossedThresholds, dueAlerts } from '../usage-alerts.js';
+import type { NetworkEvent, NetworkEventSink } from '../esims/lifecycle/network-events.js';
+import type { DueAlert } from './usage-alerts.js';
+import { crossedThresholds, dueAlerts } from './usage-alerts.js';
 
 // The outbox writer: the NetworkEventSink the lifecycle calls inside the transaction of the usage
 // or attach it reports. Alerts become callback_events rows in that same transaction, so an event

@@ -1,6 +1,6 @@
 // The data behind the built-in catalogue: which countries are served, how well (coverage tier)
 // and which multi-country products exist. Names, regions and ISO codes come from the
-// world-countries package through src/domain/countries.ts; only commercial choices live here.
+// world-countries package through src/domain/catalogue/countries.ts; only commercial choices live here.
 
 /** 1 = large, cheap markets with every size; 4 = remote markets with a few small bundles. */
 export type Tier = 1 | 2 | 3 | 4;

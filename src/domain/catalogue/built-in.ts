@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Country as PackageCountry } from 'world-countries';
-import type { Bundle } from '../bundle.js';
-import { allCountries, countryByIso } from '../countries.js';
+import type { Bundle } from './bundle.js';
+import { allCountries, countryByIso } from './countries.js';
 import type { RegionDefinition, Tier } from './built-in-data.js';
 import {
   COUNTRY_ROAMING,

@@ -1,5 +1,5 @@
-import type { Bundle } from '../bundle.js';
-import { countryByIso } from '../countries.js';
+import type { Bundle } from './bundle.js';
+import { countryByIso } from './countries.js';
 import { BUNDLE_NAME_PATTERN, bundleDescription } from './naming.js';
 
 // Validation of one imported bundle, whatever the file format: JSON gives typed values, CSV

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Bundle } from '../bundle.js';
-import { allCountries } from '../countries.js';
-import { catalogueItem } from './view.js';
+import type { Bundle } from './bundle.js';
+import { allCountries } from './countries.js';
+import { catalogueItem } from './catalogue-view.js';
 
 /**
  * A bundle's JSON as GET /catalogue answers it (UTF-8): the Bundle view in the response schema's

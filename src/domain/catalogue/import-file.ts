@@ -1,4 +1,4 @@
-import type { Bundle } from '../bundle.js';
+import type { Bundle } from './bundle.js';
 import type { BundleField, RawBundle } from './bundle-input.js';
 import { BUNDLE_FIELDS, REQUIRED_FIELDS, checkBundle } from './bundle-input.js';
 import { CsvSyntaxError, parseCsv } from './csv.js';

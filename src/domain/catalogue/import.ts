@@ -7,12 +7,12 @@ import {
   referencedBundleNames,
   retireBundles,
 } from '../../store/repositories/catalogue-repository.js';
-import type { AuditActor } from '../audit.js';
-import { audit, systemActor } from '../audit.js';
-import type { Bundle } from '../bundle.js';
+import type { AuditActor } from '../audit/audit-log.js';
+import { audit, systemActor } from '../audit/audit-log.js';
+import type { Bundle } from './bundle.js';
 import { bundleJson } from './bundle-json.js';
-import { saveBundles } from './save.js';
-import { inTransaction } from '../use-cases/run.js';
+import { saveBundles } from './save-bundles.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // Applying an imported catalogue, all in one transaction. Without replace, the file adds bundles
 // and replaces those of the same name. With replace, bundles missing from the file go too, except
@@ -79,22 +79,26 @@ export async function importCatalogue(
   input: CatalogueImportInput,
 ): Promise<ImportSummary> {
   const now = deps.clock.now();
-  return inTransaction(deps, async (trx) => {
-    const summary = await applyCatalogueImport(trx, input.bundles, input, iso(now));
-    if (summary.dryRun) return summary;
-    await audit(trx, deps.actor ?? systemActor, {
-      action: 'catalogue.imported',
-      organisationId: null,
-      at: now,
-      details: {
-        file: input.source,
-        replace: input.replace,
-        added: summary.added.length,
-        updated: summary.updated.length,
-        removed: summary.removed.length,
-        retired: summary.retired.length,
-      },
-    });
-    return summary;
-  });
+  return runWrite(
+    deps,
+    async (trx) => {
+      const summary = await applyCatalogueImport(trx, input.bundles, input, iso(now));
+      if (summary.dryRun) return summary;
+      await audit(trx, deps.actor ?? systemActor, {
+        action: 'catalogue.imported',
+        organisationId: null,
+        at: now,
+        details: {
+          file: input.source,
+          replace: input.replace,
+          added: summary.added.length,
+          updated: summary.updated.length,
+          removed: summary.removed.length,
+          retired: summary.retired.length,
+        },
+      });
+      return summary;
+    },
+    undefined,
+  );
 }

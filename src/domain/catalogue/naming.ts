@@ -1,5 +1,5 @@
 import type { Mode } from '../../config.js';
-import { DEFAULT_GROUPS } from '../organisations.js';
+import { DEFAULT_GROUPS } from '../organisations/organisation-changes.js';
 
 // Names and descriptions follow the live convention (docs/catalogue.md):
 //   fixed       esim_<GB>GB_<days>D_<ISO2>_V2     "eSIM, 1GB, 7 Days, France, V2"

@@ -1,5 +1,5 @@
-import { REGIONS, countryByIso } from '../countries.js';
-import { badRequest } from '../errors.js';
+import { REGIONS, countryByIso } from './countries.js';
+import { badRequest } from '../errors/error-codes.js';
 import type {
   CatalogueFilter,
   CatalogueOrder,

@@ -1,5 +1,5 @@
-import type { Bundle } from '../bundle.js';
-import { countryByIso } from '../countries.js';
+import type { Bundle } from './bundle.js';
+import { countryByIso } from './countries.js';
 
 /**
  * The region of each base country of these bundles, by the ISO code the bundle lists ('' for a

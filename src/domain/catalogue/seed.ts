@@ -11,6 +11,7 @@ import {
 import { builtInCatalogueStepwise } from './built-in.js';
 import { bundleJson, bundleJsonFingerprint } from './bundle-json.js';
 import { baseCountryRegions } from './regions.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 /** Bundles per insert; between two, the seed lets other work run. */
 const SLICE = 400;
@@ -30,13 +31,17 @@ export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> 
   const regions = baseCountryRegions(bundles);
   await pause();
   try {
-    await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < bundles.length; i += SLICE) {
-        await insertBundles(trx, bundles.slice(i, i + SLICE), regions, at, bundleJson);
-        await pause();
-      }
-      await updateJsonFingerprint(trx, bundleJsonFingerprint());
-    });
+    await runWrite(
+      { store: { db } },
+      async (trx) => {
+        for (let i = 0; i < bundles.length; i += SLICE) {
+          await insertBundles(trx, bundles.slice(i, i + SLICE), regions, at, bundleJson);
+          await pause();
+        }
+        await updateJsonFingerprint(trx, bundleJsonFingerprint());
+      },
+      undefined,
+    );
   } catch (error) {
     // Several instances starting on one empty PostgreSQL database race here; one wins.
     if ((await countBundles(db)) > 0) return 0;
@@ -55,15 +60,19 @@ export async function seedBuiltInCatalogue(db: Db, at: string): Promise<number> 
 export async function encodeMissingBundleJson(db: Db): Promise<number> {
   const fingerprint = bundleJsonFingerprint();
   if ((await readJsonFingerprint(db)) !== fingerprint) {
-    await db.transaction().execute((trx) => purgeBundleJson(trx, fingerprint));
+    await runWrite({ store: { db } }, (trx) => purgeBundleJson(trx, fingerprint), undefined);
   }
   let encoded = 0;
   for (;;) {
     const bundles = await bundlesWithoutJson(db, SLICE);
     if (bundles.length === 0) return encoded;
-    await db.transaction().execute(async (trx) => {
-      for (const bundle of bundles) await writeBundleJson(trx, bundle.name, bundleJson(bundle));
-    });
+    await runWrite(
+      { store: { db } },
+      async (trx) => {
+        for (const bundle of bundles) await writeBundleJson(trx, bundle.name, bundleJson(bundle));
+      },
+      undefined,
+    );
     encoded += bundles.length;
     await pause();
   }

@@ -7,10 +7,10 @@ import {
   touchNetwork,
   upsertNetwork,
 } from '../../store/repositories/network-repository.js';
-import { badRequest, notFound } from '../errors.js';
-import { snapshotOf } from '../lifecycle/snapshot.js';
+import { badRequest, notFound } from '../errors/error-codes.js';
+import { snapshotOf } from '../esims/lifecycle/snapshot.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
-import { inTransaction } from '../use-cases/run.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // Inbound event: the eSIM registered on a mobile network.
 
@@ -96,7 +96,7 @@ export async function recordAttach(
   network: AttachedNetwork,
 ): Promise<AttachResult> {
   const at = deps.clock.now();
-  return inTransaction(deps, (trx) => applyAttach(trx, deps, iccid, network, at));
+  return runWrite(deps, (trx) => applyAttach(trx, deps, iccid, network, at), undefined);
 }
 
 /**
@@ -116,5 +116,5 @@ export async function recordSeen(
   iccid: string,
 ): Promise<void> {
   const at = deps.clock.now();
-  await inTransaction(deps, (trx) => applySeen(trx, iccid, at));
+  await runWrite(deps, (trx) => applySeen(trx, iccid, at), undefined);
 }

@@ -1,4 +1,4 @@
-import { recordUsage } from '../lifecycle/usage.js';
+import { recordUsage } from '../esims/lifecycle/usage.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
 
 // Inbound event: the network reports data used by the eSIM.

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Db, DialectName } from '../../store/database.js';
-import type { NetworkEventSink } from '../network-events.js';
+import type { NetworkEventSink } from '../esims/lifecycle/network-events.js';
 
 /**
  * What the inbound network use cases need. `networkEvents` is read when an event is recorded,

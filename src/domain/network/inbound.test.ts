@@ -10,7 +10,7 @@ import {
 } from '../../../test/esim-fixtures.js';
 import { DATABASES, startTestApp } from '../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../test/harness.js';
-import type { NetworkEvent, NetworkEventSink } from '../network-events.js';
+import type { NetworkEvent, NetworkEventSink } from '../esims/lifecycle/network-events.js';
 import { recordAttach } from './attach.js';
 import { recordDataUse } from './data-use.js';
 import type { MsisdnAllocator } from './msisdn.js';

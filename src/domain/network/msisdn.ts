@@ -1,8 +1,8 @@
 import type { Db } from '../../store/database.js';
 import { findEsim, msisdnTaken, setMsisdn } from '../../store/repositories/esim-repository.js';
 import { findNetwork } from '../../store/repositories/network-repository.js';
-import { countryByIso } from '../countries.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { countryByIso } from '../catalogue/countries.js';
+import { badRequest, conflict, notFound } from '../errors/error-codes.js';
 
 // Numbering an eSIM: the network allocates the number (an outbound command), the service checks
 // it is free and records it on the eSIM, so every network integration numbers eSIMs the same way.

@@ -3,9 +3,9 @@ import type { Executor } from '../../store/database.js';
 import { findEsim, setProfileStatus } from '../../store/repositories/esim-repository.js';
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { readUsageView } from '../../store/repositories/network-repository.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors/error-codes.js';
 import type { InboundNetworkDeps } from './inbound-deps.js';
-import { inTransaction } from '../use-cases/run.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // Inbound event: the device downloaded, installed or deleted the eSIM profile.
 
@@ -63,5 +63,5 @@ export async function recordProfileStatus(
   status: ProfileStatus,
 ): Promise<ProfileResult> {
   const at = deps.clock.now();
-  return inTransaction(deps, (trx) => applyProfileStatus(trx, deps, iccid, status, at));
+  return runWrite(deps, (trx) => applyProfileStatus(trx, deps, iccid, status, at), undefined);
 }

@@ -1,5 +1,5 @@
-import type { Bundle } from '../bundle.js';
-import { badRequest } from '../errors.js';
+import type { Bundle } from '../catalogue/bundle.js';
+import { badRequest } from '../errors/error-codes.js';
 import type { OrderLineInput } from './validation.js';
 
 // Prices come from the catalogue at the moment the order is placed: pricePerUnit is the bundle

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
-import { badRequest } from '../errors.js';
-import { isValidIccid } from '../esim-issuer.js';
+import { badRequest } from '../errors/error-codes.js';
+import { isValidIccid } from '../esims/esim-issuer.js';
 
 // The rules an order request must meet before anything is looked up: line types, quantities
 // (per line and per order, from config), and the `iccids` rules of assign: true.

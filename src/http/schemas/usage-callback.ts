@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { UTILISATION_THRESHOLDS } from '../../domain/usage-alerts.js';
+import { UTILISATION_THRESHOLDS } from '../../domain/callbacks/usage-alerts.js';
 
 // The usage callback the service POSTs to an organisation's callback URL (spec part 6). These
 // schemas describe it in the OpenAPI document and are the type of what is sent: the payload

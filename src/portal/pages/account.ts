@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
-import { WRONG_CURRENT_PASSWORD, changeOwnPassword } from '../../domain/portal/links.js';
-import { MIN_PASSWORD_LENGTH } from '../../domain/portal/passwords.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
+import {
+  WRONG_CURRENT_PASSWORD,
+  changeOwnPassword,
+} from '../../domain/access/set-password-links.js';
+import { MIN_PASSWORD_LENGTH } from '../../domain/access/passwords.js';
 import type { PortalView } from '../context.js';
 import { requirePermission } from '../context.js';
 import { FLASH_COOKIE, SESSION_COOKIE, clearCookie, setCookie } from '../cookies.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import type { AuditEntry } from '../../domain/audit.js';
-import { auditTrail } from '../../domain/audit.js';
+import type { AuditEntry } from '../../domain/audit/audit-log.js';
+import { auditTrail } from '../../domain/audit/audit-log.js';
 import { requirePermission } from '../context.js';
 import { formatDateTime } from '../format.js';
 import type { SafeHtml } from '../html.js';

@@ -1,4 +1,4 @@
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors/error-codes.js';
 import { formatMoney } from '../format.js';
 
 // People type money as money ("100", "100.50", "1,000.00"); the top-up rules take whole minor

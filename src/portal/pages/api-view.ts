@@ -1,7 +1,7 @@
 import type { DeliveryDetail, DeliverySummary } from '../../domain/callbacks/deliveries.js';
 import { RESENDABLE } from '../../domain/callbacks/deliveries.js';
-import type { KeySummary } from '../../domain/portal/api-access.js';
-import { isTestEventIccid } from '../../domain/portal/api-access.js';
+import type { KeySummary } from '../../domain/access/api-access.js';
+import { isTestEventIccid } from '../../domain/access/api-access.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import { formError, selectField, textField } from '../forms.js';

@@ -1,15 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getDelivery, listDeliveries } from '../../domain/callbacks/deliveries.js';
 import type { AppDeps } from '../../deps.js';
-import { DomainError, badRequest } from '../../domain/errors.js';
-import { updateOrganisationSettings, rotateApiKey } from '../../domain/organisations.js';
-import type { KeyChangeDeps } from '../../domain/organisations.js';
+import { DomainError, badRequest } from '../../domain/errors/error-codes.js';
+import {
+  updateOrganisationSettings,
+  rotateApiKey,
+} from '../../domain/organisations/organisation-changes.js';
+import type { KeyChangeDeps } from '../../domain/organisations/organisation-changes.js';
 import {
   readKeySummary,
   resendFromPortal,
   revealApiKey,
   sendTestEvent,
-} from '../../domain/portal/api-access.js';
+} from '../../domain/access/api-access.js';
 import type { PortalView } from '../context.js';
 import { auditActor, redirectWithFlash, requirePermission } from '../context.js';
 import { csrfField, formValue } from '../forms.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
-import { saveCardWithPayment } from '../../domain/portal/card-payment.js';
-import { topUpOnce } from '../../domain/portal/top-up-once.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
+import { saveCardWithPayment } from '../../domain/money/card-payment.js';
+import { topUpOnce } from '../../domain/money/top-up-once.js';
 import { pageLedgerEntries, readFunds } from '../../store/repositories/ledger-repository.js';
 import { findDefaultCard } from '../../store/repositories/payment-repository.js';
 import type { PortalView } from '../context.js';

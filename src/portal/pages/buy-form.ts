@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
 import type { OrderRequest, OrderType } from '../../domain/orders/validation.js';
 
 // The Buy bundles form: one bundle, a quantity and where the units go (inventory, new eSIMs, or

@@ -1,5 +1,5 @@
-import type { Bundle } from '../../domain/bundle.js';
-import { REGIONS } from '../../domain/countries.js';
+import type { Bundle } from '../../domain/catalogue/bundle.js';
+import { REGIONS } from '../../domain/catalogue/countries.js';
 import { formatBytes, formatMoney } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { catalogueFilter } from '../../domain/catalogue/query.js';
-import { DomainError } from '../../domain/errors.js';
-import type { Bundle } from '../../domain/bundle.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
+import type { Bundle } from '../../domain/catalogue/bundle.js';
 import { bundleFromRow, listCatalogue } from '../../store/repositories/catalogue-repository.js';
 import { requirePermission } from '../context.js';
 import { html } from '../html.js';

@@ -1,4 +1,8 @@
-import type { AssignmentView, EsimBundleView, EsimDetails } from '../../domain/esim-details.js';
+import type {
+  AssignmentView,
+  EsimBundleView,
+  EsimDetails,
+} from '../../domain/esims/esim-details.js';
 import type { PortalView } from '../context.js';
 import { formatBytes, formatDateTime } from '../format.js';
 import { actionForm, csrfField } from '../forms.js';

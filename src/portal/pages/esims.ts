@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { listOrganisationEsims, readEsimDetails } from '../../domain/esim-details.js';
-import { DomainError } from '../../domain/errors.js';
+import { listOrganisationEsims, readEsimDetails } from '../../domain/esims/esim-details.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
 import type { PortalView } from '../context.js';
 import { redirectWithFlash, requirePermission } from '../context.js';
 import { html } from '../html.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { iso } from '../../clock.js';
 import type { AppDeps } from '../../deps.js';
-import type { InventoryEntry } from '../../domain/inventory-view.js';
-import { readInventory } from '../../domain/inventory-view.js';
+import type { InventoryEntry } from '../../domain/inventory/inventory-view.js';
+import { readInventory } from '../../domain/inventory/inventory-view.js';
 import { requirePermission } from '../context.js';
 import { formatBytes, formatDateTime } from '../format.js';
 import type { SafeHtml } from '../html.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors/error-codes.js';
 import { countOrders, findOrder, listOrders } from '../../store/repositories/order-repository.js';
 import type { PortalView } from '../context.js';
 import { redirectWithFlash, requirePermission } from '../context.js';

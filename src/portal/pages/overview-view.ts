@@ -1,5 +1,5 @@
-import { isTestEventIccid } from '../../domain/portal/api-access.js';
-import type { Overview } from '../../domain/portal/overview.js';
+import { isTestEventIccid } from '../../domain/access/api-access.js';
+import type { Overview } from '../../domain/organisations/overview.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import type { Shown } from './money-view.js';

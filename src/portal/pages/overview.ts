@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { readOverview } from '../../domain/portal/overview.js';
+import { readOverview } from '../../domain/organisations/overview.js';
 import { requirePermission } from '../context.js';
 import { sendPage } from '../layout.js';
 import { overviewBody } from './overview-view.js';

@@ -1,4 +1,4 @@
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../domain/errors/error-codes.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../deps.js';
-import { DomainError, badRequest } from '../../domain/errors.js';
-import type { Organisation } from '../../domain/organisation.js';
+import { badRequest } from '../../domain/errors/error-codes.js';
+import type { Organisation } from '../../domain/organisations/organisation.js';
 import type { PlacedOrder } from '../../domain/orders/placement.js';
 import { orderingOrganisation, placeOrder, validateOrder } from '../../domain/orders/placement.js';
 import type { OrderRequest } from '../../domain/orders/validation.js';
-import type { Outcome } from '../../domain/use-cases/run.js';
-import { runProcess, runUseCase } from '../../domain/use-cases/run.js';
-import { revokeById } from '../../domain/use-cases/revoke.js';
-import { sendSms } from '../../domain/use-cases/send-sms.js';
-import { afterEarlierSubmission } from '../../domain/portal/after-earlier.js';
+import type { Outcome } from '../../domain/runner/use-case-runner.js';
+import { answerOf, runProcess, runUseCase } from '../../domain/runner/use-case-runner.js';
+import { revokeById } from '../../domain/esims/revoke-bundle.js';
+import { sendSms } from '../../domain/esims/send-sms.js';
+import { afterEarlierSubmission } from '../../domain/runner/after-earlier.js';
 
 // The writes of the Orders and eSIMs pages: the domain use cases the API routes call, through
 // the same runner. Buying carries the review page's key as its Idempotency-Key, so a double
@@ -35,9 +35,7 @@ function hashOf(request: OrderRequest): string {
 }
 
 function referenceOf(outcome: Outcome<{ orderReference: string }>): string {
-  if (outcome.kind === 'done') return outcome.body.orderReference;
-  if (outcome.error !== undefined) throw new DomainError(outcome.error.code, outcome.error.message);
-  return (JSON.parse(outcome.body) as { orderReference: string }).orderReference;
+  return answerOf(outcome).orderReference;
 }
 
 /** Places the order reviewed under `key`; the reference of the one order that key places. */
@@ -112,9 +110,6 @@ export async function sendEsimSms(
     requestHash: createHash('sha256').update(`portal sms\n${iccid}\n${message}`).digest('hex'),
   };
   await afterEarlierSubmission(deps.wallClock, EARLIER_WAIT_MS, async () => {
-    const outcome = await runProcess(deps, sendSms, input, { idempotency, present: () => ({}) });
-    if (outcome.kind === 'replayed' && outcome.error !== undefined) {
-      throw new DomainError(outcome.error.code, outcome.error.message);
-    }
+    answerOf(await runProcess(deps, sendSms, input, { idempotency, present: () => ({}) }));
   });
 }

@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
 import {
   FORGOT_PASSWORD_SENT,
   forgotPassword,
   setPasswordWithLink,
   userOfLink,
   LINK_INVALID,
-} from '../../domain/portal/links.js';
-import { MIN_PASSWORD_LENGTH } from '../../domain/portal/passwords.js';
-import { signOut } from '../../domain/portal/sessions.js';
-import { signIn } from '../../domain/portal/sign-in.js';
-import { newSecret } from '../../domain/portal/secrets.js';
+} from '../../domain/access/set-password-links.js';
+import { MIN_PASSWORD_LENGTH } from '../../domain/access/passwords.js';
+import { signOut } from '../../domain/access/sessions.js';
+import { signIn } from '../../domain/access/sign-in.js';
+import { newSecret } from '../../domain/access/secrets.js';
 import {
   PRE_SESSION_CSRF_COOKIE,
   SESSION_COOKIE,

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
-import { PORTAL_ROLES } from '../../domain/portal/user.js';
-import type { PortalUser } from '../../domain/portal/user.js';
+import { DomainError } from '../../domain/errors/error-codes.js';
+import { PORTAL_ROLES } from '../../domain/access/portal-user.js';
+import type { PortalUser } from '../../domain/access/portal-user.js';
 import {
   addOrganisationUser,
   changeUserRole,
   listUsersOf,
   removeUser,
-} from '../../domain/portal/users.js';
+} from '../../domain/access/organisation-users.js';
 import type { PortalView } from '../context.js';
 import { auditActor, redirectWithFlash, requirePermission } from '../context.js';
 import { actionForm, csrfField, formError, formValue, selectField, textField } from '../forms.js';

@@ -3,7 +3,7 @@ import type { Executor } from '../database.js';
 import type { AssignmentRow, AssignmentsTable } from '../schema.js';
 
 // Assignment rows. The `state` column is written only through updateAssignmentIfState, which
-// src/domain/lifecycle/transition.ts calls after checking the transition table.
+// src/domain/esims/lifecycle/transition.ts calls after checking the transition table.
 
 /** Numbers from the database arrive as strings on some drivers (pg int8): normalise once. */
 export function normaliseAssignment(row: AssignmentRow): AssignmentRow {

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { Bundle } from '../../domain/bundle.js';
+import type { Bundle } from '../../domain/catalogue/bundle.js';
 import { compiledOnce } from '../compiled.js';
 import type { DialectName, Executor } from '../database.js';
 import type { BundleRow } from '../schema.js';

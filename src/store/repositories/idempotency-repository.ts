@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../domain/errors.js';
+import type { ErrorCode } from '../../domain/errors/error-codes.js';
 import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 
@@ -227,7 +227,7 @@ export function completeClaimWithResult(
   return completeClaim(db, organisationId, key, owner, 200, JSON.stringify(result));
 }
 
-/** An error a request ended with, as the catalogue of src/domain/errors.ts describes it. */
+/** An error a request ended with, as the catalogue of src/domain/errors/error-codes.ts describes it. */
 export interface StoredError {
   readonly code: ErrorCode;
   readonly message: string;

@@ -1,5 +1,5 @@
 import { applyResend } from '../../../domain/callbacks/deliveries.js';
-import { runUseCase } from '../../../domain/use-cases/run.js';
+import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
 import {
@@ -46,7 +46,6 @@ export function registerResendCallback(app: Api, deps: AppDeps): void {
     const outcome = await runUseCase(deps, applyResend, input, {
       idempotency: idempotencyOf(request),
       present: (queued) => queued,
-      status: 202,
     });
     reply.code(202);
     return replyWith(reply, outcome);

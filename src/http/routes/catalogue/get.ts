@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { catalogueItem } from '../../../domain/catalogue/view.js';
-import { notFound } from '../../../domain/errors.js';
+import { catalogueItem } from '../../../domain/catalogue/catalogue-view.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
 import { findBundleByName } from '../../../store/repositories/catalogue-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';

@@ -9,7 +9,7 @@ import { BUILT_IN_GROUPS } from '../../../domain/catalogue/naming.js';
 import type { CatalogueQuery } from '../../../domain/catalogue/query.js';
 import { catalogueFilter } from '../../../domain/catalogue/query.js';
 import { encodeMissingBundleJson } from '../../../domain/catalogue/seed.js';
-import { catalogueItem } from '../../../domain/catalogue/view.js';
+import { catalogueItem } from '../../../domain/catalogue/catalogue-view.js';
 import {
   bundleFromRow,
   findBundleByName,

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
-import type { Bundle } from '../../../domain/bundle.js';
+import type { Bundle } from '../../../domain/catalogue/bundle.js';
 import { builtInCatalogue } from '../../../domain/catalogue/built-in.js';
 import { BUILT_IN_GROUPS } from '../../../domain/catalogue/naming.js';
-import { countryByIso } from '../../../domain/countries.js';
+import { countryByIso } from '../../../domain/catalogue/countries.js';
 
 interface Item {
   name: string;

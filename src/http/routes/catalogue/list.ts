@@ -5,7 +5,7 @@ import {
   MAX_PER_PAGE,
   catalogueFilter,
 } from '../../../domain/catalogue/query.js';
-import { REGIONS } from '../../../domain/countries.js';
+import { REGIONS } from '../../../domain/catalogue/countries.js';
 import {
   catalogueVersion,
   listCatalogueJson,

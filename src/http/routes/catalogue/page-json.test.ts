@@ -4,7 +4,7 @@ import { addBundles, fixtureBundle } from '../../../../test/fixtures/orders.js';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
 import { BUILT_IN_GROUPS } from '../../../domain/catalogue/naming.js';
-import { catalogueItem } from '../../../domain/catalogue/view.js';
+import { catalogueItem } from '../../../domain/catalogue/catalogue-view.js';
 import { bundleFromRow, listCatalogue } from '../../../store/repositories/catalogue-repository.js';
 import { cataloguePageJson } from './page-json.js';
 

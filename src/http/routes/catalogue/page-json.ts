@@ -1,4 +1,4 @@
-import { countryView } from '../../../domain/catalogue/view.js';
+import { countryView } from '../../../domain/catalogue/catalogue-view.js';
 import type {
   CatalogueItemJson,
   CatalogueRow,

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { MAX_REPEAT } from '../../../domain/lifecycle/apply.js';
-import type { AppliedBundle } from '../../../domain/use-cases/apply.js';
-import { applyBundle } from '../../../domain/use-cases/apply.js';
-import { runUseCase } from '../../../domain/use-cases/run.js';
+import { MAX_REPEAT } from '../../../domain/esims/lifecycle/apply-from-inventory.js';
+import type { AppliedBundle } from '../../../domain/esims/apply-bundle.js';
+import { applyBundle } from '../../../domain/esims/apply-bundle.js';
+import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { Api } from '../../api.js';
 import {
   IdempotencyHeaders,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { notFound } from '../../../domain/errors.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
 import type { EsimAssignments } from '../../../store/repositories/assignment-repository.js';
 import { listEsimAssignments } from '../../../store/repositories/assignment-repository.js';
 import type { Api } from '../../api.js';

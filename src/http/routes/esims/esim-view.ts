@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { loadOwnedEsim as loadOwned } from '../../../domain/owned-esim.js';
+import { loadOwnedEsim as loadOwned } from '../../../domain/esims/owned-esim.js';
 import type { EsimActivity, EsimDetailRow } from '../../../store/repositories/esim-repository.js';
 import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 
@@ -62,7 +62,7 @@ export function esimLiveFields(row: EsimRow, activity: EsimActivity | undefined)
   };
 }
 
-export { checkIccid, esimNotFound } from '../../../domain/owned-esim.js';
+export { checkIccid, esimNotFound } from '../../../domain/esims/owned-esim.js';
 
 /** The caller's eSIM, or 400 (malformed) / 404 (unknown or another organisation's). */
 export function loadOwnedEsim(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { luhnCheckDigit } from '../../../domain/esim-issuer.js';
+import { luhnCheckDigit } from '../../../domain/esims/esim-issuer.js';
 import { FR_1MB, buy, getJson, seedTestBundles } from '../../../../test/esim-fixtures.js';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { badRequest } from '../../../domain/errors.js';
+import { badRequest } from '../../../domain/errors/error-codes.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { findEsimDetail } from '../../../store/repositories/esim-repository.js';

@@ -7,7 +7,7 @@ import {
   installZip,
   loadInstallEsims,
   loadInstallRows,
-} from '../../../domain/install-data.js';
+} from '../../../domain/esims/install-data.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { EsimSchema, esimBody } from './esim-view.js';

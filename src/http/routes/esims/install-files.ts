@@ -5,7 +5,7 @@ import {
   installFileName,
   installZip,
   loadInstallRows,
-} from '../../../domain/install-data.js';
+} from '../../../domain/esims/install-data.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 

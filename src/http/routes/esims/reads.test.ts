@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { FR_1MB, buy, getJson, seedTestBundles } from '../../../../test/esim-fixtures.js';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
-import { luhnCheckDigit } from '../../../domain/esim-issuer.js';
+import { luhnCheckDigit } from '../../../domain/esims/esim-issuer.js';
 
 // The eSIM reads answer from one statement each (the row with its activity; the assignments
 // with their bundles' descriptions). These pin the edges of those joins: an eSIM with no

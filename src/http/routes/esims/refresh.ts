@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { refreshEsim } from '../../../domain/esim-actions.js';
+import { refreshEsim } from '../../../domain/esims/esim-actions.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams, loadOwnedEsim } from './esim-view.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { revokeByName } from '../../../domain/use-cases/revoke.js';
+import { revokeByName } from '../../../domain/esims/revoke-bundle.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams } from './esim-view.js';

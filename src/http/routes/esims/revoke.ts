@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import { revokeById } from '../../../domain/use-cases/revoke.js';
+import { revokeById } from '../../../domain/esims/revoke-bundle.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { ICCID_DESCRIPTION } from './esim-view.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { runProcess } from '../../../domain/use-cases/run.js';
-import { SMS_MAX_CHARACTERS, sendSms } from '../../../domain/use-cases/send-sms.js';
+import { runProcess } from '../../../domain/runner/use-case-runner.js';
+import { SMS_MAX_CHARACTERS, sendSms } from '../../../domain/esims/send-sms.js';
 import type { Api } from '../../api.js';
 import {
   IdempotencyHeaders,

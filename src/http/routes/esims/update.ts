@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { CUSTOMER_REF_MAX, updateCustomerRef } from '../../../domain/esim-actions.js';
+import { CUSTOMER_REF_MAX, updateCustomerRef } from '../../../domain/esims/esim-actions.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { ICCID_DESCRIPTION, checkIccid } from './esim-view.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addDays } from '../../../clock.js';
-import { expireTestCredit, grantTestCredit } from '../../../domain/ledger.js';
+import { expireTestCredit, grantTestCredit } from '../../../domain/money/ledger.js';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
 import type { FileBackedApp } from '../../../../test/fixtures/orders.js';

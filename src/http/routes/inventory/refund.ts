@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import type { RefundResult } from '../../../domain/inventory-refund.js';
-import { refundUnits } from '../../../domain/inventory-refund.js';
-import { runUseCase } from '../../../domain/use-cases/run.js';
+import type { RefundResult } from '../../../domain/inventory/inventory-refund.js';
+import { refundUnits } from '../../../domain/inventory/inventory-refund.js';
+import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { Api } from '../../api.js';
 import {
   IdempotencyHeaders,

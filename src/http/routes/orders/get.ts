@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { notFound } from '../../../domain/errors.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
 import { findActivations, findOrder } from '../../../store/repositories/order-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';

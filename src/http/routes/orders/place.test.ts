@@ -9,7 +9,7 @@ import {
   runCli,
   startFileBackedApp,
 } from '../../../../test/fixtures/orders.js';
-import { isValidIccid } from '../../../domain/esim-issuer.js';
+import { isValidIccid } from '../../../domain/esims/esim-issuer.js';
 
 const SMALL = 'test_orders_small';
 const BIG = 'test_orders_big';

@@ -8,7 +8,7 @@ import {
 } from '../../../domain/orders/placement.js';
 import type { OrderRequest } from '../../../domain/orders/validation.js';
 import type { Api } from '../../api.js';
-import { runUseCase } from '../../../domain/use-cases/run.js';
+import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import {
   IdempotencyHeaders,
   idempotencyConflict,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, startTestApp } from '../../../../test/harness.js';
 import type { TestApp, TestOrg } from '../../../../test/harness.js';
-import { addUser } from '../../../domain/organisations.js';
+import { addUser } from '../../../domain/organisations/organisation-changes.js';
 
 for (const kind of DATABASES) {
   describe(`GET /v2.1/organisation [${kind}]`, () => {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { notFound } from '../../../domain/errors.js';
+import { notFound } from '../../../domain/errors/error-codes.js';
 import {
   findEncryptedApiKey,
   findOrganisationById,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { apiActor } from '../../../domain/audit.js';
-import { topUpBalance } from '../../../domain/use-cases/top-up.js';
+import { apiActor } from '../../../domain/audit/audit-log.js';
+import { topUpBalance } from '../../../domain/money/top-up-balance.js';
 import type { Api } from '../../api.js';
 import {
   IdempotencyHeaders,

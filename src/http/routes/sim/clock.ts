@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { iso } from '../../../clock.js';
 import type { AppDeps } from '../../../deps.js';
-import { runLifecycleScheduler } from '../../../domain/lifecycle/scheduler.js';
-import { advanceSimulatorClock } from '../../../domain/simulator-control.js';
+import { runLifecycleScheduler } from '../../../domain/esims/lifecycle/scheduler.js';
+import { advanceSimulatorClock } from '../../../domain/simulator/simulator-control.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { badRequest } from '../../../domain/errors.js';
+import { badRequest } from '../../../domain/errors/error-codes.js';
 import { numberEsim } from '../../../domain/network/msisdn.js';
 import type { ProfileStatus } from '../../../domain/network/profile.js';
 import type { AttachTarget } from '../../../network/simulated-events.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
-import { takeFault } from '../../../domain/simulator-control.js';
+import { takeFault } from '../../../domain/simulator/simulator-control.js';
 import { listFaults } from '../../../store/repositories/sim-repository.js';
 import { sendError } from '../../error-handler.js';
 

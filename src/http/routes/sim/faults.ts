@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { addFault, removeFaults } from '../../../domain/simulator-control.js';
+import { addFault, removeFaults } from '../../../domain/simulator/simulator-control.js';
 import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
 import { listFaults } from '../../../store/repositories/sim-repository.js';
 import type { Api } from '../../api.js';

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { clearProcessingDelay, setProcessingDelay } from '../../../domain/simulator-control.js';
+import {
+  clearProcessingDelay,
+  setProcessingDelay,
+} from '../../../domain/simulator/simulator-control.js';
 import { readProcessingDelayOverride } from '../../../store/repositories/sim-repository.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks } from './sim-schema.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { RESET_PARTS, resetSimulator } from '../../../domain/simulator-control.js';
-import { resetToSeed } from '../../../domain/fixtures/snapshot.js';
+import { RESET_PARTS, resetSimulator } from '../../../domain/simulator/simulator-control.js';
+import { resetToSeed } from '../../../domain/simulator/snapshot.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 

@@ -4,7 +4,7 @@ import {
   SNAPSHOT_FORMAT,
   exportSnapshot,
   importSnapshot,
-} from '../../../domain/fixtures/snapshot.js';
+} from '../../../domain/simulator/snapshot.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks } from './sim-schema.js';
 

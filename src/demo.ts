@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import type { AppDeps } from './deps.js';
+import { portalUserFromRow } from './store/repositories/user-repository.js';
+import { systemActor } from './domain/audit/audit-log.js';
+import { setPassword } from './domain/access/set-password-links.js';
+import { defaultExpiry } from './domain/money/card-input.js';
+import { saveCard } from './domain/money/save-card.js';
+import { DEFAULT_TEST_CARD } from './payments/test-cards.js';
+import {
+  countOrganisations,
+  listOrganisations,
+} from './store/repositories/organisation-repository.js';
+import { defaultGroupsFor } from './domain/catalogue/naming.js';
+import { openAccount } from './domain/money/ledger.js';
+import { addUser, createOrganisation } from './domain/organisations/organisation-changes.js';
+
+export const DEMO_NAME = 'Demo Organisation';
+export const DEMO_OPENING_BALANCE = 100_000; // 1,000.00 in the organisation currency
+export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
+
+export interface DemoOrganisation {
+  id: string;
+  name: string;
+  apiKey: string;
+  /** The demo admin's portal password, printed once on the first start. */
+  adminPassword: string;
+}
+
+/**
+ * On an empty simulator database, one organisation with a balance and an admin user, so a
+ * newcomer gets a 200 at once. Returns undefined when the database already has organisations.
+ */
+export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganisation | undefined> {
+  if ((await countOrganisations(deps.store.db)) > 0) return undefined;
+  const orgDeps = {
+    db: deps.store.db,
+    clock: deps.clock,
+    random: deps.random,
+    cipher: deps.cipher,
+  };
+  const created = await createOrganisation(
+    orgDeps,
+    {
+      name: DEMO_NAME,
+      businessType: 'Travel',
+      country: 'GB',
+      groups: defaultGroupsFor(deps.config.mode),
+    },
+    (trx, org) =>
+      openAccount(trx, {
+        organisationId: org.id,
+        balance: DEMO_OPENING_BALANCE,
+        description: 'demo opening balance',
+        at: deps.clock.now(),
+      }),
+  );
+  const admin = await addUser(orgDeps, created.id, {
+    email: DEMO_ADMIN_EMAIL,
+    firstName: 'Demo',
+    lastName: 'Admin',
+    role: 'Admin',
+    timeZone: 'UTC',
+  });
+  const adminPassword = randomBytes(12).toString('base64url');
+  await setPassword(deps, systemActor, portalUserFromRow(admin), adminPassword);
+  // A success test card, so top-up works at once (the test processor only exists in simulators).
+  if (deps.payments.name === 'test') {
+    await saveCard(deps, created.id, { number: DEFAULT_TEST_CARD, ...defaultExpiry(deps.clock) });
+  }
+  return {
+    id: created.id,
+    name: created.organisation.name,
+    apiKey: created.apiKey,
+    adminPassword,
+  };
+}
+
+/**
+ * Prints what a newcomer needs on the first start of a simulator (the demo key and a curl line),
+ * and on later starts where to find the organisations, without creating anything again.
+ */
+export async function announceDemo(
+  deps: AppDeps,
+  url: string,
+  print: (line: string) => void,
+): Promise<void> {
+  const demo = await createDemoOrganisation(deps);
+  if (demo === undefined) {
+    const demoRow = (await listOrganisations(deps.store.db)).find((o) => o.name === DEMO_NAME);
+    if (demoRow !== undefined) {
+      print(
+        `Demo organisation ${demoRow.id} exists; "esim org rotate-key ${demoRow.id}" prints a new key.`,
+      );
+      print(
+        `Portal: ${url}/portal (${DEMO_ADMIN_EMAIL}; "Forgot your password?" mails a link that "esim mail list" prints)`,
+      );
+    }
+    return;
+  }
+  print('');
+  print(`Demo organisation created: ${demo.name} (${demo.id})`);
+  print(`API key: ${demo.apiKey}`);
+  print(`Try it:  curl -H 'X-API-Key: ${demo.apiKey}' ${url}/v2.1/organisation`);
+  print(`Docs:    ${url}/docs`);
+  print(`Portal:  ${url}/portal  (email ${DEMO_ADMIN_EMAIL}, password ${demo.adminPassword})`);
+  print('');
+}

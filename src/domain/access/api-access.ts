@@ -1,0 +1,197 @@
+import { iso } from '../../clock.js';
+import type { Clock } from '../../clock.js';
+import type { RandomSource } from '../../random.js';
+import type { KeyCipher } from '../../security/api-keys.js';
+import type { Db, Executor } from '../../store/database.js';
+import type { PreviousKey } from '../../store/repositories/api-key-repository.js';
+import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
+import { insertCallbackEvents } from '../../store/repositories/callback-repository.js';
+import {
+  findCallbackUrl,
+  findEncryptedApiKey,
+} from '../../store/repositories/organisation-repository.js';
+import type { AuditActor } from '../audit/audit-log.js';
+import { audit } from '../audit/audit-log.js';
+import type { DeliverySummary } from '../callbacks/deliveries.js';
+import { applyResend } from '../callbacks/deliveries.js';
+import { badRequest, notFound } from '../errors/error-codes.js';
+import { luhnCheckDigit, luhnValid } from '../esims/esim-issuer.js';
+import { runWrite } from '../runner/use-case-runner.js';
+
+// The portal's API & callbacks page: the API key (masked until revealed, each reveal audited),
+// and the callback tools an organisation needs to check its receiver: a test event through the
+// real delivery path, and resend. Rotation and the callback settings are the organisation rules
+// of domain/organisations/organisation-changes.ts, the same ones the CLI runs.
+
+export interface KeyDeps {
+  readonly store: { readonly db: Db };
+  readonly cipher: KeyCipher;
+  readonly clock: Clock;
+}
+
+/** The key with all but its prefix and last four characters hidden. */
+export function maskApiKey(key: string): string {
+  const prefix = /^[a-z]+_/.exec(key)?.[0] ?? '';
+  return `${prefix}${'•'.repeat(12)}${key.slice(-4)}`;
+}
+
+async function currentKey(deps: KeyDeps, organisationId: string): Promise<string> {
+  const encrypted = await findEncryptedApiKey(deps.store.db, organisationId);
+  if (encrypted === undefined) throw notFound(`organisation ${organisationId} not found`);
+  return deps.cipher.decrypt(encrypted);
+}
+
+export interface KeySummary {
+  readonly masked: string;
+  /** Rotated-out keys that still authenticate, newest first (hashes only: never shown). */
+  readonly inGrace: readonly PreviousKey[];
+}
+
+export async function readKeySummary(deps: KeyDeps, organisationId: string): Promise<KeySummary> {
+  const [key, inGrace] = await Promise.all([
+    currentKey(deps, organisationId),
+    listKeysInGrace(deps.store.db, organisationId, iso(deps.clock.now())),
+  ]);
+  return { masked: maskApiKey(key), inGrace };
+}
+
+interface Acting {
+  readonly organisationId: string;
+  readonly who: AuditActor;
+}
+
+async function recordReveal(tx: Executor, deps: KeyDeps, input: Acting): Promise<void> {
+  await audit(tx, input.who, {
+    action: 'api_key.revealed',
+    organisationId: input.organisationId,
+    at: deps.clock.now(),
+  });
+}
+
+/** The whole key, for a user who asked to see it; the reveal is audited first. */
+export async function revealApiKey(
+  deps: KeyDeps,
+  organisationId: string,
+  who: AuditActor,
+): Promise<string> {
+  const key = await currentKey(deps, organisationId);
+  await runWrite(deps, recordReveal, { organisationId, who });
+  return key;
+}
+
+export interface CallbackToolDeps {
+  readonly store: { readonly db: Db };
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+/**
+ * The ICCID of a test event: `89`, 16 random digits and a wrong check digit, so no eSIM ever has
+ * it. Each test event has its own, so one a receiver keeps refusing (delivery is in order per
+ * eSIM) never holds back the next test.
+ */
+export function testEventIccid(random: RandomSource): string {
+  const digits = random
+    .uuid()
+    .replace(/-/g, '')
+    .split('')
+    .map((c) => String(parseInt(c, 16) % 10))
+    .join('')
+    .slice(0, 16);
+  const payload = `89${digits}`;
+  return `${payload}${(luhnCheckDigit(payload) + 1) % 10}`;
+}
+
+/** Whether an ICCID is one of a test event's (its check digit is wrong). */
+export function isTestEventIccid(iccid: string): boolean {
+  return /^89\d{17}$/.test(iccid) && !luhnValid(iccid);
+}
+
+/** The test event in the caller's transaction: the outbox row and its audit row. */
+async function queueTestEvent(
+  tx: Executor,
+  deps: CallbackToolDeps,
+  input: Acting & { readonly id: string; readonly iccid: string },
+): Promise<void> {
+  const { organisationId, id, iccid } = input;
+  const url = await findCallbackUrl(tx, organisationId);
+  if (url === undefined) throw notFound(`organisation ${organisationId} not found`);
+  if (url === '') {
+    throw badRequest(
+      'callbackUrl is not set: configure a callback URL before sending a test event',
+    );
+  }
+  const at = deps.clock.now();
+  const when = iso(at);
+  await insertCallbackEvents(tx, [
+    {
+      id,
+      organisation_id: organisationId,
+      iccid,
+      alert_type: 'FirstAttachment',
+      payload: JSON.stringify({ iccid, alertType: 'FirstAttachment', country: 'GB' }),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: when,
+      locked_until: null,
+      locked_by: null,
+      last_status: null,
+      created_at: when,
+      updated_at: when,
+      delivered_at: null,
+    },
+  ]);
+  await audit(tx, input.who, {
+    action: 'callback.test_sent',
+    organisationId,
+    at,
+    details: { eventId: id },
+  });
+}
+
+/**
+ * Queues a test usage callback (FirstAttachment in GB of a test ICCID) through the outbox, so
+ * it is signed, retried and logged like any other delivery. Returns its id.
+ */
+export async function sendTestEvent(
+  deps: CallbackToolDeps,
+  organisationId: string,
+  who: AuditActor,
+): Promise<string> {
+  const id = deps.random.uuid();
+  await runWrite(deps, queueTestEvent, {
+    organisationId,
+    who,
+    id,
+    iccid: testEventIccid(deps.random),
+  });
+  return id;
+}
+
+async function resendAudited(
+  tx: Executor,
+  deps: CallbackToolDeps,
+  input: Acting & { readonly id: string },
+): Promise<DeliverySummary> {
+  const summary = await applyResend(tx, deps, {
+    organisationId: input.organisationId,
+    id: input.id,
+  });
+  await audit(tx, input.who, {
+    action: 'callback.resent',
+    organisationId: input.organisationId,
+    at: deps.clock.now(),
+    details: { eventId: input.id },
+  });
+  return summary;
+}
+
+/** Resends one of the organisation's deliveries (the API's rules), audited in its transaction. */
+export function resendFromPortal(
+  deps: CallbackToolDeps,
+  organisationId: string,
+  id: string,
+  who: AuditActor,
+): Promise<DeliverySummary> {
+  return runWrite(deps, resendAudited, { organisationId, id, who });
+}

@@ -1,0 +1,150 @@
+import { iso } from '../../clock.js';
+import {
+  deleteSessionsOfUser,
+  findPasswordHash,
+  findToken,
+  insertToken,
+  setPasswordHash,
+  consumeToken,
+} from '../../store/repositories/portal-repository.js';
+import { findUserById, findUsersByEmail } from '../../store/repositories/user-repository.js';
+import type { AuditActor } from '../audit/audit-log.js';
+import { audit, userActor } from '../audit/audit-log.js';
+import { badRequest } from '../errors/error-codes.js';
+import { runWrite } from '../runner/use-case-runner.js';
+import type { PortalDeps } from './access-deps.js';
+import { checkPasswordRules, hashPassword, verifyPassword } from './passwords.js';
+import { newSecret, secretHash } from './secrets.js';
+import type { PortalUser } from './portal-user.js';
+
+// One-time set-password links: a new user's way in, and "forgot password". A link works once,
+// for PORTAL_LINK_HOURS; setting a password through it ends every session of the user.
+
+export const SET_PASSWORD_PATH = '/portal/set-password';
+export const LINK_INVALID =
+  'This link is not valid any more: it was used, it expired, or it was replaced. Ask for a new one.';
+
+/**
+ * The link's address starts with PUBLIC_BASE_URL, or http://localhost:<PORT> when it is unset;
+ * never with the request's Host header, which whoever asks for a link could choose.
+ */
+export function setPasswordUrl(deps: PortalDeps, token: string): string {
+  const base =
+    deps.config.publicBaseUrl === ''
+      ? `http://localhost:${deps.config.port}`
+      : deps.config.publicBaseUrl;
+  return `${base}${SET_PASSWORD_PATH}?token=${token}`;
+}
+
+/** A new one-time link for the user; returns its URL. */
+export async function issueSetPasswordLink(deps: PortalDeps, userId: string): Promise<string> {
+  const token = newSecret();
+  const now = deps.wallClock.now();
+  await insertToken(deps.store.db, {
+    tokenHash: secretHash(token),
+    userId,
+    purpose: 'set_password',
+    createdAt: iso(now),
+    expiresAt: iso(new Date(now.getTime() + deps.config.portal.linkHours * 3_600_000)),
+    usedAt: null,
+  });
+  return setPasswordUrl(deps, token);
+}
+
+/** The user a link is for, while it can still be used. */
+export async function userOfLink(deps: PortalDeps, token: string): Promise<PortalUser | undefined> {
+  const record = await findToken(deps.store.db, secretHash(token));
+  if (record === undefined || record.usedAt !== null) return undefined;
+  if (Date.parse(record.expiresAt) <= deps.wallClock.now().getTime()) return undefined;
+  return findUserById(deps.store.db, record.userId);
+}
+
+/** Sets the password of the link's user, uses the link up and ends every session of the user. */
+export async function setPasswordWithLink(
+  deps: PortalDeps,
+  token: string,
+  password: string,
+  source: string,
+): Promise<PortalUser> {
+  checkPasswordRules(password);
+  const user = await userOfLink(deps, token);
+  if (user === undefined) throw badRequest(LINK_INVALID);
+  const hash = await hashPassword(password);
+  const now = deps.wallClock.now();
+  await runWrite(
+    deps,
+    async (trx) => {
+      if (!(await consumeToken(trx, secretHash(token), iso(now)))) throw badRequest(LINK_INVALID);
+      await setPasswordHash(trx, user.id, hash, iso(now));
+      await deleteSessionsOfUser(trx, user.id);
+      await audit(trx, userActor(user, source), {
+        action: 'user.password_set',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+    },
+    undefined,
+  );
+  return user;
+}
+
+/** Sets a password directly (the CLI's --password-stdin); ends every session of the user. */
+export async function setPassword(
+  deps: PortalDeps,
+  who: AuditActor,
+  user: PortalUser,
+  password: string,
+): Promise<void> {
+  checkPasswordRules(password);
+  const hash = await hashPassword(password);
+  await runWrite(
+    deps,
+    async (trx) => {
+      await setPasswordHash(trx, user.id, hash, iso(deps.wallClock.now()));
+      await deleteSessionsOfUser(trx, user.id);
+      await audit(trx, who, {
+        action: 'user.password_set',
+        organisationId: user.organisationId,
+        at: deps.clock.now(),
+      });
+    },
+    undefined,
+  );
+}
+
+export const FORGOT_PASSWORD_SENT =
+  'If an account has this email address, a link to set a new password is on its way.';
+
+/**
+ * Mails a set-password link to every user with this email address. Answers the same whether or
+ * not one exists, so the form tells nobody which addresses have accounts.
+ */
+export async function forgotPassword(deps: PortalDeps, email: string): Promise<void> {
+  const address = email.trim();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
+    throw badRequest('email must be an email address');
+  }
+  for (const user of await findUsersByEmail(deps.store.db, address)) {
+    const url = await issueSetPasswordLink(deps, user.id);
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Set your eSIM portal password',
+      text: `Hello ${user.firstName},\n\nSomeone (hopefully you) asked to set a new password for the eSIM portal.\nOpen this link within ${deps.config.portal.linkHours} hours to choose one; it works once:\n\n${url}\n\nIf you did not ask, ignore this mail: your password stays as it is.\n`,
+    });
+  }
+}
+
+export const WRONG_CURRENT_PASSWORD = 'current password is not correct';
+
+/** A signed-in user's own change: needs the current password; ends every session of the user. */
+export async function changeOwnPassword(
+  deps: PortalDeps,
+  user: PortalUser,
+  change: { current: string; next: string; source: string },
+): Promise<void> {
+  const stored = await findPasswordHash(deps.store.db, user.id);
+  if (stored === undefined || !(await verifyPassword(change.current, stored))) {
+    throw badRequest(WRONG_CURRENT_PASSWORD);
+  }
+  await setPassword(deps, userActor(user, change.source), user, change.next);
+}

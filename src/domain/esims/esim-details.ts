@@ -1,0 +1,126 @@
+import QRCode from 'qrcode';
+import type { Executor } from '../../store/database.js';
+import { listEsimAssignments } from '../../store/repositories/assignment-repository.js';
+import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
+import { searchEsims } from '../../store/repositories/esim-search-repository.js';
+import type { HistoryRow } from '../../store/repositories/history-repository.js';
+import { listHistory } from '../../store/repositories/history-repository.js';
+import type { NetworkRow } from '../../store/repositories/network-repository.js';
+import { findNetwork } from '../../store/repositories/network-repository.js';
+import type { AssignmentRow, EsimRow } from '../../store/schema.js';
+import { isValidIccid } from './esim-issuer.js';
+import { badRequest, notFound } from '../errors/error-codes.js';
+import { activationCodeOf } from './install-data.js';
+import { canTransition } from './lifecycle/states.js';
+
+// What a person looking after an organisation's eSIMs reads: a searchable page of them, and one
+// eSIM with its bundles, usage, history, where it was last seen and its install QR code.
+
+export const HISTORY_SHOWN = 50;
+
+export interface EsimListPage {
+  readonly esims: readonly EsimRow[];
+  readonly total: number;
+}
+
+/**
+ * A page of the organisation's eSIMs, newest first. `search` is part of an ICCID: digits only
+ * (spaces are ignored, as people copy ICCIDs in groups), at most 19 of them.
+ */
+export async function listOrganisationEsims(
+  db: Executor,
+  organisationId: string,
+  options: { search: string; offset: number; limit: number },
+): Promise<EsimListPage> {
+  const digits = options.search.replace(/\s+/g, '');
+  if (!/^\d{0,19}$/.test(digits)) {
+    throw badRequest('ICCID search must be up to 19 digits (part of an ICCID)');
+  }
+  const page = await searchEsims(db, organisationId, {
+    iccidContains: digits === '' ? undefined : digits,
+    offset: options.offset,
+    limit: options.limit,
+  });
+  return { esims: page.rows, total: page.total };
+}
+
+export interface AssignmentView {
+  readonly row: AssignmentRow;
+  /** Processing, Queued or Active: a revoke is possible. */
+  readonly revocable: boolean;
+}
+
+export interface EsimBundleView {
+  readonly name: string;
+  readonly description: string;
+  readonly assignments: readonly AssignmentView[];
+}
+
+export interface EsimDetails {
+  readonly esim: EsimRow;
+  readonly bundles: readonly EsimBundleView[];
+  /** Newest first, at most HISTORY_SHOWN entries. */
+  readonly history: readonly HistoryRow[];
+  readonly location: NetworkRow | undefined;
+  /** LPA:1$<SM-DP+ address>$<matching id>, what the QR code carries. */
+  readonly activationCode: string;
+  /** The install QR code as an SVG document. */
+  readonly qrSvg: string;
+}
+
+function groupByBundle(
+  rows: readonly AssignmentRow[],
+  descriptions: ReadonlyMap<string, string>,
+): EsimBundleView[] {
+  const byName = new Map<string, AssignmentView[]>();
+  for (const row of rows) {
+    const list = byName.get(row.bundle_name) ?? [];
+    list.push({ row, revocable: canTransition(row.state, 'Revoked') });
+    byName.set(row.bundle_name, list);
+  }
+  return [...byName].map(([name, assignments]) => ({
+    name,
+    description: descriptions.get(name) ?? '',
+    assignments,
+  }));
+}
+
+/** One eSIM of the organisation; 400 for a malformed ICCID, 404 when unknown or another's. */
+export async function readEsimDetails(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+): Promise<EsimDetails> {
+  if (!isValidIccid(iccid)) {
+    throw badRequest(
+      `"${iccid.slice(0, 40)}" is not an ICCID: expected 19 digits starting 89 with a valid Luhn check digit`,
+      'invalid_iccid',
+    );
+  }
+  const esim = await findOwnedEsim(db, organisationId, iccid);
+  if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
+  const [found, history, location] = await Promise.all([
+    listEsimAssignments(db, organisationId, iccid),
+    listHistory(db, iccid, HISTORY_SHOWN),
+    findNetwork(db, iccid),
+  ]);
+  const assignments = found?.rows ?? [];
+  const descriptions = found?.descriptions ?? new Map<string, string>();
+  const activationCode = activationCodeOf({
+    smdpAddress: esim.smdp_address,
+    matchingId: esim.matching_id,
+  });
+  const qrSvg = await QRCode.toString(activationCode, {
+    type: 'svg',
+    errorCorrectionLevel: 'M',
+    margin: 4,
+  });
+  return {
+    esim,
+    bundles: groupByBundle(assignments, descriptions),
+    history,
+    location,
+    activationCode,
+    qrSvg,
+  };
+}

@@ -1,0 +1,61 @@
+import { iso } from '../../../clock.js';
+import type { Executor } from '../../../store/database.js';
+import { updateAssignmentIfState } from '../../../store/repositories/assignment-repository.js';
+import { insertHistory } from '../../../store/repositories/history-repository.js';
+import type { AssignmentRow, AssignmentsTable } from '../../../store/schema.js';
+import { badRequest, conflict } from '../../errors/error-codes.js';
+import type { BundleState } from './states.js';
+import { HISTORY_NAME, canTransition } from './states.js';
+
+/** Columns a transition may change together with the state (usage counters, start/end). */
+export type TransitionChanges = Partial<
+  Pick<
+    AssignmentsTable,
+    'remaining_bytes' | 'used_bytes' | 'start_time' | 'end_time' | 'processing_due_at'
+  >
+>;
+
+export interface TransitionEvent {
+  readonly at: Date;
+  readonly changes?: TransitionChanges;
+}
+
+/** Raised when the row changed under us (another request or scheduler got there first). */
+export const STALE_ASSIGNMENT = 'stale_assignment';
+
+/**
+ * The one way an assignment changes state. It refuses a move that is not in TRANSITIONS,
+ * writes the new state (and any counters that change with it) only if the row is still in the
+ * state the caller read, and writes the history entry in the same transaction.
+ */
+export async function transition(
+  trx: Executor,
+  assignment: AssignmentRow,
+  to: BundleState,
+  event: TransitionEvent,
+): Promise<AssignmentRow> {
+  if (!canTransition(assignment.state, to)) {
+    throw badRequest(
+      `assignment ${assignment.id} is ${assignment.state} and cannot become ${to}`,
+      'illegal_transition',
+    );
+  }
+  if (to === 'Depleted' && Number(assignment.unlimited) === 1) {
+    throw badRequest(`assignment ${assignment.id} is unlimited and cannot be depleted`);
+  }
+  const at = iso(event.at);
+  const changes = { ...event.changes, state: to, updated_at: at };
+  const updated = await updateAssignmentIfState(trx, assignment, changes);
+  if (!updated) {
+    throw conflict(`assignment ${assignment.id} changed concurrently; retry`, STALE_ASSIGNMENT);
+  }
+  await insertHistory(trx, {
+    iccid: assignment.iccid,
+    name: HISTORY_NAME[to],
+    bundle: assignment.bundle_name,
+    bundle_state: to,
+    alert_type: '',
+    created_at: at,
+  });
+  return { ...assignment, ...changes };
+}
