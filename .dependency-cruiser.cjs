@@ -21,6 +21,47 @@ module.exports = {
       },
     },
     {
+      name: 'domain-by-noun',
+      comment:
+        'The domain is one folder per noun (docs/architecture.md, "The domain by noun"): no file lies loose in src/domain/.',
+      severity: 'error',
+      from: { path: '^src/domain/[^/]+$' },
+      to: {},
+    },
+    {
+      name: 'runner-below-nouns',
+      comment:
+        'The runner (how a use case runs, its transaction and Idempotency-Key) knows no noun: it imports only the error catalogue among the domain folders.',
+      severity: 'error',
+      from: { path: '^src/domain/runner/' },
+      to: { path: '^src/domain/', pathNot: '^src/domain/(runner|errors)/' },
+    },
+    {
+      name: 'errors-at-the-bottom',
+      comment:
+        'The error catalogue imports nothing of the service: every layer may raise its errors.',
+      severity: 'error',
+      from: { path: '^src/domain/errors/' },
+      to: { path: '^src/', pathNot: '^src/domain/errors/' },
+    },
+    {
+      name: 'store-names-few-domain-types',
+      comment:
+        'Imports from the store up to the domain are type-only (store-not-domain-rules) and name only these types: the domain objects repositories return (an organisation, a bundle, a portal user), the closed unions the schema stores (bundle states, callback versions) and the error codes an idempotency record keeps. A new one needs a reason and a line here.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: {
+        path: '^src/domain/',
+        pathNot: [
+          '^src/domain/organisations/organisation\\.ts$',
+          '^src/domain/catalogue/bundle\\.ts$',
+          '^src/domain/access/portal-user\\.ts$',
+          '^src/domain/esims/lifecycle/states\\.ts$',
+          '^src/domain/errors/error-codes\\.ts$',
+        ],
+      },
+    },
+    {
       name: 'store-not-domain-rules',
       comment: 'The store may name domain types (import type) but runs no domain rule.',
       severity: 'error',

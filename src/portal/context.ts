@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditActor } from '../domain/audit/audit-log.js';
 import { userActor } from '../domain/audit/audit-log.js';
-import { DomainError, notFound } from '../domain/errors/error-codes.js';
+import { DomainError } from '../domain/errors/error-codes.js';
 import type { Organisation } from '../domain/organisations/organisation.js';
 import type { PortalUser } from '../domain/access/portal-user.js';
 import { FLASH_COOKIE, setCookie } from './cookies.js';
@@ -55,21 +55,6 @@ export function requirePermission(request: FastifyRequest, permission: Permissio
     );
   }
   return view;
-}
-
-/**
- * Answers 404 unless the thing belongs to the signed-in user's organisation: another
- * organisation's ids in portal URLs are not found, exactly like ids that do not exist.
- */
-export function requireOwn<T>(
-  view: PortalView,
-  thing: T | undefined,
-  ownerOf: (thing: T) => string,
-  what: string,
-): T {
-  if (thing === undefined || ownerOf(thing) !== view.organisation.id)
-    throw notFound(`${what} not found`);
-  return thing;
 }
 
 /** Who is acting, for the audit log: the user and the client address. */

@@ -68,13 +68,24 @@ describe('dependency rules (npm run depcheck)', () => {
   it('fails on each forbidden import, naming the rule and the files', async () => {
     const dir = await freshTree(parent, 'forbidden');
     const outcome = await cruise(dir, {
-      'src/domain/uses-fastify.ts': "import fastify from 'fastify';\nexport const app = fastify;\n",
-      'src/domain/uses-route.ts':
-        "import { route } from '../http/route.js';\nexport const used = route;\n",
+      'src/domain/orders/uses-fastify.ts':
+        "import fastify from 'fastify';\nexport const app = fastify;\n",
+      'src/domain/orders/uses-route.ts':
+        "import { route } from '../../http/route.js';\nexport const used = route;\n",
       'src/http/route.ts': 'export const route = 1;\n',
       'src/store/uses-rule.ts':
-        "import { rule } from '../domain/rule.js';\nexport const used = rule;\n",
-      'src/domain/rule.ts': 'export const rule = (n: number): number => n + 1;\n',
+        "import { rule } from '../domain/orders/rule.js';\nexport const used = rule;\n",
+      'src/domain/orders/rule.ts': 'export const rule = (n: number): number => n + 1;\n',
+      // A file outside the noun folders, a runner that knows a noun, an error catalogue that
+      // imports, and a store naming a domain type beyond the few it may.
+      'src/domain/loose.ts': "import { rule } from './orders/rule.js';\nexport const r = rule;\n",
+      'src/domain/runner/run.ts':
+        "import { rule } from '../orders/rule.js';\nexport const run = rule;\n",
+      'src/domain/errors/error-codes.ts':
+        "import { rule } from '../orders/rule.js';\nexport const codes = [rule];\n",
+      'src/store/names-type.ts':
+        "import type { Rule } from '../domain/orders/types.js';\nexport type Named = Rule;\n",
+      'src/domain/orders/types.ts': 'export type Rule = number;\n',
       'src/callbacks/builds-sql.ts':
         "import { sql } from 'kysely';\nexport const now = sql`now()`;\n",
       'src/workers/a.ts': "import { b } from './b.js';\nexport const a = (): number => b();\n",
@@ -85,12 +96,17 @@ describe('dependency rules (npm run depcheck)', () => {
     });
 
     assert.deepEqual(outcome.violations, [
-      'domain-not-surfaces: src/domain/uses-fastify.ts',
-      'domain-not-surfaces: src/domain/uses-route.ts',
+      'domain-by-noun: src/domain/loose.ts',
+      'domain-not-surfaces: src/domain/orders/uses-fastify.ts',
+      'domain-not-surfaces: src/domain/orders/uses-route.ts',
+      'errors-at-the-bottom: src/domain/errors/error-codes.ts',
       'no-cycles: src/workers/a.ts',
       'no-type-cycles: src/network/x.ts',
       'no-type-cycles: src/workers/a.ts',
+      'runner-below-nouns: src/domain/runner/run.ts',
       'sql-only-in-store: src/callbacks/builds-sql.ts',
+      'store-names-few-domain-types: src/store/names-type.ts',
+      'store-names-few-domain-types: src/store/uses-rule.ts',
       'store-not-domain-rules: src/store/uses-rule.ts',
     ]);
     assert.equal(outcome.exitCode, outcome.violations.length);
@@ -99,19 +115,22 @@ describe('dependency rules (npm run depcheck)', () => {
   it('passes type-only imports, SQL inside the store and one-way layers', async () => {
     const dir = await freshTree(parent, 'allowed');
     const outcome = await cruise(dir, {
-      'src/domain/order.ts':
-        "import { findOrder } from '../store/order-repository.js';\nexport const order = findOrder;\n",
-      'src/domain/types.ts': "export type OrderState = 'placed' | 'refunded';\n",
+      'src/domain/orders/order.ts':
+        "import { findOrder } from '../../store/order-repository.js';\nexport const order = findOrder;\n",
+      'src/domain/esims/lifecycle/states.ts': "export type OrderState = 'placed' | 'refunded';\n",
+      'src/domain/runner/run.ts':
+        "import { DomainError } from '../errors/error-codes.js';\nexport const run = DomainError;\n",
+      'src/domain/errors/error-codes.ts': 'export class DomainError extends Error {}\n',
       'src/store/order-repository.ts': [
         "import { sql } from 'kysely';",
-        "import type { OrderState } from '../domain/types.js';",
+        "import type { OrderState } from '../domain/esims/lifecycle/states.js';",
         'export const findOrder = (state: OrderState): unknown => sql`select ${state}`;',
         '',
       ].join('\n'),
       'src/http/route.ts': [
         "import type { Kysely } from 'kysely';",
         "import type { FastifyInstance } from 'fastify';",
-        "import { order } from '../domain/order.js';",
+        "import { order } from '../domain/orders/order.js';",
         'export const route = (app: FastifyInstance, db: Kysely<unknown>): unknown => [app, db, order];',
         '',
       ].join('\n'),
