@@ -20,6 +20,7 @@ import {
   registerOpenApi,
   versionDocument,
 } from './http/openapi.js';
+import { homeRoute } from './http/routes/home.js';
 import { healthRoutes } from './http/routes/health.js';
 import { simRoutes } from './http/routes/sim/index.js';
 import { LATER_VERSIONS, VERSIONS } from './http/versions/index.js';
@@ -114,6 +115,7 @@ export async function buildApp(
   await registerOpenApi(app, deps.config.publicBaseUrl, LATER_VERSIONS);
 
   healthRoutes(app as Api, deps);
+  homeRoute(app, deps);
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   for (const version of LATER_VERSIONS) {
     app.get(`${version.prefix}/openapi.json`, { schema: { hide: true } }, async () =>

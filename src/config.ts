@@ -79,6 +79,13 @@ export interface Config {
   readonly processingDelaySeconds: number;
   readonly schedulerIntervalMs: number;
   readonly simSeed: number;
+  /**
+   * SIM_SEED was given (simulator only): identifiers, ICCIDs, references and API keys come from a
+   * sequence seeded by it, so two runs from an empty database make the same ones.
+   */
+  readonly seedIdentifiers: boolean;
+  /** SEED_FILE: a fixture file loaded on an empty simulator database instead of the demo. */
+  readonly seedFile: string | undefined;
   readonly simAdminToken: string | undefined;
   readonly smsAllowedSenders: readonly string[];
   // Callbacks
@@ -484,6 +491,9 @@ export function loadConfig(env: Env): Config {
     processingDelaySeconds: int(env, 'PROCESSING_DELAY_SECONDS', 0, 0, 600),
     schedulerIntervalMs: int(env, 'SCHEDULER_INTERVAL_MS', 1000, 10, 3_600_000),
     simSeed: int(env, 'SIM_SEED', 42, 0, 2 ** 31 - 1),
+    seedIdentifiers: mode === 'simulator' && (env['SIM_SEED'] ?? '') !== '',
+    seedFile:
+      env['SEED_FILE'] === undefined || env['SEED_FILE'] === '' ? undefined : env['SEED_FILE'],
     simAdminToken: env['SIM_ADMIN_TOKEN'] === '' ? undefined : env['SIM_ADMIN_TOKEN'],
     smsAllowedSenders: sms.length > 0 ? sms : ['eSIM'],
     callbackRetryScheduleSeconds: parseSchedule(env['CALLBACK_RETRY_SCHEDULE']),

@@ -11,7 +11,13 @@ import { ConfigError, listenError } from './config.js';
 import type { AppDeps } from './deps.js';
 import { encodeMissingBundleJson, seedBuiltInCatalogue } from './domain/catalogue/seed.js';
 import { announceDemo } from './demo.js';
+import { loadFixture } from './domain/simulator/fixture-load.js';
+import type { Fixture } from './domain/simulator/fixture-file.js';
+import { FixtureError, readFixtureFile } from './domain/simulator/fixture-file.js';
+import { recordServerAddress } from './server-address.js';
+import { consoleLog } from './http/console-log.js';
 import { networkServices, restoreSimulatorClock } from './network/simulator.js';
+import { seededIdentifiers } from './domain/simulator/seeded-identifiers.js';
 import { noGateway } from './payments/gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
@@ -94,6 +100,9 @@ export async function openServices(
     if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
     await encodeMissingBundleJson(store.db);
   }
+  const random = config.seedIdentifiers
+    ? await seededIdentifiers(store.db, config.simSeed)
+    : cryptoRandom;
   const rateLimits = config.rateLimitEnabled
     ? await createRateLimits(config, { observer: metrics.redis })
     : undefined;
@@ -105,7 +114,7 @@ export async function openServices(
     writes,
     clock,
     wallClock,
-    random: cryptoRandom,
+    random,
     cipher,
     apiKeys: createApiKeyCache({ db: store.db, clock, stalenessMs: config.apiKeyCacheMs }),
     networkEvents: createOutboxSink({ random: cryptoRandom }),
@@ -145,6 +154,8 @@ export async function startServer(
   config: Config,
   print: (line: string) => void = (line) => process.stdout.write(line + '\n'),
 ): Promise<RunningServer> {
+  // A fixture file is checked before anything starts: a mistake stops the process at once.
+  const fixture = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile);
   // Before anything touches the database: a second server on one SQLite file is refused here.
   const lock = lockDatabase(config);
   let services: Services;
@@ -161,7 +172,11 @@ export async function startServer(
   let app: FastifyInstance | undefined;
   let address: string;
   try {
-    app = await buildApp(deps, { startGate: gate });
+    const stdout = {
+      isTTY: process.stdout.isTTY,
+      write: (l: string) => void process.stdout.write(l),
+    };
+    app = await buildApp(deps, { startGate: gate, logStream: consoleLog(config.mode, stdout) });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
@@ -194,7 +209,24 @@ export async function startServer(
   // The address carries the real port, also when PORT=0 asked for any free one.
   const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
 
-  if (config.mode === 'simulator' && config.demoOnFirstStart) await announceDemo(deps, url, print);
+  if (fixture !== undefined) {
+    try {
+      await announceFixture(deps, fixture, url, print);
+    } catch (error) {
+      await app.close();
+      await services.close();
+      lock?.release();
+      throw error instanceof FixtureError ? new ConfigError('SEED_FILE', error.message) : error;
+    }
+  } else if (config.mode === 'simulator' && config.demoOnFirstStart) {
+    await announceDemo(deps, url, print);
+  }
+  // A simulator with a data folder of its own records where it listens, for the CLI.
+  const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
+  const forgetAddress =
+    config.mode === 'simulator' && !inMemory
+      ? recordServerAddress(config.dataDir, url.replace('localhost', '127.0.0.1'))
+      : undefined;
   gate.open();
   print(`eSIM bundle service (${config.mode} mode, ${deps.store.dialect}) listening on ${url}`);
   const workers = createWorkers(deps, app.log);
@@ -203,6 +235,7 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      forgetAddress?.();
       await app.close();
       await metricsServer?.close();
       await Promise.all(workers.map((w) => w.stop()));
@@ -212,6 +245,35 @@ export async function startServer(
     return closing;
   };
   return { app, url, close };
+}
+
+function readSeedFile(path: string): Fixture {
+  try {
+    return readFixtureFile(path);
+  } catch (error) {
+    throw error instanceof FixtureError ? new ConfigError('SEED_FILE', error.message) : error;
+  }
+}
+
+async function announceFixture(
+  deps: AppDeps,
+  fixture: Fixture,
+  url: string,
+  print: (line: string) => void,
+): Promise<void> {
+  const loaded = await loadFixture(deps, fixture);
+  if (loaded === undefined) {
+    print(
+      'SEED_FILE not loaded: the database already has organisations ("esim sim reset --to-seed" reloads it).',
+    );
+    return;
+  }
+  for (const org of loaded) {
+    print(
+      `Fixture organisation: ${org.name} (${org.id}), API key ${org.apiKey}, ${org.iccids.length} eSIMs`,
+    );
+  }
+  print(`Docs: ${url}/docs   Portal: ${url}/portal`);
 }
 
 function lockDatabase(config: Config): ServerLock | undefined {

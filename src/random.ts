@@ -19,6 +19,10 @@ export interface RandomSource {
    * interface promises; not for anything that must not reveal when it was made.
    */
   orderedUuid(): string;
+  /** True for a seeded sequence: what it draws repeats run after run (never in production). */
+  readonly seeded?: boolean;
+  /** A seeded sequence only: start again from this seed. */
+  reseed?(seed: number): void;
 }
 
 const UINT32_RANGE = 2 ** 32;
@@ -108,6 +112,11 @@ export function seededRandom(seed: number): RandomSource {
   const hex = (n: number): string =>
     Array.from({ length: n }, () => Math.floor(next() * 16).toString(16)).join('');
   return {
+    seeded: true,
+    reseed: (value) => {
+      state = value >>> 0;
+      sequence = 0;
+    },
     int: (max) => Math.floor(next() * max),
     float: next,
     uuid: () =>

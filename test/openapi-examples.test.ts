@@ -63,7 +63,11 @@ describe('OpenAPI operations: ids, summaries, response descriptions and examples
       const success = Object.entries(op.responses ?? {}).find(([s]) => s.startsWith('2'))?.[1];
       const content = success?.content ?? {};
       assert.ok(Object.keys(content).length > 0, `${name} documents what it answers`);
-      const media = content['application/json'];
+      // JSON, or a JSON file format of its own (a simulator snapshot, +json).
+      const jsonType = Object.keys(content).find(
+        (type) => type === 'application/json' || type.endsWith('+json'),
+      );
+      const media = jsonType === undefined ? undefined : content[jsonType];
       if (media === undefined) {
         for (const [type, file] of Object.entries(content)) {
           const schema = file.schema as { type?: string; example?: unknown } | undefined;

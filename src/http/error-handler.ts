@@ -192,12 +192,14 @@ export function installErrorHandling(app: FastifyInstance): void {
       sendError(reply, toErrorReply(app, error, request)),
   );
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, {
-      code: 'not_found',
-      message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}`,
-    }),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, noRoute(request)));
+}
+
+function noRoute(request: FastifyRequest): ErrorReply {
+  return {
+    code: 'not_found',
+    message: `no route ${request.method} ${request.url.split('?')[0] ?? ''}`,
+  };
 }
 
 /** What to answer for an error thrown by a route, a hook or the framework. */
@@ -206,6 +208,10 @@ function toErrorReply(
   error: FastifyError | DomainError | Error,
   request: FastifyRequest,
 ): ErrorReply {
+  // A route that does not exist is a 404 whatever its body: the body parser (415, 413, bad
+  // JSON) runs for the not-found handler too, and must not tell a caller otherwise. This also
+  // keeps every /_sim path a 404 in production mode.
+  if (request.is404) return noRoute(request);
   if (error instanceof DomainError) {
     return {
       code: error.code,

@@ -635,4 +635,9 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   simReset: {
     reset: ['faults', 'processing'],
   },
+  simImportSnapshot: {
+    organisations: 1,
+    esims: 1,
+    clock: { now: '2026-12-03T10:00:00.000Z', offsetSeconds: 691200 },
+  },
 };

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { SwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { REQUEST_EXAMPLES } from './openapi-request-examples.js';
 import { EXAMPLES, SUCCESS_DESCRIPTIONS } from './openapi-responses.js';
 import {
   addVersionExamples,
@@ -126,6 +127,17 @@ export function registeredRoutes(
   const all = registries.get(app) ?? [];
   if (version !== undefined) return all.filter((r) => r.url.startsWith(`${version.prefix}/`));
   return all.filter((r) => laterVersionOf(r.url) === undefined);
+}
+
+/**
+ * The paths of every OpenAPI document the app serves (one per API version), found among its
+ * routes, so what is generated from them (examples checks, client collections) covers each.
+ */
+export function servedDocumentPaths(app: FastifyInstance): string[] {
+  const paths = registeredRoutes(app)
+    .filter((r) => r.method === 'GET' && r.url.endsWith('/openapi.json'))
+    .map((r) => r.url);
+  return [...new Set(paths)].sort();
 }
 
 type Schema = FastifySchema & Record<string, unknown>;
@@ -378,6 +390,16 @@ function describeSuccess(
   }
 }
 
+/** The request body's example, so "Try it out" pre-fills a body the service accepts. */
+function exampleRequest(operation: Record<string, unknown>): void {
+  const id = operation['operationId'];
+  const body = operation['requestBody'] as { content?: Record<string, Media> } | undefined;
+  const media = body?.content?.['application/json'];
+  if (typeof id !== 'string' || media === undefined || media.example !== undefined) return;
+  const example = REQUEST_EXAMPLES[id];
+  if (example !== undefined) media.example = example;
+}
+
 function transformObject(
   input: { openapiObject: Partial<OpenApiObject> },
   version?: WireVersion,
@@ -391,7 +413,11 @@ function transformObject(
   document.components.schemas['UsageCallbackV3'] = callbackSchema(UsageCallbackV3);
   document.components.schemas['UsageCallbackV2'] = callbackSchema(UsageCallbackV2);
   for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) describeSuccess(operation, version);
+    for (const operation of Object.values(operations)) {
+      describeSuccess(operation, version);
+      // v2.1's request examples; the later versions' come from addVersionExamples below.
+      if (version === undefined) exampleRequest(operation);
+    }
   }
   if (version !== undefined) addVersionExamples(document.paths, version);
   const organisation = document.paths?.[`${prefix}/organisation`]?.['get'];

@@ -50,6 +50,7 @@ function document(title: string, content: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · eSIM portal</title>
         <link rel="stylesheet" href="/portal/static/portal.css" />
+        <link rel="icon" href="/portal/static/favicon.svg" type="image/svg+xml" />
         <script src="/portal/static/portal.js" defer></script>
       </head>
       <body>

@@ -3,13 +3,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 
-// The portal's stylesheet and script, served from memory with a short cache. They live in
+// The portal's stylesheet, script and icon, served from memory with a short cache. They live in
 // src/portal/static/; the compiled bundle (dist/esim.js) finds them there from the repository
 // root, so `npm start` needs no build step for them.
 
 const FILES = {
   'portal.css': 'text/css; charset=utf-8',
   'portal.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 } as const;
 
 function staticDirectory(): string {

@@ -5,6 +5,7 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
+import type { RandomSource } from '../random.js';
 
 // API keys are high-entropy random strings. The store keeps a SHA-256 hash for lookup (a slow
 // hash adds nothing for 256-bit random secrets) and an AES-256-GCM ciphertext, because the key is
@@ -12,8 +13,20 @@ import {
 
 const PREFIX = 'esim_';
 
-export function generateApiKey(): string {
-  return PREFIX + randomBytes(32).toString('base64url');
+/**
+ * A new key. Drawn from the operating system's generator, unless `random` is a seeded simulator
+ * sequence (SIM_SEED), whose keys repeat across runs on purpose.
+ */
+export function generateApiKey(random?: RandomSource): string {
+  if (random?.seeded !== true) return PREFIX + randomBytes(32).toString('base64url');
+  return (
+    PREFIX + Buffer.from(Array.from({ length: 32 }, () => random.int(256))).toString('base64url')
+  );
+}
+
+/** A key as the service writes them: the prefix, then 43 base64url characters (32 bytes). */
+export function isWellFormedApiKey(key: string): boolean {
+  return /^esim_[A-Za-z0-9_-]{43}$/.test(key);
 }
 
 export function hashApiKey(key: string): string {

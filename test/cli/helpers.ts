@@ -84,7 +84,13 @@ export interface Spawned {
 
 /** Starts bin/esim.js as a real process. */
 export function spawnEsim(env: Env, ...argv: string[]): Spawned {
+  return spawnEsimIn(undefined, env, ...argv);
+}
+
+/** Starts bin/esim.js as a real process in the given working directory. */
+export function spawnEsimIn(cwd: string | undefined, env: Env, ...argv: string[]): Spawned {
   const child = spawn(process.execPath, [BIN, ...argv], {
+    cwd,
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

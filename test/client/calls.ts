@@ -22,7 +22,12 @@ export interface CallContext {
   assignmentIds: string[];
   callbackId: string;
   faultId: string;
+  /** What simExportSnapshot saved, for simImportSnapshot. */
+  snapshot?: SnapshotBody;
 }
+
+type SnapshotBody =
+  paths['/_sim/snapshot']['put']['requestBody']['content']['application/vnd.esim.snapshot+json'];
 
 /** What a call returns: the HTTP response, for the test to check its status. */
 export interface CallResult {
@@ -303,4 +308,21 @@ export const CALLS: readonly (readonly [string, Call])[] = [
       }),
   ],
   ['simReset', (c) => c.client.POST('/_sim/reset')],
+  [
+    'simExportSnapshot',
+    async (c) => {
+      const result = await c.client.GET('/_sim/snapshot');
+      c.snapshot = result.data;
+      return result;
+    },
+  ],
+  [
+    'simImportSnapshot',
+    // The state just saved, put back: a snapshot is a file of its own media type.
+    (c) =>
+      c.client.PUT('/_sim/snapshot', {
+        body: required(c.snapshot, 'snapshot'),
+        headers: { 'content-type': 'application/vnd.esim.snapshot+json' },
+      }),
+  ],
 ];

@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the simulator
-         * @description Removes every fault, goes back to the configured processing delay, empties the SMS outbox and restarts the network random sequence from SIM_SEED. Organisations, eSIMs, bundles and the clock are kept: the clock never goes back, because stored times would then lie in the future.
+         * @description Removes every fault, goes back to the configured processing delay, empties the SMS outbox and restarts the network random sequence from SIM_SEED. Organisations, eSIMs, bundles and the clock are kept: the clock never goes back, because stored times would then lie in the future. With `toSeed=true`, goes back to the state SEED_FILE describes instead: everything but the catalogue is emptied, the clock returns to real time, the fixture is loaded again and, under SIM_SEED, the same ICCIDs, references and keys are drawn as on a first start (400 when SEED_FILE is not set).
          */
         post: operations["simReset"];
         delete?: never;
@@ -198,6 +198,30 @@ export interface paths {
          */
         get: operations["simListSms"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sim/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Save the whole simulator state
+         * @description Every organisation (with its API key in clear), user, balance and journal entry, order, eSIM, bundle, callback, mail, SMS, fault and setting, and the clock, as one JSON document. `esim sim export <file>` writes it to a file; PUT it back to restore that state.
+         */
+        get: operations["simExportSnapshot"];
+        /**
+         * Restore the simulator state from a snapshot
+         * @description Replaces everything with the snapshot's state, clock included, in one transaction (a refused snapshot changes nothing). The body is what GET /_sim/snapshot answered, sent as `application/vnd.esim.snapshot+json`; a snapshot of another schema version is refused with 400. `esim sim import <file>` sends a file.
+         */
+        put: operations["simImportSnapshot"];
         post?: never;
         delete?: never;
         options?: never;
@@ -971,6 +995,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "seconds": 86400
+                 *     }
+                 */
                 "application/json": {
                     /** @description Seconds to advance, e.g. 2592000 for 30 days. */
                     seconds: number;
@@ -1063,6 +1092,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "FR"
+                 *     }
+                 */
                 "application/json": {
                     /** @description ISO 3166-1 alpha-2, e.g. FR. */
                     country?: string;
@@ -1161,6 +1195,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "Installed"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @default Installed
@@ -1250,6 +1289,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "GB"
+                 *     }
+                 */
                 "application/json": {
                     /** @description ISO 3166-1 alpha-2. */
                     country?: string;
@@ -1335,6 +1379,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "bytes": 100000000
+                 *     }
+                 */
                 "application/json": {
                     /** @description Bytes used. */
                     bytes: number;
@@ -1542,6 +1591,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "route": "/v2.1/orders",
+                 *       "method": "POST",
+                 *       "status": 503,
+                 *       "count": 1
+                 *     }
+                 */
                 "application/json": {
                     count?: number;
                     /** @default 0 */
@@ -1800,6 +1857,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "delaySeconds": 0
+                 *     }
+                 */
                 "application/json": {
                     delaySeconds: number;
                 };
@@ -1951,7 +2013,10 @@ export interface operations {
     };
     simReset: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Go back to the SEED_FILE state. */
+                toSeed?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1973,6 +2038,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description toSeed only: the organisations the fixture created. */
+                        organisations?: {
+                            apiKey: string;
+                            iccids: string[];
+                            id: string;
+                            name: string;
+                        }[];
                         reset: string[];
                     };
                 };
@@ -2068,6 +2140,236 @@ export interface operations {
                             message: string;
                             msisdn: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIM_ADMIN_TOKEN is set and no bearer token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIM_ADMIN_TOKEN is set and the bearer token is wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such eSIM. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simExportSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The snapshot. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "format": "esim-simulator-snapshot",
+                     *       "version": 1,
+                     *       "exportedAt": "2026-12-03T10:00:00.000Z",
+                     *       "clock": {
+                     *         "now": "2026-12-03T10:00:00.000Z",
+                     *         "offsetSeconds": 691200
+                     *       },
+                     *       "migrations": [
+                     *         "001-foundation",
+                     *         "002-catalogue"
+                     *       ],
+                     *       "apiKeys": {
+                     *         "0b0c6f0e-5f3c-4d51-9d7e-1f7b2a6c9e01": "esim_EXAMPLE-KEY-NOT-A-REAL-ONE"
+                     *       },
+                     *       "tables": {
+                     *         "sim_state": [
+                     *           {
+                     *             "key": "clock_offset_ms",
+                     *             "value": "691200000"
+                     *           }
+                     *         ],
+                     *         "esims": [
+                     *           {
+                     *             "iccid": "8944000000000000019",
+                     *             "customer_ref": "fleet-7",
+                     *             "profile_status": "Installed"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/vnd.esim.snapshot+json": {
+                        /** @description Each organisation API key in clear, by organisation id. */
+                        apiKeys: {
+                            [key: string]: string;
+                        };
+                        clock: {
+                            /** @description Simulated time, RFC 3339. */
+                            now: string;
+                            /** @description How far the simulated clock is ahead of real time. */
+                            offsetSeconds: number;
+                        };
+                        exportedAt: string;
+                        /** @enum {string} */
+                        format: "esim-simulator-snapshot";
+                        migrations: string[];
+                        /** @description Every row of every table, by table name. */
+                        tables: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                        version: number;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.esim.snapshot+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIM_ADMIN_TOKEN is set and no bearer token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.esim.snapshot+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIM_ADMIN_TOKEN is set and the bearer token is wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.esim.snapshot+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such eSIM. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.esim.snapshot+json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.esim.snapshot+json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simImportSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/vnd.esim.snapshot+json": {
+                    /** @description Each organisation API key in clear, by organisation id. */
+                    apiKeys: {
+                        [key: string]: string;
+                    };
+                    clock: {
+                        /** @description Simulated time, RFC 3339. */
+                        now: string;
+                        /** @description How far the simulated clock is ahead of real time. */
+                        offsetSeconds: number;
+                    };
+                    exportedAt: string;
+                    /** @enum {string} */
+                    format: "esim-simulator-snapshot";
+                    migrations: string[];
+                    /** @description Every row of every table, by table name. */
+                    tables: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The state was restored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "organisations": 1,
+                     *       "esims": 1,
+                     *       "clock": {
+                     *         "now": "2026-12-03T10:00:00.000Z",
+                     *         "offsetSeconds": 691200
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        clock: {
+                            /** @description Simulated time, RFC 3339. */
+                            now: string;
+                            /** @description How far the simulated clock is ahead of real time. */
+                            offsetSeconds: number;
+                        };
+                        esims: number;
+                        organisations: number;
                     };
                 };
             };
@@ -2992,6 +3294,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "iccid": "8944000000000000019",
+                 *       "customerRef": "fleet-7"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The reference, up to 255 characters; empty clears it. */
                     customerRef: string;
@@ -4052,6 +4360,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "message": "Welcome to France: your data bundle is ready."
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Sender shown on the device. Default eSIM, the only value accepted unless SMS_ALLOWED_SENDERS says otherwise.
@@ -4167,6 +4480,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "esim_1GB_7D_FR_V2"
+                 *     }
+                 */
                 "application/json": {
                     /** @description eSIM to apply to (the organisation must own it; otherwise 404). Omitted: a new eSIM is issued. */
                     iccid?: string;
@@ -4703,6 +5021,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "usageId": 1,
+                 *       "quantity": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Units to refund, at most the batch remaining. */
                     quantity: number;
@@ -5099,6 +5423,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "transaction",
+                 *       "assign": false,
+                 *       "order": [
+                 *         {
+                 *           "type": "bundle",
+                 *           "item": "esim_1GB_7D_FR_V2",
+                 *           "quantity": 3
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description `false`: the bundles go into inventory. `true`: each unit is assigned to an eSIM (the listed `iccids`, or new eSIMs), starting in state Processing.

@@ -42,6 +42,27 @@ for (const kind of DATABASES) {
       }
     });
 
+    it('answers an unknown route with 404 whatever the type or size of its body', async () => {
+      for (const [type, payload] of [
+        ['application/x-www-form-urlencoded', 'a=1'],
+        ['text/plain', 'hello'],
+        ['application/json', '{"broken": '],
+        ['application/json', JSON.stringify({ big: 'x'.repeat(4096) })],
+        ['multipart/form-data; boundary=x', '--x--'],
+      ] as const) {
+        for (const url of ['/v2.1/no-such-thing', '/nowhere']) {
+          const res = await t.request(org.apiKey, {
+            method: 'POST',
+            url,
+            headers: { 'content-type': type },
+            payload,
+          });
+          assert.equal(res.statusCode, 404, `${url} ${type}`);
+          assert.equal(assertErrorBody(res.json()).code, 'not_found');
+        }
+      }
+    });
+
     it('answers malformed JSON with 400 {message}', async () => {
       const res = await t.request(org.apiKey, {
         method: 'POST',

@@ -1,11 +1,12 @@
+import { serverUrl } from '../../server-address.js';
 import type { Command, CommandContext } from '../command.js';
+import { simExport, simImport } from './sim-snapshot.js';
 import { UsageError, onePositional, parse, parseInteger } from '../command.js';
 
 // `esim sim ...`: the /_sim control plane of a running simulator, over HTTP, so the same
 // commands drive a local server, a container or a CI service. SIM_ADMIN_TOKEN (environment) is
-// sent as the bearer token when set.
+// sent as the bearer token when set. The server is found by serverUrl (src/server-address.ts).
 
-const DEFAULT_URL = 'http://127.0.0.1:8080';
 const urlOption = { url: { type: 'string' } } as const;
 const URL_USAGE = '[--url http://127.0.0.1:8080]';
 
@@ -16,7 +17,7 @@ async function call(
   path: string,
   body?: Record<string, unknown>,
 ): Promise<number> {
-  const root = (base ?? ctx.env['ESIM_URL'] ?? DEFAULT_URL).replace(/\/+$/, '');
+  const root = serverUrl(ctx.env, base);
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = ctx.env['SIM_ADMIN_TOKEN'];
   if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
@@ -165,11 +166,13 @@ export const simSms: Command = {
 };
 
 export const simReset: Command = {
-  usage: `esim sim reset ${URL_USAGE}`,
-  summary: 'Simulator: remove faults, restore the processing delay, empty the SMS outbox, reseed',
+  usage: `esim sim reset [--to-seed] ${URL_USAGE}`,
+  summary:
+    'Simulator: remove faults, restore the processing delay, empty the SMS outbox, reseed; --to-seed: back to the SEED_FILE state',
   async run(ctx) {
-    const { values } = parse(ctx.args, urlOption, false);
-    return call(ctx, values.url, 'POST', '/_sim/reset');
+    const { values } = parse(ctx.args, { ...urlOption, 'to-seed': { type: 'boolean' } }, false);
+    const query = values['to-seed'] === true ? '?toSeed=true' : '';
+    return call(ctx, values.url, 'POST', `/_sim/reset${query}`);
   },
 };
 
@@ -250,4 +253,6 @@ export const simCommands: Record<string, Command> = {
   'sim fault': simFault,
   'sim faults': simFaults,
   'sim processing': simProcessing,
+  'sim export': simExport,
+  'sim import': simImport,
 };

@@ -108,7 +108,12 @@ export async function issueEsim(
     const row: EsimRow = {
       // After a clash, fully random digits: a clock that stands still (a paused simulator)
       // must not make every later attempt clash too.
-      iccid: attempt === 0 ? generateTimeOrderedIccid(ctx.random, now) : generateIccid(ctx.random),
+      // A seeded source (SIM_SEED) draws every digit, so ICCIDs repeat across runs whatever the
+      // time.
+      iccid:
+        attempt === 0 && ctx.random.seeded !== true
+          ? generateTimeOrderedIccid(ctx.random, now)
+          : generateIccid(ctx.random),
       organisation_id: organisationId,
       matching_id: generateMatchingId(ctx.random),
       smdp_address: ctx.config.smdpAddress,

@@ -3,7 +3,7 @@ import { addDays, addSeconds, iso } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
 import type { KeyCipher } from '../../security/api-keys.js';
 import type { ApiKeyCache } from '../../security/key-cache.js';
-import { generateApiKey, hashApiKey } from '../../security/api-keys.js';
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../security/api-keys.js';
 import type { Db, Executor } from '../../store/database.js';
 import {
   findOrganisationById,
@@ -71,6 +71,11 @@ export interface NewOrganisationInput {
   country?: string;
   businessType?: string;
   taxLiable?: string;
+  /**
+   * A fixed API key (a fixture file's), in the shape the service writes them; without it a new
+   * one is generated.
+   */
+  apiKey?: string;
 }
 
 export interface CreatedOrganisation {
@@ -118,7 +123,10 @@ export async function createOrganisation(
     throw badRequest('country must be an ISO 3166-1 alpha-2 code such as GB');
   }
   const now = iso(deps.clock.now());
-  const apiKey = generateApiKey();
+  if (input.apiKey !== undefined && !isWellFormedApiKey(input.apiKey)) {
+    throw badRequest('apiKey must be esim_ followed by 43 base64url characters (A-Z a-z 0-9 - _)');
+  }
+  const apiKey = input.apiKey ?? generateApiKey(deps.random);
   const organisation: Organisation = {
     id: deps.random.uuid(),
     name,
@@ -213,7 +221,7 @@ export async function rotateApiKey(
   if (graceSeconds > MAX_KEY_GRACE_SECONDS) {
     throw badRequest(`grace period must not exceed ${MAX_KEY_GRACE_SECONDS / 86_400} days`);
   }
-  const apiKey = generateApiKey();
+  const apiKey = generateApiKey(deps.random);
   const now = deps.clock.now();
   await runWrite(
     writer(deps),

@@ -10,6 +10,7 @@ export type SimFaultRow = Selectable<SimFaultsTable>;
 export const SIM_KEYS = {
   clockOffsetMs: 'clock_offset_ms',
   processingDelaySeconds: 'processing_delay_seconds',
+  seedGeneration: 'seed_generation',
 } as const;
 
 // Read with every eSIM an order provisions (the processing delay): compiled once.

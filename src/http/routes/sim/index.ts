@@ -5,6 +5,7 @@ import { registerSimEsims } from './esims.js';
 import { registerSimFaults } from './faults.js';
 import { registerSimProcessing } from './processing.js';
 import { registerSimReset } from './reset.js';
+import { registerSimSnapshot } from './snapshot.js';
 import { simAuthHook } from './sim-schema.js';
 import { registerSimSms } from './sms.js';
 
@@ -17,4 +18,5 @@ export function simRoutes(app: Api, deps: AppDeps): void {
   registerSimProcessing(app, deps);
   registerSimFaults(app, deps);
   registerSimReset(app, deps);
+  registerSimSnapshot(app, deps);
 }

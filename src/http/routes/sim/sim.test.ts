@@ -192,6 +192,24 @@ for (const kind of DATABASES) {
           });
           assert.equal(res.statusCode, 404, `${method} ${url}`);
         }
+        // Whatever the body: curl -d sends a form, others send text, broken or oversized JSON.
+        for (const [type, payload] of [
+          ['application/x-www-form-urlencoded', '{}'],
+          ['text/plain', 'hello'],
+          ['application/json', '{"seconds": '],
+          ['application/xml', '<a/>'],
+        ] as const) {
+          for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+            const res = await t.app.inject({
+              method,
+              url: '/_sim/clock/advance',
+              headers: { 'content-type': type },
+              payload,
+            });
+            assert.equal(res.statusCode, 404, `${method} ${type}`);
+            assert.equal(res.json().code, 'not_found');
+          }
+        }
         assert.equal(t.deps.simulator, undefined);
       } finally {
         await t.close();

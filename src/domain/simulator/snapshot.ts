@@ -1,0 +1,177 @@
+import type { AppDeps } from '../../deps.js';
+import { iso } from '../../clock.js';
+import { SIM_KEYS, readSimState } from '../../store/repositories/sim-repository.js';
+import type { SnapshotTables } from '../../store/snapshot.js';
+import { appliedMigrations, dumpTables, replaceTables } from '../../store/snapshot.js';
+import { badRequest } from '../errors/error-codes.js';
+import { runWrite } from '../runner/use-case-runner.js';
+import { resetSimulator } from './simulator-control.js';
+import { restartSeededIdentifiers } from './seeded-identifiers.js';
+import type { LoadedOrganisation } from './fixture-load.js';
+import { loadFixture } from './fixture-load.js';
+import { FixtureError, readFixtureFile } from './fixture-file.js';
+
+// Snapshots of the whole simulator: every organisation, key, balance, journal entry, order,
+// eSIM, bundle, callback, mail, fault and setting, and the clock. `esim sim export <file>`
+// writes one, `esim sim import <file>` puts the simulator back in that state, in one
+// transaction. API keys are stored in the snapshot in clear (they are test keys) and encrypted
+// again on import with the importing simulator's master key, so a snapshot moves between
+// machines.
+
+export const SNAPSHOT_FORMAT = 'esim-simulator-snapshot';
+export const SNAPSHOT_VERSION = 1;
+
+export interface Snapshot {
+  readonly format: typeof SNAPSHOT_FORMAT;
+  readonly version: typeof SNAPSHOT_VERSION;
+  readonly exportedAt: string;
+  readonly clock: { readonly now: string; readonly offsetSeconds: number };
+  readonly migrations: readonly string[];
+  /** Each organisation's current API key, by organisation id. */
+  readonly apiKeys: Readonly<Record<string, string>>;
+  readonly tables: SnapshotTables;
+}
+
+export interface ImportSummary {
+  readonly organisations: number;
+  readonly esims: number;
+  readonly clock: { readonly now: string; readonly offsetSeconds: number };
+}
+
+function clockOf(deps: AppDeps): { now: string; offsetSeconds: number } {
+  const offset = deps.simulator?.clock.offset ?? 0;
+  return { now: iso(deps.clock.now()), offsetSeconds: Math.round(offset / 1000) };
+}
+
+function simulatorDeps(deps: AppDeps): NonNullable<AppDeps['simulator']> {
+  if (deps.simulator === undefined) {
+    throw badRequest('snapshots exist in simulator mode only');
+  }
+  return deps.simulator;
+}
+
+export async function exportSnapshot(deps: AppDeps): Promise<Snapshot> {
+  simulatorDeps(deps);
+  // One transaction: a consistent picture even while requests run.
+  return runWrite(
+    deps,
+    async (trx) => {
+      const tables = await dumpTables(trx, deps.store.dialect);
+      const apiKeys: Record<string, string> = {};
+      for (const row of tables['organisations'] ?? []) {
+        const id = String(row['id']);
+        apiKeys[id] = deps.cipher.decrypt(String(row['api_key_enc']));
+        row['api_key_enc'] = '';
+      }
+      return {
+        format: SNAPSHOT_FORMAT,
+        version: SNAPSHOT_VERSION,
+        exportedAt: iso(deps.clock.now()),
+        clock: clockOf(deps),
+        migrations: await appliedMigrations(trx),
+        apiKeys,
+        tables,
+      };
+    },
+    undefined,
+  );
+}
+
+function checkSnapshot(value: unknown, migrations: readonly string[]): Snapshot {
+  const s = value as Partial<Snapshot> | null;
+  if (typeof s !== 'object' || s === null || s.format !== SNAPSHOT_FORMAT) {
+    throw badRequest(`not a simulator snapshot: "format" must be "${SNAPSHOT_FORMAT}"`);
+  }
+  if (s.version !== SNAPSHOT_VERSION) {
+    throw badRequest(
+      `snapshot version ${String(s.version)} is not supported (expected ${SNAPSHOT_VERSION})`,
+    );
+  }
+  if (typeof s.tables !== 'object' || s.tables === null || Array.isArray(s.tables)) {
+    throw badRequest('snapshot "tables" must be an object of table names to rows');
+  }
+  for (const [name, rows] of Object.entries(s.tables)) {
+    if (!Array.isArray(rows)) throw badRequest(`snapshot tables.${name} must be an array of rows`);
+  }
+  if (typeof s.apiKeys !== 'object' || s.apiKeys === null) {
+    throw badRequest('snapshot "apiKeys" must be an object of organisation ids to keys');
+  }
+  const theirs = Array.isArray(s.migrations) ? s.migrations.join(', ') : '';
+  if (theirs !== migrations.join(', ')) {
+    throw badRequest(
+      `the snapshot was taken at another schema version (migrations ${theirs || 'none'}; this simulator has ${migrations.join(', ')})`,
+    );
+  }
+  return s as Snapshot;
+}
+
+/** Puts the simulator in the snapshot's state, clock included. */
+export async function importSnapshot(deps: AppDeps, value: unknown): Promise<ImportSummary> {
+  const simulator = simulatorDeps(deps);
+  const snapshot = checkSnapshot(value, await appliedMigrations(deps.store.db));
+  const tables: SnapshotTables = { ...snapshot.tables };
+  tables['organisations'] = (snapshot.tables['organisations'] ?? []).map((row) => {
+    const key = snapshot.apiKeys[String(row['id'])];
+    if (typeof key !== 'string')
+      throw badRequest(`snapshot apiKeys has no key for organisation ${String(row['id'])}`);
+    return { ...row, api_key_enc: deps.cipher.encrypt(key) };
+  });
+  const before = (snapshot.tables['organisations'] ?? []).map((r) => String(r['id']));
+  try {
+    await runWrite(deps, (trx) => replaceTables(trx, deps.store.dialect, tables), undefined);
+  } catch (error) {
+    throw badRequest(`the snapshot could not be imported: ${(error as Error).message}`);
+  }
+  for (const id of before) deps.apiKeys.forget(id);
+  const offset = Number((await readSimState(deps.store.db, SIM_KEYS.clockOffsetMs)) ?? 0);
+  simulator.clock.setOffset(Number.isFinite(offset) ? offset : 0);
+  simulator.faultsMayExist = true;
+  return {
+    organisations: tables['organisations'].length,
+    esims: (snapshot.tables['esims'] ?? []).length,
+    clock: clockOf(deps),
+  };
+}
+
+/**
+ * Back to the state SEED_FILE describes: everything but the catalogue emptied, the clock back to
+ * real time, then the fixture loaded again.
+ */
+export async function resetToSeed(deps: AppDeps): Promise<LoadedOrganisation[]> {
+  const simulator = simulatorDeps(deps);
+  const file = deps.config.seedFile;
+  if (file === undefined)
+    throw badRequest('SEED_FILE is not set: there is no seeded state to go back to');
+  let fixture;
+  try {
+    fixture = readFixtureFile(file);
+  } catch (error) {
+    if (error instanceof FixtureError) throw badRequest(error.message);
+    throw error;
+  }
+  const kept = await runWrite(deps, (trx) => dumpTables(trx, deps.store.dialect), undefined);
+  const catalogue: SnapshotTables = {};
+  for (const name of [
+    'bundles',
+    'bundle_countries',
+    'bundle_groups',
+    'catalogue_state',
+    'auth_state',
+  ]) {
+    catalogue[name] = kept[name] ?? [];
+  }
+  const organisations = (kept['organisations'] ?? []).map((r) => String(r['id']));
+  await runWrite(deps, (trx) => replaceTables(trx, deps.store.dialect, catalogue), undefined);
+  for (const id of organisations) deps.apiKeys.forget(id);
+  simulator.clock.setOffset(0);
+  await resetSimulator(deps, simulator);
+  // Under SIM_SEED the identifiers start their sequence again, as on a first start.
+  if (deps.config.seedIdentifiers)
+    await restartSeededIdentifiers(deps.store.db, deps.random, deps.config.simSeed);
+  try {
+    return (await loadFixture(deps, fixture)) ?? [];
+  } catch (error) {
+    if (error instanceof FixtureError) throw badRequest(error.message);
+    throw error;
+  }
+}

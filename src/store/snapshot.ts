@@ -1,0 +1,159 @@
+import { sql } from 'kysely';
+import type { Db, DialectName, Executor } from './database.js';
+
+// The whole database as plain JSON and back: `esim sim export` / `import` and /_sim/snapshot.
+// Every table but the migration bookkeeping, row by row; binary columns as {"$base64": ...}.
+// Tables are emptied children first and filled parents first (their foreign keys read from the
+// database itself), in one transaction, so a failed import leaves the state as it was.
+
+const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+export type SnapshotRow = Record<string, unknown>;
+export type SnapshotTables = Record<string, SnapshotRow[]>;
+
+interface Edge {
+  readonly child: string;
+  readonly parent: string;
+}
+
+async function tableNames(db: Executor, dialect: DialectName): Promise<string[]> {
+  const tables = await db.introspection.getTables();
+  void dialect;
+  return tables
+    .map((t) => t.name)
+    .filter((name) => !SKIPPED.has(name) && !name.startsWith('sqlite_'));
+}
+
+async function foreignKeys(db: Executor, dialect: DialectName): Promise<Edge[]> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<Edge>`
+      select m.name as child, p."table" as parent
+      from sqlite_master m join pragma_foreign_key_list(m.name) p
+      where m.type = 'table'`.execute(db);
+    return rows;
+  }
+  const { rows } = await sql<Edge>`
+    select tc.table_name as child, ccu.table_name as parent
+    from information_schema.table_constraints tc
+    join information_schema.constraint_column_usage ccu
+      on tc.constraint_name = ccu.constraint_name and tc.table_schema = ccu.table_schema
+    where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`.execute(db);
+  return rows;
+}
+
+/** The tables with every table before those that refer to it. */
+async function parentsFirst(db: Executor, dialect: DialectName): Promise<string[]> {
+  const names = await tableNames(db, dialect);
+  const edges = (await foreignKeys(db, dialect)).filter((e) => e.child !== e.parent);
+  const ordered: string[] = [];
+  const placed = new Set<string>();
+  const visit = (name: string, path: Set<string>): void => {
+    if (placed.has(name) || path.has(name)) return;
+    path.add(name);
+    for (const e of edges) if (e.child === name) visit(e.parent, path);
+    placed.add(name);
+    ordered.push(name);
+  };
+  for (const name of names.sort()) visit(name, new Set());
+  return ordered.filter((n) => names.includes(n));
+}
+
+function encode(row: Record<string, unknown>): SnapshotRow {
+  const out: SnapshotRow = {};
+  for (const [key, value] of Object.entries(row)) {
+    out[key] =
+      value instanceof Uint8Array ? { $base64: Buffer.from(value).toString('base64') } : value;
+  }
+  return out;
+}
+
+function decode(row: SnapshotRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    const encoded = value as { $base64?: unknown } | null;
+    out[key] =
+      typeof encoded === 'object' && encoded !== null && typeof encoded.$base64 === 'string'
+        ? Buffer.from(encoded.$base64, 'base64')
+        : value;
+  }
+  return out;
+}
+
+/** Every row of every table, tables parents first. */
+export async function dumpTables(db: Db, dialect: DialectName): Promise<SnapshotTables> {
+  const tables: SnapshotTables = {};
+  for (const name of await parentsFirst(db, dialect)) {
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db);
+    tables[name] = rows.rows.map(encode);
+  }
+  return tables;
+}
+
+/** The migrations applied to this database, in order. */
+export async function appliedMigrations(db: Db): Promise<string[]> {
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from kysely_migration order by name`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/**
+ * Replaces every table's rows with the given ones (tables absent from `tables` end up empty),
+ * inside the caller's transaction. The catalogue and authentication versions move past both the
+ * old and the new value, so nothing held in memory from before the swap is used after it.
+ */
+export async function replaceTables(
+  trx: Executor,
+  dialect: DialectName,
+  tables: SnapshotTables,
+): Promise<void> {
+  const order = await parentsFirst(trx, dialect);
+  const unknown = Object.keys(tables).filter((t) => !order.includes(t));
+  if (unknown.length > 0) throw new Error(`unknown tables: ${unknown.join(', ')}`);
+  const versions: Record<string, number> = {};
+  for (const name of ['auth_state', 'catalogue_state']) {
+    const { rows } = await sql<{
+      v: number | string | null;
+    }>`select max(version) as v from ${sql.table(name)}`.execute(trx);
+    versions[name] = Number(rows[0]?.v ?? 0);
+  }
+  for (const name of [...order].reverse()) await sql`delete from ${sql.table(name)}`.execute(trx);
+  for (const name of order) {
+    const rows = (tables[name] ?? []).map(decode);
+    // Small batches: SQLite allows some 32,000 parameters per statement.
+    for (let i = 0; i < rows.length; i += 100) {
+      const batch = rows.slice(i, i + 100);
+      const columns = Object.keys(batch[0] ?? {});
+      if (columns.length === 0) continue;
+      const values = batch.map(
+        (row) => sql`(${sql.join(columns.map((c) => sql`${row[c] ?? null}`))})`,
+      );
+      await sql`insert into ${sql.table(name)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(values)}`.execute(
+        trx,
+      );
+    }
+  }
+  for (const name of ['auth_state', 'catalogue_state']) {
+    const { rows } = await sql<{
+      v: number | string | null;
+    }>`select max(version) as v from ${sql.table(name)}`.execute(trx);
+    const next = Math.max(versions[name] ?? 0, Number(rows[0]?.v ?? 0)) + 1;
+    await sql`update ${sql.table(name)} set version = ${next}`.execute(trx);
+  }
+  if (dialect === 'postgres') await resetSequences(trx);
+}
+
+// PostgreSQL's serial and identity columns draw from sequences that an insert with explicit ids
+// does not move: each is set past the largest id now in its table.
+async function resetSequences(trx: Executor): Promise<void> {
+  const { rows } = await sql<{ table_name: string; column_name: string }>`
+    select table_name, column_name from information_schema.columns
+    where table_schema = current_schema()
+      and (column_default like 'nextval(%' or is_identity = 'YES')`.execute(trx);
+  for (const { table_name: table, column_name: column } of rows) {
+    await sql`select setval(pg_get_serial_sequence(${table}, ${column}),
+      coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(
+      trx,
+    );
+  }
+}
