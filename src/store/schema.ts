@@ -1,7 +1,7 @@
 // Row types of every table, as Kysely sees them. Columns are dialect-neutral: timestamps are
 // RFC 3339 UTC text (sortable as text), booleans are 0/1 integers, lists are JSON text, money is
 // an integer in minor units (bigint on PostgreSQL, parsed back to number).
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable, Updateable } from 'kysely';
 import type { BundleState } from '../domain/esims/lifecycle/states.js';
 import type { BillingType, CallbackVersion } from '../domain/organisations/organisation.js';
 
@@ -471,7 +471,6 @@ export interface MailOutboxTable {
 }
 
 export type OrganisationRow = Selectable<OrganisationsTable>;
-export type NewOrganisation = Insertable<OrganisationsTable>;
 export type OrganisationUpdate = Updateable<OrganisationsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type BundleRow = Selectable<BundlesTable>;

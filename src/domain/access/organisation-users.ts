@@ -43,19 +43,6 @@ export async function addOrganisationUser(
   return { user: portalUserFromRow(row), link };
 }
 
-/** The user, if they belong to the organisation (another organisation's user is not found). */
-export async function userOf(
-  deps: PortalDeps,
-  organisationId: string,
-  userId: string,
-): Promise<PortalUser> {
-  const user = await findUserById(deps.store.db, userId);
-  if (user === undefined || user.organisationId !== organisationId) {
-    throw notFound(`user ${userId} not found`);
-  }
-  return user;
-}
-
 interface UserChange {
   readonly who: AuditActor;
   readonly organisationId: string;

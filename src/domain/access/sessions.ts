@@ -3,7 +3,6 @@ import type { Executor } from '../../store/database.js';
 import {
   deleteExpiredSessions,
   deleteSession,
-  deleteSessionsOfUser,
   findSession,
   insertSession,
   touchSession,
@@ -80,10 +79,6 @@ export async function resumeSession(
   return { idHash, user, csrfToken: record.csrfToken };
 }
 
-export async function endSession(deps: PortalDeps, token: string): Promise<void> {
-  await deleteSession(deps.store.db, secretHash(token));
-}
-
 /** Sign-out: ends the session and records it for the organisation's Activity. */
 export async function signOut(
   deps: PortalDeps,
@@ -103,8 +98,4 @@ export async function signOut(
     },
     undefined,
   );
-}
-
-export async function endEverySession(deps: PortalDeps, userId: string): Promise<number> {
-  return deleteSessionsOfUser(deps.store.db, userId);
 }

@@ -95,8 +95,6 @@ export type CodeWithStatus<S extends number | 'as-configured'> = {
 /** Every code whose status the catalogue fixes. */
 export type FixedStatusCode = Exclude<ErrorCode, CodeWithStatus<'as-configured'>>;
 
-export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as readonly ErrorCode[];
-
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_CATALOGUE, value);
 }
