@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE } from '../../domain/errors/error-codes.js';
+import { HTTP_ERROR_CATALOGUE } from '../http-error-codes.js';
 import { LATER_VERSIONS } from './index.js';
 import { LIVE_OPERATIONS_BY_VERSION } from './live-operations.js';
 import type { WireVersion } from './wire.js';
@@ -90,7 +91,11 @@ function requestExample(version: WireVersion, operationId: string): unknown {
 
 /** An error answer's example: the first catalogue code of that status, with its message. */
 function errorExample(status: string): { message: string; code: string } | undefined {
-  for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
+  // The domain's codes, then the framework's own (412 to 416).
+  for (const [code, entry] of [
+    ...Object.entries(ERROR_CATALOGUE),
+    ...Object.entries(HTTP_ERROR_CATALOGUE),
+  ]) {
     if (String(entry.status) === status) return { message: entry.message, code };
   }
   return undefined;
