@@ -49,13 +49,30 @@ const response = (defaultFormat: 'CSV' | 'JSON'): TSchema =>
     },
   }) as unknown as TSchema;
 
+const EXAMPLE = [
+  {
+    iccid: '8944000000000000019',
+    matchingId: 'ABCDE-FGHIJ-KLMNO-PQRST',
+    smdpAddress: 'smdp.esim-bundle.example',
+    profileStatus: 'Released',
+    pin: '1234',
+    puk: '12345678',
+    firstInstalledDateTime: '',
+    rspUrl: 'smdp.esim-bundle.example',
+    bundle: 'esim_1GB_7D_GB_V2',
+    reference: '0190c7a2-5b1e-7c3d-9e4f-a1b2c3d4e5f6',
+  },
+];
+
 export const installDataV22: RouteWire = {
+  example: EXAMPLE,
   querystring,
   response: response('CSV'),
   description: description('CSV'),
 };
 
 export const installDataV25: RouteWire = {
+  example: EXAMPLE,
   response: response('JSON'),
   description: description('JSON'),
 };
