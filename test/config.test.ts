@@ -129,6 +129,7 @@ describe('loadConfig', () => {
     const cli = new URL('../src/cli/commands/', import.meta.url);
     const sources = [
       readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8'),
+      readFileSync(new URL('../src/server-address.ts', import.meta.url), 'utf8'),
       ...readdirSync(cli)
         .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
         .map((f) => readFileSync(new URL(f, cli), 'utf8')),

@@ -8,6 +8,33 @@ import type { Db, DialectName, Executor } from './database.js';
 
 const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock']);
 
+// The row numbers of 022-growth: the triggers number rows as they are inserted, which here is
+// the snapshot's order, not the order they were first written in; a deleted eSIM has none. So
+// the snapshot's numbers and totals are put back once every row is in.
+const COUNTS = 'organisation_counts';
+const NUMBERED = [
+  ['orders', 'reference'],
+  ['esims', 'iccid'],
+  ['ledger_entries', 'id'],
+] as const;
+
+async function restoreNumbering(trx: Executor, tables: SnapshotTables): Promise<void> {
+  await sql`delete from ${sql.table(COUNTS)}`.execute(trx);
+  for (const row of tables[COUNTS] ?? []) {
+    await sql`insert into ${sql.table(COUNTS)} (organisation_id, name, value)
+      values (${row['organisation_id'] ?? null}, ${row['name'] ?? null}, ${row['value'] ?? null})`.execute(
+      trx,
+    );
+  }
+  for (const [table, key] of NUMBERED) {
+    for (const row of tables[table] ?? []) {
+      if (!('seq' in row)) continue;
+      await sql`update ${sql.table(table)} set seq = ${row['seq'] ?? null}
+        where ${sql.ref(key)} = ${row[key] ?? null}`.execute(trx);
+    }
+  }
+}
+
 export type SnapshotRow = Record<string, unknown>;
 export type SnapshotTables = Record<string, SnapshotRow[]>;
 
@@ -119,6 +146,7 @@ export async function replaceTables(
   }
   for (const name of [...order].reverse()) await sql`delete from ${sql.table(name)}`.execute(trx);
   for (const name of order) {
+    if (name === COUNTS) continue; // written by the numbering triggers; restored below
     const rows = (tables[name] ?? []).map(decode);
     // Small batches: SQLite allows some 32,000 parameters per statement.
     for (let i = 0; i < rows.length; i += 100) {
@@ -133,6 +161,7 @@ export async function replaceTables(
       );
     }
   }
+  await restoreNumbering(trx, tables);
   for (const name of ['auth_state', 'catalogue_state']) {
     const { rows } = await sql<{
       v: number | string | null;

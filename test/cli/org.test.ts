@@ -214,6 +214,8 @@ for (const kind of DATABASES) {
         callbackUrl: 'http://127.0.0.1:9/hook',
         callbackVersion: 'V3',
         groups: [...BUILT_IN_GROUPS],
+        billingType: 'FixedCost',
+        ipAllowList: [],
       });
       const { org } = await get(created.apiKey);
       assert.equal(org?.callbackUrl, 'http://127.0.0.1:9/hook');

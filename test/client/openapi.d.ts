@@ -253,7 +253,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database is reachable */
+        /**
+         * Readiness: the database is reachable
+         * @description 200 when the database answers; status "degraded" (still 200) when Redis does not and the instance serves on its own rate-limit counters. 503 when the database does not answer.
+         */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -661,7 +664,7 @@ export interface paths {
         };
         /**
          * List the bundles the organisation bought and has not applied yet
-         * @description Grouped by bundle, with one `available` entry per purchase batch. Batches that are used up or expired are left out.
+         * @description Grouped by bundle (by name), with one `available` entry per purchase batch. Batches that are used up or expired are left out. The answer is streamed as it is read (chunked transfer encoding, no Content-Length), so its size has no limit: about 75 bytes per batch.
          */
         get: operations["getInventory"];
         put?: never;
@@ -2468,7 +2471,13 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        status: string;
+                        /** @description Present when Redis is configured. */
+                        dependencies?: {
+                            /** @description degraded: Redis failed or missed its deadline and rate limits use this instance’s own counters. */
+                            redis: "ok" | "degraded";
+                        };
+                        /** @description ready: every dependency answers; degraded: the database answers but an optional dependency (Redis) does not, and the instance serves without it. */
+                        status: "ready" | "degraded";
                     };
                 };
             };

@@ -3,7 +3,7 @@ import type { Executor } from '../../store/database.js';
 import { runWrite } from '../runner/use-case-runner.js';
 import type { PortalDeps } from './access-deps.js';
 import {
-  countAttempt,
+  recordAttempt,
   lockAttempts,
   setAttempts,
 } from '../../store/repositories/portal-repository.js';
@@ -57,7 +57,7 @@ export async function takeAttempt(
   let refused: { firstRefusal: boolean } | undefined;
   let refusedDuringLock = 0;
   for (const { key, limit } of keys) {
-    const row = await countAttempt(tx, key, at);
+    const row = await recordAttempt(tx, key, at);
     if (row.lockedUntil !== undefined && row.lockedUntil > at) {
       // Locked: the count is the refusals since the lock began, this one included.
       refused ??= { firstRefusal: row.attempts === 1 };

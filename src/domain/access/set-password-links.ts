@@ -4,8 +4,8 @@ import {
   findPasswordHash,
   findToken,
   insertToken,
-  revokeUnusedTokens,
-  uncountAttempt,
+  retireUnusedTokens,
+  releaseAttempt,
   setPasswordHash,
   consumeToken,
 } from '../../store/repositories/portal-repository.js';
@@ -49,7 +49,7 @@ export async function issueSetPasswordLink(deps: PortalDeps, userId: string): Pr
   const token = newSecret();
   const now = deps.wallClock.now();
   await inTransaction(deps, async (tx) => {
-    await revokeUnusedTokens(tx, userId, 'set_password', iso(now));
+    await retireUnusedTokens(tx, userId, 'set_password', iso(now));
     await insertToken(tx, {
       tokenHash: secretHash(token),
       userId,
@@ -187,7 +187,7 @@ export async function changeOwnPassword(
   if (right !== true) {
     await inTransaction(deps, async (tx) => {
       if (right === undefined) {
-        for (const { key } of keys) await uncountAttempt(tx, key);
+        for (const { key } of keys) await releaseAttempt(tx, key);
         return;
       }
       for (const [index, { key, limit: keyLimit }] of keys.entries()) {
@@ -199,7 +199,7 @@ export async function changeOwnPassword(
     throw badRequest(right === undefined ? BUSY : WRONG_CURRENT_PASSWORD);
   }
   await inTransaction(deps, async (tx) => {
-    for (const { key } of keys) await uncountAttempt(tx, key);
+    for (const { key } of keys) await releaseAttempt(tx, key);
   });
   await setPassword(deps, userActor(user, change.source), user, change.next);
 }

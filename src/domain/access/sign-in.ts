@@ -2,7 +2,7 @@ import {
   deleteSignInFailures,
   findPasswordHash,
 } from '../../store/repositories/portal-repository.js';
-import { uncountAttempt } from '../../store/repositories/portal-repository.js';
+import { releaseAttempt } from '../../store/repositories/portal-repository.js';
 import { findUsersByEmail } from '../../store/repositories/user-repository.js';
 import { audit, userActor } from '../audit/audit-log.js';
 import type { Executor } from '../../store/database.js';
@@ -108,7 +108,7 @@ async function auditFailure(
 
 /** Gives the attempt back under every key: it was not a guess (right, or never checked). */
 async function uncount(tx: Executor, keys: readonly AttemptKey[]): Promise<void> {
-  for (const { key } of keys) await uncountAttempt(tx, key);
+  for (const { key } of keys) await releaseAttempt(tx, key);
 }
 
 export async function signIn(deps: PortalDeps, attempt: Attempt): Promise<SignInResult> {

@@ -7,7 +7,7 @@ import { holdsBundle } from '../../store/repositories/inventory-repository.js';
 import {
   lockOwnedEsim,
   setEsimState,
-  withdrawFromEsimList,
+  takeOutOfEsimList,
 } from '../../store/repositories/esim-repository.js';
 import type { EsimRow } from '../../store/schema.js';
 import { badRequest, conflict } from '../errors/error-codes.js';
@@ -162,7 +162,7 @@ export async function applyDeleteEsim(
     revoked += 1;
   }
   await moveState(tx, esim, 'deactivated', at, 'Deactivated');
-  await withdrawFromEsimList(tx, input.organisationId, esim.iccid);
+  await takeOutOfEsimList(tx, input.organisationId, esim.iccid);
   await recordEsimEvent(tx, deps.store.dialect, esim.iccid, HISTORY_DEACTIVATED, at);
   return { iccid: esim.iccid, revokedAssignments: revoked };
 }

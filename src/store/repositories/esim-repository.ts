@@ -313,7 +313,7 @@ export async function setEsimState(
  * by number stay exact and still read a range of row numbers. A deletion costs the eSIMs issued
  * after it (it is rare and irreversible); every read keeps its flat cost.
  */
-export async function withdrawFromEsimList(
+export async function takeOutOfEsimList(
   db: Executor,
   organisationId: string,
   iccid: string,

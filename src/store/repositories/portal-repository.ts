@@ -261,7 +261,7 @@ export interface AttemptRow {
  * concurrent attempts are each counted once; on PostgreSQL the row stays locked until the
  * transaction ends, so the caller's decision and its follow-up write are not raced.
  */
-export async function countAttempt(db: Executor, key: string, now: string): Promise<AttemptRow> {
+export async function recordAttempt(db: Executor, key: string, now: string): Promise<AttemptRow> {
   const row = await db
     .insertInto('portal_sign_in_failures')
     .values({ key, failures: 1, window_started_at: now, locked_until: null })
@@ -310,7 +310,7 @@ export async function lockAttempts(
 }
 
 /** Gives back one attempt counted under `key` (one that turned out to be right). */
-export async function uncountAttempt(db: Executor, key: string): Promise<void> {
+export async function releaseAttempt(db: Executor, key: string): Promise<void> {
   await db
     .updateTable('portal_sign_in_failures')
     .set({ failures: sql<number>`failures - 1` })
@@ -324,7 +324,7 @@ export async function uncountAttempt(db: Executor, key: string): Promise<void> {
  * Ends every unused link of a user for `purpose`: a new link replaces the older ones. Locks the
  * user's row first (PostgreSQL), so two links issued at once cannot both stay alive.
  */
-export async function revokeUnusedTokens(
+export async function retireUnusedTokens(
   db: Executor,
   userId: string,
   purpose: PortalTokenPurpose,
