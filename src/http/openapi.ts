@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { EXAMPLES, SUCCESS_DESCRIPTIONS } from './openapi-responses.js';
 import {
+  addVersionExamples,
   exampleIn,
   laterVersionOf,
   liveOperations,
@@ -392,6 +393,7 @@ function transformObject(
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) describeSuccess(operation, version);
   }
+  if (version !== undefined) addVersionExamples(document.paths, version);
   const organisation = document.paths?.[`${prefix}/organisation`]?.['get'];
   if (organisation !== undefined) {
     organisation['callbacks'] = {

@@ -142,6 +142,40 @@ for (const kind of DATABASES) {
       assert.equal(res.json<{ message: string }>().message, 'invalid UUID length: 22');
     });
 
+    it('answers runningBalance on v2.5: the balance the order left, as a decimal string', async () => {
+      const before = (
+        await t.request(org.apiKey, { method: 'GET', url: '/v2.4/organisation' })
+      ).json<{
+        balance: number;
+      }>();
+      const res = await post('2.5', {
+        type: 'transaction',
+        order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }],
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json<Record<string, unknown>>();
+      assert.equal(body['runningBalance'], (before.balance - 9.99).toFixed(2));
+      assert.deepEqual(Object.keys(body).slice(-2), ['sourceIP', 'runningBalance']);
+    });
+
+    it('replays an Idempotency-Key in the version shape', async () => {
+      const payload = {
+        type: 'transaction',
+        order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }],
+      };
+      const headers = { 'idempotency-key': 'versions-replay-1' };
+      const first = await post('2.4', payload, headers);
+      assert.equal(first.statusCode, 200, first.body);
+      const again = await post('2.4', payload, headers);
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      const a = first.json<Record<string, unknown>>();
+      const b = again.json<Record<string, unknown>>();
+      assert.equal(b['orderReference'], a['orderReference']);
+      assert.equal(b['total'], 9.99);
+      assert.equal(b['createdDate'], a['createdDate']);
+    });
+
     it('serves one OpenAPI document per version', async () => {
       for (const version of ['2.2', '2.3', '2.4', '2.5']) {
         const res = await t.app.inject({ url: `/v${version}/openapi.json` });

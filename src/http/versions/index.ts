@@ -8,8 +8,10 @@ import {
   orderV22Answer,
   orderV23Answer,
   orderV24Answer,
+  orderV25Answer,
   sharedOrderBody,
 } from './shapes/orders.js';
+import { EXAMPLES } from '../openapi-examples.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
 import { BundleV24, bundleV24Answer, cataloguePage, pageV22, pageV24 } from './shapes/catalogue.js';
@@ -171,6 +173,11 @@ export const V2_5 = laterVersion(V2_4, {
     placeOrder: {
       body: (shared) => laterOrderBodySchema(shared, true),
       response: OrderV25,
+      answer: orderV25Answer,
+      example: {
+        ...orderV24Answer(EXAMPLES['placeOrder'] as OrderBody, undefined, '203.0.113.7'),
+        runningBalance: '990.01',
+      },
     },
     getOrder: { response: OrderV25 },
     listOrders: { response: orderListOf(OrderV25) },
@@ -178,7 +185,14 @@ export const V2_5 = laterVersion(V2_4, {
       response: (shared) => esimV25Schema(esimV24Schema(shared)),
       answer: esimV25Answer(esimV24Answer),
     },
-    listEsims: { response: esimListV25Schema },
+    listEsims: {
+      response: esimListV25Schema,
+      // Every item carries state; a recorded v2.1 answer (the document's example) has none.
+      answer: (b: { esims: Record<string, unknown>[] }) => ({
+        ...b,
+        esims: b.esims.map((e) => ({ state: 'active', ...e })),
+      }),
+    },
     revokeAssignment: {
       querystring: RevokeAssignmentQueryV25,
       response: revokeV24Schema,

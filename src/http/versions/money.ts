@@ -34,3 +34,12 @@ export function toMajor(minor: number, currency: string): number {
 export function toMinor(major: number, currency: string): number {
   return Math.round(major * 10 ** minorDigits(currency));
 }
+
+/** 99001 minor units of USD as "990.01": the digits of the minor amount, no float involved. */
+export function toMajorText(minor: number, currency: string): string {
+  const digits = minorDigits(currency);
+  if (digits === 0) return String(minor);
+  const sign = minor < 0 ? '-' : '';
+  const text = String(Math.abs(minor)).padStart(digits + 1, '0');
+  return `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}

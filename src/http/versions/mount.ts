@@ -27,7 +27,7 @@ export async function mountVersion(
             ...(version.bodyWithoutContentType ? { bodyWithoutContentType: true } : {}),
             ...(switches ? { versionSwitches: version.switches } : {}),
           };
-          applyWire(version, route);
+          applyWire(version, route, deps);
         });
       }
       installFaultHook(api, deps); // simulator mode only; runs before authentication

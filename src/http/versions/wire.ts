@@ -2,6 +2,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { Api } from '../api.js';
+import { REPLAY_HEADER } from '../idempotency.js';
 
 // An API version is the v2.1 routes seen through a set of wire differences: the same route
 // definitions (routes/<resource>/<action>.ts), the same use cases, and per operation what this
@@ -27,7 +28,7 @@ export interface RouteWire {
    * The shared handler's success answer (the v2.1 shape) in this version's shape. It may read
    * more (a promise), e.g. the balance an order left.
    */
-  readonly answer?: (body: never, request: FastifyRequest) => unknown;
+  readonly answer?: (body: never, request: FastifyRequest, deps: AppDeps) => unknown;
   /** Same as `answer`, for the routes that send prebuilt JSON bytes (catalogue pages). */
   readonly bytes?: (body: Buffer, request: FastifyRequest, reply: FastifyReply) => Buffer;
   /** The success example of this version's document, where `answer` cannot make it from v2.1's. */
@@ -136,7 +137,7 @@ declare module 'fastify' {
     /** The behaviour switches of the version whose scope the route is registered in. */
     versionSwitches?: Switches;
     /** The version's `answer` of this route, for routes that serialise an answer themselves. */
-    versionAnswer?: (body: never, request: FastifyRequest) => unknown;
+    versionAnswer?: (body: never, request: FastifyRequest, deps: AppDeps) => unknown;
   }
 }
 
@@ -156,11 +157,37 @@ export function switchOn(request: FastifyRequest, name: string): boolean {
 }
 
 /**
+ * An Idempotency-Key replay sends the stored answer's bytes, which are v2.1's (what the use case
+ * presented when it ran, whichever version asked): they are put in this version's shape too.
+ */
+function replayIn(
+  answer: (body: unknown, request: FastifyRequest, deps: AppDeps) => unknown,
+  deps: AppDeps,
+): PayloadHook {
+  return (request, reply, payload, done) => {
+    if (
+      !isSuccess(reply) ||
+      typeof payload !== 'string' ||
+      reply.getHeader(REPLAY_HEADER) !== 'true'
+    ) {
+      done(null, payload);
+      return;
+    }
+    Promise.resolve()
+      .then(() => answer(JSON.parse(payload) as unknown, request, deps))
+      .then(
+        (shaped) => done(null, JSON.stringify(shaped)),
+        (error: unknown) => done(error as Error),
+      );
+  };
+}
+
+/**
  * Applies a version's differences to a route as it is registered in the version's scope (an
  * onRoute hook): the route keeps its handler; its schemas, and hooks either side of the handler,
  * change.
  */
-export function applyWire(version: WireVersion, route: RouteOptions): void {
+export function applyWire(version: WireVersion, route: RouteOptions, deps: AppDeps): void {
   const schema = route.schema as Schema | undefined;
   const operationId = schema?.['operationId'];
   if (typeof operationId !== 'string') return;
@@ -195,7 +222,7 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
   }
   if (wire.answer !== undefined) {
     route.config = { ...route.config, versionAnswer: wire.answer };
-    const answer = wire.answer as (body: unknown, request: FastifyRequest) => unknown;
+    const answer = wire.answer as (body: unknown, r: FastifyRequest, d: AppDeps) => unknown;
     const hook: PayloadHook = (request, reply, payload, done) => {
       if (!isSuccess(reply)) {
         done(null, payload);
@@ -203,7 +230,7 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
       }
       let shaped: unknown;
       try {
-        shaped = answer(payload, request);
+        shaped = answer(payload, request, deps);
       } catch (error) {
         done(error as Error);
         return;
@@ -218,6 +245,7 @@ export function applyWire(version: WireVersion, route: RouteOptions): void {
       }
     };
     route.preSerialization = [...hooksOf(route.preSerialization), hook] as never;
+    route.onSend = [...hooksOf(route.onSend), replayIn(answer, deps)] as never;
   }
   if (wire.bytes !== undefined) {
     const bytes = wire.bytes;

@@ -12,6 +12,7 @@ import { authState } from './013-auth-state.js';
 import { portal } from './014-portal.js';
 import { portalMoney } from './015-portal-money.js';
 import { bundleJson } from './016-bundle-json.js';
+import { ledgerReference } from './017-ledger-reference.js';
 import { esimState } from './018-esim-state.js';
 
 export interface MigrationStep {
@@ -33,6 +34,7 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '014-portal': portal(dialect),
     '015-portal-money': portalMoney(dialect),
     '016-bundle-json': bundleJson(dialect),
+    '017-ledger-reference': ledgerReference(),
     '018-esim-state': esimState(dialect),
   };
 }

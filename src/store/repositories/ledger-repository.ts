@@ -570,6 +570,33 @@ export async function orderPayment(
   };
 }
 
+/**
+ * The balance an order left: balance_after of its `order` journal entry (minor units), or
+ * undefined when nothing was journaled (a free order). One row, by the reference index.
+ */
+const balanceAfterOrderStatement = compiledOnce(
+  (db, p: { organisationId: string; reference: string }) =>
+    db
+      .selectFrom('ledger_entries')
+      .select('balance_after')
+      .where('organisation_id', '=', p.organisationId)
+      .where('kind', '=', 'order')
+      .where('reference', '=', p.reference)
+      .orderBy('id')
+      .limit(1),
+);
+
+export async function balanceAfterOrder(
+  db: Executor,
+  organisationId: string,
+  reference: string,
+): Promise<number | undefined> {
+  // Compiled once: it runs after every v2.5 order.
+  const { rows } = await balanceAfterOrderStatement.execute(db, { organisationId, reference });
+  const row = rows[0];
+  return row === undefined ? undefined : Number(row.balance_after);
+}
+
 /** What refunds journaled under a reference have given back so far. */
 export async function refundedFor(
   db: Executor,

@@ -33,30 +33,37 @@ export function cataloguePage(bundle: TSchema) {
   );
 }
 
-const PRICE = Buffer.from('"price":');
+const PRICE = '"price":';
 
-/** Each `"price":<minor>` of a page as `"price":<major>`, copying everything else as bytes. */
+/**
+ * Each `"price":<minor>` of a page as `"price":<major>`, copying everything else as bytes. The
+ * search runs on the page read as Latin-1, whose offsets are the byte offsets (one character per
+ * byte), so nothing is decoded as UTF-8 and the copies are of the original bytes.
+ */
 export function pricesInMajorUnits(page: Buffer, currency: string): Buffer {
+  const text = page.toString('latin1');
+  let at = text.indexOf(PRICE);
+  if (at < 0) return page;
   const parts: Buffer[] = [];
   let from = 0;
-  let at = page.indexOf(PRICE, from);
-  if (at < 0) return page;
+  let length = 0;
   while (at >= 0) {
     const start = at + PRICE.length;
     let end = start;
-    while (end < page.length) {
-      const c = page[end] ?? 0;
-      if (c !== 0x2d && (c < 0x30 || c > 0x39)) break; // '-' or a digit
+    for (let c = text.charCodeAt(end); c === 0x2d || (c >= 0x30 && c <= 0x39);) {
       end += 1;
+      c = text.charCodeAt(end);
     }
-    parts.push(page.subarray(from, start));
-    const minor = Number(page.subarray(start, end).toString('latin1'));
-    parts.push(Buffer.from(String(toMajor(minor, currency)), 'latin1'));
+    const head = page.subarray(from, start);
+    const price = Buffer.from(String(toMajor(Number(text.slice(start, end)), currency)), 'latin1');
+    parts.push(head, price);
+    length += head.length + price.length;
     from = end;
-    at = page.indexOf(PRICE, from);
+    at = text.indexOf(PRICE, from);
   }
-  parts.push(page.subarray(from));
-  return Buffer.concat(parts);
+  const tail = page.subarray(from);
+  parts.push(tail);
+  return Buffer.concat(parts, length + tail.length);
 }
 
 const OPEN = Buffer.from('{"bundles":');

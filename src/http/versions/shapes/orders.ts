@@ -4,7 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../domain/errors/error-codes.js';
 import type { OrderBody } from '../../routes/orders/order-schema.js';
 import { OrderSchema } from '../../routes/orders/order-schema.js';
-import { toMajor } from '../money.js';
+import { toMajor, toMajorText } from '../money.js';
+import type { AppDeps } from '../../../deps.js';
+import { balanceAfterOrder } from '../../../store/repositories/ledger-repository.js';
 import { money, without } from './schema-tools.js';
 
 // Orders on the later versions. v2.2: `assigned` for v2.1's extension field `assign`, a list
@@ -276,4 +278,24 @@ export function sharedOrderBody(request: FastifyRequest): void {
     ...(body.allowReassign === undefined ? {} : { allowReassign: body.allowReassign }),
   };
   body.order = [line];
+}
+
+/**
+ * v2.5: a placed order also carries `runningBalance`, the balance its payment left (its journal
+ * entry's balance_after), in major units as a decimal string.
+ */
+export async function orderV25Answer(
+  body: OrderBody,
+  request: FastifyRequest,
+  deps: AppDeps,
+): Promise<Record<string, unknown>> {
+  const shaped = orderV24Answer(body, request, request.ip);
+  if (body.status === 'validated' || body.orderReference === '') return shaped;
+  const after = await balanceAfterOrder(
+    deps.store.db,
+    request.organisation.id,
+    body.orderReference,
+  );
+  if (after === undefined) return shaped;
+  return { ...shaped, runningBalance: toMajorText(after, body.currency) };
 }
