@@ -29,9 +29,10 @@ export function esimV25Schema(v24: TObject): TObject {
 }
 
 export function esimV25Answer(v24Answer: (body: never) => Record<string, unknown>) {
-  return (body: { state: string }): Record<string, unknown> => ({
+  return (body: { state?: string }): Record<string, unknown> => ({
     ...v24Answer(body as never),
-    state: body.state,
+    // A recorded v2.1 answer (the document's example) has no state.
+    state: body.state ?? 'active',
     brandingId: '(default)',
   });
 }
