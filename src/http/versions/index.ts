@@ -193,7 +193,14 @@ export const V2_5 = laterVersion(V2_4, {
       response: (shared) => esimV25Schema(esimV24Schema(shared)),
       answer: esimV25Answer(esimV24Answer),
     },
-    listEsims: { response: esimListV25Schema },
+    listEsims: {
+      response: esimListV25Schema,
+      // Every item carries state; a recorded v2.1 answer (the document's example) has none.
+      answer: (b: { esims: Record<string, unknown>[] }) => ({
+        ...b,
+        esims: b.esims.map((e) => ({ state: 'active', ...e })),
+      }),
+    },
     revokeAssignment: {
       querystring: RevokeAssignmentQueryV25,
       response: revokeV24Schema,

@@ -30,7 +30,12 @@ const schema = {
             '"eSIM <iccid> is compatible with bundle <name>" or "eSIM <iccid> is not compatible with bundle <name>".',
         }),
       },
-      { description: 'The compatibility result.' },
+      {
+        description: 'The compatibility result.',
+        example: {
+          message: 'eSIM 8944000000000000003 is compatible with bundle esim_1GB_7D_GB_V2',
+        },
+      },
     ),
     400: standardErrors[400],
     403: standardErrors[403],

@@ -25,7 +25,7 @@ const schema = {
   response: {
     200: Type.Object(
       { status: Type.String({ description: `"${DELETED_STATUS}".` }) },
-      { description: 'The eSIM was deleted.' },
+      { description: 'The eSIM was deleted.', example: { status: DELETED_STATUS } },
     ),
     400: standardErrors[400],
     403: standardErrors[403],

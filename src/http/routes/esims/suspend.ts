@@ -47,7 +47,7 @@ const postSchema = {
           description: `"${SUSPENDED_STATUS}" or "${UNSUSPENDED_STATUS}".`,
         }),
       },
-      { description: 'The eSIM is in the state asked for.' },
+      { description: 'The eSIM is in the state asked for.', example: { status: SUSPENDED_STATUS } },
     ),
     400: standardErrors[400],
     403: standardErrors[403],
@@ -67,7 +67,7 @@ const getSchema = {
   response: {
     200: Type.Object(
       { suspended: Type.Boolean({ description: 'Whether the eSIM is suspended.' }) },
-      { description: 'The suspension state.' },
+      { description: 'The suspension state.', example: { suspended: false } },
     ),
     400: standardErrors[400],
     403: standardErrors[403],

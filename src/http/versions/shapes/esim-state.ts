@@ -29,9 +29,10 @@ export function esimV25Schema(v24: TObject): TObject {
 }
 
 export function esimV25Answer(v24Answer: (body: never) => Record<string, unknown>) {
-  return (body: { state: string }): Record<string, unknown> => ({
+  return (body: { state?: string }): Record<string, unknown> => ({
     ...v24Answer(body as never),
-    state: body.state,
+    // A recorded v2.1 answer (the document's example) has no state.
+    state: body.state ?? 'active',
     brandingId: '(default)',
   });
 }
@@ -81,17 +82,19 @@ export function revokeV24Schema(shared: TObject): TObject {
   });
 }
 
-export function revokeV24Answer(body: RevokeOutcome, request: FastifyRequest) {
+export function revokeV24Answer(body: Partial<RevokeOutcome>, request: FastifyRequest) {
   return {
     ...body,
-    refundedAmount: toMajor(body.refundedAmount, request.organisation.currency),
+    // A recorded v2.1 answer (the document's example) has neither field.
+    refundToBalance: body.refundToBalance ?? false,
+    refundedAmount: toMajor(body.refundedAmount ?? 0, request.organisation.currency),
   };
 }
 
 /** GET /esims/{iccid}/compatible/{bundle} on v2.4 and later: {compatible}. */
 export const CompatibleV24 = Type.Object(
   { compatible: Type.Boolean({ description: 'Whether the bundle can be applied to the eSIM.' }) },
-  { description: 'The compatibility result.' },
+  { description: 'The compatibility result.', example: { compatible: true } },
 );
 
 export const compatibleV24Answer = (body: { compatible: boolean }) => ({
