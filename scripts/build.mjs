@@ -1,6 +1,8 @@
 // `npm run build`: compiles src/ into dist/ in four steps.
 // 1. tsc (incremental) emits one JavaScript module per source file, with source maps: the
-//    package's library entry points (`./verify`) and a type check of the shipped code.
+//    package's library entry points (`./verify`, `./client/v2.x`) and a type check of the
+//    shipped code; a second tsc run (tsconfig.lib.json) writes the type declarations of those
+//    entry points, the only ones the package ships.
 // 2. The request validators and response serialisers of every route are generated as
 //    JavaScript (scripts/schema-code.mjs, run on tsc's output) into
 //    dist/precompiled-schemas.cjs, which the bundle takes in place of
@@ -32,6 +34,11 @@ const codeCache = `${bundle}.cache`;
 const tsc = spawnSync(
   process.execPath,
   [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  { cwd: root, stdio: 'inherit' },
+);
+const declarations = spawnSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.lib.json'],
   { cwd: root, stdio: 'inherit' },
 );
 
@@ -151,4 +158,4 @@ async function writeCodeCache() {
   }
 }
 
-process.exit(tsc.status ?? 1);
+process.exit(tsc.status === 0 ? (declarations.status ?? 1) : (tsc.status ?? 1));

@@ -1,0 +1,17 @@
+import { clientFiles } from './client.js';
+import { liveDocuments } from './documents.js';
+import { httpFile, postmanCollection } from './requests.js';
+
+/** Every generated file, by its path from the repository root, with its text. */
+export async function apiFiles(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const version of await liveDocuments()) {
+    const v = `v${version.version}`;
+    const client = await clientFiles(version);
+    files.set(`src/client/${v}/openapi.ts`, client.types);
+    files.set(`src/client/${v}/index.ts`, client.index);
+    files.set(`docs/api/${v}.postman_collection.json`, await postmanCollection(version));
+    files.set(`docs/api/${v}.http`, httpFile(version));
+  }
+  return files;
+}

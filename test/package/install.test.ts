@@ -1,0 +1,307 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import type * as ClientV25 from '../../src/client/v2.5/index.js';
+import type * as Verify from '../../src/verify.js';
+import { eventually } from '../harness.js';
+import { scratchDir } from '../cli/helpers.js';
+import type { Receiver } from '../receiver.js';
+import { startReceiver } from '../receiver.js';
+
+// The package as an integrator gets it: `npm pack`, installed from the tarball into an empty
+// folder, `npx esim serve` there (a YAML fixture with a fixed key), then called through the
+// packaged typed clients (esim-bundle-service/client/v2.x) and the packaged receiver helper
+// (esim-bundle-service/verify) on a real signed callback, and an integrator's TypeScript checked
+// against the packaged declarations.
+//
+// The tarball is packed from the dist/ that `npm run build` made (`npm test` rebuilds it when a
+// source is newer), with --ignore-scripts so that `prepare` does not build it a second time.
+// Dependencies come from npm's cache first (--prefer-offline). better-sqlite3's native addon is
+// taken from this checkout's own installation of the same version: compiling it again takes
+// minutes and tests better-sqlite3's installer, not this package.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const VERSIONS = ['2.1', '2.2', '2.3', '2.4', '2.5'] as const;
+const KEY = 'esim_PackagedFixtureKey0000000000000000000000001';
+const OTHER_KEY = 'esim_PackagedFixtureKey0000000000000000000000002';
+
+type ClientModule = typeof ClientV25;
+type VerifyModule = typeof Verify;
+
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  assert.equal(result.status, 0, `${command} ${args.join(' ')}:\n${result.stderr}${result.stdout}`);
+  return result.stdout;
+}
+
+interface Packed {
+  filename: string;
+  files: { path: string }[];
+}
+
+describe('the package, packed and installed into an empty folder', () => {
+  const work = scratchDir();
+  const project = join(work.path, 'app');
+  const data = join(work.path, 'data');
+  let tarball = '';
+  let receiver: Receiver | undefined;
+  let server: ChildProcess | undefined;
+  let serverOut = '';
+  let url = '';
+
+  after(async () => {
+    if (server?.pid !== undefined && server.exitCode === null) {
+      const exited = new Promise((resolve) => server?.once('exit', resolve));
+      // npx runs the command in a child of its own: end the whole group this test started.
+      process.kill(-server.pid, 'SIGTERM');
+      await exited;
+    }
+    await receiver?.close();
+    work.remove();
+  });
+
+  /** The installed package's module for a specifier, resolved as the integrator's code would. */
+  async function installed<T>(specifier: string): Promise<T> {
+    const resolved = createRequire(join(project, 'package.json')).resolve(specifier);
+    assert.ok(resolved.startsWith(join(project, 'node_modules')), resolved);
+    return (await import(pathToFileURL(resolved).href)) as T;
+  }
+
+  it('packs the built service, its clients, its licence and nothing of the sources', () => {
+    for (const built of ['dist/esim.js', 'dist/client/v2.5/index.js', 'dist/verify.d.ts']) {
+      assert.ok(existsSync(join(ROOT, built)), `${built} is missing: run npm run build`);
+    }
+    const args = ['pack', '--ignore-scripts', '--json', '--pack-destination', work.path];
+    const [packed] = JSON.parse(run('npm', args, ROOT)) as Packed[];
+    assert.ok(packed !== undefined);
+    tarball = join(work.path, packed.filename);
+    const files = packed.files.map((f) => f.path);
+    const expected = [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'bin/esim.js',
+      'dist/esim.js',
+      'dist/esim.cjs',
+      'dist/verify.js',
+      'dist/verify.d.ts',
+      'src/portal/static/portal.css',
+      ...VERSIONS.flatMap((v) => [
+        `dist/client/v${v}/index.js`,
+        `dist/client/v${v}/index.d.ts`,
+        `docs/api/v${v}.postman_collection.json`,
+        `docs/api/v${v}.http`,
+      ]),
+    ];
+    assert.deepEqual(
+      expected.filter((f) => !files.includes(f)),
+      [],
+      'files the package must ship',
+    );
+    const unwanted = files.filter(
+      (f) =>
+        f.endsWith('.map') ||
+        f.startsWith('test/') ||
+        f.startsWith('scripts/') ||
+        (f.startsWith('src/') && !f.startsWith('src/portal/static/')) ||
+        (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+    );
+    assert.deepEqual(unwanted, [], 'files the package must not ship');
+
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      private?: boolean;
+      license: string;
+    };
+    assert.notEqual(manifest.private, true, 'a private package cannot be published');
+    assert.equal(manifest.license, 'Apache-2.0');
+    const licence = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
+    assert.match(licence, /^\s*Apache License\s+Version 2\.0, January 2004/);
+    assert.match(licence, /END OF TERMS AND CONDITIONS/);
+  });
+
+  it('installs from the tarball into an empty folder', () => {
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'integrator-app', private: true, type: 'module' }),
+    );
+    run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      project,
+    );
+    const sqlite = (root: string) => join(root, 'node_modules', 'better-sqlite3');
+    const version = (root: string) =>
+      (JSON.parse(readFileSync(join(sqlite(root), 'package.json'), 'utf8')) as { version: string })
+        .version;
+    assert.equal(version(project), version(ROOT), 'better-sqlite3 of the package and the checkout');
+    const addon = join('build', 'Release', 'better_sqlite3.node');
+    mkdirSync(join(sqlite(project), 'build', 'Release'), { recursive: true });
+    copyFileSync(join(sqlite(ROOT), addon), join(sqlite(project), addon));
+    assert.ok(existsSync(join(project, 'node_modules', '.bin', 'esim')), 'the esim command');
+  });
+
+  it('serves with `npx esim serve`, loading a YAML fixture', async () => {
+    receiver = await startReceiver();
+    const seed = join(work.path, 'seed.yaml');
+    writeFileSync(
+      seed,
+      [
+        'organisations:',
+        '  - name: Packaged Travel',
+        `    apiKey: ${KEY}`,
+        '    balance: 100000',
+        `    callbackUrl: ${receiver.url}/hook`,
+        '    callbackVersion: V3',
+        '    esims:',
+        '      - bundles: [{ name: esim_1GB_7D_FR_V2, state: Active, usedMb: 600 }]',
+        '  - name: Other Org',
+        `    apiKey: ${OTHER_KEY}`,
+        '',
+      ].join('\n'),
+    );
+    const child = spawn('npx', ['esim', 'serve'], {
+      cwd: project,
+      detached: true,
+      env: {
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        DATA_DIR: data,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SEED_FILE: seed,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server = child;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (serverOut += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (serverOut += chunk));
+    url = await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${serverOut}`);
+        return /listening on (http:\/\/\S+)/.exec(serverOut)?.[1];
+      },
+      120_000,
+      'the installed service to listen',
+    );
+    assert.match(
+      serverOut,
+      new RegExp(`Fixture organisation: Packaged Travel \\(\\S+\\), API key ${KEY}`),
+    );
+    const home = await fetch(`${url}/`, { headers: { accept: 'application/json' } });
+    assert.equal(home.status, 200);
+    const portal = await fetch(`${url}/portal/static/portal.css`);
+    assert.equal(portal.status, 200, 'the portal stylesheet ships with the package');
+    const docs = await fetch(`${url}/docs/static/index.html`);
+    assert.equal(docs.status, 200, 'the API documentation page ships with the package');
+  });
+
+  it('answers through the packaged typed client of every version', async () => {
+    for (const version of VERSIONS) {
+      const { createClient } = await installed<ClientModule>(
+        `esim-bundle-service/client/v${version}`,
+      );
+      const client = createClient({ baseUrl: url, apiKey: KEY });
+      const organisation = await client.getOrganisation();
+      assert.match(JSON.stringify(organisation), /Packaged Travel/, `v${version}`);
+    }
+
+    const v25 = await installed<ClientModule>('esim-bundle-service/client/v2.5');
+    const client = v25.createClient({ baseUrl: url, apiKey: KEY });
+    const catalogue = await client.listCatalogue({ query: { countries: 'FR', perPage: 5 } });
+    assert.equal(catalogue.bundles.length, 5);
+    const bundle = await client.getCatalogueBundle({ path: { name: 'esim_1GB_7D_FR_V2' } });
+    assert.equal(bundle.name, 'esim_1GB_7D_FR_V2');
+    const order = await client.placeOrder({
+      body: {
+        type: 'transaction',
+        assign: true,
+        order: [{ type: 'bundle', item: 'esim_1GB_7D_FR_V2', quantity: 1 }],
+      },
+    });
+    const iccid = order.order[0]?.iccids?.[0];
+    assert.ok(iccid !== undefined, JSON.stringify(order));
+    const esim = await client.getEsim({ path: { iccid } });
+    assert.equal(esim.iccid, iccid);
+
+    const other = v25.createClient({ baseUrl: url, apiKey: OTHER_KEY });
+    await assert.rejects(
+      () => other.getEsim({ path: { iccid } }),
+      (error: unknown) => {
+        assert.ok(error instanceof v25.EsimApiError, String(error));
+        assert.equal(error.status, 404);
+        assert.equal(typeof error.code, 'string');
+        return true;
+      },
+      "another organisation's eSIM is not found",
+    );
+  });
+
+  it('verifies a delivered callback with esim-bundle-service/verify', async () => {
+    const { verifyCallbackSignature } = await installed<VerifyModule>('esim-bundle-service/verify');
+    const hook = receiver;
+    assert.ok(hook !== undefined);
+    const [delivery] = await eventually(
+      async () => {
+        const got = hook.at('/hook');
+        return got.length > 0 ? got : undefined;
+      },
+      60_000,
+      'a usage callback from the installed service',
+    );
+    assert.ok(delivery !== undefined);
+    const signature = String(delivery.headers['x-signature-sha256']);
+    assert.equal(verifyCallbackSignature(delivery.rawBody, signature, KEY), true);
+    assert.equal(verifyCallbackSignature(delivery.rawBody, signature, OTHER_KEY), false);
+    assert.equal(verifyCallbackSignature(`${delivery.rawBody} `, signature, KEY), false);
+  });
+
+  it("type-checks an integrator's TypeScript against the packaged declarations", () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        files: ['app.ts'],
+      }),
+    );
+    writeFileSync(
+      join(project, 'app.ts'),
+      [
+        "import { createClient, EsimApiError } from 'esim-bundle-service/client/v2.5';",
+        "import { createClient as createV21 } from 'esim-bundle-service/client/v2.1';",
+        "import { verifyCallbackSignature } from 'esim-bundle-service/verify';",
+        "const client = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'esim_x' });",
+        "const esim = await client.getEsim({ path: { iccid: '8944' } });",
+        'const iccid: string = esim.iccid;',
+        "await createV21({ baseUrl: 'http://127.0.0.1:8080' }).simAdvanceClock({ body: { seconds: 60 } });",
+        '// @ts-expect-error the path parameter is required',
+        'await client.getEsim({});',
+        '// @ts-expect-error no such operation',
+        'await client.getEverything();',
+        "const ok: boolean = verifyCallbackSignature('{}', 'signature', 'esim_x');",
+        'export { iccid, ok, EsimApiError };',
+        '',
+      ].join('\n'),
+    );
+    run(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'],
+      project,
+    );
+  });
+});
