@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { loadFixture } from '../../src/domain/simulator/fixture-load.js';
@@ -12,6 +15,7 @@ import type { TestApp } from '../harness.js';
 // POST /_sim/reset?toSeed=true returns to the fixture's state.
 
 const SEED = fileURLToPath(new URL('../fixtures/seed.json', import.meta.url));
+const SEED_YAML = fileURLToPath(new URL('../fixtures/seed.yaml', import.meta.url));
 const ACME = 'esim_AcmeTravelFixtureKey00000000000000000000001';
 const GLOBEX = 'esim_GlobexIoTFixtureKey000000000000000000000002';
 const MEDIA = 'application/vnd.esim.snapshot+json';
@@ -111,6 +115,39 @@ for (const kind of DATABASES) {
         () => checkFixture({ organizations: [] }, 'seed.json'),
         /seed\.json: .*organisations/,
       );
+    });
+
+    it('reads a YAML fixture as its JSON twin, and names the field and line of a mistake', () => {
+      assert.deepEqual(readFixtureFile(SEED_YAML), readFixtureFile(SEED));
+      const dir = mkdtempSync(join(tmpdir(), 'esim-fixture-'));
+      try {
+        const file = join(dir, 'seed.yml');
+        const wrong = (text: string) => {
+          writeFileSync(file, text);
+          return () => readFixtureFile(file);
+        };
+        assert.throws(
+          wrong('organisations:\n  - name: A\n    balance: lots\n'),
+          /seed\.yml: organisations\/0\/balance \(line 3\): Expected integer/,
+        );
+        assert.throws(
+          wrong(
+            'organisations:\n  - name: A\n    esims:\n      - bundles:\n' +
+              '          - { name: x }\n          - { name: x, state: Depleted }\n',
+          ),
+          /organisations\/0\/esims\/0\/bundles\/1\/state \(line 6\): Depleted cannot follow/,
+        );
+        assert.throws(
+          wrong('organisations:\n  - name: A\n    colour: blue\n'),
+          /organisations\/0\/colour \(line 3\): Unexpected property/,
+        );
+        assert.throws(
+          wrong('organisations:\n  - name: [A\n'),
+          /seed\.yml: not valid YAML \(line \d+, column \d+: /,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('saves the whole state and restores it, clock included', async () => {
