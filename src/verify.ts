@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { signBody } from './callbacks/signer.js';
 
 // For integrators receiving V3 usage callbacks: import { verifyCallbackSignature } from
-// 'esim-bundle-service/verify' (after `npm run build`), or copy these few lines.
+// 'esim-bundle-service/verify' (the package's export), or copy these few lines.
 
 /**
  * True when `signatureHeader` (the X-Signature-SHA256 value) is the base64 HMAC-SHA256 of the raw

@@ -1,5 +1,4 @@
 import openapiTS, { astToString } from 'openapi-typescript';
-import type { OpenAPI3 } from 'openapi-typescript';
 import type { Operation, VersionDocument } from './documents.js';
 import { operationsOf } from './documents.js';
 import { formatted } from './format.js';
@@ -61,9 +60,13 @@ export interface ClientFiles {
   readonly index: string;
 }
 
-export async function clientFiles({ version, document }: VersionDocument): Promise<ClientFiles> {
+export async function clientFiles({
+  version,
+  document,
+  source,
+}: VersionDocument): Promise<ClientFiles> {
   const header = `// Generated from /v${version}/openapi.json by scripts/api-files (npm run api:generate). Do not edit.\n\n`;
-  const types = header + astToString(await openapiTS(document as OpenAPI3, { alphabetize: true }));
+  const types = header + astToString(await openapiTS(source, { alphabetize: true }));
   const operations = operationsOf(document);
   const methods = operations.map((op) => {
     const input = inputType(op);

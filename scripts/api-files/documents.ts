@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { VERSIONS } from '../../src/http/versions/index.js';
@@ -51,6 +52,8 @@ export interface VersionDocument {
   /** "2.1" … "2.5". */
   readonly version: string;
   readonly document: Document;
+  /** The same document, whole, as openapi-typescript reads it. */
+  readonly source: OpenAPI3;
 }
 
 export async function liveDocuments(): Promise<VersionDocument[]> {
@@ -63,7 +66,11 @@ export async function liveDocuments(): Promise<VersionDocument[]> {
       const res = await app.inject({ method: 'GET', url: `/v${name}/openapi.json` });
       if (res.statusCode !== 200)
         throw new Error(`/v${name}/openapi.json answered ${res.statusCode}`);
-      documents.push({ version: name, document: res.json<Document>() });
+      documents.push({
+        version: name,
+        document: res.json<Document>(),
+        source: res.json<OpenAPI3>(),
+      });
     }
     return documents;
   } finally {

@@ -262,7 +262,7 @@ describe('the package, packed and installed into an empty folder', () => {
     assert.equal(verifyCallbackSignature(`${delivery.rawBody} `, signature, KEY), false);
   });
 
-  it("type-checks an integrator's TypeScript against the packaged declarations", () => {
+  it("type-checks an integrator's code and the README's example against the packaged types", () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -276,7 +276,7 @@ describe('the package, packed and installed into an empty folder', () => {
           typeRoots: [join(ROOT, 'node_modules', '@types')],
           types: ['node'],
         },
-        files: ['app.ts'],
+        files: ['app.ts', 'readme.ts'],
       }),
     );
     writeFileSync(
@@ -298,6 +298,12 @@ describe('the package, packed and installed into an empty folder', () => {
         '',
       ].join('\n'),
     );
+    // The README's example of the client, as printed.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Use it from your project'));
+    const example = /^```ts\n([\s\S]*?)^```$/m.exec(section)?.[1];
+    assert.ok(example !== undefined, 'the README shows the client');
+    writeFileSync(join(project, 'readme.ts'), `${example}export {};\n`);
     run(
       process.execPath,
       [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'],
