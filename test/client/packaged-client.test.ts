@@ -11,11 +11,11 @@ import type { TestApp, TestOrg } from '../harness.js';
 // answers, the simulator's routes, and every refusal as an EsimApiError with the service's
 // status, code and message. test/package/install.test.ts runs them from an installed package.
 
-const ORDER = {
+const ORDER: Parameters<v21.EsimClient['placeOrder']>[0]['body'] = {
   type: 'transaction',
   assign: true,
   order: [{ type: 'bundle', item: 'esim_1GB_7D_FR_V2', quantity: 1 }],
-} as const;
+};
 
 async function refusal(call: Promise<unknown>): Promise<v21.EsimApiError> {
   try {
