@@ -125,7 +125,7 @@ export function registeredRoutes(
   version?: WireVersion,
 ): readonly RegisteredRoute[] {
   const all = registries.get(app) ?? [];
-  if (version !== undefined) return all.filter((r) => r.url.startsWith(`${version.prefix}/`));
+  if (version !== undefined) return all.filter((r) => laterVersionOf(r.url) === version);
   return all.filter((r) => laterVersionOf(r.url) === undefined);
 }
 

@@ -58,6 +58,8 @@ import {
 import { registerCheckCompatibility } from '../routes/esims/compatible.js';
 import { registerDeleteEsim } from '../routes/esims/delete.js';
 import { registerSuspendEsim } from '../routes/esims/suspend.js';
+import { registerApiDetails } from '../routes/api/details.js';
+import { registerConsumptionPrices } from '../routes/catalogue/prices.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -128,6 +130,7 @@ export const V2_3 = laterVersion(V2_2, {
     getEsimBundle: { response: EsimBundleV23, answer: bundleV23Answer },
     getEsimHistory: { response: HistoryV23, answer: historyV23Answer },
   },
+  extraRoutes: [registerApiDetails],
 });
 
 export const V2_4 = laterVersion(V2_3, {
@@ -207,7 +210,7 @@ export const V2_5 = laterVersion(V2_4, {
       answer: revokeV24Answer,
     },
   },
-  extraRoutes: [registerSuspendEsim, registerDeleteEsim],
+  extraRoutes: [registerSuspendEsim, registerDeleteEsim, registerConsumptionPrices],
 });
 
 /** Every version, oldest first. */
