@@ -171,7 +171,8 @@ export const V2_4 = laterVersion(V2_3, {
       answer: revokeV24Answer,
     },
   },
-  switches: { refundToBalanceByName: true },
+  // rateLimitByAddress: the live limit is 10 requests a second per client address (http/rate-limit.ts).
+  switches: { refundToBalanceByName: true, rateLimitByAddress: true },
 });
 
 export const V2_5 = laterVersion(V2_4, {
