@@ -141,20 +141,26 @@ const CACHE_MAX_BYTES = 32 * 1024 * 1024;
  * anyway; an order operator (lt, gt, ...) on them is a 400.
  */
 function withOperators(query: CatalogueQuery): CatalogueQuery {
+  const { description, group, countries, region } = query;
+  if (
+    description === undefined &&
+    group === undefined &&
+    countries === undefined &&
+    region === undefined
+  ) {
+    return query;
+  }
   const plain = (field: 'group' | 'countries' | 'region') => {
     const value = query[field];
     return value === undefined ? {} : { [field]: textCondition(field, value).value };
   };
-  const description =
-    query.description === undefined ? undefined : textCondition('description', query.description);
+  const text = description === undefined ? undefined : textCondition('description', description);
   return {
     ...query,
     ...plain('group'),
     ...plain('countries'),
     ...plain('region'),
-    ...(description === undefined
-      ? {}
-      : { description: description.value, descriptionExact: description.exact }),
+    ...(text === undefined ? {} : { description: text.value, descriptionExact: text.exact }),
   };
 }
 

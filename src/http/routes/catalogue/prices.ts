@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { consumptionPrices } from '../../../domain/catalogue/consumption-prices.js';
+import type { CountryPrices } from '../../../domain/catalogue/consumption-prices.js';
+import { catalogueVersion } from '../../../store/repositories/catalogue-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { toMajorText } from '../../versions/money.js';
@@ -79,21 +81,45 @@ const schema = {
   },
 };
 
+interface Answer {
+  readonly hash: string;
+  readonly prices: readonly unknown[];
+}
+
+/** The answer to these countries' prices: money as v2.5 writes it, and the hash of the array. */
+function answerOf(countries: readonly CountryPrices[]): Answer {
+  const prices = countries.map((c) => ({
+    country: c.country,
+    prices: c.prices.map((p) => ({
+      id: p.id,
+      price: toMajorText(p.price, p.currency),
+      currency: p.currency,
+      profile: p.profile,
+      country: p.country,
+    })),
+  }));
+  // The serialiser writes these fields in this order, so the hash is of the bytes sent.
+  return { hash: createHash('sha256').update(JSON.stringify(prices)).digest('hex'), prices };
+}
+
+// The prices are a function of the catalogue version, the groups and the currency, and reading
+// them aggregates the whole catalogue (tens of milliseconds): answers are kept per groups and
+// currency while the catalogue version (one row, read by every request) is unchanged.
+const CACHE_ENTRIES = 64;
+
 export function registerConsumptionPrices(app: Api, deps: AppDeps): void {
+  const db = deps.store.db;
+  const cache = new Map<string, { version: number; answer: Answer }>();
   app.get('/catalogue/prices', { schema }, async (request) => {
-    const countries = await consumptionPrices(deps.store.db, request.organisation);
-    const prices = countries.map((c) => ({
-      country: c.country,
-      prices: c.prices.map((p) => ({
-        id: p.id,
-        price: toMajorText(p.price, p.currency),
-        currency: p.currency,
-        profile: p.profile,
-        country: p.country,
-      })),
-    }));
-    // The serialiser writes these fields in this order, so the hash is of the bytes sent.
-    const hash = createHash('sha256').update(JSON.stringify(prices)).digest('hex');
-    return { hash, prices };
+    const org = request.organisation;
+    const key = `${org.currency}\n${org.groups.join('\n')}`;
+    const version = await catalogueVersion(db);
+    const cached = cache.get(key);
+    // Only an organisation on Consumption billing is answered; the use case refuses the others.
+    if (cached?.version === version && org.billingType === 'Consumption') return cached.answer;
+    const answer = answerOf(await consumptionPrices(db, org));
+    if (cache.size >= CACHE_ENTRIES) cache.clear();
+    cache.set(key, { version, answer });
+    return answer;
   });
 }
