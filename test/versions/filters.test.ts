@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { orderNumbersInTime } from '../../src/store/repositories/order-time-repository.js';
 import { listOrders } from '../../src/store/repositories/order-repository.js';
+import { findEsim } from '../../src/store/repositories/esim-repository.js';
 import { FR_1MB, seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
@@ -163,6 +164,62 @@ for (const kind of DATABASES) {
       const [rows] = page;
       assert.ok(rows !== undefined);
       assertIndexedRead(await planOf(db, kind, rows), 'orders_org_seq');
+    });
+
+    it('filters eSIMs by ICCID on v2.2 and later, and refuses the fields it cannot read by index', async () => {
+      const bought = await t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        payload: {
+          type: 'transaction',
+          assign: true,
+          order: [{ type: 'bundle', item: FR_1MB.name, quantity: 2 }],
+        },
+      });
+      assert.equal(bought.statusCode, 200, bought.body);
+      const [mine] = bought.json<{ order: { iccids: string[] }[] }>().order[0]?.iccids ?? [];
+      assert.ok(mine !== undefined);
+      const esims = async (query: string, version = '2.4', who = org) => {
+        const res = await t.request(who.apiKey, {
+          method: 'GET',
+          url: `/v${version}/esims?${query}`,
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const body = res.json<{ esims: { iccid: string }[]; rows: number }>();
+        return { iccids: body.esims.map((e) => e.iccid), rows: body.rows };
+      };
+      assert.deepEqual(await esims(`filterBy=iccid&filter=${mine}`), { iccids: [mine], rows: 1 });
+      assert.deepEqual(await esims(`filterBy=iccid&filter=eq:${mine}`, '2.2'), {
+        iccids: [mine],
+        rows: 1,
+      });
+      assert.deepEqual(await esims(`filterBy=iccid&filter=${mine}&page=2`), {
+        iccids: [],
+        rows: 1,
+      });
+      // Another organisation's eSIM is not in the list.
+      assert.deepEqual(await esims(`filterBy=iccid&filter=${mine}`, '2.5', other), {
+        iccids: [],
+        rows: 0,
+      });
+      // v2.1 has no filterBy: its list is whole.
+      assert.equal((await esims(`filterBy=iccid&filter=${mine}`, '2.1')).rows, 2);
+      for (const [query, text] of [
+        ['filterBy=colour&filter=red', /unknown field "colour"/],
+        ['filterBy=customerRef&filter=fleet-7', /does not filter eSIMs by customerRef/],
+        [`filter=${mine}`, /needs filterBy/],
+        ['filterBy=iccid', /filter is required/],
+        ['filterBy=iccid&filter=8944*', /wildcards/],
+        ['filterBy=iccid&filter=lt:8944', /does not apply to text/],
+      ] as const) {
+        const res = await t.request(org.apiKey, { method: 'GET', url: `/v2.4/esims?${query}` });
+        assert.equal(res.statusCode, 400, `${query}: ${res.body}`);
+        assert.match(res.json<{ message: string }>().message, text);
+      }
+      const [lookup] = await statementsOf(t.deps.store.db, (d) => findEsim(d, mine));
+      assert.ok(lookup !== undefined);
+      const plan = await planOf(t.deps.store.db, kind, lookup);
+      assertIndexedRead(plan, kind === 'sqlite' ? 'sqlite_autoindex_esims_1' : 'esims_pkey');
     });
 
     it('matches catalogue text whole with eq:, and refuses order operators on text', async () => {

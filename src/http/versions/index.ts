@@ -15,7 +15,7 @@ import { EXAMPLES } from '../openapi-examples.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
 import { installDataV22, installDataV25 } from './shapes/install-data.js';
 import { PlaceOrderQuery } from './shapes/order-query.js';
-import { limitAsPerPage, listOrdersQuery } from './shapes/list-filters.js';
+import { limitAsPerPage, listEsimsQuery, listOrdersQuery } from './shapes/list-filters.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
 import { BundleV24, bundleV24Answer, cataloguePage, pageV22, pageV24 } from './shapes/catalogue.js';
 import { BundleSchema } from '../routes/catalogue/bundle-schema.js';
@@ -107,6 +107,7 @@ export const V2_2 = laterVersion(V2_1, {
       description:
         'Only bundles of the organisation groups are listed. Filters combine with AND; `eq:` in front of a text filter matches it whole (`description=eq:eSIM, 1GB, 7 Days, France, V2`), and lt, lte, gt, gte do not apply to text (400). The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.',
     },
+    listEsims: { querystring: listEsimsQuery },
     updateEsims: { lenient: updateFromQuery },
     revokeApplication: { deprecated: true },
     getInstallQrCodes: { deprecated: true },

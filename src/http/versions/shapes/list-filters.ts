@@ -37,3 +37,26 @@ export function limitAsPerPage(request: FastifyRequest): void {
   const query = request.query as { limit?: number; perPage?: number };
   if (query.limit !== undefined) query.perPage = query.limit;
 }
+
+/** GET /esims on v2.2 and later: v2.1's parameters, and the live filterBy and filter. */
+export function listEsimsQuery(shared: TObject): TObject {
+  return Type.Object({
+    ...shared.properties,
+    filterBy: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description:
+          'The field filter applies to: iccid. The live service also names customerRef, lastAction, actionDate and assignedDate; this service answers them with a 400 rather than an unfiltered list.',
+        examples: ['iccid'],
+      }),
+    ),
+    filter: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'With filterBy=iccid: the ICCID, whole (eq:<iccid> or the ICCID alone). The list then holds that eSIM, or nothing when the organisation has no such eSIM.',
+        examples: ['8944500102198304826'],
+      }),
+    ),
+  });
+}
