@@ -98,7 +98,10 @@ export interface Config {
   // Rate limits (docs/operations.md, "Rate limits")
   /** Whether requests are rate limited: on by default in production, off in simulator mode. */
   readonly rateLimitEnabled: boolean;
-  /** Points each API key may spend per window; a request costs 1 unless rateLimitCosts says more. */
+  /**
+   * Points each API key (v2.1-v2.3) or client address (v2.4+) may spend per window; a request
+   * costs 1 unless rateLimitCosts says more.
+   */
   readonly rateLimitPoints: number;
   readonly rateLimitWindowSeconds: number;
   /** Cost per route, keyed `METHOD /path` with the path as the route declares it, e.g. `GET /catalogue`. */

@@ -125,7 +125,11 @@ export function registeredRoutes(
   version?: WireVersion,
 ): readonly RegisteredRoute[] {
   const all = registries.get(app) ?? [];
-  if (version !== undefined) return all.filter((r) => r.url.startsWith(`${version.prefix}/`));
+  if (version !== undefined) {
+    // The version's GET / is registered at the bare prefix too.
+    const { prefix } = version;
+    return all.filter((r) => r.url === prefix || r.url.startsWith(`${prefix}/`));
+  }
   return all.filter((r) => laterVersionOf(r.url) === undefined);
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Decision, RateLimits } from '../rate-limits/limiter.js';
 import { sendError } from './error-handler.js';
+import { switchOn } from './versions/wire.js';
 
 // Rate limits of the /v2.1 scope, as the live service does them: every authenticated response
 // carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window ends, an
@@ -9,6 +10,14 @@ import { sendError } from './error-handler.js';
 // Retry-After. Failed authentications are counted per client address, and an address over its
 // count gets 429 before its key is even looked at, so key guessing is throttled while every
 // other client carries on.
+//
+// Whose budget a request spends is the version's choice: the organisation's on v2.1 to v2.3, the
+// client address's from v2.4 (the live limit of 10 requests a second per IP; the version switch
+// `rateLimitByAddress`), whichever organisation's key the address sends. An address budget is
+// spent only by the versions that limit by address, so a v2.1 request never spends it.
+
+/** The live v2.4 answer beyond the limit (a client may compare it). */
+const ADDRESS_LIMIT_MESSAGE = 'Rate limit exceeded';
 
 /** The version prefix of a route template (/v2.1 ... /v2.5): costs are set per path below it. */
 const VERSION_PREFIX = /^\/v2\.\d+(?=\/)/;
@@ -71,11 +80,13 @@ export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: 
   });
   app.addHook('onRequest', async (request, reply) => {
     const cost = requestCost(request, config.rateLimitCosts);
-    // The budget belongs to the organisation, so a key in its grace period shares it with the
-    // new one.
+    const byAddress = switchOn(request, 'rateLimitByAddress');
+    // The organisation's budget is shared by its keys, so a key in its grace period shares it
+    // with the new one. Address budgets are named apart from organisation ids.
+    const owner = byAddress ? `address:${request.ip}` : request.organisation.id;
     let d: Decision;
     try {
-      d = await limits.spend(request.organisation.id, cost);
+      d = await limits.spend(owner, cost);
     } catch (error) {
       request.log.warn({ err: error }, 'could not spend from the rate-limit budget');
       return;
@@ -84,7 +95,9 @@ export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: 
     if (d.allowed) return;
     return sendError(reply, {
       code: 'rate_limited',
-      message: `rate limit exceeded: ${d.limit} points per ${config.rateLimitWindowSeconds} s, this request costs ${cost}; retry after ${d.retryAfterSeconds} s`,
+      message: byAddress
+        ? ADDRESS_LIMIT_MESSAGE
+        : `rate limit exceeded: ${d.limit} points per ${config.rateLimitWindowSeconds} s, this request costs ${cost}; retry after ${d.retryAfterSeconds} s`,
       retryAfterSeconds: d.retryAfterSeconds,
     });
   });

@@ -19,6 +19,8 @@ export interface CatalogueQuery {
   readonly direction?: 'asc' | 'desc';
   readonly orderBy?: CatalogueOrder;
   readonly description?: string;
+  /** The description matched whole (case-insensitive, `*` an ordinary character). */
+  readonly descriptionExact?: boolean;
   readonly group?: string;
   readonly countries?: string;
   readonly region?: string;
@@ -49,6 +51,11 @@ export function parseCountryList(raw: string): string[] {
 export function descriptionPattern(raw: string): string {
   const escaped = raw.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   return escaped.includes('*') ? escaped.replace(/\*+/g, '%') : `%${escaped}%`;
+}
+
+/** The LIKE pattern matching exactly this description, case-insensitive. */
+export function exactDescriptionPattern(raw: string): string {
+  return raw.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**
@@ -91,9 +98,11 @@ export function catalogueFilter(
     countries: countries !== undefined && countries.length > 0 ? countries : undefined,
     region,
     descriptionLike:
-      query.description === undefined || query.description === ''
-        ? undefined
-        : descriptionPattern(query.description),
+      query.descriptionExact === true && query.description !== undefined
+        ? exactDescriptionPattern(query.description)
+        : query.description === undefined || query.description === ''
+          ? undefined
+          : descriptionPattern(query.description),
     orderBy: query.orderBy ?? 'name',
     direction: query.direction ?? 'asc',
     limit: perPage,

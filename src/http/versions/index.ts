@@ -15,6 +15,7 @@ import { EXAMPLES } from '../openapi-examples.js';
 import type { OrderBody } from '../routes/orders/order-schema.js';
 import { installDataV22, installDataV25 } from './shapes/install-data.js';
 import { PlaceOrderQuery } from './shapes/order-query.js';
+import { limitAsPerPage, listEsimsQuery, listOrdersQuery } from './shapes/list-filters.js';
 import { OrganisationV24, organisationV24Answer } from './shapes/organisation.js';
 import { BundleV24, bundleV24Answer, cataloguePage, pageV22, pageV24 } from './shapes/catalogue.js';
 import { BundleSchema } from '../routes/catalogue/bundle-schema.js';
@@ -58,6 +59,8 @@ import {
 import { registerCheckCompatibility } from '../routes/esims/compatible.js';
 import { registerDeleteEsim } from '../routes/esims/delete.js';
 import { registerSuspendEsim } from '../routes/esims/suspend.js';
+import { registerApiDetails } from '../routes/api/details.js';
+import { registerConsumptionPrices } from '../routes/catalogue/prices.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -78,9 +81,9 @@ export const V2_1: WireVersion = {
 export const V2_2 = laterVersion(V2_1, {
   name: '2.2',
   summary:
-    'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list.',
+    'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list; filter operators: `createdAt=gte:…` on `GET /orders` (with `limit`), `eq:` on the catalogue text filters.',
   bodyWithoutContentType: true,
-  switches: { installDataLists: true, asyncOrders: true },
+  switches: { installDataLists: true, asyncOrders: true, filterOperators: true },
   extraRoutes: [registerCheckCompatibility],
   routes: {
     getInstallData: installDataV22,
@@ -93,6 +96,8 @@ export const V2_2 = laterVersion(V2_1, {
     },
     getOrder: { response: OrderV22, answer: orderV22Answer },
     listOrders: {
+      querystring: listOrdersQuery,
+      request: limitAsPerPage,
       response: orderListOf(OrderV22),
       answer: (list: OrderBody[]) => ({ orders: list.map(orderV22Answer) }),
     },
@@ -100,8 +105,9 @@ export const V2_2 = laterVersion(V2_1, {
       response: cataloguePage(BundleSchema),
       bytes: pageV22,
       description:
-        'Only bundles of the organisation groups are listed. Filters combine with AND. The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.',
+        'Only bundles of the organisation groups are listed. Filters combine with AND; `eq:` in front of a text filter matches it whole (`description=eq:eSIM, 1GB, 7 Days, France, V2`), and lt, lte, gt, gte do not apply to text (400). The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.',
     },
+    listEsims: { querystring: listEsimsQuery },
     updateEsims: { lenient: updateFromQuery },
     revokeApplication: { deprecated: true },
     getInstallQrCodes: { deprecated: true },
@@ -112,7 +118,7 @@ export const V2_2 = laterVersion(V2_1, {
 export const V2_3 = laterVersion(V2_2, {
   name: '2.3',
   summary:
-    'v2.3: every order line carries `iccids`; assignment and history states in lower case; `limit` and `includeUsed` on the bundle list.',
+    'v2.3: every order line carries `iccids`; assignment and history states in lower case; `limit` and `includeUsed` on the bundle list; `GET /` answers the API details.',
   routes: {
     placeOrder: { response: OrderV23, answer: orderV23Answer },
     getOrder: { response: OrderV23, answer: orderV23Answer },
@@ -128,12 +134,13 @@ export const V2_3 = laterVersion(V2_2, {
     getEsimBundle: { response: EsimBundleV23, answer: bundleV23Answer },
     getEsimHistory: { response: HistoryV23, answer: historyV23Answer },
   },
+  extraRoutes: [registerApiDetails],
 });
 
 export const V2_4 = laterVersion(V2_3, {
   name: '2.4',
   summary:
-    'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds.',
+    'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds; rate limits (when on) per client address, 429 `Rate limit exceeded`.',
   routes: {
     getOrganisation: { response: OrganisationV24, answer: organisationV24Answer },
     placeOrder: {
@@ -168,13 +175,14 @@ export const V2_4 = laterVersion(V2_3, {
       answer: revokeV24Answer,
     },
   },
-  switches: { refundToBalanceByName: true },
+  // rateLimitByAddress: the live limit is 10 requests a second per client address (http/rate-limit.ts).
+  switches: { refundToBalanceByName: true, rateLimitByAddress: true },
 });
 
 export const V2_5 = laterVersion(V2_4, {
   name: '2.5',
   summary:
-    'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders; `GET /esims/assignments` answers JSON unless asked for CSV or ZIP.',
+    'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders; `GET /esims/assignments` answers JSON unless asked for CSV or ZIP; `GET /catalogue/prices` for organisations on Consumption billing.',
   switches: { installDataJsonByDefault: true, refundToBalanceByAssignment: true },
   routes: {
     getInstallData: installDataV25,
@@ -207,7 +215,7 @@ export const V2_5 = laterVersion(V2_4, {
       answer: revokeV24Answer,
     },
   },
-  extraRoutes: [registerSuspendEsim, registerDeleteEsim],
+  extraRoutes: [registerSuspendEsim, registerDeleteEsim, registerConsumptionPrices],
 });
 
 /** Every version, oldest first. */

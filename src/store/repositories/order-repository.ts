@@ -321,17 +321,19 @@ export async function findOrder(
 export async function listOrders(
   db: Executor,
   organisationId: string,
-  page: { offset: number; limit: number; total: number },
+  page: { offset: number; limit: number; total: number; first?: number },
 ): Promise<StoredOrder[]> {
   const { from, to } = pageBounds(page.total, page, 'desc');
   if (to < from) return [];
+  // A list of the orders numbered from `first` (a time range's, order-time-repository.ts).
+  const shift = (page.first ?? 1) - 1;
   const rows = await db
     .selectFrom('orders')
     .select(ORDER_COLUMNS)
     .where('organisation_id', '=', organisationId)
     .where('source', '=', 'order')
-    .where('seq', '>=', from)
-    .where('seq', '<=', to)
+    .where('seq', '>=', from + shift)
+    .where('seq', '<=', to + shift)
     .orderBy('organisation_id', 'desc')
     .orderBy('source', 'desc')
     .orderBy('seq', 'desc')

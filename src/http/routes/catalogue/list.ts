@@ -5,6 +5,7 @@ import {
   MAX_PER_PAGE,
   catalogueFilter,
 } from '../../../domain/catalogue/query.js';
+import type { CatalogueQuery } from '../../../domain/catalogue/query.js';
 import { REGIONS } from '../../../domain/catalogue/countries.js';
 import {
   catalogueVersion,
@@ -18,6 +19,8 @@ import type {
 } from '../../../store/repositories/catalogue-repository.js';
 import type { Executor } from '../../../store/database.js';
 import type { Api } from '../../api.js';
+import { textCondition } from '../../filters.js';
+import { switchOn } from '../../versions/wire.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
@@ -132,6 +135,35 @@ async function rowsWithoutJson(
 /** Upper bound of the bytes the answer cache holds, whatever its entry count. */
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The text filters with the operators of v2.2 and later: `eq:` matches the description whole
+ * (else it is a pattern, as on v2.1) and is the only way group, countries and region match
+ * anyway; an order operator (lt, gt, ...) on them is a 400.
+ */
+function withOperators(query: CatalogueQuery): CatalogueQuery {
+  const { description, group, countries, region } = query;
+  if (
+    description === undefined &&
+    group === undefined &&
+    countries === undefined &&
+    region === undefined
+  ) {
+    return query;
+  }
+  const plain = (field: 'group' | 'countries' | 'region') => {
+    const value = query[field];
+    return value === undefined ? {} : { [field]: textCondition(field, value).value };
+  };
+  const text = description === undefined ? undefined : textCondition('description', description);
+  return {
+    ...query,
+    ...plain('group'),
+    ...plain('countries'),
+    ...plain('region'),
+    ...(text === undefined ? {} : { description: text.value, descriptionExact: text.exact }),
+  };
+}
+
 export function registerListCatalogue(app: Api, deps: AppDeps): void {
   const cache = createResponseCache(deps.config.catalogueCacheEntries, CACHE_MAX_BYTES);
   const db = deps.store.db;
@@ -146,7 +178,10 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
   app.get('/catalogue', { schema }, async (request, reply) => {
     const query = request.query;
     const { groups } = request.organisation;
-    const filter = catalogueFilter(query, groups);
+    const filter = catalogueFilter(
+      switchOn(request, 'filterOperators') ? withOperators(query) : query,
+      groups,
+    );
     const page = requestedPage(query, DEFAULT_PER_PAGE);
     let body: Buffer | string = '[]';
     let total = 0;

@@ -1,12 +1,17 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import {
   countEsims,
   esimActivity,
+  findEsim,
   listEsims,
 } from '../../../store/repositories/esim-repository.js';
+import type { EsimRow } from '../../../store/schema.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
+import type { Page } from '../../paging.js';
+import { iccidFilter } from './list-filter.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { EsimLiveFields, EsimSchema, esimBody, esimLiveFields } from './esim-view.js';
 
@@ -68,6 +73,16 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
     const page = requestedPage(request.query, DEFAULT_PER_PAGE);
     const { perPage } = page;
     const direction = request.query.direction ?? 'asc';
+    const iccid = iccidFilter(request);
+    if (iccid !== undefined) {
+      // One eSIM at most, found by its primary key alone (with the organisation in the WHERE
+      // clause a planner may walk the organisation's eSIMs instead); a deleted one has left the
+      // list, and another organisation's is not in it.
+      const row = await findEsim(deps.store.db, iccid);
+      const mine = row !== undefined && row.organisation_id === orgId;
+      const found = mine && row.state !== 'deactivated' ? [row] : [];
+      return answer(page.offset === 0 ? found : [], found.length, page, reply);
+    }
     // The total first: the page is the rows numbered below it, however many eSIMs arrive meanwhile.
     const total = await countEsims(deps.store.db, orgId);
     const rows = await listEsims(deps.store.db, orgId, {
@@ -76,7 +91,12 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       total,
       direction,
     });
-    setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
+    return answer(rows, total, page, reply);
+  });
+
+  async function answer(rows: EsimRow[], total: number, page: Page, reply: FastifyReply) {
+    const { perPage } = page;
+    setPagingHeaders(reply, deps.config.publicBaseUrl, reply.request.url, page, total);
     const activity = await esimActivity(
       deps.store.db,
       rows.map((r) => r.iccid),
@@ -94,5 +114,5 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       rows: total,
       pageSize: perPage,
     };
-  });
+  }
 }

@@ -1,11 +1,15 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import {
   countOrders,
   findActivations,
   listOrders,
 } from '../../../store/repositories/order-repository.js';
+import { orderNumbersInTime } from '../../../store/repositories/order-time-repository.js';
 import type { Api } from '../../api.js';
+import { storedBounds, timeRange } from '../../filters.js';
+import { switchOn } from '../../versions/wire.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { OrderSchema, orderBody } from './order-schema.js';
@@ -40,14 +44,43 @@ const schema = {
   },
 };
 
+/**
+ * The createdAt conditions of the versions with filter operators (v2.2 and later), as stored
+ * bounds; undefined when the version has none or the request sends none.
+ */
+function createdWithin(request: FastifyRequest): ReturnType<typeof storedBounds> | undefined {
+  const conditions = (request.query as { createdAt?: readonly string[] }).createdAt;
+  if (!switchOn(request, 'filterOperators') || conditions === undefined) return undefined;
+  if (conditions.length === 0) return undefined;
+  return storedBounds(timeRange('createdAt', conditions));
+}
+
+const inBounds = (at: string, b: { from?: string; to?: string }): boolean =>
+  (b.from === undefined || at >= b.from) && (b.to === undefined || at <= b.to);
+
 export function registerListOrders(app: Api, deps: AppDeps): void {
   app.get('/orders', { schema }, async (request, reply) => {
     const db = deps.store.db;
     const orgId = request.organisation.id;
     const page = requestedPage(request.query, DEFAULT_PER_PAGE);
     // The total first: the page is the rows numbered below it, however many orders arrive meanwhile.
-    const total = await countOrders(db, orgId);
-    const orders = await listOrders(db, orgId, { offset: page.offset, limit: page.perPage, total });
+    let total = await countOrders(db, orgId);
+    let first = 1;
+    const within = createdWithin(request);
+    if (within !== undefined) {
+      const numbers = within.empty
+        ? { first: 1, last: 0 }
+        : await orderNumbersInTime(db, orgId, within, total);
+      first = numbers.first;
+      total = Math.max(0, numbers.last - numbers.first + 1);
+    }
+    let orders = await listOrders(db, orgId, {
+      offset: page.offset,
+      limit: page.perPage,
+      total,
+      first,
+    });
+    if (within !== undefined) orders = orders.filter((o) => inBounds(o.createdAt, within));
     const iccids = orders.filter((o) => o.assign).flatMap((o) => o.items.flatMap((i) => i.iccids));
     const activations = await findActivations(db, orgId, iccids);
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
