@@ -4,7 +4,7 @@ import type { Executor } from '../database.js';
 // organisation's orders one at a time (group commit queues writes by organisation, and each
 // order reads the clock inside its write), so their numbers follow their times: the orders of a
 // time range are those numbered from the first order at or after its start to the last one at
-// or before its end, each found with one probe of orders_org_source_created (023-order-times).
+// or before its end, each found with one probe of orders_org_source_created (025-order-times).
 // Only orders placed by two instances within the same milliseconds can be numbered out of time
 // order; the route leaves such an order out of a page it does not belong to (docs/orders.md).
 
