@@ -167,19 +167,37 @@ export async function setCustomerRef(
   return updated !== undefined;
 }
 
-/** How many of the organisation's eSIMs are in each profile status (absent: none). */
+const PROFILE_STATUSES: readonly ProfileStatus[] = [
+  'Released',
+  'Downloaded',
+  'Installed',
+  'Unavailable',
+  'Deactivated',
+];
+
+/**
+ * How many of the organisation's listed eSIMs (deleted ones are not) are in each profile status
+ * (absent: none): counters of 023-list-counters, moved by triggers with every change of status.
+ */
 export async function countEsimsByProfileStatus(
   db: Executor,
   organisationId: string,
 ): Promise<Partial<Record<ProfileStatus, number>>> {
   const rows = await db
-    .selectFrom('esims')
-    .select(['profile_status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .selectFrom('organisation_counts')
+    .select(['name', 'value'])
     .where('organisation_id', '=', organisationId)
-    .groupBy('profile_status')
+    .where(
+      'name',
+      'in',
+      PROFILE_STATUSES.map((status) => `esims:${status}`),
+    )
     .execute();
   const counts: Partial<Record<ProfileStatus, number>> = {};
-  for (const row of rows) counts[row.profile_status] = Number(row.n);
+  for (const row of rows) {
+    const n = Number(row.value);
+    if (n > 0) counts[row.name.slice('esims:'.length) as ProfileStatus] = n;
+  }
   return counts;
 }
 
