@@ -92,17 +92,16 @@ export interface DeliveryQuery {
   readonly status?: EventStatus;
   readonly page: number;
   readonly perPage: number;
-  /** With a status: the deliveries older than this key (a next link's `before`). */
+  /** The deliveries older than this key (a next link's `before`). */
   readonly before?: string;
-  /** With a status: the deliveries newer than this key (a previous link's `after`). */
+  /** The deliveries newer than this key (a previous link's `after`). */
   readonly after?: string;
 }
 
 /**
- * A page of the organisation's deliveries, newest first. Without a status, any page by number
- * costs the same; with one, pages are read by key from a neighbour (`before`, `after`) or from
- * either end of the list, and a page by number further than MAX_SKIPPED deliveries from both
- * ends is a 400 naming the key to follow instead.
+ * A page of the organisation's deliveries, newest first: by key after a neighbour (`before`,
+ * `after`), else by number. Without a status any page by number costs the same; with one, a page
+ * by number further than MAX_SKIPPED deliveries from both ends is a 400 naming the keys instead.
  */
 export async function listDeliveries(
   db: Db,

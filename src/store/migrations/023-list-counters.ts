@@ -7,11 +7,11 @@ import type { MigrationStep } from './index.js';
 //
 // Deliveries (GET /callbacks, the portal's delivery log): every event carries its row number
 // within the organisation (`org_seq`), numbered and counted ('callbacks') by a trigger as 022 does
-// for orders, so a page by number is a range of row numbers. A status filter reads
-// (organisation_id, status, seq) by key; how many events are in each status
-// ('callbacks:<status>') and how many are being retried ('callbacks:retrying': pending or being
-// delivered after at least one attempt) are counters the triggers move with every insert and
-// status change.
+// for orders, so a page by number is a range of row numbers, and a page after a neighbour's row
+// number is read by key. A status filter reads (organisation_id, status, org_seq) by key; how
+// many events are in each status ('callbacks:<status>') and how many are being retried
+// ('callbacks:retrying': pending or being delivered after at least one attempt) are counters the
+// triggers move with every insert and status change.
 //
 // eSIMs by profile status (the portal's Overview): 'esims:<profile status>' counts the eSIMs in
 // the organisation's list (a deleted eSIM, whose row number is cleared, leaves its count).
@@ -166,7 +166,7 @@ export const listCounters = (dialect: DialectName): MigrationStep => ({
     await db.schema
       .createIndex('callback_events_org_status_seq')
       .on('callback_events')
-      .columns(['organisation_id', 'status', 'seq'])
+      .columns(['organisation_id', 'status', 'org_seq'])
       .execute();
     await db.schema
       .createIndex('esims_org_iccid')

@@ -259,9 +259,9 @@ export interface EventFilter {
   readonly limit: number;
   /** Rows before the page, newest first: (page - 1) * limit. */
   readonly offset: number;
-  /** With a status: the page holds the rows older than this key (the next page's link carries it). */
+  /** The rows older than this key, a row number (the next page's link carries it). */
   readonly before?: string;
-  /** With a status: the page holds the rows newer than this key (the previous page's link). */
+  /** The rows newer than this key (the previous page's link carries it). */
   readonly after?: string;
 }
 
@@ -269,7 +269,7 @@ export interface EventPage {
   /** Newest first. */
   readonly rows: CallbackEventRow[];
   readonly total: number;
-  /** Keys of the page's newest and oldest row (`seq`), for the neighbouring pages' links. */
+  /** Keys of the page's newest and oldest row (`org_seq`), for the neighbouring pages' links. */
   readonly first?: string;
   readonly last?: string;
 }
@@ -291,21 +291,27 @@ export async function countEvents(
 }
 
 /**
- * A page of an organisation's events, newest first, and their total (a counter). Without a status
- * the page is a range of row numbers (`org_seq`) read through `callback_events_org_seq`. With a
- * status, rows move in and out of the list as they are delivered, so they carry no dense number:
- * the page is read by key through `callback_events_org_status_seq`, from a neighbour's key
- * (`before`, `after`), from either end of the list, or by skipping at most MAX_SKIPPED keys of
- * the index (a page beyond that is a 400 naming the link to follow).
+ * A page of an organisation's events, newest first, and their total (a counter). A page after a
+ * neighbour's key (`before`, `after`: a row number) is read by key. Otherwise, without a status,
+ * the page is a range of row numbers (`org_seq`) read through `callback_events_org_seq`; with a
+ * status, rows move in and out of the list as they are delivered, so they have no dense number
+ * there: the page is read through `callback_events_org_status_seq` from either end of the list,
+ * skipping at most MAX_SKIPPED keys of the index (a page beyond that throws PageTooDeep).
  */
 export async function listEvents(db: Executor, filter: EventFilter): Promise<EventPage> {
   const total = await countEvents(db, filter.organisationId, filter.status);
-  const rows = await (filter.status === undefined
-    ? pageByNumber(db, filter, total)
-    : pageByKey(db, filter, filter.status, total));
-  const keys =
-    rows.length === 0 ? {} : { first: String(rows[0]?.seq), last: String(rows.at(-1)?.seq) };
-  return { rows, total, ...keys };
+  const keyed = filter.before !== undefined || filter.after !== undefined;
+  let rows: CallbackEventRow[];
+  if (keyed || filter.status !== undefined) rows = await pageByKey(db, filter, total);
+  else rows = await pageByNumber(db, filter, total);
+  const first = rows[0]?.org_seq;
+  const last = rows.at(-1)?.org_seq;
+  return {
+    rows,
+    total,
+    ...(first === undefined || first === null ? {} : { first: String(first) }),
+    ...(last === undefined || last === null ? {} : { last: String(last) }),
+  };
 }
 
 async function pageByNumber(
@@ -329,43 +335,45 @@ async function pageByNumber(
 async function pageByKey(
   db: Executor,
   filter: EventFilter,
-  status: EventStatus,
   total: number,
 ): Promise<CallbackEventRow[]> {
-  const inStatus = db
+  const { status } = filter;
+  let rows = db
     .selectFrom('callback_events')
     .selectAll()
-    .where('organisation_id', '=', filter.organisationId)
-    .where('status', '=', status);
-  const newestFirst = (q: typeof inStatus) =>
-    q.orderBy('organisation_id', 'desc').orderBy('status', 'desc').orderBy('seq', 'desc');
-  const oldestFirst = (q: typeof inStatus) =>
-    q.orderBy('organisation_id').orderBy('status').orderBy('seq');
+    .where('organisation_id', '=', filter.organisationId);
+  if (status !== undefined) rows = rows.where('status', '=', status);
+  // The index's own columns in its order: (organisation_id[, status], org_seq).
+  const ordered = (q: typeof rows, direction: 'asc' | 'desc') => {
+    let query = q.orderBy('organisation_id', direction);
+    if (status !== undefined) query = query.orderBy('status', direction);
+    return query.orderBy('org_seq', direction);
+  };
   if (filter.before !== undefined) {
-    return newestFirst(inStatus.where('seq', '<', filter.before))
+    return ordered(rows.where('org_seq', '<', filter.before), 'desc')
       .limit(filter.limit)
       .execute();
   }
   if (filter.after !== undefined) {
-    const rows = await oldestFirst(inStatus.where('seq', '>', filter.after))
+    const newer = await ordered(rows.where('org_seq', '>', filter.after), 'asc')
       .limit(filter.limit)
       .execute();
-    return rows.reverse();
+    return newer.reverse();
   }
-  if (filter.offset === 0) return newestFirst(inStatus).limit(filter.limit).execute();
+  if (filter.offset === 0) return ordered(rows, 'desc').limit(filter.limit).execute();
   // The oldest rows, read from the other end of the index: the last page and those near it.
   const fromEnd = total - filter.offset;
   if (fromEnd <= 0) return [];
   const skippedFromEnd = Math.max(0, fromEnd - filter.limit);
   if (skippedFromEnd <= MAX_SKIPPED) {
-    const rows = await oldestFirst(inStatus)
+    const oldest = await ordered(rows, 'asc')
       .offset(skippedFromEnd)
       .limit(Math.min(filter.limit, fromEnd))
       .execute();
-    return rows.reverse();
+    return oldest.reverse();
   }
   if (filter.offset > MAX_SKIPPED) throw new PageTooDeep(filter.offset);
-  return newestFirst(inStatus).offset(filter.offset).limit(filter.limit).execute();
+  return ordered(rows, 'desc').offset(filter.offset).limit(filter.limit).execute();
 }
 
 /** A status-filtered page by number further than MAX_SKIPPED rows from either end. */

@@ -18,9 +18,10 @@ const schema = {
   summary: 'List usage callback deliveries',
   description:
     'The organisation usage callbacks, newest first, with their delivery state. Paging metadata ' +
-    'is in the X-Total-Count and Link headers. With a status filter, follow the Link header: its ' +
-    'next and prev links carry the key of the page beside them (before, after), and a page by ' +
-    `number more than ${MAX_SKIPPED} deliveries from both the first and the last page is a 400.`,
+    'is in the X-Total-Count and Link headers; its next and prev links carry the key of the page ' +
+    'beside them (before, after), so following them reads every delivery once while new ones ' +
+    'arrive. With a status filter, a page by number more than ' +
+    `${MAX_SKIPPED} deliveries from both the first and the last page is a 400: follow the links.`,
   'x-extension': true,
   security: apiKeySecurity,
   querystring: Type.Object({
@@ -28,13 +29,13 @@ const schema = {
     before: Type.Optional(
       Type.String({
         pattern: KEY,
-        description: 'With status: the deliveries older than this key (set by the next link).',
+        description: 'The deliveries older than this key (set by the next link).',
       }),
     ),
     after: Type.Optional(
       Type.String({
         pattern: KEY,
-        description: 'With status: the deliveries newer than this key (set by the prev link).',
+        description: 'The deliveries newer than this key (set by the prev link).',
       }),
     ),
     ...pagingQuery({
@@ -69,11 +70,10 @@ export function registerListCallbacks(app: Api, deps: AppDeps): void {
       ...(after === undefined ? {} : { after }),
     });
     const { deliveries, total, first, last } = found;
-    const keyed = status !== undefined;
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total, {
       names: ['before', 'after'],
-      ...(keyed && last !== undefined ? { next: { before: last } } : {}),
-      ...(keyed && first !== undefined ? { prev: { after: first } } : {}),
+      ...(last === undefined ? {} : { next: { before: last } }),
+      ...(first === undefined ? {} : { prev: { after: first } }),
     });
     return { callbacks: deliveries };
   });
