@@ -72,6 +72,9 @@ export interface PageKeys {
   readonly names: readonly string[];
   readonly next?: Readonly<Record<string, string>>;
   readonly prev?: Readonly<Record<string, string>>;
+  /** A page read by key found the end of the list that way: no next (or prev) link. */
+  readonly noNext?: boolean;
+  readonly noPrev?: boolean;
 }
 
 /** Sets X-Total-Count and Link on the reply of a paged list. */
@@ -143,8 +146,8 @@ function pagingLinks(
   const names = keys?.names ?? [];
   const at = (n: number, values?: Readonly<Record<string, string>>) =>
     pageUrl(base, path, params, n, known, { names, ...(values === undefined ? {} : { values }) });
-  if (page < last) links.push(`<${at(page + 1, keys?.next)}>; rel="next"`);
-  if (page > 1) {
+  if (page < last && keys?.noNext !== true) links.push(`<${at(page + 1, keys?.next)}>; rel="next"`);
+  if (page > 1 && keys?.noPrev !== true) {
     // A page past the end has no neighbour's key: its prev link is the last page by number.
     const prev = Math.min(page - 1, last);
     links.push(`<${at(prev, prev === page - 1 ? keys?.prev : undefined)}>; rel="prev"`);

@@ -16,7 +16,8 @@ import type { MigrationStep } from './index.js';
 // eSIMs by profile status (the portal's Overview): 'esims:<profile status>' counts the eSIMs in
 // the organisation's list (a deleted eSIM, whose row number is cleared, leaves its count).
 //
-// The portal's ICCID search matches a prefix: (organisation_id, iccid) reads it as a range.
+// The portal's ICCID search matches a prefix: (organisation_id, iccid) reads it as a range. An
+// eSIM's assignments are read in queue order through (iccid, queue_position, id).
 //
 // On PostgreSQL the status counters are moved once per statement from its transition tables,
 // grouped by counter in a fixed order, so a statement that changes many rows (a worker's claim
@@ -167,6 +168,13 @@ export const listCounters = (dialect: DialectName): MigrationStep => ({
       .createIndex('callback_events_org_status_seq')
       .on('callback_events')
       .columns(['organisation_id', 'status', 'org_seq'])
+      .execute();
+    // An eSIM's assignments in queue order, ties by id, with no sort (was: iccid, queue_position).
+    await db.schema.dropIndex('assignments_iccid').execute();
+    await db.schema
+      .createIndex('assignments_iccid')
+      .on('assignments')
+      .columns(['iccid', 'queue_position', 'id'])
       .execute();
     await db.schema
       .createIndex('esims_org_iccid')

@@ -74,6 +74,9 @@ export function registerListCallbacks(app: Api, deps: AppDeps): void {
       names: ['before', 'after'],
       ...(last === undefined ? {} : { next: { before: last } }),
       ...(first === undefined ? {} : { prev: { after: first } }),
+      // A page read by key that is not full is the end of the list in that direction.
+      noNext: before !== undefined && deliveries.length < page.perPage,
+      noPrev: after !== undefined && deliveries.length < page.perPage,
     });
     return { callbacks: deliveries };
   });
