@@ -21,7 +21,9 @@ import type { MigrationStep } from './index.js';
 //
 // On PostgreSQL the status counters are moved once per statement from its transition tables,
 // grouped by counter in a fixed order, so a statement that changes many rows (a worker's claim
-// of a batch) takes each counter's lock once, in the same order as any other statement.
+// of a batch) takes each counter's lock once, in the same order as any other statement. A
+// statement takes the status counters after the rows it changes: a transaction that changes
+// rows after taking a status counter could wait on a row of one that waits for that counter.
 
 /** True when a callback event (`r`) is being retried. */
 const retrying = (r: string) => `(${r}.status in ('pending', 'delivering') and ${r}.attempts > 0)`;
