@@ -188,6 +188,10 @@ for (const kind of DATABASES) {
           'esims_org_iccid',
           (d) => searchEsims(d, org.id, { prefix: '894400', limit: 50, before: iccid }),
         ],
+        [
+          'esims_org_iccid',
+          (d) => searchEsims(d, org.id, { prefix: '8', limit: 50, after: iccid }),
+        ],
         ['esim_history_iccid', (d) => listHistory(d, iccid, 50)],
         // The entries first; the eSIM is looked up only when it has none.
         ['esim_history_iccid', (d) => listOwnedHistory(d, org.id, iccid, 1000), 0],
