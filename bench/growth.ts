@@ -2,7 +2,9 @@
 // many eSIMs, and one used-up inventory batch per order, as `assign: true` orders leave; plus 50
 // batches with units left) by bulk inserts through the store, not the HTTP API, then measures
 // in-process (app.inject, the app the server runs) at each size: the first, middle and last page
-// of GET /v2.1/orders and /v2.1/esims (both directions), GET /v2.1/inventory, an eSIM's detail,
+// of GET /v2.1/orders, /v2.1/esims (both directions) and /v2.1/callbacks (one usage callback per
+// eSIM, 1 % failed: by number, by key, by status), GET /v2.1/inventory, an eSIM's detail, history
+// and bundles, the portal's eSIM list, ICCID search and Overview,
 // orders placed per second (against the same figure on the empty organisation, same run), the
 // database's bytes per order, and the process RSS at the end. One database per run:
 //   npx tsx bench/growth.ts [sqlite|postgres] [10000,100000,...]
@@ -19,7 +21,10 @@ import type { DatabaseTarget } from '../src/config.js';
 import { testConfig } from '../src/config.js';
 import { saveBundles } from '../src/domain/catalogue/save-bundles.js';
 import { openAccount } from '../src/domain/money/ledger.js';
-import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
+import { addUser, createOrganisation } from '../src/domain/organisations/organisation-changes.js';
+import { setPassword } from '../src/domain/access/set-password-links.js';
+import { systemActor } from '../src/domain/audit/audit-log.js';
+import { portalUserFromRow } from '../src/store/repositories/user-repository.js';
 import { openServices } from '../src/main.js';
 import { openStore, type Db } from '../src/store/database.js';
 
@@ -150,6 +155,36 @@ async function main(): Promise<void> {
       throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     return res;
   };
+  // A portal session of the organisation's Admin, signed in through the pages.
+  const orgDeps = { db, clock: deps.clock, random: deps.random, cipher: deps.cipher };
+  const user = await addUser(orgDeps, org.id, {
+    email: 'growth@bench.example',
+    firstName: 'Growth',
+    lastName: 'Bench',
+    role: 'Admin',
+    timeZone: 'Europe/London',
+  });
+  await setPassword(deps, systemActor, portalUserFromRow(user), 'growth bench password');
+  const cookiesOf = (res: { cookies: { name: string; value: string }[] }) =>
+    res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const form = await app.inject({ method: 'GET', url: '/portal/sign-in' });
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
+  const signedIn = await app.inject({
+    method: 'POST',
+    url: '/portal/sign-in',
+    headers: { cookie: cookiesOf(form), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      _csrf: csrf,
+      email: 'growth@bench.example',
+      password: 'growth bench password',
+    }).toString(),
+  });
+  const portalCookie = cookiesOf(signedIn);
+  const page = async (url: string) => {
+    const res = await app.inject({ method: 'GET', url, headers: { cookie: portalCookie } });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+    return res;
+  };
   const orderOnce = async () => {
     const res = await app.inject({
       method: 'POST',
@@ -253,6 +288,25 @@ async function main(): Promise<void> {
             })),
           )
           .execute();
+        // One usage callback per eSIM, delivered; one in a hundred failed.
+        await trx
+          .insertInto('callback_events')
+          .values(
+            rows.map((r, i) => ({
+              id: `cb-${r.reference}`,
+              organisation_id: org.id,
+              iccid: r.iccid,
+              alert_type: 'Utilisation',
+              payload: '{}',
+              status: (loaded + i) % 100 === 0 ? ('failed' as const) : ('delivered' as const),
+              attempts: 1,
+              next_attempt_at: r.at,
+              created_at: r.at,
+              updated_at: r.at,
+              delivered_at: r.at,
+            })),
+          )
+          .execute();
       });
       loaded += n;
     }
@@ -264,6 +318,20 @@ async function main(): Promise<void> {
     const middleIccid = (await get(`/v2.1/esims?perPage=1&page=${Math.ceil(esimTotal / 2)}`)).json<{
       esims: { iccid: string }[];
     }>().esims[0]?.iccid;
+    const callbackTotal = Number((await get('/v2.1/callbacks?perPage=1')).headers['x-total-count']);
+    const callbackLast = Math.ceil(callbackTotal / 50);
+    const failedTotal = Number(
+      (await get('/v2.1/callbacks?perPage=1&status=failed')).headers['x-total-count'],
+    );
+    const failedLast = Math.max(1, Math.ceil(failedTotal / 50));
+    const portalCases: [string, string][] = [
+      ['portal eSIMs first', '/portal/esims'],
+      ['portal eSIMs last', `/portal/esims?page=${esimLast}`],
+      ['portal ICCID search (prefix)', `/portal/esims?iccid=${middleIccid?.slice(0, 12) ?? ''}`],
+      ['portal ICCID search, next page', `/portal/esims?iccid=8944&after=${middleIccid ?? ''}`],
+      ['portal Overview', '/portal'],
+      ['portal API page (delivery log)', '/portal/api'],
+    ];
     const cases: [string, string][] = [
       ['orders first', '/v2.1/orders?perPage=50'],
       ['orders middle', `/v2.1/orders?perPage=50&page=${Math.ceil(last / 2)}`],
@@ -274,6 +342,21 @@ async function main(): Promise<void> {
       ['esims last desc', `/v2.1/esims?perPage=50&page=${esimLast}&direction=desc`],
       ['inventory', '/v2.1/inventory'],
       ['esim detail', `/v2.1/esims/${middleIccid}`],
+      ['esim history', `/v2.1/esims/${middleIccid}/history`],
+      ['esim bundles', `/v2.1/esims/${middleIccid}/bundles`],
+      ['callbacks first', '/v2.1/callbacks?perPage=50'],
+      ['callbacks middle', `/v2.1/callbacks?perPage=50&page=${Math.ceil(callbackLast / 2)}`],
+      ['callbacks last', `/v2.1/callbacks?perPage=50&page=${callbackLast}`],
+      [
+        'callbacks middle by key',
+        `/v2.1/callbacks?perPage=50&before=${Math.ceil(callbackTotal / 2)}`,
+      ],
+      ['callbacks failed first', '/v2.1/callbacks?perPage=50&status=failed'],
+      ['callbacks failed last', `/v2.1/callbacks?perPage=50&status=failed&page=${failedLast}`],
+      [
+        'callbacks delivered middle by key',
+        `/v2.1/callbacks?perPage=50&status=delivered&before=${Math.ceil(callbackTotal / 2)}`,
+      ],
     ];
     print(
       `\n${size} orders, ${esimTotal} eSIMs (${total} orders counted; bulk load ${loadSeconds.toFixed(1)} s)`,
@@ -291,6 +374,10 @@ async function main(): Promise<void> {
         );
         continue;
       }
+      print(`| ${label} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} |`);
+    }
+    for (const [label, url] of portalCases) {
+      const m = await measure(() => page(url));
       print(`| ${label} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} |`);
     }
     const rate = await ordersPerSecond();

@@ -64,6 +64,19 @@ export function requestedPage(
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
+/**
+ * Keys of a list read by key: the next link carries `next` and the prev link `prev` (for example
+ * `{ before: '812' }`); every link drops the request's own values of `names`.
+ */
+export interface PageKeys {
+  readonly names: readonly string[];
+  readonly next?: Readonly<Record<string, string>>;
+  readonly prev?: Readonly<Record<string, string>>;
+  /** A page read by key found the end of the list that way: no next (or prev) link. */
+  readonly noNext?: boolean;
+  readonly noPrev?: boolean;
+}
+
 /** Sets X-Total-Count and Link on the reply of a paged list. */
 export function setPagingHeaders(
   reply: FastifyReply,
@@ -71,11 +84,12 @@ export function setPagingHeaders(
   url: string,
   page: Page,
   total: number,
+  keys?: PageKeys,
 ): FastifyReply {
   const known = declaredQuery(reply);
   return reply
     .header('x-total-count', String(total))
-    .header('link', pagingLinks(base, url, page.page, page.perPage, total, known));
+    .header('link', pagingLinks(base, url, page.page, page.perPage, total, known, keys));
 }
 
 /** The query parameters the route declares, lower-cased: only they are carried into links. */
@@ -100,12 +114,16 @@ function pageUrl(
   params: URLSearchParams,
   page: number,
   known: ReadonlySet<string>,
+  keys?: { readonly names: readonly string[]; readonly values?: Readonly<Record<string, string>> },
 ): string {
+  const dropped = new Set(keys?.names.map((name) => name.toLowerCase()) ?? []);
   const next = new URLSearchParams();
   for (const [name, value] of params) {
     const lower = name.toLowerCase();
-    if (lower !== 'page' && !isApiKey(name) && known.has(lower)) next.append(name, value);
+    if (lower !== 'page' && !isApiKey(name) && known.has(lower) && !dropped.has(lower))
+      next.append(name, value);
   }
+  for (const [name, value] of Object.entries(keys?.values ?? {})) next.append(name, value);
   next.append('page', String(page));
   return `${base}${path}?${next.toString()}`;
 }
@@ -118,16 +136,23 @@ function pagingLinks(
   perPage: number,
   total: number,
   known: ReadonlySet<string>,
+  keys?: PageKeys,
 ): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const params = new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
   const last = Math.max(1, Math.ceil(total / perPage));
   const links: string[] = [];
-  if (page < last) links.push(`<${pageUrl(base, path, params, page + 1, known)}>; rel="next"`);
-  if (page > 1)
-    links.push(`<${pageUrl(base, path, params, Math.min(page - 1, last), known)}>; rel="prev"`);
-  links.push(`<${pageUrl(base, path, params, 1, known)}>; rel="first"`);
-  links.push(`<${pageUrl(base, path, params, last, known)}>; rel="last"`);
+  const names = keys?.names ?? [];
+  const at = (n: number, values?: Readonly<Record<string, string>>) =>
+    pageUrl(base, path, params, n, known, { names, ...(values === undefined ? {} : { values }) });
+  if (page < last && keys?.noNext !== true) links.push(`<${at(page + 1, keys?.next)}>; rel="next"`);
+  if (page > 1 && keys?.noPrev !== true) {
+    // A page past the end has no neighbour's key: its prev link is the last page by number.
+    const prev = Math.min(page - 1, last);
+    links.push(`<${at(prev, prev === page - 1 ? keys?.prev : undefined)}>; rel="prev"`);
+  }
+  links.push(`<${at(1)}>; rel="first"`);
+  links.push(`<${at(last)}>; rel="last"`);
   return links.join(', ');
 }

@@ -319,6 +319,7 @@ export interface CallbackEventsTable {
   delivered_at: string | null;
   retry_from: Generated<number>; // attempts made before the current retry round (resend restarts it)
   seq: Generated<number | string>; // insertion order (a bigint on PostgreSQL): delivery order per eSIM
+  org_seq: Generated<number | string | null>; // 023-list-counters: row number within the organisation, set by a trigger
 }
 
 export interface CallbackAttemptsTable {

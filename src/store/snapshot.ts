@@ -8,30 +8,32 @@ import type { Db, DialectName, Executor } from './database.js';
 
 const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock']);
 
-// The row numbers of 022-growth: the triggers number rows as they are inserted, which here is
-// the snapshot's order, not the order they were first written in; a deleted eSIM has none. So
-// the snapshot's numbers and totals are put back once every row is in.
+// The row numbers of 022-growth and 023-list-counters: the triggers number rows as they are
+// inserted, which here is the snapshot's order, not the order they were first written in; a
+// deleted eSIM has none. So the snapshot's numbers are put back once every row is in, and then
+// its totals (last: putting a number back may move a counter through the triggers).
 const COUNTS = 'organisation_counts';
 const NUMBERED = [
-  ['orders', 'reference'],
-  ['esims', 'iccid'],
-  ['ledger_entries', 'id'],
+  ['orders', 'reference', 'seq'],
+  ['esims', 'iccid', 'seq'],
+  ['ledger_entries', 'id', 'seq'],
+  ['callback_events', 'id', 'org_seq'],
 ] as const;
 
 async function restoreNumbering(trx: Executor, tables: SnapshotTables): Promise<void> {
+  for (const [table, key, column] of NUMBERED) {
+    for (const row of tables[table] ?? []) {
+      if (!(column in row)) continue;
+      await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${row[column] ?? null}
+        where ${sql.ref(key)} = ${row[key] ?? null}`.execute(trx);
+    }
+  }
   await sql`delete from ${sql.table(COUNTS)}`.execute(trx);
   for (const row of tables[COUNTS] ?? []) {
     await sql`insert into ${sql.table(COUNTS)} (organisation_id, name, value)
       values (${row['organisation_id'] ?? null}, ${row['name'] ?? null}, ${row['value'] ?? null})`.execute(
       trx,
     );
-  }
-  for (const [table, key] of NUMBERED) {
-    for (const row of tables[table] ?? []) {
-      if (!('seq' in row)) continue;
-      await sql`update ${sql.table(table)} set seq = ${row['seq'] ?? null}
-        where ${sql.ref(key)} = ${row[key] ?? null}`.execute(trx);
-    }
   }
 }
 

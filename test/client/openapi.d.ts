@@ -275,7 +275,7 @@ export interface paths {
         };
         /**
          * List usage callback deliveries
-         * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers.
+         * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
          */
         get: operations["listCallbacks"];
         put?: never;
@@ -2495,6 +2495,10 @@ export interface operations {
     listCallbacks: {
         parameters: {
             query?: {
+                /** @description The deliveries newer than this key (set by the prev link). */
+                after?: string;
+                /** @description The deliveries older than this key (set by the next link). */
+                before?: string;
                 /** @description Page to return, a whole number from 1. A page past the end is empty. */
                 page?: string;
                 /** @description Deliveries per page, 1 to 500 (default 50). */

@@ -43,7 +43,7 @@ for (const kind of DATABASES) {
         `/portal/orders/${bought.reference}`,
         '/portal/esims',
         `/portal/esims?page=${ESIMS / 50}`,
-        `/portal/esims?iccid=${fixtureIccid(1, 4321).slice(8, 16)}`,
+        `/portal/esims?iccid=${fixtureIccid(1, 4321).slice(0, 16)}`,
         `/portal/esims/${fixtureIccid(1, 5000)}`,
         `/portal/esims/${bought.iccids[0] ?? ''}`,
         '/portal/inventory',

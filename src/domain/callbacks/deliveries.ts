@@ -7,6 +7,8 @@ import type {
   EventStatus,
 } from '../../store/repositories/callback-repository.js';
 import {
+  MAX_SKIPPED,
+  PageTooDeep,
   findEvent,
   listAttempts,
   listEvents,
@@ -81,20 +83,54 @@ function attemptView(row: CallbackAttemptRow): AttemptView {
 export interface DeliveryPage {
   readonly deliveries: DeliverySummary[];
   readonly total: number;
+  /** Keys of the page's newest and oldest delivery, for the links to the pages beside it. */
+  readonly first?: string;
+  readonly last?: string;
 }
 
+export interface DeliveryQuery {
+  readonly status?: EventStatus;
+  readonly page: number;
+  readonly perPage: number;
+  /** The deliveries older than this key (a next link's `before`). */
+  readonly before?: string;
+  /** The deliveries newer than this key (a previous link's `after`). */
+  readonly after?: string;
+}
+
+/**
+ * A page of the organisation's deliveries, newest first: by key after a neighbour (`before`,
+ * `after`), else by number. Without a status any page by number costs the same; with one, a page
+ * by number further than MAX_SKIPPED deliveries from both ends is a 400 naming the keys instead.
+ */
 export async function listDeliveries(
   db: Db,
   organisationId: string,
-  query: { status?: EventStatus; page: number; perPage: number },
+  query: DeliveryQuery,
 ): Promise<DeliveryPage> {
-  const { rows, total } = await listEvents(db, {
-    organisationId,
-    status: query.status,
-    limit: query.perPage,
-    offset: (query.page - 1) * query.perPage,
-  });
-  return { deliveries: rows.map(deliverySummary), total };
+  try {
+    const { rows, total, first, last } = await listEvents(db, {
+      organisationId,
+      status: query.status,
+      limit: query.perPage,
+      offset: (query.page - 1) * query.perPage,
+      ...(query.before === undefined ? {} : { before: query.before }),
+      ...(query.after === undefined ? {} : { after: query.after }),
+    });
+    return {
+      deliveries: rows.map(deliverySummary),
+      total,
+      ...(first === undefined ? {} : { first }),
+      ...(last === undefined ? {} : { last }),
+    };
+  } catch (e) {
+    if (!(e instanceof PageTooDeep)) throw e;
+    throw badRequest(
+      `page ${query.page} of the ${query.status ?? ''} deliveries is more than ${MAX_SKIPPED} ` +
+        'deliveries from the first and the last page: follow the next and prev links, which carry ' +
+        'the key of the page beside it (before or after)',
+    );
+  }
 }
 
 /** The event, or 404 when it does not exist or is another organisation's (same message). */

@@ -20,21 +20,37 @@ export const HISTORY_SHOWN = 50;
 
 export interface EsimListPage {
   readonly esims: readonly EsimRow[];
-  readonly total: number;
+  /** How many eSIMs the organisation holds; undefined for a search (not counted). */
+  readonly total?: number;
+  /** A search's neighbouring pages, by key: the ICCIDs to page before and after. */
+  readonly before?: string;
+  readonly after?: string;
+}
+
+export interface EsimListOptions {
+  /** The start of an ICCID, digits (spaces ignored); empty lists every eSIM. */
+  readonly search: string;
+  /** Without a search: the page by number. */
+  readonly offset: number;
+  readonly limit: number;
+  /** With a search: the page after or before this ICCID. */
+  readonly after?: string;
+  readonly before?: string;
 }
 
 /**
- * A page of the organisation's eSIMs, newest first. `search` is part of an ICCID: digits only
- * (spaces are ignored, as people copy ICCIDs in groups), at most 19 of them.
+ * A page of the organisation's eSIMs: newest first by page number, or, for a search, those whose
+ * ICCID starts with the digits given (spaces are ignored, as people copy ICCIDs in groups), in
+ * ICCID order, paged by key. Both read an index range the size of the page.
  */
 export async function listOrganisationEsims(
   db: Executor,
   organisationId: string,
-  options: { search: string; offset: number; limit: number },
+  options: EsimListOptions,
 ): Promise<EsimListPage> {
   const digits = options.search.replace(/\s+/g, '');
   if (!/^\d{0,19}$/.test(digits)) {
-    throw badRequest('ICCID search must be up to 19 digits (part of an ICCID)');
+    throw badRequest('ICCID search must be up to 19 digits (the start of an ICCID)');
   }
   if (digits === '') {
     const total = await countEsims(db, organisationId);
@@ -46,12 +62,24 @@ export async function listOrganisationEsims(
     });
     return { esims, total };
   }
+  for (const key of [options.after, options.before]) {
+    if (key !== undefined && !/^\d{1,22}$/.test(key)) {
+      throw badRequest('after and before must be ICCIDs (digits)');
+    }
+  }
   const page = await searchEsims(db, organisationId, {
-    iccidContains: digits === '' ? undefined : digits,
-    offset: options.offset,
+    prefix: digits,
     limit: options.limit,
+    ...(options.after === undefined ? {} : { after: options.after }),
+    ...(options.before === undefined ? {} : { before: options.before }),
   });
-  return { esims: page.rows, total: page.total };
+  const first = page.rows[0]?.iccid;
+  const last = page.rows.at(-1)?.iccid;
+  return {
+    esims: page.rows,
+    ...(page.earlier && first !== undefined ? { before: first } : {}),
+    ...(page.later && last !== undefined ? { after: last } : {}),
+  };
 }
 
 export interface AssignmentView {

@@ -7,6 +7,7 @@ import { holdsBundle } from '../../store/repositories/inventory-repository.js';
 import {
   lockOwnedEsim,
   setEsimState,
+  lockEsimTotal,
   takeOutOfEsimList,
 } from '../../store/repositories/esim-repository.js';
 import type { EsimRow } from '../../store/schema.js';
@@ -152,8 +153,11 @@ export async function applyDeleteEsim(
   deps: EsimStateDeps,
   input: DeleteEsimInput,
 ): Promise<DeleteEsimResult> {
+  await lockEsimTotal(tx, input.organisationId);
   const esim = await lockEsim(tx, deps, input.organisationId, input.iccid);
   refuseDeactivated(esim, 'was already deleted');
+  // Out of the list first, before any counter of the eSIMs' profile statuses is taken.
+  await takeOutOfEsimList(tx, input.organisationId, esim.iccid);
   const at = iso(deps.clock.now());
   let revoked = 0;
   for (const assignment of await listAssignmentsOfEsim(tx, esim.iccid)) {
@@ -162,7 +166,6 @@ export async function applyDeleteEsim(
     revoked += 1;
   }
   await moveState(tx, esim, 'deactivated', at, 'Deactivated');
-  await takeOutOfEsimList(tx, input.organisationId, esim.iccid);
   await recordEsimEvent(tx, deps.store.dialect, esim.iccid, HISTORY_DEACTIVATED, at);
   return { iccid: esim.iccid, revokedAssignments: revoked };
 }

@@ -9,7 +9,8 @@ import { countOf } from './page-links.js';
 export interface EsimListBody {
   readonly search: string;
   readonly esims: readonly EsimRow[];
-  readonly total: number;
+  /** Absent for a search, which is not counted. */
+  readonly total?: number;
   readonly timeZone: string;
   readonly error?: string;
   readonly pager: SafeHtml;
@@ -28,7 +29,7 @@ function searchForm(body: EsimListBody): SafeHtml {
         inputmode="numeric"
         maxlength="40"
         ${body.error === undefined ? '' : html`aria-describedby="iccid-error" aria-invalid="true"`}
-        placeholder="all or part of an ICCID"
+        placeholder="an ICCID or its first digits"
       />
       ${error}
     </div>
@@ -52,12 +53,16 @@ export function esimListBody(body: EsimListBody): SafeHtml {
     table =
       body.search === ''
         ? html`<p>No eSIMs yet: an order with the destination "New eSIMs" issues them.</p>`
-        : html`<p>No eSIM's ICCID contains ${body.search}.</p>`;
+        : html`<p>No eSIM's ICCID starts with ${body.search}.</p>`;
   } else {
     table = html`<div class="table-wrap" role="region" tabindex="0" aria-label="eSIMs">
       <table>
         <caption>
-          ${countOf(body.total)} eSIMs, newest first
+          ${
+            body.total === undefined
+              ? html`eSIMs whose ICCID starts with ${body.search}, in ICCID order`
+              : html`${countOf(body.total)} eSIMs, newest first`
+          }
         </caption>
         <thead>
           <tr>

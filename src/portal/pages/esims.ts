@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
+import type { EsimListPage } from '../../domain/esims/esim-details.js';
 import { listOrganisationEsims, readEsimDetails } from '../../domain/esims/esim-details.js';
 import { DomainError } from '../../domain/errors/error-codes.js';
 import { deleteEsim, setSuspension } from '../../domain/esims/esim-state.js';
@@ -11,7 +12,7 @@ import { can } from '../permissions.js';
 import type { EsimDetailOptions } from './esim-detail-view.js';
 import { esimDetailBody } from './esim-detail-view.js';
 import { esimListBody } from './esim-list-view.js';
-import { pageLinks, requestedPortalPage } from './page-links.js';
+import { keyLinks, pageLinks, requestedPortalPage } from './page-links.js';
 import { formText, queryText } from './query-values.js';
 import { revokeEsimAssignment, sendEsimSms } from './shop-actions.js';
 
@@ -31,11 +32,10 @@ const isClientError = (e: unknown): e is DomainError =>
 async function listPage(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
   const view = requirePermission(request, 'read');
   const search = queryText(request, 'iccid', 40);
+  const after = queryText(request, 'after', 40);
+  const before = queryText(request, 'before', 40);
   let error: string | undefined;
-  let result = {
-    esims: [] as Awaited<ReturnType<typeof listOrganisationEsims>>['esims'],
-    total: 0,
-  };
+  let result: EsimListPage = { esims: [], total: 0 };
   let page = { number: 1, size: PAGE_SIZE, offset: 0 };
   try {
     page = requestedPortalPage(queryText(request, 'page', 20), PAGE_SIZE);
@@ -43,21 +43,27 @@ async function listPage(deps: AppDeps, request: FastifyRequest, reply: FastifyRe
       search,
       offset: page.offset,
       limit: PAGE_SIZE,
+      ...(after === '' ? {} : { after }),
+      ...(before === '' ? {} : { before }),
     });
   } catch (e) {
     if (!isClientError(e)) throw e;
     error = e.message;
   }
+  let pager = html``;
+  if (error === undefined) {
+    pager =
+      result.total === undefined
+        ? keyLinks('/portal/esims', { iccid: search }, result)
+        : pageLinks('/portal/esims', { iccid: search }, page, result.total);
+  }
   const body = esimListBody({
     search,
     esims: result.esims,
-    total: result.total,
+    ...(result.total === undefined ? {} : { total: result.total }),
     timeZone: view.user.timeZone,
     error,
-    pager:
-      error === undefined
-        ? pageLinks('/portal/esims', { iccid: search }, page, result.total)
-        : html``,
+    pager,
   });
   const status = error === undefined ? 200 : 400;
   return sendPage(reply, view, { title: 'eSIMs', current: 'esims', body, status });

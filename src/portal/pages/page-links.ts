@@ -59,3 +59,27 @@ export function pageLinks(
     ${previous} <span>Page ${countOf(page.number)} of ${countOf(pages)}</span> ${next}
   </nav>`;
 }
+
+/** Links to the neighbouring pages of a list read by key: Previous (`before`) and Next (`after`). */
+export function keyLinks(
+  path: string,
+  query: Readonly<Record<string, string>>,
+  keys: { readonly before?: string; readonly after?: string },
+): SafeHtml {
+  if (keys.before === undefined && keys.after === undefined) return html``;
+  const href = (name: string, key: string) => {
+    const params = new URLSearchParams();
+    for (const [k, value] of Object.entries(query)) if (value !== '') params.set(k, value);
+    params.set(name, key);
+    return `${path}?${params.toString()}`;
+  };
+  const previous =
+    keys.before === undefined
+      ? html``
+      : html`<a href="${href('before', keys.before)}" rel="prev">Previous</a>`;
+  const next =
+    keys.after === undefined
+      ? html``
+      : html`<a href="${href('after', keys.after)}" rel="next">Next</a>`;
+  return html`<nav class="pager" aria-label="Pages">${previous} ${next}</nav>`;
+}

@@ -16,6 +16,7 @@ import { ledgerReference } from './017-ledger-reference.js';
 import { esimState } from './018-esim-state.js';
 import { deferredRequests } from './019-deferred-requests.js';
 import { growth } from './022-growth.js';
+import { listCounters } from './023-list-counters.js';
 import { orderTimes } from './025-order-times.js';
 
 export interface MigrationStep {
@@ -41,6 +42,7 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '018-esim-state': esimState(dialect),
     '019-deferred-requests': deferredRequests(dialect),
     '022-growth': growth(dialect),
+    '023-list-counters': listCounters(dialect),
     '025-order-times': orderTimes(),
   };
 }

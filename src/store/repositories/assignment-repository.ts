@@ -230,15 +230,22 @@ export interface EsimAssignments {
   readonly descriptions: Map<string, string>;
 }
 
+// The eSIM's assignments in the order of `assignments_iccid` (iccid, queue_position, id) when the
+// eSIM is the organisation's; a page of them costs what it holds, however many the eSIM has had.
 function esimAssignmentsQuery(db: Executor, organisationId: string, iccid: string) {
   return db
-    .selectFrom('esims as e')
-    .leftJoin('assignments as a', 'a.iccid', 'e.iccid')
+    .selectFrom('assignments as a')
     .leftJoin('bundles as b', 'b.name', 'a.bundle_name')
     .selectAll('a')
     .select('b.description as bundle_description')
-    .where('e.iccid', '=', iccid)
-    .where('e.organisation_id', '=', organisationId)
+    .where('a.iccid', '=', (eb) =>
+      eb
+        .selectFrom('esims as e')
+        .select('e.iccid')
+        .where('e.iccid', '=', iccid)
+        .where('e.organisation_id', '=', organisationId),
+    )
+    .orderBy('a.iccid')
     .orderBy('a.queue_position')
     .orderBy('a.id');
 }
@@ -250,9 +257,8 @@ interface OwnedIccid {
 }
 
 // GET /esims/{iccid}/bundles: one statement (ownership, assignments, descriptions) whose SQL is
-// built once per dialect.
-// The left join makes every assignment column nullable to the query builder; a row whose `id` is
-// null is the eSIM's own row with nothing joined, which listEsimAssignments skips.
+// built once per dialect; only an eSIM with no assignment is looked up again, to tell "none" from
+// "not the organisation's".
 const assignmentsQuery = compiledOnce<OwnedIccid, EsimAssignmentRow>((db, p) =>
   esimAssignmentsQuery(db, p.organisationId, p.iccid),
 );
@@ -267,14 +273,20 @@ export async function listEsimAssignments(
   iccid: string,
 ): Promise<EsimAssignments | undefined> {
   const result = await assignmentsQuery.execute(db, { organisationId, iccid });
-  if (result.rows.length === 0) return undefined;
   const rows: AssignmentRow[] = [];
   const descriptions = new Map<string, string>();
   for (const { bundle_description: description, ...row } of result.rows) {
-    // The eSIM's own row with no assignment joined: it exists and has none.
-    if ((row.id as string | null) === null) continue;
     rows.push(normaliseAssignment(row));
     descriptions.set(row.bundle_name, description ?? '');
+  }
+  if (rows.length === 0) {
+    const owned = await db
+      .selectFrom('esims')
+      .select('iccid')
+      .where('iccid', '=', iccid)
+      .where('organisation_id', '=', organisationId)
+      .executeTakeFirst();
+    if (owned === undefined) return undefined;
   }
   return { rows, descriptions };
 }

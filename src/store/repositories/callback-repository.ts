@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
+import { pageBounds } from './count-repository.js';
 import type {
   CallbackAttemptsTable,
   CallbackEventsTable,
@@ -249,31 +250,137 @@ export async function releaseEvents(
     .execute();
 }
 
+/** How far a page by number of a status-filtered list may skip through the index without a key. */
+export const MAX_SKIPPED = 10_000;
+
 export interface EventFilter {
   readonly organisationId: string;
   readonly status?: EventStatus;
   readonly limit: number;
+  /** Rows before the page, newest first: (page - 1) * limit. */
   readonly offset: number;
+  /** The rows older than this key, a row number (the next page's link carries it). */
+  readonly before?: string;
+  /** The rows newer than this key (the previous page's link carries it). */
+  readonly after?: string;
 }
 
-/** An organisation's events, newest first, with the total for paging. */
-export async function listEvents(
+export interface EventPage {
+  /** Newest first. */
+  readonly rows: CallbackEventRow[];
+  readonly total: number;
+  /** Keys of the page's newest and oldest row (`org_seq`), for the neighbouring pages' links. */
+  readonly first?: string;
+  readonly last?: string;
+}
+
+/** How many events the organisation has, in one status or in all: a counter of 023-list-counters. */
+export async function countEvents(
+  db: Executor,
+  organisationId: string,
+  status?: EventStatus,
+): Promise<number> {
+  const name = status === undefined ? 'callbacks' : `callbacks:${status}`;
+  const row = await db
+    .selectFrom('organisation_counts')
+    .select('value')
+    .where('organisation_id', '=', organisationId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row === undefined ? 0 : Math.max(0, Number(row.value));
+}
+
+/**
+ * A page of an organisation's events, newest first, and their total (a counter). A page after a
+ * neighbour's key (`before`, `after`: a row number) is read by key. Otherwise, without a status,
+ * the page is a range of row numbers (`org_seq`) read through `callback_events_org_seq`; with a
+ * status, rows move in and out of the list as they are delivered, so they have no dense number
+ * there: the page is read through `callback_events_org_status_seq` from either end of the list,
+ * skipping at most MAX_SKIPPED keys of the index (a page beyond that throws PageTooDeep).
+ */
+export async function listEvents(db: Executor, filter: EventFilter): Promise<EventPage> {
+  const total = await countEvents(db, filter.organisationId, filter.status);
+  const keyed = filter.before !== undefined || filter.after !== undefined;
+  let rows: CallbackEventRow[];
+  if (keyed || filter.status !== undefined) rows = await pageByKey(db, filter, total);
+  else rows = await pageByNumber(db, filter, total);
+  const first = rows[0]?.org_seq;
+  const last = rows.at(-1)?.org_seq;
+  return {
+    rows,
+    total,
+    ...(first === undefined || first === null ? {} : { first: String(first) }),
+    ...(last === undefined || last === null ? {} : { last: String(last) }),
+  };
+}
+
+async function pageByNumber(
   db: Executor,
   filter: EventFilter,
-): Promise<{ rows: CallbackEventRow[]; total: number }> {
-  let base = db.selectFrom('callback_events').where('organisation_id', '=', filter.organisationId);
-  if (filter.status !== undefined) base = base.where('status', '=', filter.status);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+  total: number,
+): Promise<CallbackEventRow[]> {
+  const { from, to } = pageBounds(total, filter, 'desc');
+  if (to < from) return [];
+  return db
+    .selectFrom('callback_events')
+    .selectAll()
+    .where('organisation_id', '=', filter.organisationId)
+    .where('org_seq', '>=', from)
+    .where('org_seq', '<=', to)
+    .orderBy('organisation_id', 'desc')
+    .orderBy('org_seq', 'desc')
+    .execute();
+}
+
+async function pageByKey(
+  db: Executor,
+  filter: EventFilter,
+  total: number,
+): Promise<CallbackEventRow[]> {
+  const { status } = filter;
+  let rows = db
+    .selectFrom('callback_events')
+    .selectAll()
+    .where('organisation_id', '=', filter.organisationId);
+  if (status !== undefined) rows = rows.where('status', '=', status);
+  // The index's own columns in its order: (organisation_id[, status], org_seq).
+  const ordered = (q: typeof rows, direction: 'asc' | 'desc') => {
+    let query = q.orderBy('organisation_id', direction);
+    if (status !== undefined) query = query.orderBy('status', direction);
+    return query.orderBy('org_seq', direction);
+  };
+  if (filter.before !== undefined) {
+    return ordered(rows.where('org_seq', '<', filter.before), 'desc')
       .limit(filter.limit)
-      .offset(filter.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .execute();
+  }
+  if (filter.after !== undefined) {
+    const newer = await ordered(rows.where('org_seq', '>', filter.after), 'asc')
+      .limit(filter.limit)
+      .execute();
+    return newer.reverse();
+  }
+  if (filter.offset === 0) return ordered(rows, 'desc').limit(filter.limit).execute();
+  // The oldest rows, read from the other end of the index: the last page and those near it.
+  const fromEnd = total - filter.offset;
+  if (fromEnd <= 0) return [];
+  const skippedFromEnd = Math.max(0, fromEnd - filter.limit);
+  if (skippedFromEnd <= MAX_SKIPPED) {
+    const oldest = await ordered(rows, 'asc')
+      .offset(skippedFromEnd)
+      .limit(Math.min(filter.limit, fromEnd))
+      .execute();
+    return oldest.reverse();
+  }
+  if (filter.offset > MAX_SKIPPED) throw new PageTooDeep(filter.offset);
+  return ordered(rows, 'desc').offset(filter.offset).limit(filter.limit).execute();
+}
+
+/** A status-filtered page by number further than MAX_SKIPPED rows from either end. */
+export class PageTooDeep extends Error {
+  constructor(readonly skipped: number) {
+    super(`page skips ${skipped} rows`);
+  }
 }
 
 export async function findEvent(db: Executor, id: string): Promise<CallbackEventRow | undefined> {
@@ -323,28 +430,17 @@ export interface FailingCounts {
   readonly retrying: number;
 }
 
-/** The organisation's deliveries that are not getting through. */
+/** The organisation's deliveries that are not getting through: two counters of 023-list-counters. */
 export async function countFailingEvents(
   db: Executor,
   organisationId: string,
 ): Promise<FailingCounts> {
   const rows = await db
-    .selectFrom('callback_events')
-    .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .selectFrom('organisation_counts')
+    .select(['name', 'value'])
     .where('organisation_id', '=', organisationId)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'failed'),
-        eb.and([eb('status', 'in', ['pending', 'delivering']), eb('attempts', '>', 0)]),
-      ]),
-    )
-    .groupBy('status')
+    .where('name', 'in', ['callbacks:failed', 'callbacks:retrying'])
     .execute();
-  let failed = 0;
-  let retrying = 0;
-  for (const row of rows) {
-    if (row.status === 'failed') failed += Number(row.n);
-    else retrying += Number(row.n);
-  }
-  return { failed, retrying };
+  const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? 0);
+  return { failed: value('callbacks:failed'), retrying: value('callbacks:retrying') };
 }

@@ -167,19 +167,37 @@ export async function setCustomerRef(
   return updated !== undefined;
 }
 
-/** How many of the organisation's eSIMs are in each profile status (absent: none). */
+const PROFILE_STATUSES: readonly ProfileStatus[] = [
+  'Released',
+  'Downloaded',
+  'Installed',
+  'Unavailable',
+  'Deactivated',
+];
+
+/**
+ * How many of the organisation's listed eSIMs (deleted ones are not) are in each profile status
+ * (absent: none): counters of 023-list-counters, moved by triggers with every change of status.
+ */
 export async function countEsimsByProfileStatus(
   db: Executor,
   organisationId: string,
 ): Promise<Partial<Record<ProfileStatus, number>>> {
   const rows = await db
-    .selectFrom('esims')
-    .select(['profile_status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .selectFrom('organisation_counts')
+    .select(['name', 'value'])
     .where('organisation_id', '=', organisationId)
-    .groupBy('profile_status')
+    .where(
+      'name',
+      'in',
+      PROFILE_STATUSES.map((status) => `esims:${status}`),
+    )
     .execute();
   const counts: Partial<Record<ProfileStatus, number>> = {};
-  for (const row of rows) counts[row.profile_status] = Number(row.n);
+  for (const row of rows) {
+    const n = Number(row.value);
+    if (n > 0) counts[row.name.slice('esims:'.length) as ProfileStatus] = n;
+  }
   return counts;
 }
 
@@ -308,6 +326,20 @@ export async function setEsimState(
 }
 
 /**
+ * Locks the organisation's eSIM total for the rest of the transaction (an update that changes
+ * nothing): a deletion takes it before the eSIM's row, as issuing does, so two deletions or a
+ * deletion and an issue take their turns instead of each holding what the other waits for.
+ */
+export async function lockEsimTotal(db: Executor, organisationId: string): Promise<void> {
+  await db
+    .updateTable('organisation_counts')
+    .set((eb) => ({ value: eb.ref('value') }))
+    .where('organisation_id', '=', organisationId)
+    .where('name', '=', 'esims')
+    .execute();
+}
+
+/**
  * Takes a deleted eSIM out of its organisation's numbered list: its row number is cleared, the
  * eSIMs numbered after it move up one, and the organisation's eSIM total drops by one, so pages
  * by number stay exact and still read a range of row numbers. A deletion costs the eSIMs issued
@@ -326,17 +358,22 @@ export async function takeOutOfEsimList(
     .executeTakeFirst();
   if (row?.seq === null || row?.seq === undefined) return;
   const seq = Number(row.seq);
-  await db.updateTable('esims').set({ seq: null }).where('iccid', '=', iccid).execute();
-  await db
-    .updateTable('esims')
-    .set((eb) => ({ seq: eb('seq', '-', 1) }))
-    .where('organisation_id', '=', organisationId)
-    .where('seq', '>', seq)
-    .execute();
+  // The total first (the caller has locked it: lockEsimTotal): issuing takes it before writing a
+  // row, so the renumbering below waits for an eSIM being issued and sees it. Then the later
+  // eSIMs move up, and only then is this one taken out of its profile status's count
+  // (023-list-counters): a transaction holding a status counter never waits here for a row (an
+  // install holds its eSIM's row, then takes counters).
   await db
     .updateTable('organisation_counts')
     .set((eb) => ({ value: eb('value', '-', 1) }))
     .where('organisation_id', '=', organisationId)
     .where('name', '=', 'esims')
     .execute();
+  await db
+    .updateTable('esims')
+    .set((eb) => ({ seq: eb('seq', '-', 1) }))
+    .where('organisation_id', '=', organisationId)
+    .where('seq', '>', seq)
+    .execute();
+  await db.updateTable('esims').set({ seq: null }).where('iccid', '=', iccid).execute();
 }

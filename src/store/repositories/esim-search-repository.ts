@@ -1,20 +1,37 @@
 import type { Executor } from '../database.js';
 import type { EsimRow } from '../schema.js';
 
-// The portal's eSIM list: a page of the organisation's eSIMs, newest first, optionally only those
-// whose ICCID contains some digits. The organisation's rows are found through the esims_org index;
-// a search scans only them (10,000 rows take a few milliseconds on either database).
+// The portal's ICCID search: the organisation's eSIMs whose ICCID starts with some digits, in
+// ICCID order, a page at a time by key. The prefix is a range of `esims_org_iccid`
+// (organisation_id, iccid), so a page costs what it holds, however many eSIMs the organisation
+// has and however many match. Deleted eSIMs (no row number) are skipped.
 
 export interface EsimSearch {
-  /** Digits the ICCID must contain; undefined lists every eSIM. */
-  readonly iccidContains?: string;
-  readonly offset: number;
+  /** Digits the ICCID starts with, at least one. */
+  readonly prefix: string;
+  /** The page after this ICCID (a Next link), or before it (a Previous link). */
+  readonly after?: string;
+  readonly before?: string;
   readonly limit: number;
 }
 
 export interface EsimSearchPage {
   readonly rows: EsimRow[];
-  readonly total: number;
+  /** Whether there are matches before the page's first row and after its last. */
+  readonly earlier: boolean;
+  readonly later: boolean;
+}
+
+/**
+ * The first string after every string starting with `prefix` (digits): its last digit below 9
+ * raised by one, dropping trailing 9s; undefined when the prefix is only 9s (no upper bound).
+ * Digit strings compare the same under any collation, so the range holds on both databases.
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  const trimmed = prefix.replace(/9+$/, '');
+  if (trimmed === '') return undefined;
+  const last = Number(trimmed.at(-1));
+  return `${trimmed.slice(0, -1)}${last + 1}`;
 }
 
 export async function searchEsims(
@@ -22,20 +39,40 @@ export async function searchEsims(
   organisationId: string,
   search: EsimSearch,
 ): Promise<EsimSearchPage> {
-  let base = db.selectFrom('esims').where('organisation_id', '=', organisationId);
-  // The caller passes digits only, so the pattern holds no LIKE wildcard of its own.
-  if (search.iccidContains !== undefined) {
-    base = base.where('iccid', 'like', `%${search.iccidContains}%`);
-  }
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
+  const end = prefixEnd(search.prefix);
+  let base = db
+    .selectFrom('esims')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('iccid', '>=', search.prefix)
+    .where('seq', 'is not', null);
+  if (end !== undefined) base = base.where('iccid', '<', end);
+  if (search.before !== undefined) {
+    const rows = await base
+      .where('iccid', '<', search.before)
+      .orderBy('organisation_id', 'desc')
       .orderBy('iccid', 'desc')
-      .offset(search.offset)
-      .limit(search.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+      .limit(search.limit + 1)
+      .execute();
+    const earlier = rows.length > search.limit;
+    const page = rows.slice(0, search.limit).map(withoutSeq).reverse();
+    return { rows: page, earlier, later: true };
+  }
+  const from = search.after === undefined ? base : base.where('iccid', '>', search.after);
+  const rows = await from
+    .orderBy('organisation_id')
+    .orderBy('iccid')
+    .limit(search.limit + 1)
+    .execute();
+  return {
+    rows: rows.slice(0, search.limit).map(withoutSeq),
+    earlier: search.after !== undefined,
+    later: rows.length > search.limit,
+  };
+}
+
+function withoutSeq(row: EsimRow & { seq?: unknown }): EsimRow {
+  const { seq, ...rest } = row;
+  void seq;
+  return rest;
 }

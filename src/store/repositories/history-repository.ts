@@ -92,36 +92,32 @@ export async function listHistory(
     .selectFrom('esim_history')
     .selectAll()
     .where('iccid', '=', iccid)
+    .orderBy('iccid', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
 }
 
+// GET /esims/{iccid}/history: the entries of the eSIM when it is the organisation's, newest first
+// through (iccid, id), built once per dialect and page size. No entry: the eSIM is looked up to
+// tell "none yet" from "not the organisation's".
 function ownedHistoryQuery(db: Executor, organisationId: string, iccid: string, limit: number) {
   return db
-    .selectFrom('esims as e')
-    .leftJoin('esim_history as h', 'h.iccid', 'e.iccid')
-    .select([
-      'e.iccid as esim',
-      'h.id',
-      'h.iccid',
-      'h.name',
-      'h.bundle',
-      'h.bundle_state',
-      'h.alert_type',
-      'h.created_at',
-    ])
-    .where('e.iccid', '=', iccid)
-    .where('e.organisation_id', '=', organisationId)
+    .selectFrom('esim_history as h')
+    .selectAll()
+    .where('h.iccid', '=', (eb) =>
+      eb
+        .selectFrom('esims as e')
+        .select('e.iccid')
+        .where('e.iccid', '=', iccid)
+        .where('e.organisation_id', '=', organisationId),
+    )
+    .orderBy('h.iccid', 'desc')
     .orderBy('h.id', 'desc')
     .limit(limit);
 }
 
-type OwnedHistoryRow = { esim: string } & { [K in keyof HistoryRow]: HistoryRow[K] | null };
-
-// GET /esims/{iccid}/history: ownership and the entries in one statement, built once per dialect
-// and page size.
-const ownedHistoryQueries = new Map<number, CompiledStatement<OwnedIccid, OwnedHistoryRow>>();
+const ownedHistoryQueries = new Map<number, CompiledStatement<OwnedIccid, HistoryRow>>();
 
 interface OwnedIccid {
   organisationId: string;
@@ -140,26 +136,18 @@ export async function listOwnedHistory(
 ): Promise<HistoryRow[] | undefined> {
   let compiled = ownedHistoryQueries.get(limit);
   if (compiled === undefined) {
-    compiled = compiledOnce<OwnedIccid, OwnedHistoryRow>((d, p) =>
+    compiled = compiledOnce<OwnedIccid, HistoryRow>((d, p) =>
       ownedHistoryQuery(d, p.organisationId, p.iccid, limit),
     );
     ownedHistoryQueries.set(limit, compiled);
   }
   const { rows } = await compiled.execute(db, { organisationId, iccid });
-  if (rows.length === 0) return undefined;
-  const entries: HistoryRow[] = [];
-  for (const row of rows) {
-    // The eSIM's own row with no entry joined: it exists and has no history.
-    if (row.id === null || row.iccid === null || row.name === null) continue;
-    entries.push({
-      id: row.id,
-      iccid: row.iccid,
-      name: row.name,
-      bundle: row.bundle ?? '',
-      bundle_state: row.bundle_state ?? '',
-      alert_type: row.alert_type ?? '',
-      created_at: row.created_at ?? '',
-    });
-  }
-  return entries;
+  if (rows.length > 0) return rows;
+  const owned = await db
+    .selectFrom('esims')
+    .select('iccid')
+    .where('iccid', '=', iccid)
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+  return owned === undefined ? undefined : [];
 }
