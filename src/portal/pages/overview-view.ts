@@ -4,6 +4,7 @@ import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import type { Shown } from './money-view.js';
 import { data, money, when } from './money-view.js';
+import { usageChart } from './usage-chart.js';
 
 // The Overview page body, a pure function of its figures.
 
@@ -30,10 +31,11 @@ function funds(o: Overview, shown: Shown): SafeHtml {
         </dd>
       </div>
       <div>
-        <dt>Data used in ${o.month}</dt>
-        <dd data-testid="data-used">${data(o.dataUsedThisMonth)}</dd>
+        <dt>Data used, last ${o.usageDays.length} days</dt>
+        <dd data-testid="data-used">${data(o.dataUsed)}</dd>
       </div>
     </dl>
+    ${usageChart(o.usageDays, 'Data used per day', 'usage-chart')}
     <p><a href="/portal/billing">Billing and top-up</a></p>
   </section>`;
 }

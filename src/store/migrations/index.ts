@@ -16,6 +16,7 @@ import { ledgerReference } from './017-ledger-reference.js';
 import { esimState } from './018-esim-state.js';
 import { deferredRequests } from './019-deferred-requests.js';
 import { growth } from './022-growth.js';
+import { consoleTables } from './024-console.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -40,5 +41,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '018-esim-state': esimState(dialect),
     '019-deferred-requests': deferredRequests(dialect),
     '022-growth': growth(dialect),
+    '024-console': consoleTables(dialect),
   };
 }
