@@ -5,6 +5,7 @@ import { html } from '../html.js';
 import type { Shown } from './money-view.js';
 import { data, money, when } from './money-view.js';
 import { usageChart } from './usage-chart.js';
+import { alertLabel } from './delivery-labels.js';
 
 // The Overview page body, a pure function of its figures.
 
@@ -105,7 +106,7 @@ function callbacks(o: Overview, shown: Shown): SafeHtml {
     (d) =>
       html`<li>
         <a href="/portal/api/deliveries/${d.id}"
-          >${d.alertType} for ${isTestEventIccid(d.iccid) ? 'a test eSIM' : d.iccid}</a
+          >${alertLabel(d)} for ${isTestEventIccid(d.iccid) ? 'a test eSIM' : d.iccid}</a
         >, ${d.attemptCount} attempts, last status
         ${d.lastStatusCode === 0 ? 'no answer' : d.lastStatusCode} (${when(d.updatedAt, shown)})
       </li>`,

@@ -13,7 +13,20 @@ const HEIGHT = 80;
 const GAP = 2;
 
 function shortDay(day: string): string {
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const months = [
+    'Jan',
+    'Feb',
+    'Mar',
+    'Apr',
+    'May',
+    'Jun',
+    'Jul',
+    'Aug',
+    'Sep',
+    'Oct',
+    'Nov',
+    'Dec',
+  ];
   return `${Number(day.slice(8, 10))} ${months[Number(day.slice(5, 7)) - 1] ?? ''}`;
 }
 
@@ -45,7 +58,12 @@ export function usageChart(days: readonly DayUsage[], label: string, testId: str
       ? `${label}, ${shortDay(first.day)} to ${shortDay(last.day)}: no data used`
       : `${label}, ${shortDay(first.day)} to ${shortDay(last.day)}: most on ${shortDay(busiest.day)}, ${data(busiest.bytes)}`;
   return html`<figure class="usage-chart" data-testid="${testId}">
-    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${summary}" preserveAspectRatio="none">
+    <svg
+      viewBox="0 0 ${WIDTH} ${HEIGHT}"
+      role="img"
+      aria-label="${summary}"
+      preserveAspectRatio="none"
+    >
       ${bars}
     </svg>
     <figcaption><span>${shortDay(first.day)}</span><span>${shortDay(last.day)}</span></figcaption>
