@@ -133,7 +133,9 @@ function usage(a: AssignmentView, bundle: string): SafeHtml {
       aria-label="${label}"
       data-testid="usage-meter"
     ></meter>
-    <span>${formatBytes(used / MB)} of ${formatBytes(initial / MB)}${usedUp ? ' (used up)' : ''}</span>`;
+    <span
+      >${formatBytes(used / MB)} of ${formatBytes(initial / MB)}${usedUp ? ' (used up)' : ''}</span
+    >`;
 }
 
 function revokeForm(view: PortalView, d: EsimDetails, a: AssignmentView): SafeHtml {

@@ -2,7 +2,7 @@ import type { EsimRow } from '../../store/schema.js';
 import { formatDateTime } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
-import { countOf } from './page-links.js';
+import { countedNoun } from './page-links.js';
 
 // The eSIMs page's body: search by ICCID and one page of the organisation's eSIMs.
 
@@ -57,7 +57,7 @@ export function esimListBody(body: EsimListBody): SafeHtml {
     table = html`<div class="table-wrap" role="region" tabindex="0" aria-label="eSIMs">
       <table>
         <caption>
-          ${countOf(body.total)} eSIMs, newest first
+          ${countedNoun(body.total, 'eSIM')}, newest first
         </caption>
         <thead>
           <tr>
