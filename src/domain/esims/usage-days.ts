@@ -24,8 +24,9 @@ export function dailySeries(rows: readonly DayUsage[], at: Date, count: number):
 /** The first and last UTC day (YYYY-MM-DD) of the `count` days ending on the day of `at`. */
 export function dayRange(at: Date, count: number): { from: string; to: string } {
   return {
-    from: addDays(at, -(count - 1)).toISOString().slice(0, 10),
+    from: addDays(at, -(count - 1))
+      .toISOString()
+      .slice(0, 10),
     to: at.toISOString().slice(0, 10),
   };
 }
-

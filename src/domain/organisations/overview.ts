@@ -45,11 +45,7 @@ export interface Overview {
   readonly failedDeliveries: readonly DeliverySummary[];
 }
 
-export async function readOverview(
-  db: Db,
-  organisationId: string,
-  at: Date,
-): Promise<Overview> {
+export async function readOverview(db: Db, organisationId: string, at: Date): Promise<Overview> {
   const range = dayRange(at, USAGE_DAYS);
   const [funds, used, orders, counts, failing, failed] = await Promise.all([
     readFunds(db, organisationId),

@@ -3,7 +3,10 @@ import type { Db, DialectName, Executor } from '../../../store/database.js';
 import { updateAssignmentIfState } from '../../../store/repositories/assignment-repository.js';
 import type { LiveAssignment } from '../../../store/repositories/network-repository.js';
 import { readUsageView, touchNetwork } from '../../../store/repositories/network-repository.js';
-import { recordDailyUsage, recordEsimDailyUsage } from '../../../store/repositories/usage-repository.js';
+import {
+  recordDailyUsage,
+  recordEsimDailyUsage,
+} from '../../../store/repositories/usage-repository.js';
 import type { AssignmentRow } from '../../../store/schema.js';
 import { DomainError, badRequest, conflict, notFound } from '../../errors/error-codes.js';
 import type { NetworkEventSink } from './network-events.js';
