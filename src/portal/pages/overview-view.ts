@@ -45,7 +45,11 @@ function orders(o: Overview, shown: Shown): SafeHtml {
   const rows = o.recentOrders.map(
     (order) =>
       html`<tr>
-        <td><a href="/portal/orders/${order.reference}">${order.reference.slice(0, 8)}</a></td>
+        <td>
+          <a href="/portal/orders/${order.reference}"
+            ><span class="visually-hidden">Order ending </span>…${order.reference.slice(-8)}</a
+          >
+        </td>
         <td>${when(order.createdAt, shown)}</td>
         <td>${order.items.map((i) => `${i.quantity} × ${i.item}`).join(', ')}</td>
         <td class="num">${money(order.total, shown)}</td>
