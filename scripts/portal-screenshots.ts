@@ -55,6 +55,9 @@ async function main(): Promise<void> {
         item.key === 'catalogue' ? '/portal/catalogue?countries=GB&region=Europe' : item.href;
       await shoot(page, path, item.key);
     }
+    await shoot(page, '/portal/simulator', 'simulator');
+    await shoot(page, '/portal/simulator/callbacks', 'simulator-callbacks');
+    await shoot(page, '/portal/simulator/requests', 'simulator-requests');
     await shoot(page, `/portal/orders/${order}`, 'order');
     await shoot(page, `/portal/esims/${esim}`, 'esim');
     await page.goto(`/portal/orders/new?item=${GB_1GB}`);
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     const phone = await newPage(browser, server.baseUrl, { width: 375, height: 740 });
     await signIn(phone.page, 'Support');
     await shoot(phone.page, `/portal/esims/${esim}`, 'phone-esim');
+    await shoot(phone.page, '/portal/orders', 'phone-orders');
     await phone.context.close();
   } finally {
     await browser.close();

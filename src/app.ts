@@ -23,6 +23,7 @@ import {
 import { homeRoute } from './http/routes/home.js';
 import { healthRoutes } from './http/routes/health.js';
 import { simRoutes } from './http/routes/sim/index.js';
+import { installRequestJournal } from './http/request-journal.js';
 import { LATER_VERSIONS, VERSIONS } from './http/versions/index.js';
 import { mountVersion } from './http/versions/mount.js';
 import { registerPortal } from './portal/plugin.js';
@@ -106,6 +107,7 @@ export async function buildApp(
     const exposed = metricsOnMainPort(deps.config);
     if (exposed !== undefined) registerMetricsRoute(app, deps.metrics, exposed.token);
   }
+  if (deps.config.mode === 'simulator') installRequestJournal(app, deps);
   installErrorHandling(app);
   installBodyParsing(app);
   installBodyLeniency(app);

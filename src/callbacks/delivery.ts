@@ -67,12 +67,12 @@ export const isAcknowledged = (status: number | null): boolean =>
   status !== null && status >= 200 && status < 300;
 
 /**
- * The next state after an attempt: any 2xx acknowledges; otherwise the next wait comes from the
+ * The next state after an attempt (logged with the request it made): any 2xx acknowledges; otherwise the next wait comes from the
  * retry schedule (or the receiver's Retry-After on 429/503), and an exhausted round fails.
  */
 export function afterAttempt(
   turn: Turn,
-  url: string,
+  request: OutgoingCallback,
   attemptedAt: Date,
   sent: SendOutcome,
 ): Outcome {
@@ -83,11 +83,14 @@ export function afterAttempt(
     event_id: event.id,
     attempt_no: attemptNo,
     attempted_at: iso(attemptedAt),
-    url,
+    url: request.url,
     status_code: sent.statusCode,
     latency_ms: sent.latencyMs,
     error: sent.error,
     response_snippet: sent.responseSnippet,
+    // What was sent, as sent: the simulator console shows it (024-console).
+    request_headers: JSON.stringify(request.headers),
+    request_body: request.body.toString('utf8'),
   };
   const common = {
     eventId: event.id,

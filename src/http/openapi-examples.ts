@@ -635,6 +635,18 @@ export const EXAMPLES: Readonly<Record<string, unknown>> = {
   simReset: {
     reset: ['faults', 'processing'],
   },
+  simListRequests: {
+    requests: [
+      {
+        organisationId: '6b1f0c9e-2f4e-4a8e-9d8b-1f2a3c4d5e6f',
+        at: '2026-11-23T17:56:18.900Z',
+        method: 'POST',
+        path: '/v2.1/orders',
+        status: 200,
+        durationMs: 12,
+      },
+    ],
+  },
   simImportSnapshot: {
     organisations: 1,
     esims: 1,

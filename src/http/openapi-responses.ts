@@ -47,6 +47,7 @@ export const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   simListFaults: 'The active faults, in the order they apply.',
   simRemoveFaults: 'The faults that were removed.',
   simReset: 'What was reset.',
+  simListRequests: 'Recent API calls, newest first.',
 };
 
 export { EXAMPLES };

@@ -7,6 +7,7 @@ import type { PortalUser } from '../domain/access/portal-user.js';
 import { FLASH_COOKIE, setCookie } from './cookies.js';
 import type { Permission } from './permissions.js';
 import { can } from './permissions.js';
+import type { SimulatedClock } from '../domain/simulator/console.js';
 
 // What a portal page knows about who is looking: set by the session hook of plugin.ts on every
 // signed-in request.
@@ -19,6 +20,8 @@ export interface PortalView {
   readonly csrfToken: string;
   /** The message of the action just done (post/redirect/get), shown once. */
   readonly flash?: string;
+  /** Simulator mode: the simulated clock, shown in a banner on every page. */
+  readonly simulator?: SimulatedClock;
 }
 
 export interface PortalRequestState {

@@ -4,6 +4,7 @@ import { html } from './html.js';
 import type { PortalView } from './context.js';
 import type { Permission } from './permissions.js';
 import { can } from './permissions.js';
+import { formatDateTime } from './format.js';
 
 // The page frame: a skip link, the organisation and user, the navigation (only the pages the
 // role may open), the sign-out form, the flash message and the page's own body.
@@ -18,6 +19,8 @@ export type NavKey =
   | 'esims'
   | 'inventory'
   | 'activity'
+  /** The simulator console (simulator mode only, linked after the navigation). */
+  | 'simulator'
   /** The signed-in user's own account (linked from the header, not the navigation). */
   | 'account';
 
@@ -69,11 +72,29 @@ function nav(view: PortalView, current: NavKey): SafeHtml {
         >
       </li>`,
   );
-  return html`<nav aria-label="Portal">
-    <ul>
-      ${items}
-    </ul>
-  </nav>`;
+  if (view.simulator !== undefined) {
+    items.push(
+      html`<li>
+        <a href="/portal/simulator" ${current === 'simulator' ? html` aria-current="page"` : ''}
+          >Simulator</a
+        >
+      </li>`,
+    );
+  }
+  return html`<button
+      type="button"
+      class="menu-button"
+      aria-expanded="false"
+      aria-controls="portal-nav"
+      hidden
+    >
+      Menu
+    </button>
+    <nav aria-label="Portal" id="portal-nav">
+      <ul>
+        ${items}
+      </ul>
+    </nav>`;
 }
 
 function header(view: PortalView, current: NavKey): SafeHtml {
@@ -97,13 +118,41 @@ function header(view: PortalView, current: NavKey): SafeHtml {
   </header>`;
 }
 
+/** '8 days, 2 hours ahead of real time'; 'in step with real time' at no offset. */
+export function offsetText(seconds: number): string {
+  if (seconds < 60) return 'in step with real time';
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const parts = [
+    days > 0 ? plural(days, 'day') : '',
+    hours > 0 ? plural(hours, 'hour') : '',
+    days === 0 && minutes > 0 ? plural(minutes, 'minute') : '',
+  ].filter((p) => p !== '');
+  return `${parts.join(', ')} ahead of real time`;
+}
+
+/** Simulator mode: the simulated time and how far it is ahead, on every signed-in page. */
+function simulatorBanner(view: PortalView): SafeHtml {
+  const clock = view.simulator;
+  if (clock === undefined) return html``;
+  return html`<p class="sim-banner" data-testid="sim-banner">
+    <strong>Simulator</strong> · simulated time
+    <time datetime="${clock.now}" data-testid="sim-time"
+      >${formatDateTime(clock.now, view.user.timeZone)}</time
+    >, <span data-testid="sim-offset">${offsetText(clock.offsetSeconds)}</span> ·
+    <a href="/portal/simulator">Console</a>
+  </p>`;
+}
+
 /** A full HTML document for a signed-in page. */
 export function renderPage(view: PortalView, options: PageOptions): string {
   const flash =
     view.flash === undefined ? '' : html`<p class="flash" role="status">${view.flash}</p>`;
   return document(
     options.title,
-    html`${header(view, options.current)}
+    html`${simulatorBanner(view)}${header(view, options.current)}
       <main id="main">
         ${flash}
         <h1>${options.title}</h1>

@@ -13,7 +13,9 @@ export type Permission =
   | 'esims.write'
   | 'sms.send'
   | 'orders.write'
-  | 'activity.read';
+  | 'activity.read'
+  /** Simulator mode: drive the simulator from its console (clock, eSIMs, faults). */
+  | 'simulator.write';
 
 export const PERMISSIONS: readonly Permission[] = [
   'read',
@@ -26,6 +28,7 @@ export const PERMISSIONS: readonly Permission[] = [
   'sms.send',
   'orders.write',
   'activity.read',
+  'simulator.write',
 ];
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
@@ -34,7 +37,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   // Not the key: the API key carries every API power of the organisation (orders, top-ups from
   // the saved card, SMS), more than any role but Admin has here; revealing it would give a
   // Developer those powers by another door.
-  Developer: ['read', 'callbacks.write'],
+  Developer: ['read', 'callbacks.write', 'simulator.write'],
   Support: ['read', 'sms.send'],
   Viewer: ['read'],
 };

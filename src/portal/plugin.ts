@@ -25,6 +25,8 @@ import { registerOverviewPage } from './pages/overview.js';
 import { registerSignInPages } from './pages/sign-in.js';
 import { registerUsersPage } from './pages/users.js';
 import { registerStaticFiles } from './static-files.js';
+import { registerSimulatorPages } from './pages/simulator.js';
+import { simulatedClock } from '../domain/simulator/console.js';
 
 // The organisation portal under /portal: server-rendered pages, forms that work without
 // JavaScript. Every request gets the security headers; every page except the public ones
@@ -56,7 +58,13 @@ async function loadSession(deps: AppDeps, request: FastifyRequest, state: Portal
   const organisation = await findOrganisationById(deps.store.db, session.user.organisationId);
   if (organisation === undefined) return;
   state.sessionToken = token;
-  state.view = { user: session.user, organisation, csrfToken: session.csrfToken };
+  const clock = simulatedClock(deps);
+  state.view = {
+    user: session.user,
+    organisation,
+    csrfToken: session.csrfToken,
+    ...(clock === undefined ? {} : { simulator: clock }),
+  };
 }
 
 function takeFlash(request: FastifyRequest, reply: FastifyReply, state: PortalRequestState): void {
@@ -141,12 +149,18 @@ export async function registerPortal(app: FastifyInstance, deps: AppDeps): Promi
     registerInventoryPage(scope, deps);
     registerActivityPage(scope, deps);
     registerAccountPage(scope, deps);
+    // Simulator mode only: in production these pages do not exist (404).
+    if (deps.simulator !== undefined) registerSimulatorPages(scope, deps);
   });
   await app.register(
     async (scope) => {
       // Outside the pages' scope, so its hooks did not run: the headers are set here.
       scope.setNotFoundHandler(async (request, reply) => {
         reply.headers(SECURITY_HEADERS);
+        // A signed-in user gets the signed-in page (navigation, their organisation).
+        const state: PortalRequestState = { secureCookie: deps.config.portal.secureCookie };
+        request.portal = state;
+        await loadSession(deps, request, state);
         return sendErrorPage(request, reply, 404, 'There is no such page in the portal.');
       });
     },

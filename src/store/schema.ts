@@ -332,6 +332,10 @@ export interface CallbackAttemptsTable {
   latency_ms: number;
   error: string | null;
   response_snippet: string | null;
+  /** 024-console: the headers sent, a JSON object; null before 024. */
+  request_headers?: string | null;
+  /** 024-console: the body sent; null before 024. */
+  request_body?: string | null;
 }
 
 export interface PreviousApiKeysTable {
@@ -395,6 +399,26 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   usage_days: UsageDaysTable;
   deferred_requests: DeferredRequestsTable;
+  api_requests: ApiRequestsTable;
+  esim_usage_days: EsimUsageDaysTable;
+}
+
+/** 024-console: the simulator's request journal (capped). */
+export interface ApiRequestsTable {
+  id: Generated<number>;
+  organisation_id: string;
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+}
+
+/** 024-console: data used per eSIM and UTC day. */
+export interface EsimUsageDaysTable {
+  iccid: string;
+  day: string; // YYYY-MM-DD (UTC)
+  bytes: number; // a bigint on PostgreSQL
 }
 
 export type DeferredKind = 'order' | 'apply';

@@ -112,7 +112,7 @@ export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): 
       ctx.metrics?.observeCallbackAttempt(attemptOutcome(sent), sent.latencyMs / 1000);
       const outcome = afterAttempt(
         { ...turn, now: ctx.clock.now() },
-        target.url,
+        request,
         attemptedAt,
         sent,
       );

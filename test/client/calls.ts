@@ -307,6 +307,7 @@ export const CALLS: readonly (readonly [string, Call])[] = [
         params: { path: { iccid: c.iccid, name: c.bundle }, query: { type: 'transaction' } },
       }),
   ],
+  ['simListRequests', (c) => c.client.GET('/_sim/requests', { params: { query: { limit: 5 } } })],
   ['simReset', (c) => c.client.POST('/_sim/reset')],
   [
     'simExportSnapshot',

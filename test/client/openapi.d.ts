@@ -165,6 +165,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sim/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the request journal
+         * @description Recent API calls made with an organisation key, newest first: method, path (without its query), status, time by the simulated clock and duration. The journal keeps about the newest 5,000 calls of the simulator.
+         */
+        get: operations["simListRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sim/reset": {
         parameters: {
             query?: never;
@@ -1964,6 +1984,100 @@ export interface operations {
                         delaySeconds: number;
                         /** @description simulator (set here) or config (PROCESSING_DELAY_SECONDS). */
                         source: string;
+                    };
+                };
+            };
+            /** @description Bad request: the message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIM_ADMIN_TOKEN is set and no bearer token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIM_ADMIN_TOKEN is set and the bearer token is wrong. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such eSIM. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; no internals are exposed. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simListRequests: {
+        parameters: {
+            query?: {
+                /** @description At most this many. */
+                limit?: number;
+                /** @description Only this organisation’s calls. */
+                organisation?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recent API calls, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requests": [
+                     *         {
+                     *           "organisationId": "6b1f0c9e-2f4e-4a8e-9d8b-1f2a3c4d5e6f",
+                     *           "at": "2026-11-23T17:56:18.900Z",
+                     *           "method": "POST",
+                     *           "path": "/v2.1/orders",
+                     *           "status": 200,
+                     *           "durationMs": 12
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        requests: {
+                            /** @description RFC 3339 UTC, simulated time. */
+                            at: string;
+                            durationMs: number;
+                            method: string;
+                            organisationId: string;
+                            path: string;
+                            status: number;
+                        }[];
                     };
                 };
             };

@@ -59,7 +59,7 @@ for (const kind of DATABASES) {
       }
     });
 
-    test("a bad filter is refused next to its field with the API's message", async () => {
+    test("a bad filter is refused next to its field with the API's message in the portal's terms", async () => {
       const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
       const fromApi = await api(caller, 'GET', '/v2.1/catalogue?countries=FR,XX');
       assert.equal(fromApi.status, 400);
@@ -69,7 +69,11 @@ for (const kind of DATABASES) {
       assert.equal(page.status, 400);
       const text = await page.text();
       assert.ok(text.includes('id="countries-error"'));
-      assert.ok(text.includes(message.replace(/"/g, '&quot;')), message);
+      // The API names the parameter; the portal names the field by its label.
+      assert.match(message, /^query parameter countries: /);
+      const shown = message.replace(/^query parameter countries: /, 'Countries: ');
+      assert.ok(text.includes(shown.replace(/"/g, '&quot;')), shown);
+      assert.ok(!text.includes('query parameter'), 'no API wording');
       const group = await session.get('/portal/catalogue?group=Nope');
       assert.equal(group.status, 400);
       assert.match(await group.text(), /id="group-error"/);
@@ -79,7 +83,7 @@ for (const kind of DATABASES) {
         await browserPage.goto('/portal/catalogue?region=Atlantis');
         assert.match(
           await browserPage.locator('#region-error').innerText(),
-          /region must be one of/,
+          /^Region: .*must be one of|^Region must be one of/,
         );
         await assertAccessible(browserPage, 'catalogue with an error');
       } finally {

@@ -77,16 +77,25 @@ for (const kind of DATABASES) {
         key: randomUUID(),
       });
       assert.equal(unknown.status, 400);
-      assert.match(
-        await unknown.text(),
-        /id="item-error"[^>]*>order\[0\]\.item: bundle &quot;no_such_bundle&quot;/,
-      );
+      assert.match(await unknown.text(), /id="item-error"[^>]*>Bundle &quot;no_such_bundle&quot;/);
       const broke = await session.post('/portal/orders', {
         ...fields,
         quantity: '100000',
         key: randomUUID(),
       });
       assert.equal(broke.status, 400);
+      assert.match(await broke.text(), /id="quantity-error"[^>]*>Quantity must be at most/);
+      const poor = await session.post('/portal/orders', {
+        ...fields,
+        quantity: '1000',
+        key: randomUUID(),
+      });
+      assert.equal(poor.status, 400);
+      // Money as money, not minor units.
+      assert.match(
+        await poor.text(),
+        /Not enough funds: this order costs \$[\d,]+\.\d\d and \$[\d,]+\.\d\d is available/,
+      );
       const iccids = await session.post('/portal/orders/review', {
         ...fields,
         destination: 'existing',

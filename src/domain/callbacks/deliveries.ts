@@ -36,6 +36,8 @@ export interface DeliverySummary {
   updatedAt: string;
   nextAttemptAt: string;
   deliveredAt: string;
+  /** Utilisation only: the threshold passed (1, 50, 80 or 100 %), which tells the four apart. */
+  threshold?: number;
 }
 
 export interface AttemptView {
@@ -53,8 +55,20 @@ export interface DeliveryDetail extends DeliverySummary {
   attempts: AttemptView[];
 }
 
+function thresholdOf(row: CallbackEventRow): number | undefined {
+  if (row.alert_type !== 'Utilisation') return undefined;
+  try {
+    const threshold = (JSON.parse(row.payload) as { threshold?: unknown }).threshold;
+    return typeof threshold === 'number' ? threshold : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function deliverySummary(row: CallbackEventRow): DeliverySummary {
+  const threshold = thresholdOf(row);
   return {
+    ...(threshold === undefined ? {} : { threshold }),
     id: row.id,
     iccid: row.iccid,
     alertType: row.alert_type,

@@ -12,6 +12,9 @@ import { isValidIccid } from './esim-issuer.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
 import { activationCodeOf } from './install-data.js';
 import { canTransition } from './lifecycle/states.js';
+import type { DayUsage } from './usage-days.js';
+import { USAGE_DAYS, dailySeries, dayRange } from './usage-days.js';
+import { esimUsageDays } from '../../store/repositories/usage-repository.js';
 
 // What a person looking after an organisation's eSIMs reads: a searchable page of them, and one
 // eSIM with its bundles, usage, history, where it was last seen and its install QR code.
@@ -104,6 +107,8 @@ export interface EsimDetails {
   readonly activationCode: string;
   /** The install QR code as an SVG document. */
   readonly qrSvg: string;
+  /** Data used per UTC day of the last USAGE_DAYS days, oldest first. */
+  readonly usageDays: readonly DayUsage[];
 }
 
 function groupByBundle(
@@ -128,6 +133,7 @@ export async function readEsimDetails(
   db: Executor,
   organisationId: string,
   iccid: string,
+  at: Date,
 ): Promise<EsimDetails> {
   if (!isValidIccid(iccid)) {
     throw badRequest(
@@ -137,10 +143,12 @@ export async function readEsimDetails(
   }
   const esim = await findOwnedEsim(db, organisationId, iccid);
   if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
-  const [found, history, location] = await Promise.all([
+  const range = dayRange(at, USAGE_DAYS);
+  const [found, history, location, used] = await Promise.all([
     listEsimAssignments(db, organisationId, iccid),
     listHistory(db, iccid, HISTORY_SHOWN),
     findNetwork(db, iccid),
+    esimUsageDays(db, iccid, range.from, range.to),
   ]);
   const assignments = found?.rows ?? [];
   const descriptions = found?.descriptions ?? new Map<string, string>();
@@ -160,5 +168,6 @@ export async function readEsimDetails(
     location,
     activationCode,
     qrSvg,
+    usageDays: dailySeries(used, at, USAGE_DAYS),
   };
 }

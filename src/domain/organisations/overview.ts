@@ -7,12 +7,15 @@ import { countEsimsByProfileStatus } from '../../store/repositories/esim-reposit
 import { readFunds } from '../../store/repositories/ledger-repository.js';
 import type { StoredOrder } from '../../store/repositories/order-repository.js';
 import { countOrders, listOrders } from '../../store/repositories/order-repository.js';
-import { usageBetween } from '../../store/repositories/usage-repository.js';
+import type { DayUsage } from '../../store/repositories/usage-repository.js';
+import { organisationUsageDays } from '../../store/repositories/usage-repository.js';
+import { USAGE_DAYS, dailySeries, dayRange } from '../esims/usage-days.js';
 import type { ProfileStatus } from '../../store/schema.js';
 import { notFound } from '../errors/error-codes.js';
 import { testCreditUsable } from '../money/ledger.js';
 
-// What the portal's Overview shows: the organisation's money, its data use this month, its
+// What the portal's Overview shows: the organisation's money, its data use of the last 30 days
+// (by the service's clock, so the simulator's moved clock too), day by day, its
 // newest orders, its eSIMs by profile status and the callbacks that are not getting through.
 // Each part is one indexed query, so the page stays fast however many eSIMs there are.
 
@@ -30,10 +33,10 @@ export interface Overview {
   readonly testCreditExpiry: string | null;
   /** False once the test credit has expired (it is written off at the next charge). */
   readonly testCreditUsable: boolean;
-  /** Bytes used by every eSIM of the organisation in the current calendar month. */
-  readonly dataUsedThisMonth: number;
-  /** The month counted, as YYYY-MM in the reader's time zone. */
-  readonly month: string;
+  /** Bytes used by every eSIM of the organisation in the last USAGE_DAYS UTC days. */
+  readonly dataUsed: number;
+  /** Data used per UTC day of that period, oldest first, one entry per day (0 when none). */
+  readonly usageDays: readonly DayUsage[];
   readonly recentOrders: readonly StoredOrder[];
   readonly esimsByStatus: readonly { status: ProfileStatus; count: number }[];
   readonly esimTotal: number;
@@ -42,28 +45,11 @@ export interface Overview {
   readonly failedDeliveries: readonly DeliverySummary[];
 }
 
-/** The calendar date (YYYY-MM-DD) of `at` in `timeZone`. */
-export function localDate(at: Date, timeZone: string): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-}
-
-export async function readOverview(
-  db: Db,
-  organisationId: string,
-  at: Date,
-  timeZone: string,
-): Promise<Overview> {
-  const today = localDate(at, timeZone);
-  const month = today.slice(0, 7);
+export async function readOverview(db: Db, organisationId: string, at: Date): Promise<Overview> {
+  const range = dayRange(at, USAGE_DAYS);
   const [funds, used, orders, counts, failing, failed] = await Promise.all([
     readFunds(db, organisationId),
-    usageBetween(db, organisationId, `${month}-01`, today),
+    organisationUsageDays(db, organisationId, range.from, range.to),
     countOrders(db, organisationId).then((total) =>
       listOrders(db, organisationId, { offset: 0, limit: 5, total }),
     ),
@@ -78,8 +64,8 @@ export async function readOverview(
     testCredit: funds.testCredit,
     testCreditExpiry: funds.testCreditExpiry,
     testCreditUsable: testCreditUsable(funds, at),
-    dataUsedThisMonth: used,
-    month,
+    dataUsed: used.reduce((sum, d) => sum + d.bytes, 0),
+    usageDays: dailySeries(used, at, USAGE_DAYS),
     recentOrders: orders,
     esimsByStatus,
     esimTotal: esimsByStatus.reduce((sum, s) => sum + s.count, 0),

@@ -8,6 +8,7 @@ import { formError, selectField, textField } from '../forms.js';
 import type { FormState } from './billing-view.js';
 import type { Shown } from './money-view.js';
 import { pager, when } from './money-view.js';
+import { alertLabel } from './delivery-labels.js';
 
 // The API & callbacks page body and the delivery detail, pure functions of what they show.
 
@@ -217,7 +218,7 @@ function deliverySection(d: ApiData, shown: Shown): SafeHtml {
     (x) =>
       html`<tr>
         <td>${when(x.createdAt, shown)}</td>
-        <td>${x.alertType}${isTestEventIccid(x.iccid) ? ' (test)' : ''}</td>
+        <td>${alertLabel(x)}${isTestEventIccid(x.iccid) ? ' (test)' : ''}</td>
         <td>${x.iccid}</td>
         <td><span class="status status-${x.status}">${x.status}</span></td>
         <td class="num">${x.attemptCount}</td>
@@ -283,7 +284,7 @@ export function deliveryBody(
     <dl class="figures">
       <div>
         <dt>Event</dt>
-        <dd>${d.alertType} for ${d.iccid}</dd>
+        <dd>${alertLabel(d)} for ${d.iccid}</dd>
       </div>
       <div>
         <dt>Status</dt>

@@ -1,5 +1,6 @@
 import { DomainError } from '../../domain/errors/error-codes.js';
 import type { OrderRequest, OrderType } from '../../domain/orders/validation.js';
+import { inPortalTerms } from '../messages.js';
 
 // The Buy bundles form: one bundle, a quantity and where the units go (inventory, new eSIMs, or
 // eSIMs the organisation has, one unit each). It becomes the same OrderRequest as a
@@ -76,5 +77,5 @@ export function buyErrorField(error: DomainError): BuyField {
 
 export function buyErrors(error: unknown): BuyErrors | undefined {
   if (!(error instanceof DomainError) || error.status !== 400) return undefined;
-  return { [buyErrorField(error)]: error.message };
+  return { [buyErrorField(error)]: inPortalTerms(error.message) };
 }

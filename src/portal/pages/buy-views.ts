@@ -36,7 +36,17 @@ function destinationChoice(
   </div>`;
 }
 
-export function buyFormBody(view: PortalView, values: BuyValues, errors: BuyErrors): SafeHtml {
+export interface BundleChoice {
+  readonly name: string;
+  readonly description: string;
+}
+
+export function buyFormBody(
+  view: PortalView,
+  values: BuyValues,
+  errors: BuyErrors,
+  choices: readonly BundleChoice[] = [],
+): SafeHtml {
   const general =
     errors.form === undefined
       ? html``
@@ -53,10 +63,16 @@ export function buyFormBody(view: PortalView, values: BuyValues, errors: BuyErro
           value="${values.item}"
           maxlength="200"
           required
+          list="bundle-choices"
+          autocomplete="off"
           ${describedBy(errors, 'item', 'item-hint')}
         />
+        <datalist id="bundle-choices">
+          ${choices.map((c) => html`<option value="${c.name}" label="${c.description}"></option>`)}
+        </datalist>
         <p class="hint" id="item-hint">
-          The bundle's name as in the catalogue, e.g. esim_1GB_7D_GB_V2.
+          Type part of a bundle's name or description (a country, "1GB") and pick it from the
+          list, e.g. esim_1GB_7D_GB_V2.
         </p>
         ${errorOf(errors, 'item')}
       </div>

@@ -3,7 +3,7 @@ import { REGIONS } from '../../domain/catalogue/countries.js';
 import { formatBytes, formatMoney } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
-import { countOf } from './page-links.js';
+import { countedNoun } from './page-links.js';
 
 // The Catalogue page's body: the search form (the API's filters) and one page of bundles.
 
@@ -130,7 +130,7 @@ export function catalogueBody(body: CatalogueBody): SafeHtml {
       : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Bundles">
           <table>
             <caption>
-              ${countOf(body.total)} bundles, prices in ${body.currency}
+              ${countedNoun(body.total, 'bundle')}, prices in ${body.currency}
             </caption>
             <thead>
               <tr>

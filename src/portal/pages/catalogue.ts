@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { catalogueFilter } from '../../domain/catalogue/query.js';
 import { DomainError } from '../../domain/errors/error-codes.js';
+import { inPortalTerms } from '../messages.js';
 import type { Bundle } from '../../domain/catalogue/bundle.js';
 import { bundleFromRow, listCatalogue } from '../../store/repositories/catalogue-repository.js';
 import { requirePermission } from '../context.js';
@@ -52,7 +53,7 @@ export function registerCataloguePage(app: FastifyInstance, deps: AppDeps): void
       }
     } catch (e) {
       if (!(e instanceof DomainError) || e.status !== 400) throw e;
-      error = { field: fieldOf(e.message), message: e.message };
+      error = { field: fieldOf(e.message), message: inPortalTerms(e.message) };
     }
     const body = catalogueBody({
       search,

@@ -8,6 +8,7 @@ import { formatBytes, formatDateTime } from '../format.js';
 import { actionForm, csrfField } from '../forms.js';
 import type { SafeHtml } from '../html.js';
 import { html, raw } from '../html.js';
+import { usageChart } from './usage-chart.js';
 
 // One eSIM: profile, install QR code, bundles with usage bars, last location, history, and the
 // actions the signed-in role may take (send an SMS, revoke an assignment).
@@ -119,14 +120,22 @@ function usage(a: AssignmentView, bundle: string): SafeHtml {
   const used = Number(r.used_bytes);
   if (Number(r.unlimited) === 1) return html`${formatBytes(used / MB)} used (unlimited)`;
   const initial = Math.max(Number(r.initial_bytes), 1);
-  const label = `${bundle}: ${formatBytes(used / MB)} used of ${formatBytes(initial / MB)}`;
+  const usedUp = used >= initial;
+  const label = `${bundle}: ${formatBytes(used / MB)} used of ${formatBytes(initial / MB)}${usedUp ? ', used up' : ''}`;
+  // Less used is better: green up to 80 %, amber beyond, red once used up (never a full green bar).
   return html`<meter
       min="0"
       max="${initial}"
+      low="${Math.floor(initial * 0.8)}"
+      high="${initial - 1}"
+      optimum="0"
       value="${Math.min(used, initial)}"
       aria-label="${label}"
+      data-testid="usage-meter"
     ></meter>
-    <span>${formatBytes(used / MB)} of ${formatBytes(initial / MB)}</span>`;
+    <span
+      >${formatBytes(used / MB)} of ${formatBytes(initial / MB)}${usedUp ? ' (used up)' : ''}</span
+    >`;
 }
 
 function revokeForm(view: PortalView, d: EsimDetails, a: AssignmentView): SafeHtml {
@@ -188,6 +197,8 @@ function bundles(view: PortalView, d: EsimDetails, opts: EsimDetailOptions): Saf
   );
   return html`<section aria-labelledby="bundles-heading">
     <h2 id="bundles-heading">Bundles</h2>
+    <h3>Data used per day</h3>
+    ${usageChart(d.usageDays, 'Data used per day', 'esim-usage-chart')}
     ${error}${d.bundles.length === 0 ? html`<p>No bundle has been assigned to this eSIM.</p>` : tables}
     ${opts.canBuy ? html`<p><a class="button" href="/portal/orders/new?iccid=${d.esim.iccid}">Buy a bundle for this eSIM</a></p>` : ''}
   </section>`;

@@ -2,7 +2,7 @@ import type { EsimRow } from '../../store/schema.js';
 import { formatDateTime } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
-import { countOf } from './page-links.js';
+import { countedNoun } from './page-links.js';
 
 // The eSIMs page's body: search by ICCID and one page of the organisation's eSIMs.
 
@@ -61,7 +61,7 @@ export function esimListBody(body: EsimListBody): SafeHtml {
           ${
             body.total === undefined
               ? html`eSIMs whose ICCID starts with ${body.search}, in ICCID order`
-              : html`${countOf(body.total)} eSIMs, newest first`
+              : html`${countedNoun(body.total, 'eSIM')}, newest first`
           }
         </caption>
         <thead>

@@ -77,7 +77,12 @@ async function detailPage(
   options: Partial<EsimDetailOptions> = {},
   status = 200,
 ) {
-  const details = await readEsimDetails(deps.store.db, view.organisation.id, iccid);
+  const details = await readEsimDetails(
+    deps.store.db,
+    view.organisation.id,
+    iccid,
+    deps.clock.now(),
+  );
   const body = esimDetailBody(view, details, {
     canSendSms: can(view.user.role, 'sms.send'),
     canRevoke: can(view.user.role, 'esims.write'),

@@ -2,7 +2,7 @@ import type { StoredOrder } from '../../store/repositories/order-repository.js';
 import { formatDateTime, formatMoney } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
-import { countOf } from './page-links.js';
+import { countedNoun } from './page-links.js';
 
 // The Orders page's list and an order's details.
 
@@ -12,6 +12,13 @@ function contents(order: StoredOrder): string {
 
 function destination(order: StoredOrder): string {
   return order.assign ? 'eSIMs' : 'Inventory';
+}
+
+/** 'Completed', then the message unless it only says the same ('Order completed: …' is kept whole). */
+function orderStatus(status: string, message: string): string {
+  const label = status.charAt(0).toUpperCase() + status.slice(1);
+  if (message === '') return label;
+  return message.toLowerCase().includes(status.toLowerCase()) ? message : `${label}: ${message}`;
 }
 
 export function orderListBody(
@@ -43,7 +50,7 @@ export function orderListBody(
     <div class="table-wrap" role="region" tabindex="0" aria-label="Orders">
       <table>
         <caption>
-          ${countOf(total)} orders, newest first
+          ${countedNoun(total, 'order')}, newest first
         </caption>
         <thead>
           <tr>
@@ -88,7 +95,7 @@ export function orderDetailBody(order: StoredOrder, timeZone: string): SafeHtml 
       <dt>Placed</dt>
       <dd>${formatDateTime(order.createdAt, timeZone)}</dd>
       <dt>Status</dt>
-      <dd>${order.status}${order.statusMessage === '' ? '' : `: ${order.statusMessage}`}</dd>
+      <dd>${orderStatus(order.status, order.statusMessage)}</dd>
       <dt>Destination</dt>
       <dd>${destination(order)}</dd>
       <dt>Total</dt>

@@ -9,7 +9,10 @@ import { sendPage } from '../layout.js';
 import { can } from '../permissions.js';
 import type { BuyErrors, BuyValues } from './buy-form.js';
 import { MAX_ICCIDS_TEXT, buyErrors, buyRequest } from './buy-form.js';
+import type { BundleChoice } from './buy-views.js';
 import { buyFormBody, buyReviewBody } from './buy-views.js';
+import { catalogueFilter } from '../../domain/catalogue/query.js';
+import { bundleFromRow, listCatalogue } from '../../store/repositories/catalogue-repository.js';
 import { orderDetailBody, orderListBody } from './order-views.js';
 import { pageLinks, requestedPortalPage } from './page-links.js';
 import { formText, queryText } from './query-values.js';
@@ -36,9 +39,26 @@ function postedValues(request: FastifyRequest): BuyValues {
   };
 }
 
-function showForm(reply: FastifyReply, view: PortalView, values: BuyValues, errors: BuyErrors) {
+// The bundle picker offers the organisation's bundles to choose from as one types.
+const PICKER_SIZE = 500;
+
+async function bundleChoices(deps: AppDeps, view: PortalView): Promise<BundleChoice[]> {
+  const filter = catalogueFilter({ page: '1', perPage: PICKER_SIZE }, view.organisation.groups);
+  if (filter === undefined) return [];
+  const { rows } = await listCatalogue(deps.store.db, deps.store.dialect, filter);
+  return rows.map(bundleFromRow).map((b) => ({ name: b.name, description: b.description }));
+}
+
+async function showForm(
+  deps: AppDeps,
+  reply: FastifyReply,
+  view: PortalView,
+  values: BuyValues,
+  errors: BuyErrors,
+) {
   const status = Object.keys(errors).length === 0 ? 200 : 400;
-  return send(reply, view, 'Buy bundles', buyFormBody(view, values, errors), status);
+  const choices = await bundleChoices(deps, view);
+  return send(reply, view, 'Buy bundles', buyFormBody(view, values, errors, choices), status);
 }
 
 async function listPage(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
@@ -65,7 +85,7 @@ async function review(deps: AppDeps, request: FastifyRequest, reply: FastifyRepl
   const view = requirePermission(request, 'orders.write');
   const values = postedValues(request);
   const parsed = buyRequest(values, 'validate');
-  if ('errors' in parsed) return showForm(reply, view, values, parsed.errors);
+  if ('errors' in parsed) return showForm(deps, reply, view, values, parsed.errors);
   try {
     const validated = await reviewOrder(deps, view.organisation, parsed.request);
     const body = buyReviewBody(view, values, validated, deps.random.uuid());
@@ -73,7 +93,7 @@ async function review(deps: AppDeps, request: FastifyRequest, reply: FastifyRepl
   } catch (e) {
     const errors = buyErrors(e);
     if (errors === undefined) throw e;
-    return showForm(reply, view, values, errors);
+    return showForm(deps, reply, view, values, errors);
   }
 }
 
@@ -81,7 +101,7 @@ async function place(deps: AppDeps, request: FastifyRequest, reply: FastifyReply
   const view = requirePermission(request, 'orders.write');
   const values = postedValues(request);
   const parsed = buyRequest(values, 'transaction');
-  if ('errors' in parsed) return showForm(reply, view, values, parsed.errors);
+  if ('errors' in parsed) return showForm(deps, reply, view, values, parsed.errors);
   try {
     const key = formText(request, 'key', 100);
     const reference = await buyBundles(deps, view.organisation, parsed.request, key);
@@ -94,7 +114,7 @@ async function place(deps: AppDeps, request: FastifyRequest, reply: FastifyReply
   } catch (e) {
     const errors = buyErrors(e);
     if (errors === undefined) throw e;
-    return showForm(reply, view, values, errors);
+    return showForm(deps, reply, view, values, errors);
   }
 }
 
@@ -111,12 +131,12 @@ export function registerOrdersPage(app: FastifyInstance, deps: AppDeps): void {
       destination: iccid === '' ? 'inventory' : 'existing',
       iccids: iccid,
     };
-    return showForm(reply, view, values, {});
+    return showForm(deps, reply, view, values, {});
   });
 
   app.post('/portal/orders/new', (request, reply) => {
     const view = requirePermission(request, 'orders.write');
-    return showForm(reply, view, postedValues(request), {});
+    return showForm(deps, reply, view, postedValues(request), {});
   });
 
   app.post('/portal/orders/review', (request, reply) => review(deps, request, reply));

@@ -4,6 +4,8 @@ import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import type { Shown } from './money-view.js';
 import { data, money, when } from './money-view.js';
+import { usageChart } from './usage-chart.js';
+import { alertLabel } from './delivery-labels.js';
 
 // The Overview page body, a pure function of its figures.
 
@@ -30,10 +32,11 @@ function funds(o: Overview, shown: Shown): SafeHtml {
         </dd>
       </div>
       <div>
-        <dt>Data used in ${o.month}</dt>
-        <dd data-testid="data-used">${data(o.dataUsedThisMonth)}</dd>
+        <dt>Data used, last ${o.usageDays.length} days</dt>
+        <dd data-testid="data-used">${data(o.dataUsed)}</dd>
       </div>
     </dl>
+    ${usageChart(o.usageDays, 'Data used per day', 'usage-chart')}
     <p><a href="/portal/billing">Billing and top-up</a></p>
   </section>`;
 }
@@ -42,7 +45,11 @@ function orders(o: Overview, shown: Shown): SafeHtml {
   const rows = o.recentOrders.map(
     (order) =>
       html`<tr>
-        <td><a href="/portal/orders/${order.reference}">${order.reference.slice(0, 8)}</a></td>
+        <td>
+          <a href="/portal/orders/${order.reference}"
+            ><span class="visually-hidden">Order ending </span>…${order.reference.slice(-8)}</a
+          >
+        </td>
         <td>${when(order.createdAt, shown)}</td>
         <td>${order.items.map((i) => `${i.quantity} × ${i.item}`).join(', ')}</td>
         <td class="num">${money(order.total, shown)}</td>
@@ -103,7 +110,7 @@ function callbacks(o: Overview, shown: Shown): SafeHtml {
     (d) =>
       html`<li>
         <a href="/portal/api/deliveries/${d.id}"
-          >${d.alertType} for ${isTestEventIccid(d.iccid) ? 'a test eSIM' : d.iccid}</a
+          >${alertLabel(d)} for ${isTestEventIccid(d.iccid) ? 'a test eSIM' : d.iccid}</a
         >, ${d.attemptCount} attempts, last status
         ${d.lastStatusCode === 0 ? 'no answer' : d.lastStatusCode} (${when(d.updatedAt, shown)})
       </li>`,

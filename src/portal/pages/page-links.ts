@@ -20,6 +20,11 @@ export function countOf(n: number): string {
   return COUNT.format(n);
 }
 
+/** A count with its noun, singular for one: '1 order', '10,003 orders'. */
+export function countedNoun(n: number, singular: string, plural = `${singular}s`): string {
+  return `${countOf(n)} ${n === 1 ? singular : plural}`;
+}
+
 /** The requested page; a value that is not a whole number from 1 is a 400. */
 export function requestedPortalPage(raw: string | undefined, size: number): PortalPage {
   const value = raw === undefined || raw === '' ? '1' : raw;

@@ -61,19 +61,27 @@ function roleCell(view: PortalView, user: PortalUser): SafeHtml {
   </form>`;
 }
 
-function userRow(view: PortalView, user: PortalUser, state: UsersPageState): SafeHtml {
+function userRow(
+  view: PortalView,
+  user: PortalUser,
+  state: UsersPageState,
+  onlyAdmin: boolean,
+): SafeHtml {
   const error =
     state.rowError?.userId === user.id
       ? html`<p class="error" role="alert">${state.rowError.message}</p>`
       : '';
-  const remove = can(view.user.role, 'users.write')
-    ? html`<td>
-        ${actionForm(view, `/portal/users/${user.id}/remove`, 'Remove', {
-          confirm: `Remove ${user.email}? They lose access at once.`,
-          danger: true,
-        })}
-      </td>`
-    : '';
+  // The organisation keeps at least one Admin: the only one is not offered Remove.
+  const remove = !can(view.user.role, 'users.write')
+    ? ''
+    : onlyAdmin
+      ? html`<td><span class="hint">The only Admin: add another before removing</span></td>`
+      : html`<td>
+          ${actionForm(view, `/portal/users/${user.id}/remove`, 'Remove', {
+            confirm: `Remove ${user.email}? They lose access at once.`,
+            danger: true,
+          })}
+        </td>`;
   return html`<tr>
     <td>${user.firstName} ${user.lastName}${error}</td>
     <td>${user.email}</td>
@@ -112,6 +120,7 @@ async function sendUsersPage(
 ): Promise<FastifyReply> {
   const users = await listUsersOf(deps, view.organisation.id);
   const admin = can(view.user.role, 'users.write');
+  const admins = users.filter((u) => u.role === 'Admin').length;
   const body = html`<div class="table-wrap" role="region" tabindex="0" aria-label="Users">
       <table>
         <caption>
@@ -127,7 +136,7 @@ async function sendUsersPage(
           </tr>
         </thead>
         <tbody>
-          ${users.map((u) => userRow(view, u, state))}
+          ${users.map((u) => userRow(view, u, state, u.role === 'Admin' && admins === 1))}
         </tbody>
       </table>
     </div>

@@ -17,6 +17,7 @@ import { esimState } from './018-esim-state.js';
 import { deferredRequests } from './019-deferred-requests.js';
 import { growth } from './022-growth.js';
 import { listCounters } from './023-list-counters.js';
+import { consoleTables } from './024-console.js';
 import { orderTimes } from './025-order-times.js';
 
 export interface MigrationStep {
@@ -43,6 +44,7 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '019-deferred-requests': deferredRequests(dialect),
     '022-growth': growth(dialect),
     '023-list-counters': listCounters(dialect),
+    '024-console': consoleTables(dialect),
     '025-order-times': orderTimes(),
   };
 }

@@ -249,6 +249,30 @@ export async function listMail(
   }));
 }
 
+/** The newest mails to the organisation's users first (mail_outbox by (to_address, id)). */
+export async function listOrganisationMail(
+  db: Executor,
+  organisationId: string,
+  limit: number,
+): Promise<MailRecord[]> {
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_address', 'in', (eb) =>
+      eb.selectFrom('users').select('email_address').where('organisation_id', '=', organisationId),
+    )
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at,
+    to: r.to_address,
+    subject: r.subject,
+    body: r.body,
+  }));
+}
+
 export interface AttemptRow {
   /** Attempts counted in the window (while locked: refusals since the lock began). */
   readonly attempts: number;

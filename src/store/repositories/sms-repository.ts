@@ -22,3 +22,19 @@ export async function listSms(
 export async function deleteAllSms(db: Executor): Promise<void> {
   await db.deleteFrom('sms_messages').execute();
 }
+
+/** One organisation's messages, newest first, through (organisation_id, created_at). */
+export async function listOrganisationSms(
+  db: Executor,
+  organisationId: string,
+  limit: number,
+): Promise<SmsRow[]> {
+  return db
+    .selectFrom('sms_messages')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -3,7 +3,10 @@ import type { Db, DialectName, Executor } from '../../../store/database.js';
 import { updateAssignmentIfState } from '../../../store/repositories/assignment-repository.js';
 import type { LiveAssignment } from '../../../store/repositories/network-repository.js';
 import { readUsageView, touchNetwork } from '../../../store/repositories/network-repository.js';
-import { recordDailyUsage } from '../../../store/repositories/usage-repository.js';
+import {
+  recordDailyUsage,
+  recordEsimDailyUsage,
+} from '../../../store/repositories/usage-repository.js';
 import type { AssignmentRow } from '../../../store/schema.js';
 import { DomainError, badRequest, conflict, notFound } from '../../errors/error-codes.js';
 import type { NetworkEventSink } from './network-events.js';
@@ -151,8 +154,12 @@ async function applyUsage(
     row = { ...row, ...counters, updated_at: iso(at) };
   }
 
-  // The Overview's "data used this month" reads these daily totals.
-  if (take > 0) await recordDailyUsage(trx, view.esim.organisationId, iso(at).slice(0, 10), take);
+  // The Overview's and the eSIM page's usage charts read these daily totals.
+  if (take > 0) {
+    const day = iso(at).slice(0, 10);
+    await recordDailyUsage(trx, view.esim.organisationId, day, take);
+    await recordEsimDailyUsage(trx, iccid, day, take);
+  }
 
   const firstUse = network.first_used_at === null;
   const stale = Date.parse(network.last_seen) + LAST_SEEN_REFRESH_MS <= at.getTime();

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { iso } from '../../../clock.js';
 import type { AppDeps } from '../../../deps.js';
-import { runLifecycleScheduler } from '../../../domain/esims/lifecycle/scheduler.js';
-import { advanceSimulatorClock } from '../../../domain/simulator/simulator-control.js';
+import { MAX_ADVANCE_SECONDS, advanceSimulatedTime } from '../../../domain/simulator/console.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 
@@ -10,8 +9,6 @@ const ClockBody = Type.Object({
   now: Type.String({ description: 'The simulated time, RFC 3339 UTC.' }),
   offsetSeconds: Type.Number({ description: 'How far the simulated time is ahead of real time.' }),
 });
-
-const MAX_ADVANCE_SECONDS = 10 * 366 * 86_400;
 
 export function registerSimClock(app: Api, deps: AppDeps): void {
   app.get(
@@ -63,11 +60,6 @@ export function registerSimClock(app: Api, deps: AppDeps): void {
         },
       },
     },
-    async (request) => {
-      const { clock } = simulatorOf(deps);
-      const now = await advanceSimulatorClock(deps, clock, request.body.seconds);
-      const run = await runLifecycleScheduler({ db: deps.store.db, clock: deps.clock });
-      return { now: iso(now), offsetSeconds: clock.offset / 1000, ...run };
-    },
+    async (request) => advanceSimulatedTime(deps, request.body.seconds),
   );
 }

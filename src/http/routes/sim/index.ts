@@ -4,6 +4,7 @@ import { registerSimClock } from './clock.js';
 import { registerSimEsims } from './esims.js';
 import { registerSimFaults } from './faults.js';
 import { registerSimProcessing } from './processing.js';
+import { registerSimRequests } from './requests.js';
 import { registerSimReset } from './reset.js';
 import { registerSimSnapshot } from './snapshot.js';
 import { simAuthHook } from './sim-schema.js';
@@ -19,4 +20,5 @@ export function simRoutes(app: Api, deps: AppDeps): void {
   registerSimFaults(app, deps);
   registerSimReset(app, deps);
   registerSimSnapshot(app, deps);
+  registerSimRequests(app, deps);
 }

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { NAV } from '../../src/portal/layout.js';
+import { browserOnly, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import { DATABASES, signIn } from './portal-harness.js';
+import { closePortal, openPortalWithBrowser } from './portal-suite.js';
+import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
+
+// Every portal page at desktop (1280 px) and phone (375 px) width: nothing wider than the
+// screen, and no control cut off (outside the screen, or its own text clipped). At phone width
+// the navigation sits behind a Menu button that opens it.
+
+const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 375, height: 740 },
+] as const;
+
+/** The controls that are cut off: outside the viewport, or wider than their own box. */
+const CLIPPED_CONTROLS = `(() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('a, button, input, select, textarea, summary')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    if (el.closest('.skip')) continue;
+    const ownClip = (el.tagName === 'BUTTON' || el.tagName === 'SELECT') && el.scrollWidth > el.clientWidth + 1;
+    if (r.left < -1 || r.right > width + 1 || ownClip) {
+      out.push(el.tagName.toLowerCase() + ' "' + (el.textContent || el.getAttribute('name') || '').trim().slice(0, 40) + '" ' + Math.round(r.left) + '..' + Math.round(r.right));
+    }
+  }
+  // A table that scrolls sideways hides its last columns: tables reflow instead.
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    if (wrap.scrollWidth > wrap.clientWidth + 1) {
+      out.push('table "' + (wrap.getAttribute('aria-label') || '') + '" scrolls sideways by ' + (wrap.scrollWidth - wrap.clientWidth) + 'px');
+    }
+  }
+  return out;
+})()`;
+
+async function assertFits(page: Page, label: string): Promise<void> {
+  const overflow = Number(
+    await page.evaluate(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    ),
+  );
+  assert.ok(overflow <= 0, `${label}: the page is ${overflow}px wider than the screen`);
+  const clipped = (await page.evaluate(CLIPPED_CONTROLS)) as string[];
+  assert.deepEqual(clipped, [], `${label}: controls cut off`);
+}
+
+for (const kind of DATABASES) {
+  describe(`portal layout (${kind})`, browserOnly, () => {
+    let server: PortalServer;
+    let browser: Browser;
+    let pages: string[];
+
+    before(async () => {
+      ({ portal: server, browser } = await openPortalWithBrowser(kind));
+      const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
+      const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
+      const iccid = iccids[0] ?? '';
+      for (const [path, body] of [
+        [`/_sim/esims/${iccid}/install`, {}],
+        [`/_sim/esims/${iccid}/attach`, { country: 'GB' }],
+        [`/_sim/esims/${iccid}/usage`, { bytes: 1_000_000_000 }],
+      ] as const) {
+        assert.equal((await api(caller, 'POST', path, body)).status, 200, path);
+      }
+      pages = [
+        ...NAV.map((item) => item.href),
+        `/portal/orders/${reference}`,
+        `/portal/esims/${iccid}`,
+        '/portal/orders/new',
+        '/portal/account',
+        '/portal/simulator',
+        '/portal/simulator/outbox',
+        '/portal/simulator/callbacks',
+        '/portal/simulator/requests',
+        '/portal/no-such-page',
+      ];
+    });
+    after(() => closePortal(server, browser));
+
+    for (const size of WIDTHS) {
+      test(`every page fits at ${size.width} px with no control cut off`, async () => {
+        const { context, page } = await newPage(browser, server.baseUrl, size);
+        try {
+          await page.goto('/portal/sign-in');
+          await assertFits(page, `sign-in (${size.name})`);
+          await signIn(page, 'Admin');
+          for (const path of pages) {
+            await page.goto(path);
+            await assertFits(page, `${path} (${size.name})`);
+          }
+        } finally {
+          await context.close();
+        }
+      });
+    }
+
+    test('at phone width the navigation opens from the Menu button', async () => {
+      const { context, page } = await newPage(browser, server.baseUrl, { width: 375, height: 740 });
+      try {
+        await signIn(page, 'Admin');
+        const orders = page
+          .getByRole('navigation', { name: 'Portal' })
+          .getByRole('link', { name: 'Orders' });
+        assert.equal(await orders.isVisible(), false, 'folded at first');
+        const menu = page.getByRole('button', { name: 'Menu' });
+        await menu.click();
+        assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+        await orders.click();
+        await page.waitForURL((url) => url.pathname === '/portal/orders');
+        // Tables reflow: every cell of a row is labelled by its column.
+        const pairs = (await page.evaluate(`(() => {
+          const table = document.querySelector('table.reflow');
+          const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+          const cells = [...table.querySelector('tbody tr').children];
+          return cells.map((cell, i) => [cell.getAttribute('data-label'), heads[i]]);
+        })()`)) as [string, string][];
+        assert.ok(pairs.length >= 4, 'a row of the orders table');
+        for (const [label, heading] of pairs) assert.equal(label, heading);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { updateOrganisationSettings } from '../../src/domain/organisations/organisation-changes.js';
+import { signBody } from '../../src/callbacks/signer.js';
+import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
+import { startReceiver } from '../receiver.js';
+import type { Receiver } from '../receiver.js';
+import { assertAccessible } from './axe.js';
+import { browserOnly, newPage } from './browser.js';
+import type { PortalServer } from './portal-harness.js';
+import { DATABASES, signIn, signInHttp, startPortal } from './portal-harness.js';
+import { closePortal, openPortal } from './portal-suite.js';
+import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
+
+// The simulator console of the portal: the banner with the simulated time on every page, the
+// clock, an eSIM driven through the network's events (own eSIMs only), usage drawn per day,
+// callbacks inspected with the headers and body each attempt sent, the outboxes and the request
+// journal of the organisation's own calls; and none of it in production.
+
+async function consoleAction(page: Page, button: string): Promise<void> {
+  await page.getByRole('button', { name: button, exact: true }).click();
+  await page.waitForSelector('p.flash, p.form-error');
+}
+
+for (const kind of DATABASES) {
+  describe(`portal simulator console (${kind})`, () => {
+    let portal: PortalServer;
+    let browser: Browser | undefined;
+    let receiver: Receiver;
+    let iccid: string;
+    let otherIccid: string;
+
+    before(async () => {
+      ({ portal, browser } = await openPortal(kind));
+      receiver = await startReceiver();
+      const caller = { baseUrl: portal.baseUrl, apiKey: portal.organisationApiKey };
+      ({
+        iccids: [iccid = ''],
+      } = await buyOntoNewEsims(caller, GB_1GB, 1));
+      const other = { baseUrl: portal.baseUrl, apiKey: portal.otherOrganisationApiKey };
+      ({
+        iccids: [otherIccid = ''],
+      } = await buyOntoNewEsims(other, GB_1GB, 1));
+      await updateOrganisationSettings(
+        { ...portal.deps, db: portal.deps.store.db },
+        portal.organisationId,
+        { callbackUrl: `${receiver.url}/hook`, callbackVersion: 'V3' },
+      );
+    });
+    after(async () => {
+      await receiver.close();
+      await closePortal(portal, browser);
+    });
+
+    test('advancing the clock changes the banner on every page', browserOnly, async () => {
+      if (browser === undefined) return;
+      const { context, page } = await newPage(browser, portal.baseUrl);
+      try {
+        await signIn(page, 'Admin');
+        const before = await page.getByTestId('sim-time').getAttribute('datetime');
+        assert.equal(await page.getByTestId('sim-offset').textContent(), 'in step with real time');
+        await page.getByRole('link', { name: 'Simulator', exact: true }).click();
+        await assertAccessible(page, 'simulator console');
+        await page.getByLabel('Advance by').fill('8');
+        await page.getByLabel('Unit').selectOption('days');
+        await consoleAction(page, 'Advance the clock');
+        assert.match(await page.locator('p.flash').innerText(), /The clock moved 8 days/);
+        assert.equal(
+          await page.getByTestId('sim-offset').textContent(),
+          '8 days ahead of real time',
+        );
+        const after = await page.getByTestId('sim-time').getAttribute('datetime');
+        const moved = Date.parse(after ?? '') - Date.parse(before ?? '');
+        assert.ok(moved >= 8 * 86_400_000, `the banner's time moved ${moved} ms`);
+        await page.goto('/portal/orders');
+        assert.equal(
+          await page.getByTestId('sim-offset').textContent(),
+          '8 days ahead of real time',
+        );
+      } finally {
+        await context.close();
+      }
+    });
+
+    test(
+      'using data draws it on the charts and its callback is inspected with headers and body',
+      browserOnly,
+      async () => {
+        if (browser === undefined) return;
+        const { context, page } = await newPage(browser, portal.baseUrl);
+        try {
+          await signIn(page, 'Developer');
+          await page.goto('/portal/simulator');
+          await page.getByLabel('ICCID').fill(iccid);
+          await consoleAction(page, 'Install');
+          assert.match(await page.locator('p.flash').innerText(), /is now Installed/);
+          await page.getByLabel('Country (Attach or move)').fill('GB');
+          await consoleAction(page, 'Attach or move');
+          assert.match(await page.locator('p.flash').innerText(), /attached to .* in GB/);
+          await page.getByLabel('Data (MB)').fill('600');
+          await consoleAction(page, 'Use data');
+          assert.match(await page.locator('p.flash').innerText(), /600 MB used on eSIM/);
+
+          // The simulated day is today's bar on both charts (the clock moved, the chart with it).
+          const today = portal.deps.clock.now().toISOString().slice(0, 10);
+          await page.goto('/portal');
+          assert.equal(await page.getByTestId('data-used').textContent(), '600 MB');
+          const bar = page.locator(`[data-testid="usage-chart"] rect[data-day="${today}"]`);
+          assert.equal(await bar.getAttribute('data-bytes'), '600000000');
+          await page.goto(`/portal/esims/${iccid}`);
+          const esimBar = page.locator(
+            `[data-testid="esim-usage-chart"] rect[data-day="${today}"]`,
+          );
+          assert.equal(await esimBar.getAttribute('data-bytes'), '600000000');
+
+          await createCallbackWorker(portal.deps, { warn: () => undefined }).drain();
+          const sent = receiver.at('/hook').find((r) => r.rawBody.includes('"threshold":50'));
+          assert.ok(sent !== undefined, 'the 50 % Utilisation callback reached the receiver');
+          await page.goto('/portal/simulator/callbacks');
+          await page.getByRole('link', { name: 'Utilisation 50 %' }).click();
+          await assertAccessible(page, 'a callback in the console');
+          const headers = await page.getByTestId('request-headers').innerText();
+          const signature = signBody(sent.rawBody, portal.organisationApiKey);
+          assert.match(
+            headers,
+            new RegExp(`x-signature-sha256: ${signature.replace(/[+/]/g, '\\$&')}`, 'i'),
+          );
+          assert.match(headers, /x-delivery-attempt: 1/i);
+          const body = JSON.parse(await page.getByTestId('request-body').innerText()) as {
+            iccid: string;
+            threshold: number;
+          };
+          assert.deepEqual([body.iccid, body.threshold], [iccid, 50]);
+        } finally {
+          await context.close();
+        }
+      },
+    );
+
+    test("another organisation's eSIM cannot be driven from the console (404, nothing used)", async () => {
+      const session = await signInHttp(portal.baseUrl, 'Admin');
+      const res = await session.post('/portal/simulator/esim', {
+        iccid: otherIccid,
+        action: 'install',
+        status: 'Installed',
+      });
+      assert.equal(res.status, 404);
+      assert.match(await res.text(), new RegExp(`eSIM ${otherIccid} not found`));
+      const other = { baseUrl: portal.baseUrl, apiKey: portal.otherOrganisationApiKey };
+      const esim = await api(other, 'GET', `/v2.1/esims/${otherIccid}`);
+      assert.equal((esim.json as { profileStatus: string }).profileStatus, 'Released');
+    });
+
+    test('a Viewer reads the console but may not act on it', async () => {
+      const session = await signInHttp(portal.baseUrl, 'Viewer');
+      const page = await (await session.get('/portal/simulator')).text();
+      assert.doesNotMatch(page, /Advance the clock/);
+      const res = await session.post('/portal/simulator/clock', { amount: '1', unit: 'days' });
+      assert.equal(res.status, 403);
+    });
+
+    test("a fault set in the console answers the API, and the journal lists only the organisation's own calls", async () => {
+      const session = await signInHttp(portal.baseUrl, 'Admin');
+      const added = await session.post('/portal/simulator/faults', {
+        route: '/v2.1/organisation',
+        method: 'GET',
+        status: '503',
+        count: '1',
+      });
+      assert.equal(added.status, 303);
+      const caller = { baseUrl: portal.baseUrl, apiKey: portal.organisationApiKey };
+      assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 503);
+      assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 200);
+      const other = { baseUrl: portal.baseUrl, apiKey: portal.otherOrganisationApiKey };
+      assert.equal((await api(other, 'GET', '/v2.1/inventory?api_key=x')).status, 200);
+
+      // The journal is written once the answer is out: read until the newest call is there.
+      let journal = '';
+      for (let i = 0; i < 100 && !journal.includes('/v2.1/organisation'); i += 1) {
+        journal = await (await session.get('/portal/simulator/requests')).text();
+      }
+      assert.match(
+        journal,
+        /<td>GET<\/td>\s*<td class="details"><code>\/v2.1\/organisation<\/code>/,
+      );
+      assert.match(journal, /<code>\/v2.1\/orders<\/code>/);
+      assert.doesNotMatch(
+        journal,
+        /\/v2.1\/inventory/,
+        "the other organisation's call is not shown",
+      );
+      const otherSession = await signInHttp(portal.baseUrl, 'Admin', 'other');
+      let theirs = '';
+      for (let i = 0; i < 100 && !theirs.includes('/v2.1/inventory'); i += 1) {
+        theirs = await (await otherSession.get('/portal/simulator/requests')).text();
+      }
+      assert.match(theirs, /<code>\/v2.1\/inventory<\/code>/);
+      assert.doesNotMatch(theirs, /api_key/, 'the query is left out');
+      assert.doesNotMatch(theirs, /\/v2.1\/organisation</);
+    });
+
+    test("the outbox page shows the organisation's own mail only", async () => {
+      const session = await signInHttp(portal.baseUrl, 'Admin');
+      await portal.deps.mailer.send({
+        to: 'admin@main.portal.test',
+        subject: 'Ours',
+        text: 'hello',
+      });
+      await portal.deps.mailer.send({
+        to: 'admin@other.portal.test',
+        subject: 'Theirs',
+        text: 'x',
+      });
+      const page = await (await session.get('/portal/simulator/outbox')).text();
+      assert.match(page, /Ours/);
+      assert.doesNotMatch(page, /Theirs/);
+    });
+  });
+
+  describe(`portal simulator console in production (${kind})`, () => {
+    let portal: PortalServer;
+    before(async () => {
+      portal = await startPortal(kind, { config: { mode: 'production' } });
+    });
+    after(() => portal.close());
+
+    test('the console does not exist and no page shows a simulator banner', async () => {
+      const session = await signInHttp(portal.baseUrl, 'Admin');
+      for (const path of [
+        '/portal/simulator',
+        '/portal/simulator/requests',
+        '/portal/simulator/outbox',
+      ]) {
+        const res = await session.get(path);
+        assert.equal(res.status, 404, path);
+        assert.doesNotMatch(await res.text(), /sim-banner/);
+      }
+      assert.equal(
+        (await session.post('/portal/simulator/clock', { amount: '1', unit: 'days' })).status,
+        404,
+      );
+      assert.doesNotMatch(await (await session.get('/portal')).text(), /sim-banner|Simulator/);
+    });
+  });
+}
