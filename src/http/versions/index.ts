@@ -58,6 +58,9 @@ import {
 import { registerCheckCompatibility } from '../routes/esims/compatible.js';
 import { registerDeleteEsim } from '../routes/esims/delete.js';
 import { registerSuspendEsim } from '../routes/esims/suspend.js';
+import { registerApplyBundleToEsim } from '../routes/esims/apply-to-esim.js';
+import { applyToEsimV22, applyV22, applyV24 } from './shapes/apply.js';
+import { PROCESSING_ERRORS } from './shapes/processing.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -80,8 +83,8 @@ export const V2_2 = laterVersion(V2_1, {
   summary:
     'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list.',
   bodyWithoutContentType: true,
-  switches: { installDataLists: true, asyncOrders: true },
-  extraRoutes: [registerCheckCompatibility],
+  switches: { installDataLists: true, asyncOrders: true, applyRecordsOrder: true },
+  extraRoutes: [registerCheckCompatibility, registerApplyBundleToEsim],
   routes: {
     getInstallData: installDataV22,
     placeOrder: {
@@ -90,8 +93,11 @@ export const V2_2 = laterVersion(V2_1, {
       request: sharedOrderBody,
       response: OrderV22,
       answer: orderV22Answer,
+      errors: PROCESSING_ERRORS,
     },
-    getOrder: { response: OrderV22, answer: orderV22Answer },
+    getOrder: { response: OrderV22, answer: orderV22Answer, errors: PROCESSING_ERRORS },
+    applyBundle: applyV22,
+    applyBundleToEsim: applyToEsimV22,
     listOrders: {
       response: orderListOf(OrderV22),
       answer: (list: OrderBody[]) => ({ orders: list.map(orderV22Answer) }),
@@ -136,6 +142,7 @@ export const V2_4 = laterVersion(V2_3, {
     'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds.',
   routes: {
     getOrganisation: { response: OrganisationV24, answer: organisationV24Answer },
+    applyBundle: applyV24,
     placeOrder: {
       response: OrderV24,
       answer: (body: OrderBody, request) => orderV24Answer(body, request, request.ip),

@@ -130,7 +130,7 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
           await validateOrder(deps, org, order);
         },
       });
-      if (state.state === 'processing') throw stillProcessing();
+      if (state.state === 'processing') throw stillProcessing(state.reference);
       const placed = await readOrderBody(deps, org.id, state.reference);
       if (placed === undefined) throw notFound(`order ${state.reference} not found`);
       return placed;
