@@ -50,8 +50,6 @@ import {
   RevokeAssignmentQueryV25,
   RevokeQueryV24,
   esimListV25Schema,
-  esimV25Answer,
-  esimV25Schema,
   revokeV24Answer,
   revokeV24Schema,
 } from './shapes/esim-state.js';
@@ -61,6 +59,7 @@ import { registerSuspendEsim } from '../routes/esims/suspend.js';
 import { registerApplyBundleToEsim } from '../routes/esims/apply-to-esim.js';
 import { applyToEsimV22, applyV22, applyV24 } from './shapes/apply.js';
 import { PROCESSING_ERRORS } from './shapes/processing.js';
+import { ESIM_ROUTES_V25 } from './shapes/esim-v25.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -182,7 +181,11 @@ export const V2_5 = laterVersion(V2_4, {
   name: '2.5',
   summary:
     'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders; `GET /esims/assignments` answers JSON unless asked for CSV or ZIP.',
-  switches: { installDataJsonByDefault: true, refundToBalanceByAssignment: true },
+  switches: {
+    installDataJsonByDefault: true,
+    refundToBalanceByAssignment: true,
+    androidInstallUrl: true,
+  },
   routes: {
     getInstallData: installDataV25,
     placeOrder: {
@@ -196,10 +199,7 @@ export const V2_5 = laterVersion(V2_4, {
     },
     getOrder: { response: OrderV25 },
     listOrders: { response: orderListOf(OrderV25) },
-    getEsim: {
-      response: (shared) => esimV25Schema(esimV24Schema(shared)),
-      answer: esimV25Answer(esimV24Answer),
-    },
+    ...ESIM_ROUTES_V25,
     listEsims: {
       response: esimListV25Schema,
       // Every item carries state; a recorded v2.1 answer (the document's example) has none.
