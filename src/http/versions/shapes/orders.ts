@@ -281,14 +281,16 @@ export function sharedOrderBody(request: FastifyRequest): void {
   body.order = [line];
 }
 
-const withRunningBalance = (
+/** The answer `shaped` (a fresh object of orderV24Answer) with the running balance, if any. */
+function withRunningBalance(
   shaped: Record<string, unknown>,
   after: number | null | undefined,
   currency: string,
-): Record<string, unknown> =>
-  after === null || after === undefined
-    ? shaped
-    : { ...shaped, runningBalance: toMajorText(after, currency) };
+): Record<string, unknown> {
+  if (after !== null && after !== undefined)
+    shaped['runningBalance'] = toMajorText(after, currency);
+  return shaped;
+}
 
 /**
  * v2.5: a placed order also carries `runningBalance`, the balance its payment left (its journal
