@@ -73,6 +73,7 @@ export type ErrorReply =
       readonly code: FixedStatusCode | HttpErrorCode;
       readonly message?: string;
       readonly retryAfterSeconds?: number;
+      readonly details?: Readonly<Record<string, string>>;
     }
   | {
       readonly code: CodeWithStatus<'as-configured'>;
@@ -96,7 +97,8 @@ export function renderError(error: ErrorReply): {
     return { status: entry.status, body: { message: error.message ?? entry.message, code } };
   }
   const message = error.message ?? ERROR_CATALOGUE[code].message;
-  return { status: statusOf(code), body: { message, code } };
+  const details = 'details' in error ? error.details : undefined;
+  return { status: statusOf(code), body: { message, code, ...details } };
 }
 
 function isHttpErrorCode(code: string): code is HttpErrorCode {
@@ -217,6 +219,7 @@ function toErrorReply(
       code: error.code,
       message: error.message,
       retryAfterSeconds: error.retryAfterSeconds,
+      ...(error.details === undefined ? {} : { details: error.details }),
     };
   }
   const fastifyError = error as FastifyError;

@@ -73,7 +73,7 @@ for (const kind of DATABASES) {
         assert.equal(await meter.getAttribute('value'), String(assignment?.['usedQuantity']));
         assert.equal(await meter.getAttribute('max'), String(assignment?.['initialQuantity']));
         assert.match(await page.locator('main').innerText(), /History/);
-        assert.equal(await page.getByRole('button', { name: 'Revoke' }).count(), 0);
+        assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 0);
         await assertAccessible(page, 'eSIM detail');
         await page.getByLabel('Message').fill('Welcome aboard');
         await page.getByRole('button', { name: 'Send SMS' }).click();
@@ -139,7 +139,7 @@ for (const kind of DATABASES) {
         await signIn(page, 'Admin');
         await page.goto(`/portal/esims/${esims.spare}`);
         page.once('dialog', (dialog) => void dialog.accept());
-        await page.getByRole('button', { name: 'Revoke' }).click();
+        await page.getByRole('button', { name: 'Revoke', exact: true }).click();
         await page.waitForURL(`**/portal/esims/${esims.spare}`);
         assert.match(await page.locator('.flash').innerText(), /back in inventory/);
         assert.match(await page.locator('main').innerText(), /Revoked/);

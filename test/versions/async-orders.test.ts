@@ -42,22 +42,35 @@ for (const kind of DATABASES) {
     };
     const work = () => runDeferredRequests(t.deps, 'test-worker');
 
+    /** A 503 while processing; it names the reference the order (or apply) will have. */
     const assertProcessing = (res: {
       statusCode: number;
       headers: Record<string, unknown>;
       json: () => unknown;
-    }) => {
+    }): string => {
       assert.equal(res.statusCode, 503);
       assert.equal(res.headers['retry-after'], '2');
-      assert.deepEqual(res.json(), { message: PROCESSING, code: 'processing' });
+      const body = res.json() as { message: string; code: string; orderReference?: string };
+      assert.deepEqual(
+        { message: body.message, code: body.code },
+        { message: PROCESSING, code: 'processing' },
+      );
+      assert.match(body.orderReference ?? '', /^[0-9a-f-]{36}$/);
+      return body.orderReference ?? '';
     };
 
     it('v2.2: 503 while processing, then the same order complete, charged once', async () => {
       const org = await t.createOrg({ balance: 10_000 });
-      assertProcessing(await post(org, '2.2', order(6), 'six'));
-      assertProcessing(await post(org, '2.2', order(6), 'six'));
+      const reference = assertProcessing(await post(org, '2.2', order(6), 'six'));
+      assert.equal(assertProcessing(await post(org, '2.2', order(6), 'six')), reference);
+      // The reference of the 503 is polled: processing, then the order.
+      const poll = () => t.request(org.apiKey, { url: `/v2.2/orders/${reference}` });
+      assert.equal(assertProcessing(await poll()), reference);
       assert.equal(await balanceOf(org), 10_000);
       assert.equal((await work()).done, 1);
+      const polled = await poll();
+      assert.equal(polled.statusCode, 200, polled.body);
+      assert.equal(polled.json<{ orderReference: string }>().orderReference, reference);
       const done = await post(org, '2.2', order(6), 'six');
       assert.equal(done.statusCode, 200, done.body);
       const body = done.json<{
@@ -66,6 +79,7 @@ for (const kind of DATABASES) {
         assigned: boolean;
         order: { iccids: string[] }[];
       }>();
+      assert.equal(body.orderReference, reference);
       assert.equal(body.total, 600);
       assert.equal(body.assigned, true);
       assert.equal(body.order[0]?.iccids.length, 6);

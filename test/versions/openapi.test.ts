@@ -129,8 +129,9 @@ function explained(): Map<string, Set<string>> {
 type Media = { schema?: unknown; example?: unknown };
 type Operation = {
   operationId?: string;
+  deprecated?: boolean;
   requestBody?: { content?: Record<string, Media> };
-  responses?: Record<string, { content?: Record<string, Media> }>;
+  responses?: Record<string, { content?: Record<string, Media>; headers?: object }>;
 };
 type Document = {
   openapi: string;
@@ -240,5 +241,30 @@ describe('the later versions’ OpenAPI documents', () => {
         }
       }
     }
+  });
+
+  it('mark the deprecated apply route, and document the 503 of background processing with its reference', () => {
+    for (const version of LATER_VERSIONS) {
+      const ops = operationsOf(version.name, version.prefix);
+      assert.equal(ops.get('POST /esims/{iccid}/bundles')?.deprecated, true, `v${version.name}`);
+      for (const op of [
+        'POST /orders',
+        'GET /orders/{orderReference}',
+        'POST /esims/apply',
+        'POST /esims/{iccid}/bundles',
+      ]) {
+        const answer = ops.get(op)?.responses?.['503'];
+        const media = answer?.content?.['application/json'];
+        const schema = media?.schema as
+          { properties?: Record<string, unknown>; example?: { code?: string } } | undefined;
+        assert.ok(schema?.properties?.['orderReference'], `v${version.name} ${op} 503`);
+        const example = (media?.example ?? schema?.example) as { code?: string } | undefined;
+        assert.equal(example?.code, 'processing');
+        assert.ok(answer?.headers !== undefined && 'Retry-After' in answer.headers);
+      }
+    }
+    const v21 = t.app.swagger() as unknown as Document;
+    const v21Order = v21.paths['/v2.1/orders']?.['post'];
+    assert.equal(v21Order?.responses?.['503'], undefined, 'v2.1 is unchanged');
   });
 });

@@ -158,6 +158,22 @@ for (const kind of DATABASES) {
       assert.deepEqual(Object.keys(body).slice(-2), ['sourceIP', 'runningBalance']);
     });
 
+    it('runningBalance of a replay is the first answer\u2019s, whatever was ordered since', async () => {
+      const payload = {
+        type: 'transaction',
+        order: [{ type: 'bundle', item: BUNDLE, quantity: 1 }],
+      };
+      const headers = { 'idempotency-key': 'running-balance-replay' };
+      const first = await post('2.5', payload, headers);
+      assert.equal(first.statusCode, 200, first.body);
+      const later = await post('2.5', payload);
+      const again = await post('2.5', payload, headers);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      const balance = (r: typeof first) => r.json<{ runningBalance: string }>().runningBalance;
+      assert.equal(balance(again), balance(first));
+      assert.equal(Number(balance(later)), Number((Number(balance(first)) - 9.99).toFixed(2)));
+    });
+
     it('replays an Idempotency-Key in the version shape', async () => {
       const payload = {
         type: 'transaction',

@@ -57,9 +57,17 @@ export type DeferredState =
   | { readonly state: 'processing'; readonly reference: string; readonly accepted: boolean }
   | { readonly state: 'done'; readonly reference: string };
 
-/** The 503 a request still being processed is answered with. */
-export function stillProcessing(): DomainError {
-  return new DomainError('processing', undefined, DEFERRED_RETRY_AFTER_SECONDS);
+/**
+ * The 503 a request still being processed is answered with; it names the order (or apply)
+ * reference when known, which GET /orders/{orderReference} answers once it is done.
+ */
+export function stillProcessing(reference?: string): DomainError {
+  return new DomainError(
+    'processing',
+    undefined,
+    DEFERRED_RETRY_AFTER_SECONDS,
+    reference === undefined ? undefined : { orderReference: reference },
+  );
 }
 
 function requestKeyOf(submission: DeferredSubmission): string {

@@ -114,6 +114,8 @@ export class DomainError extends Error {
     message: string = ERROR_CATALOGUE[code].message,
     /** Seconds a client should wait, sent as Retry-After (409, 429 and 503). */
     readonly retryAfterSeconds?: number,
+    /** Fields the error body carries besides message and code (a reference to ask about). */
+    readonly details?: Readonly<Record<string, string>>,
   ) {
     super(message);
     this.name = 'DomainError';

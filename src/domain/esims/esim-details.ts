@@ -9,7 +9,10 @@ import type { NetworkRow } from '../../store/repositories/network-repository.js'
 import { findNetwork } from '../../store/repositories/network-repository.js';
 import type { AssignmentRow, EsimRow } from '../../store/schema.js';
 import { isValidIccid } from './esim-issuer.js';
-import { badRequest, notFound } from '../errors/error-codes.js';
+import { DomainError, badRequest, notFound } from '../errors/error-codes.js';
+import type { BalanceRefundDeps } from '../money/balance-refund.js';
+import { planBalanceRefund } from '../money/balance-refund.js';
+import { planRevoke } from './lifecycle/revoke-assignment.js';
 import { activationCodeOf } from './install-data.js';
 import { canTransition } from './lifecycle/states.js';
 import type { DayUsage } from './usage-days.js';
@@ -89,6 +92,11 @@ export interface AssignmentView {
   readonly row: AssignmentRow;
   /** Processing, Queued or Active: a revoke is possible. */
   readonly revocable: boolean;
+  /**
+   * What a revoke refunding it to the organisation's money would give back (minor units), where
+   * the rules permit one (unused, within the refund window); undefined otherwise.
+   */
+  readonly balanceRefund?: number;
 }
 
 export interface EsimBundleView {
@@ -128,12 +136,55 @@ function groupByBundle(
   }));
 }
 
-/** One eSIM of the organisation; 400 for a malformed ICCID, 404 when unknown or another's. */
+/**
+ * What refunding an assignment to the organisation's money would give back, or undefined when
+ * the rules of such a refund (revoke-assignment.ts, balance-refund.ts) do not permit one.
+ */
+export async function balanceRefundOffer(
+  db: Executor,
+  deps: BalanceRefundDeps,
+  assignment: AssignmentRow,
+): Promise<number | undefined> {
+  try {
+    planRevoke(assignment, 'balance');
+    const refund = await planBalanceRefund(db, deps, assignment);
+    return refund.toBalance + refund.toTestCredit;
+  } catch (error) {
+    if (error instanceof DomainError && error.status === 400) return undefined;
+    throw error;
+  }
+}
+
+/** The bundles with, for each unused assignment, what a refund to the money would give back. */
+async function withRefundOffers(
+  db: Executor,
+  deps: BalanceRefundDeps,
+  bundles: readonly EsimBundleView[],
+): Promise<EsimBundleView[]> {
+  return Promise.all(
+    bundles.map(async (b) => ({
+      ...b,
+      assignments: await Promise.all(
+        b.assignments.map(async (a) => {
+          if (!a.revocable || a.row.state === 'Active') return a;
+          const balanceRefund = await balanceRefundOffer(db, deps, a.row);
+          return balanceRefund === undefined ? a : { ...a, balanceRefund };
+        }),
+      ),
+    })),
+  );
+}
+
+/**
+ * One eSIM of the organisation; 400 for a malformed ICCID, 404 when unknown or another's. With
+ * `refunds`, each unused assignment says what a refund of it to the balance would give back.
+ */
 export async function readEsimDetails(
   db: Executor,
   organisationId: string,
   iccid: string,
   at: Date,
+  refunds?: BalanceRefundDeps,
 ): Promise<EsimDetails> {
   if (!isValidIccid(iccid)) {
     throw badRequest(
@@ -161,9 +212,10 @@ export async function readEsimDetails(
     errorCorrectionLevel: 'M',
     margin: 4,
   });
+  const grouped = groupByBundle(assignments, descriptions);
   return {
     esim,
-    bundles: groupByBundle(assignments, descriptions),
+    bundles: refunds === undefined ? grouped : await withRefundOffers(db, refunds, grouped),
     history,
     location,
     activationCode,

@@ -60,6 +60,11 @@ export interface PlacedOrder {
   readonly order: StoredOrder;
   /** Activation details of every eSIM the order assigned to, by ICCID. */
   readonly activations: ReadonlyMap<string, EsimActivation>;
+  /**
+   * A placed order: the balance its payment left (its journal entry's balance_after, minor
+   * units); null when nothing was charged (a free order). Undefined for a validation.
+   */
+  readonly balanceAfter?: number | null;
 }
 
 interface Prepared {
@@ -305,8 +310,9 @@ export async function placeOrder(
     lineIccids,
   });
   await insertOrder(trx, order, inventory);
+  let balanceAfter: number | null = null;
   if (prepared.total > 0) {
-    await charge(trx, {
+    const after = await charge(trx, {
       organisationId: org.id,
       currency: org.currency,
       amount: prepared.total,
@@ -316,6 +322,7 @@ export async function placeOrder(
       at: now,
       snapshot: org.funds,
     });
+    balanceAfter = after.balance;
   }
-  return { order, activations };
+  return { order, activations, balanceAfter };
 }

@@ -76,6 +76,7 @@ const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
     order: [{ type: 'bundle', item: 'esim_1GB_7D_GB_V2', quantity: 1 }],
   },
   applyBundle: { iccid: ICCID, name: 'esim_1GB_7D_GB_V2', repeat: 1 },
+  applyBundleToEsim: { name: 'esim_1GB_7D_GB_V2', repeat: 1 },
   updateEsims: { iccid: ICCID, customerRef: 'fleet-7' },
   refundInventory: { usageId: 12, quantity: 1 },
   sendSms: { message: 'Welcome to France: your data bundle is active.' },
@@ -123,6 +124,8 @@ export function addVersionExamples(
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const media = response.content?.['application/json'];
         if (status.startsWith('2') || media === undefined || media.example !== undefined) continue;
+        // An answer whose schema carries its own example (the 503 while processing) keeps it.
+        if ((media.schema as { example?: unknown } | undefined)?.example !== undefined) continue;
         const example = errorExample(status);
         if (example !== undefined) media.example = example;
       }

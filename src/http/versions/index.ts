@@ -51,8 +51,6 @@ import {
   RevokeAssignmentQueryV25,
   RevokeQueryV24,
   esimListV25Schema,
-  esimV25Answer,
-  esimV25Schema,
   revokeV24Answer,
   revokeV24Schema,
 } from './shapes/esim-state.js';
@@ -61,6 +59,10 @@ import { registerDeleteEsim } from '../routes/esims/delete.js';
 import { registerSuspendEsim } from '../routes/esims/suspend.js';
 import { registerApiDetails } from '../routes/api/details.js';
 import { registerConsumptionPrices } from '../routes/catalogue/prices.js';
+import { registerApplyBundleToEsim } from '../routes/esims/apply-to-esim.js';
+import { applyToEsimV22, applyV22, applyV24 } from './shapes/apply.js';
+import { PROCESSING_ERRORS } from './shapes/processing.js';
+import { ESIM_ROUTES_V25 } from './shapes/esim-v25.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
 
@@ -83,8 +85,13 @@ export const V2_2 = laterVersion(V2_1, {
   summary:
     'v2.2: orders answer `assigned`; `GET /orders` is `{orders: [...]}`; an order may be sent in the flat quick-start form, with the capital `Order` key, or without a Content-Type; `GET /esims/assignments` takes several references and answers JSON as a list; filter operators: `createdAt=gte:…` on `GET /orders` (with `limit`), `eq:` on the catalogue text filters.',
   bodyWithoutContentType: true,
-  switches: { installDataLists: true, asyncOrders: true, filterOperators: true },
-  extraRoutes: [registerCheckCompatibility],
+  switches: {
+    installDataLists: true,
+    asyncOrders: true,
+    filterOperators: true,
+    applyRecordsOrder: true,
+  },
+  extraRoutes: [registerCheckCompatibility, registerApplyBundleToEsim],
   routes: {
     getInstallData: installDataV22,
     placeOrder: {
@@ -93,8 +100,11 @@ export const V2_2 = laterVersion(V2_1, {
       request: sharedOrderBody,
       response: OrderV22,
       answer: orderV22Answer,
+      errors: PROCESSING_ERRORS,
     },
-    getOrder: { response: OrderV22, answer: orderV22Answer },
+    getOrder: { response: OrderV22, answer: orderV22Answer, errors: PROCESSING_ERRORS },
+    applyBundle: applyV22,
+    applyBundleToEsim: applyToEsimV22,
     listOrders: {
       querystring: listOrdersQuery,
       request: limitAsPerPage,
@@ -143,6 +153,7 @@ export const V2_4 = laterVersion(V2_3, {
     'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds; rate limits (when on) per client address, 429 `Rate limit exceeded`.',
   routes: {
     getOrganisation: { response: OrganisationV24, answer: organisationV24Answer },
+    applyBundle: applyV24,
     placeOrder: {
       response: OrderV24,
       answer: (body: OrderBody, request) => orderV24Answer(body, request, request.ip),
@@ -183,7 +194,11 @@ export const V2_5 = laterVersion(V2_4, {
   name: '2.5',
   summary:
     'v2.5: `profileID` on orders (a UUID), `runningBalance` on placed orders; `GET /esims/assignments` answers JSON unless asked for CSV or ZIP; `GET /catalogue/prices` for organisations on Consumption billing.',
-  switches: { installDataJsonByDefault: true, refundToBalanceByAssignment: true },
+  switches: {
+    installDataJsonByDefault: true,
+    refundToBalanceByAssignment: true,
+    androidInstallUrl: true,
+  },
   routes: {
     getInstallData: installDataV25,
     placeOrder: {
@@ -197,10 +212,7 @@ export const V2_5 = laterVersion(V2_4, {
     },
     getOrder: { response: OrderV25 },
     listOrders: { response: orderListOf(OrderV25) },
-    getEsim: {
-      response: (shared) => esimV25Schema(esimV24Schema(shared)),
-      answer: esimV25Answer(esimV24Answer),
-    },
+    ...ESIM_ROUTES_V25,
     listEsims: {
       response: esimListV25Schema,
       // Every item carries state; a recorded v2.1 answer (the document's example) has none.

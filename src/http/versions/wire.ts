@@ -31,6 +31,8 @@ export interface RouteWire {
   readonly answer?: (body: never, request: FastifyRequest, deps: AppDeps) => unknown;
   /** Same as `answer`, for the routes that send prebuilt JSON bytes (catalogue pages). */
   readonly bytes?: (body: Buffer, request: FastifyRequest, reply: FastifyReply) => Buffer;
+  /** Error answers this version adds to the operation (e.g. 503 while processing), by status. */
+  readonly errors?: Readonly<Record<string, TSchema>>;
   /** The success example of this version's document, where `answer` cannot make it from v2.1's. */
   readonly example?: unknown;
   /** Marked deprecated in this version's document. */
@@ -201,8 +203,11 @@ export function applyWire(version: WireVersion, route: RouteOptions, deps: AppDe
   if (wire.body !== undefined) next['body'] = derived(wire.body, 'body');
   if (wire.deprecated === true) next['deprecated'] = true;
   if (wire.description !== undefined) next['description'] = wire.description;
+  if (wire.errors !== undefined) {
+    next['response'] = { ...(next['response'] as Schema | undefined), ...wire.errors };
+  }
   if (wire.response !== undefined) {
-    const responses = { ...(schema?.['response'] as Schema | undefined) };
+    const responses = { ...(next['response'] as Schema | undefined) };
     const status = Object.keys(responses).find((s) => s.startsWith('2')) ?? '200';
     responses[status] =
       typeof wire.response === 'function'

@@ -4,7 +4,7 @@ import type {
   EsimDetails,
 } from '../../domain/esims/esim-details.js';
 import type { PortalView } from '../context.js';
-import { formatBytes, formatDateTime } from '../format.js';
+import { formatBytes, formatDateTime, formatMoney } from '../format.js';
 import { actionForm, csrfField } from '../forms.js';
 import type { SafeHtml } from '../html.js';
 import { html, raw } from '../html.js';
@@ -142,10 +142,18 @@ function revokeForm(view: PortalView, d: EsimDetails, a: AssignmentView): SafeHt
   const r = a.row;
   const refund = r.state === 'Active' ? 'without refund' : 'and return the unit to inventory';
   const action = `/portal/esims/${d.esim.iccid}/bundles/${encodeURIComponent(r.bundle_name)}/assignments/${encodeURIComponent(r.id)}/revoke`;
-  return actionForm(view, action, 'Revoke', {
+  const revoke = actionForm(view, action, 'Revoke', {
     confirm: `Revoke this ${r.bundle_name} assignment ${refund}?`,
     danger: true,
   });
+  if (a.balanceRefund === undefined) return revoke;
+  const amount = formatMoney(a.balanceRefund, view.organisation.currency);
+  const toBalance = actionForm(view, action, `Revoke and refund ${amount} to balance`, {
+    confirm: `Revoke this ${r.bundle_name} assignment and refund ${amount} to the balance?`,
+    fields: { refund: 'balance' },
+    danger: true,
+  });
+  return html`${revoke} ${toBalance}`;
 }
 
 function assignmentRow(

@@ -6,6 +6,8 @@ import { DomainError } from '../../domain/errors/error-codes.js';
 import { deleteEsim, setSuspension } from '../../domain/esims/esim-state.js';
 import type { PortalView } from '../context.js';
 import { redirectWithFlash, requirePermission } from '../context.js';
+import { formatMoney } from '../format.js';
+import { formValue } from '../forms.js';
 import { html } from '../html.js';
 import { sendPage } from '../layout.js';
 import { can } from '../permissions.js';
@@ -77,15 +79,18 @@ async function detailPage(
   options: Partial<EsimDetailOptions> = {},
   status = 200,
 ) {
+  const canRevoke = can(view.user.role, 'esims.write');
+  // Those who may revoke are offered a refund to the balance where the rules permit one.
   const details = await readEsimDetails(
     deps.store.db,
     view.organisation.id,
     iccid,
     deps.clock.now(),
+    canRevoke ? deps : undefined,
   );
   const body = esimDetailBody(view, details, {
     canSendSms: can(view.user.role, 'sms.send'),
-    canRevoke: can(view.user.role, 'esims.write'),
+    canRevoke,
     canBuy: can(view.user.role, 'orders.write'),
     smsKey: deps.random.uuid(),
     ...options,
@@ -153,23 +158,21 @@ export function registerEsimsPage(app: FastifyInstance, deps: AppDeps): void {
     async (request: AssignmentRequest, reply) => {
       const view = requirePermission(request, 'esims.write');
       const { iccid, name, id } = request.params;
-      let refunded: boolean;
+      const toBalance = formValue(request.body, 'refund') === 'balance';
+      let done: { refundedToInventory: boolean; refundedAmount: number };
       try {
         const orgId = view.organisation.id;
-        ({ refundedToInventory: refunded } = await revokeEsimAssignment(
-          deps,
-          orgId,
-          iccid,
-          name,
-          id,
-        ));
+        done = await revokeEsimAssignment(deps, orgId, iccid, name, id, toBalance);
       } catch (e) {
         if (!isClientError(e)) throw e;
         return detailPage(deps, view, iccid, reply, { revokeError: e.message }, e.status);
       }
-      const flash = refunded
-        ? 'Assignment revoked; the unit is back in inventory'
-        : 'Assignment revoked';
+      const currency = view.organisation.currency;
+      const flash = toBalance
+        ? `Assignment revoked; ${formatMoney(done.refundedAmount, currency)} refunded to the balance`
+        : done.refundedToInventory
+          ? 'Assignment revoked; the unit is back in inventory'
+          : 'Assignment revoked';
       return redirectWithFlash(request, reply, `/portal/esims/${iccid}`, flash);
     },
   );

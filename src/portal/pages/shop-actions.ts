@@ -66,22 +66,27 @@ export async function buyBundles(
   });
 }
 
-/** Revokes one assignment of an eSIM of the organisation (refunded to inventory when unused). */
+/**
+ * Revokes one assignment of an eSIM of the organisation: refunded to inventory when unused, or
+ * with `refundToBalance` its price back to the organisation's money (where the rules permit).
+ */
 export async function revokeEsimAssignment(
   deps: AppDeps,
   organisationId: string,
   iccid: string,
   bundleName: string,
   assignmentId: string,
-): Promise<{ refundedToInventory: boolean }> {
+  refundToBalance = false,
+): Promise<{ refundedToInventory: boolean; refundedAmount: number }> {
   const done = await revokeById(deps, {
     organisationId,
     iccid,
     name: bundleName,
     assignmentId,
     type: 'transaction',
+    refundToBalance,
   });
-  return { refundedToInventory: done.refundToInventory };
+  return { refundedToInventory: done.refundToInventory, refundedAmount: done.refundedAmount };
 }
 
 /**

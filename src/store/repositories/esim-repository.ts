@@ -213,6 +213,8 @@ export interface EsimDetailRow {
   readonly customer_ref: string | null;
   /** 018-esim-state: active, suspended or deactivated. */
   readonly state: EsimStateColumn;
+  /** The eSIM's phone number (E.164 digits); null until the network gives it one. */
+  readonly msisdn: string | null;
   /** Name and time of the newest history entry; null when none. */
   readonly last_action: string | null;
   readonly action_date: string | null;
@@ -258,6 +260,7 @@ function esimDetailQuery(db: Executor, organisationId: string, iccid: string) {
       'e.first_installed_at',
       'e.customer_ref',
       'e.state',
+      'e.msisdn',
       ...activityColumns(eb),
     ])
     .where('e.iccid', '=', iccid)

@@ -1,8 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { MAX_REPEAT } from '../../../domain/esims/lifecycle/apply-from-inventory.js';
-import type { AppliedBundle } from '../../../domain/esims/apply-bundle.js';
-import { applyBundle, loadAppliedBundle } from '../../../domain/esims/apply-bundle.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  AppliedBundle,
+  ApplyBundleInput,
+  ApplyEntry,
+} from '../../../domain/esims/apply-bundle.js';
+import { applyBundle, applyUnits, loadAppliedBundle } from '../../../domain/esims/apply-bundle.js';
 import {
   DEFERRED_ABOVE_UNITS,
   stillProcessing,
@@ -23,6 +28,32 @@ import {
   requestHash,
 } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+
+/** The answer of an apply (also of the deprecated POST /esims/{iccid}/bundles). */
+export const ApplyAnswer = Type.Object({
+  esims: Type.Array(
+    Type.Object({
+      iccid: Type.String(),
+      matchingId: Type.String(),
+      smdpAddress: Type.String(),
+      status: Type.String({ description: '"Successfully Assigned".' }),
+      bundle: Type.String({ description: 'Bundle name.' }),
+      assignmentId: Type.String({ description: 'Id of the assignment (for revoking it).' }),
+      bundleState: Type.String({ description: 'State right after applying.' }),
+    }),
+    { description: 'One entry per unit applied.' },
+  ),
+  applyReference: Type.String({ description: 'Reference of this apply (a UUID).' }),
+});
+
+/** The error answers of an apply, whichever route it comes through. */
+export const APPLY_ERRORS = {
+  400: standardErrors[400],
+  403: standardErrors[403],
+  404: standardErrors[404],
+  409: idempotencyConflict,
+  500: standardErrors[500],
+};
 
 const schema = {
   tags: ['eSIMs'],
@@ -58,78 +89,90 @@ const schema = {
     },
     { additionalProperties: false },
   ),
-  response: {
-    200: Type.Object({
-      esims: Type.Array(
-        Type.Object({
-          iccid: Type.String(),
-          matchingId: Type.String(),
-          smdpAddress: Type.String(),
-          status: Type.String({ description: '"Successfully Assigned".' }),
-          bundle: Type.String({ description: 'Bundle name.' }),
-          assignmentId: Type.String({ description: 'Id of the assignment (for revoking it).' }),
-          bundleState: Type.String({ description: 'State right after applying.' }),
-        }),
-        { description: 'One entry per unit applied.' },
-      ),
-      applyReference: Type.String({ description: 'Reference of this apply (a UUID).' }),
-    }),
-    400: standardErrors[400],
-    403: standardErrors[403],
-    404: standardErrors[404],
-    409: idempotencyConflict,
-    500: standardErrors[500],
-  },
+  response: { 200: ApplyAnswer, ...APPLY_ERRORS },
 };
 
 const appliedBody = (applied: AppliedBundle) => ({
-  esims: applied.assignments.map((a) => ({
-    iccid: applied.esim.iccid,
-    matchingId: applied.esim.matching_id,
-    smdpAddress: applied.esim.smdp_address,
-    status: 'Successfully Assigned',
-    bundle: a.bundle_name,
-    assignmentId: a.id,
-    bundleState: a.state,
-  })),
+  esims: applied.assignments.map((a) => {
+    const esim = applied.esims.get(a.iccid) ?? applied.esim;
+    return {
+      iccid: esim.iccid,
+      matchingId: esim.matching_id,
+      smdpAddress: esim.smdp_address,
+      status: 'Successfully Assigned',
+      bundle: a.bundle_name,
+      assignmentId: a.id,
+      bundleState: a.state,
+    };
+  }),
   applyReference: applied.reference,
 });
 
+/** What an apply asks, whichever route and version it came through. */
+export interface ApplyRequest {
+  readonly name: string;
+  readonly iccid: string | undefined;
+  readonly repeat: number;
+  /** Further bundles (v2.2+ `bundles[]`), each on a new eSIM unless `iccid` is given. */
+  readonly more?: readonly ApplyEntry[];
+}
+
+/**
+ * Answers an apply: at once, or (v2.2+, more than five bundles) in the background. v2.2+ also
+ * record the apply as an order.
+ */
+export async function answerApply(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  asked: ApplyRequest,
+): Promise<unknown> {
+  const { iccid } = asked;
+  const input: ApplyBundleInput = {
+    organisationId: request.organisation.id,
+    groups: request.organisation.groups,
+    bundleName: asked.name,
+    iccid,
+    repeat: asked.repeat,
+    ...(asked.more === undefined || asked.more.length === 0 ? {} : { more: asked.more }),
+    ...(switchOn(request, 'applyRecordsOrder')
+      ? { recordOrder: { currency: request.organisation.currency } }
+      : {}),
+  };
+  // v2.2+: more than five bundles are applied in the background (docs/orders.md).
+  if (applyUnits(input) > DEFERRED_ABOVE_UNITS && switchOn(request, 'asyncOrders')) {
+    const state = await submitDeferred(deps, {
+      organisationId: input.organisationId,
+      kind: 'apply',
+      idempotencyKey: presentedKey(request),
+      requestHash: requestHash(request),
+      input,
+      check: async () => {
+        // What can be checked without writing: the eSIM named is the organisation's.
+        if (iccid === undefined) return;
+        checkIccid(iccid, 'body field iccid');
+        const owned = await findOwnedEsim(deps.store.db, input.organisationId, iccid);
+        if (owned === undefined) throw notFound(`eSIM ${iccid} not found`);
+      },
+    });
+    if (state.state === 'processing') throw stillProcessing(state.reference);
+    const applied = await loadAppliedBundle(deps.store.db, input.organisationId, state.reference);
+    if (applied === undefined) throw notFound(`apply ${state.reference} not found`);
+    return appliedBody(applied);
+  }
+  const outcome = await runUseCase(deps, applyBundle, input, {
+    idempotency: idempotencyOf(request),
+    present: appliedBody,
+  });
+  return replyWith(reply, outcome);
+}
+
+/** The body the handler reads: v2.1's, and the further bundles a later version's request adds. */
+type ApplyBody = { name: string; iccid?: string; repeat?: number; more?: ApplyEntry[] };
+
 export function registerApplyBundle(app: Api, deps: AppDeps): void {
   app.post('/esims/apply', { schema }, async (request, reply) => {
-    const { name, iccid, repeat = 1 } = request.body;
-    const input = {
-      organisationId: request.organisation.id,
-      groups: request.organisation.groups,
-      bundleName: name,
-      iccid,
-      repeat,
-    };
-    // v2.2+: more than five bundles are applied in the background (docs/orders.md).
-    if (repeat > DEFERRED_ABOVE_UNITS && switchOn(request, 'asyncOrders')) {
-      const state = await submitDeferred(deps, {
-        organisationId: input.organisationId,
-        kind: 'apply',
-        idempotencyKey: presentedKey(request),
-        requestHash: requestHash(request),
-        input,
-        check: async () => {
-          // What can be checked without writing: the eSIM named is the organisation's.
-          if (iccid === undefined) return;
-          checkIccid(iccid, 'body field iccid');
-          const owned = await findOwnedEsim(deps.store.db, input.organisationId, iccid);
-          if (owned === undefined) throw notFound(`eSIM ${iccid} not found`);
-        },
-      });
-      if (state.state === 'processing') throw stillProcessing();
-      const applied = await loadAppliedBundle(deps.store.db, input.organisationId, state.reference);
-      if (applied === undefined) throw notFound(`apply ${state.reference} not found`);
-      return appliedBody(applied);
-    }
-    const outcome = await runUseCase(deps, applyBundle, input, {
-      idempotency: idempotencyOf(request),
-      present: appliedBody,
-    });
-    return replyWith(reply, outcome);
+    const { name, iccid, repeat = 1, more } = request.body as ApplyBody;
+    return answerApply(deps, request, reply, { name, iccid, repeat, ...(more ? { more } : {}) });
   });
 }

@@ -91,7 +91,13 @@ export function esimBody(row: EsimRow): EsimBody {
  * v2.5 shows it.
  */
 export type EsimDetailBody = EsimBody &
-  EsimLiveBody & { appleInstallUrl?: string; state: 'active' | 'suspended' | 'deactivated' };
+  EsimLiveBody & {
+    appleInstallUrl?: string;
+    androidInstallUrl?: string;
+    state: 'active' | 'suspended' | 'deactivated';
+    /** Not in v2.1's answer schema (left out there); v2.5 shows it. Empty when none. */
+    msisdn: string;
+  };
 
 export function esimDetailBody(row: EsimDetailRow): EsimDetailBody {
   return {
@@ -108,6 +114,7 @@ export function esimDetailBody(row: EsimDetailRow): EsimDetailBody {
     physical: false,
     assignedDate: row.assigned_date ?? '',
     state: row.state,
+    msisdn: row.msisdn ?? '',
   };
 }
 

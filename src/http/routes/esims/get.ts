@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors/error-codes.js';
 import type { Api } from '../../api.js';
-import { presentIn } from '../../versions/wire.js';
+import { presentIn, switchOn } from '../../versions/wire.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { findEsimDetail } from '../../../store/repositories/esim-repository.js';
 import type { EsimDetailRow } from '../../../store/repositories/esim-repository.js';
@@ -58,22 +58,40 @@ const schema = {
   },
 };
 
-const SUPPORTED_FIELDS = new Set(['appleInstallUrl']);
+const ANDROID_SETUP = 'https://esimsetup.android.com/esim_qrcode_provisioning?carddata=';
 
-/** Whether additionalFields asks for appleInstallUrl; 400 naming the first unknown field. */
-function wantsAppleInstallUrl(additionalFields: string | undefined): boolean {
-  if (additionalFields === undefined || additionalFields === '') return false;
+/** The install links additionalFields asks for. */
+interface InstallLinks {
+  readonly apple: boolean;
+  readonly android: boolean;
+}
+
+const NO_LINKS: InstallLinks = { apple: false, android: false };
+
+/**
+ * The links additionalFields asks for; 400 naming the first unknown field. v2.1 knows only
+ * appleInstallUrl; with `androidLinks` (v2.5) also androidInstallUrl, and installUrl for both.
+ */
+function installLinksOf(additionalFields: string | undefined, androidLinks: boolean): InstallLinks {
+  if (additionalFields === undefined || additionalFields === '') return NO_LINKS;
+  const supported = androidLinks
+    ? ['appleInstallUrl', 'androidInstallUrl', 'installUrl']
+    : ['appleInstallUrl'];
   const fields = additionalFields
     .split(',')
     .map((f) => f.trim())
     .filter((f) => f !== '');
-  const unknown = fields.find((f) => !SUPPORTED_FIELDS.has(f));
+  const unknown = fields.find((f) => !supported.includes(f));
   if (unknown !== undefined) {
     throw badRequest(
-      `query parameter additionalFields: "${unknown}" is not supported; supported: appleInstallUrl`,
+      `query parameter additionalFields: "${unknown}" is not supported; supported: ${supported.join(', ')}`,
     );
   }
-  return fields.length > 0;
+  const both = fields.includes('installUrl');
+  return {
+    apple: both || fields.includes('appleInstallUrl'),
+    android: both || fields.includes('androidInstallUrl'),
+  };
 }
 
 /** The detail-row cache where it can be correct (detail-cache.ts): SQLite, ESIM_CACHE_MS > 0. */
@@ -107,8 +125,11 @@ export function registerGetEsim(app: Api, deps: AppDeps): void {
             findEsimDetail(db, organisationId, iccid),
           )));
     if (row === undefined) throw esimNotFound(iccid);
-    const apple = wantsAppleInstallUrl(request.query.additionalFields);
-    if (cache !== undefined && !apple) {
+    const links = installLinksOf(
+      request.query.additionalFields,
+      switchOn(request, 'androidInstallUrl'),
+    );
+    if (cache !== undefined && !links.apple && !links.android) {
       let json = bodies.get(row);
       if (json === undefined) {
         // What Fastify itself would use for this body: the route's 200 serializer.
@@ -121,7 +142,9 @@ export function registerGetEsim(app: Api, deps: AppDeps): void {
       return reply.type(JSON_CONTENT_TYPE).send(json);
     }
     const body: EsimDetailBody = esimDetailBody(row);
-    if (apple) body.appleInstallUrl = APPLE_SETUP + encodeURIComponent(activationCode(row));
+    const code = encodeURIComponent(activationCode(row));
+    if (links.apple) body.appleInstallUrl = APPLE_SETUP + code;
+    if (links.android) body.androidInstallUrl = ANDROID_SETUP + code;
     return body;
   });
 }

@@ -58,7 +58,7 @@ export function registerGetOrder(app: Api, deps: AppDeps): void {
       switchOn(request, 'asyncOrders') &&
       (await isStillProcessing(deps, organisationId, orderReference))
     ) {
-      throw stillProcessing();
+      throw stillProcessing(orderReference);
     }
     // Another organisation's order reads exactly like one that does not exist.
     throw notFound(`order ${orderReference} not found`);

@@ -17,6 +17,7 @@ import {
 import { notFound } from '../../../domain/errors/error-codes.js';
 import { switchOn } from '../../versions/wire.js';
 import { readOrderBody } from './get.js';
+import { keepingBalance } from './placed-balance.js';
 import {
   IdempotencyHeaders,
   idempotencyConflict,
@@ -130,7 +131,7 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
           await validateOrder(deps, org, order);
         },
       });
-      if (state.state === 'processing') throw stillProcessing();
+      if (state.state === 'processing') throw stillProcessing(state.reference);
       const placed = await readOrderBody(deps, org.id, state.reference);
       if (placed === undefined) throw notFound(`order ${state.reference} not found`);
       return placed;
@@ -140,7 +141,11 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
       placeOrder,
       { org, request: order },
       // Orders are committed in groups, by organisation (store/group-commit.ts).
-      { idempotency: idempotencyOf(request), present: placedOrderBody, group: org.id },
+      {
+        idempotency: idempotencyOf(request),
+        present: keepingBalance(request, placedOrderBody),
+        group: org.id,
+      },
     );
     return replyWith(reply, outcome);
   });

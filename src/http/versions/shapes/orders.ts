@@ -7,6 +7,7 @@ import { OrderSchema } from '../../routes/orders/order-schema.js';
 import { toMajor, toMajorText } from '../money.js';
 import type { AppDeps } from '../../../deps.js';
 import { balanceAfterOrder } from '../../../store/repositories/ledger-repository.js';
+import { balanceLeftBy } from '../../routes/orders/placed-balance.js';
 import { money, without } from './schema-tools.js';
 
 // Orders on the later versions. v2.2: `assigned` for v2.1's extension field `assign`, a list
@@ -280,22 +281,32 @@ export function sharedOrderBody(request: FastifyRequest): void {
   body.order = [line];
 }
 
+/** The answer `shaped` (a fresh object of orderV24Answer) with the running balance, if any. */
+function withRunningBalance(
+  shaped: Record<string, unknown>,
+  after: number | null | undefined,
+  currency: string,
+): Record<string, unknown> {
+  if (after !== null && after !== undefined)
+    shaped['runningBalance'] = toMajorText(after, currency);
+  return shaped;
+}
+
 /**
  * v2.5: a placed order also carries `runningBalance`, the balance its payment left (its journal
- * entry's balance_after), in major units as a decimal string.
+ * entry's balance_after), in major units as a decimal string. The order this request placed
+ * brings it from placement; only a replay or an order placed in the background reads it.
  */
-export async function orderV25Answer(
+export function orderV25Answer(
   body: OrderBody,
   request: FastifyRequest,
   deps: AppDeps,
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   const shaped = orderV24Answer(body, request, request.ip);
   if (body.status === 'validated' || body.orderReference === '') return shaped;
-  const after = await balanceAfterOrder(
-    deps.store.db,
-    request.organisation.id,
-    body.orderReference,
+  const left = balanceLeftBy(request);
+  if (left !== undefined) return withRunningBalance(shaped, left, body.currency);
+  return balanceAfterOrder(deps.store.db, request.organisation.id, body.orderReference).then(
+    (after) => withRunningBalance(shaped, after, body.currency),
   );
-  if (after === undefined) return shaped;
-  return { ...shaped, runningBalance: toMajorText(after, body.currency) };
 }
