@@ -369,7 +369,7 @@ export interface EsimClient {
    *
    * `GET /v2.1/callbacks`
    *
-   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers.
+   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
    */
   listCallbacks(input?: {
     query?: NonNullable<operations['listCallbacks']['parameters']['query']>;
@@ -589,6 +589,18 @@ export interface EsimClient {
     >['content']['application/vnd.esim.snapshot+json'];
     signal?: AbortSignal;
   }): Promise<operations['simImportSnapshot']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Read the request journal
+   *
+   * `GET /_sim/requests`
+   *
+   * Recent API calls made with an organisation key, newest first: method, path (without its query), status, time by the simulated clock and duration. The journal keeps about the newest 5,000 calls of the simulator.
+   */
+  simListRequests(input?: {
+    query?: NonNullable<operations['simListRequests']['parameters']['query']>;
+    signal?: AbortSignal;
+  }): Promise<operations['simListRequests']['responses'][200]['content']['application/json']>;
 }
 
 /**
@@ -694,5 +706,6 @@ export function createClient(options: ClientOptions): EsimClient {
         { method: 'PUT', path: '/_sim/snapshot', bodyType: 'application/vnd.esim.snapshot+json' },
         input,
       ),
+    simListRequests: (input) => call({ method: 'GET', path: '/_sim/requests' }, input),
   };
 }

@@ -165,6 +165,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/_sim/requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the request journal
+     * @description Recent API calls made with an organisation key, newest first: method, path (without its query), status, time by the simulated clock and duration. The journal keeps about the newest 5,000 calls of the simulator.
+     */
+    get: operations['simListRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/_sim/reset': {
     parameters: {
       query?: never;
@@ -275,7 +295,7 @@ export interface paths {
     };
     /**
      * List usage callback deliveries
-     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers.
+     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
      */
     get: operations['listCallbacks'];
     put?: never;
@@ -2014,6 +2034,100 @@ export interface operations {
       };
     };
   };
+  simListRequests: {
+    parameters: {
+      query?: {
+        /** @description At most this many. */
+        limit?: number;
+        /** @description Only this organisation’s calls. */
+        organisation?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Recent API calls, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "requests": [
+           *         {
+           *           "organisationId": "6b1f0c9e-2f4e-4a8e-9d8b-1f2a3c4d5e6f",
+           *           "at": "2026-11-23T17:56:18.900Z",
+           *           "method": "POST",
+           *           "path": "/v2.1/orders",
+           *           "status": 200,
+           *           "durationMs": 12
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            requests: {
+              /** @description RFC 3339 UTC, simulated time. */
+              at: string;
+              durationMs: number;
+              method: string;
+              organisationId: string;
+              path: string;
+              status: number;
+            }[];
+          };
+        };
+      };
+      /** @description Bad request: the message names the offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description SIM_ADMIN_TOKEN is set and no bearer token was sent. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description SIM_ADMIN_TOKEN is set and the bearer token is wrong. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such eSIM. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error; no internals are exposed. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   simReset: {
     parameters: {
       query?: {
@@ -2495,6 +2609,10 @@ export interface operations {
   listCallbacks: {
     parameters: {
       query?: {
+        /** @description The deliveries newer than this key (set by the prev link). */
+        after?: string;
+        /** @description The deliveries older than this key (set by the next link). */
+        before?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */
         page?: string;
         /** @description Deliveries per page, 1 to 500 (default 50). */

@@ -50,7 +50,7 @@ export interface EsimClient {
    *
    * `GET /v2.2/catalogue`
    *
-   * Only bundles of the organisation groups are listed. Filters combine with AND. The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
+   * Only bundles of the organisation groups are listed. Filters combine with AND; `eq:` in front of a text filter matches it whole (`description=eq:eSIM, 1GB, 7 Days, France, V2`), and lt, lte, gt, gte do not apply to text (400). The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
    */
   listCatalogue(input?: {
     query?: NonNullable<operations['listCatalogue']['parameters']['query']>;
@@ -271,6 +271,22 @@ export interface EsimClient {
   }): Promise<operations['listEsimBundles']['responses'][200]['content']['application/json']>;
 
   /**
+   * Apply a bundle from inventory to this eSIM (deprecated)
+   *
+   * `POST /v2.2/esims/{iccid}/bundles`
+   *
+   * Deprecated: use POST /esims/apply with iccid, which this route is the same as (the apply is recorded as an order, more than five bundles are applied in the background). Takes `repeat` units of the bundle from inventory and assigns them to the eSIM of the path. Accepts Idempotency-Key.
+   */
+  applyBundleToEsim(input: {
+    path: operations['applyBundleToEsim']['parameters']['path'];
+    headers?: NonNullable<operations['applyBundleToEsim']['parameters']['header']>;
+    body: NonNullable<
+      operations['applyBundleToEsim']['requestBody']
+    >['content']['application/json'];
+    signal?: AbortSignal;
+  }): Promise<operations['applyBundleToEsim']['responses'][200]['content']['application/json']>;
+
+  /**
    * Get one bundle of an eSIM with its assignments
    *
    * `GET /v2.2/esims/{iccid}/bundles/{name}`
@@ -350,7 +366,7 @@ export interface EsimClient {
    *
    * `GET /v2.2/callbacks`
    *
-   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers.
+   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
    */
   listCallbacks(input?: {
     query?: NonNullable<operations['listCallbacks']['parameters']['query']>;
@@ -437,6 +453,11 @@ export function createClient(options: ClientOptions): EsimClient {
         input,
       ),
     listEsimBundles: (input) => call({ method: 'GET', path: '/v2.2/esims/{iccid}/bundles' }, input),
+    applyBundleToEsim: (input) =>
+      call(
+        { method: 'POST', path: '/v2.2/esims/{iccid}/bundles', bodyType: 'application/json' },
+        input,
+      ),
     getEsimBundle: (input) =>
       call({ method: 'GET', path: '/v2.2/esims/{iccid}/bundles/{name}' }, input),
     revokeBundleByName: (input) =>

@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * List usage callback deliveries
-     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers.
+     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
      */
     get: operations['listCallbacks'];
     put?: never;
@@ -70,7 +70,7 @@ export interface paths {
     };
     /**
      * List the bundles the organisation may order
-     * @description Only bundles of the organisation groups are listed. Filters combine with AND. The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
+     * @description Only bundles of the organisation groups are listed. Filters combine with AND; `eq:` in front of a text filter matches it whole (`description=eq:eSIM, 1GB, 7 Days, France, V2`), and lt, lte, gt, gte do not apply to text (400). The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
      */
     get: operations['listCatalogue'];
     put?: never;
@@ -158,7 +158,12 @@ export interface paths {
      */
     get: operations['listEsimBundles'];
     put?: never;
-    post?: never;
+    /**
+     * Apply a bundle from inventory to this eSIM (deprecated)
+     * @deprecated
+     * @description Deprecated: use POST /esims/apply with iccid, which this route is the same as (the apply is recorded as an order, more than five bundles are applied in the background). Takes `repeat` units of the bundle from inventory and assigns them to the eSIM of the path. Accepts Idempotency-Key.
+     */
+    post: operations['applyBundleToEsim'];
     delete?: never;
     options?: never;
     head?: never;
@@ -673,6 +678,10 @@ export interface operations {
   listCallbacks: {
     parameters: {
       query?: {
+        /** @description The deliveries newer than this key (set by the prev link). */
+        after?: string;
+        /** @description The deliveries older than this key (set by the next link). */
+        before?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */
         page?: string;
         /** @description Deliveries per page, 1 to 500 (default 50). */
@@ -1501,6 +1510,16 @@ export interface operations {
       query?: {
         /** @description asc: oldest first (default); desc: newest first. */
         direction?: 'asc' | 'desc';
+        /**
+         * @description With filterBy=iccid: the ICCID, whole (eq:<iccid> or the ICCID alone). The list then holds that eSIM, or nothing when the organisation has no such eSIM.
+         * @example 8944500102198304826
+         */
+        filter?: string;
+        /**
+         * @description The field filter applies to: iccid. The live service also names customerRef, lastAction, actionDate and assignedDate; this service answers them with a 400 rather than an unfiltered list.
+         * @example iccid
+         */
+        filterBy?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */
         page?: string;
         /** @description eSIMs per page, 1 to 500 (default 50). */
@@ -2122,6 +2141,232 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  applyBundleToEsim: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. A unique key (e.g. a UUID) that makes the request safe to retry: the first response is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key and request. The same key with a different request, or while the first request is still running, is a 409. */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        iccid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "esim_1GB_7D_GB_V2",
+         *       "repeat": 1
+         *     }
+         */
+        'application/json': {
+          /** @description Bundle name (case-sensitive). */
+          name: string;
+          /**
+           * @description Units to apply, 1 to 100; they queue one after another.
+           * @default 1
+           */
+          repeat?: number;
+          /** @description Accepted for compatibility and ignored: every bundle of this service starts on first use. */
+          startTime?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "esims": [
+           *         {
+           *           "iccid": "8904862156008465066",
+           *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
+           *           "smdpAddress": "smdp.esim-bundle.example",
+           *           "status": "Successfully Assigned",
+           *           "bundle": "esim_2GB_10D_FR_V2",
+           *           "assignmentId": "55ce68c6-5619-4bc3-8de0-c511f357066b",
+           *           "bundleState": "Queued"
+           *         },
+           *         {
+           *           "iccid": "8904862156008465066",
+           *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
+           *           "smdpAddress": "smdp.esim-bundle.example",
+           *           "status": "Successfully Assigned",
+           *           "bundle": "esim_2GB_10D_FR_V2",
+           *           "assignmentId": "b096a77f-d95d-40a0-8b53-737d688fbd9c",
+           *           "bundleState": "Queued"
+           *         }
+           *       ],
+           *       "applyReference": "ea683dd7-ba42-4c6f-8dbf-1e08d2aacca6"
+           *     }
+           */
+          'application/json': {
+            /** @description Reference of this apply (a UUID). */
+            applyReference: string;
+            /** @description One entry per unit applied. */
+            esims: {
+              /** @description Id of the assignment (for revoking it). */
+              assignmentId: string;
+              /** @description Bundle name. */
+              bundle: string;
+              /** @description State right after applying. */
+              bundleState: string;
+              iccid: string;
+              matchingId: string;
+              smdpAddress: string;
+              /** @description "Successfully Assigned". */
+              status: string;
+            }[];
+          };
+        };
+      };
+      /** @description Bad request: the message names the offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "the request is not valid",
+           *       "code": "bad_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid API key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "forbidden",
+           *       "code": "forbidden"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource, or it belongs to another organisation. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Idempotency-Key reused with a different request (code idempotency_key_reused), or the first request with this key is still running (code idempotency_in_progress; retry later). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "the request conflicts with the current state",
+           *       "code": "conflict"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is larger than BODY_LIMIT_BYTES. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "request body is too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "request body must be application/json",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "rate limit exceeded",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error; no internals are exposed. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "internal server error",
+           *       "code": "internal"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
         };
       };
     };
@@ -3320,12 +3565,22 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description eSIM to apply to (the organisation must own it; otherwise 404). Omitted: a new eSIM is issued. */
+          /** @description Several bundles in one apply (instead of `name`): each entry on a new eSIM of its own, or on `iccid` when given. One applyReference; all or nothing. */
+          bundles?: {
+            /** @description Bundle name (case-sensitive). */
+            name: string;
+            /**
+             * @description Units of this bundle, 1 to 100; on one eSIM they queue one after another.
+             * @default 1
+             */
+            repeat?: number;
+          }[];
+          /** @description eSIM to apply to (the organisation must own it; otherwise 404); with `bundles`, every entry goes onto it. Omitted: a new eSIM is issued (one per `bundles` entry). */
           iccid?: string;
-          /** @description Bundle name (case-sensitive). */
-          name: string;
+          /** @description Bundle name (case-sensitive); or `bundles` for several. */
+          name?: string;
           /**
-           * @description Units to apply to that eSIM, 1 to 100; they queue one after another.
+           * @description Units of `name`, 1 to 100; on one eSIM they queue one after another.
            * @default 1
            */
           repeat?: number;
@@ -3502,6 +3757,24 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
         };
       };
     };
@@ -4466,6 +4739,18 @@ export interface operations {
   listOrders: {
     parameters: {
       query?: {
+        /**
+         * @description When the order was placed, as conditions that must all hold: `<operator>:<time>` or a bare time (eq). Operators eq, lt, lte, gt, gte; a time is RFC 3339 (2024-01-31T23:59:59Z) or a date (2024-01-31, the whole UTC day). Repeat the parameter for a range: createdAt=gte:2024-01-01&createdAt=lt:2024-02-01.
+         * @example [
+         *       "gte:2024-01-01T00:00:00Z",
+         *       "lte:2024-01-31T23:59:59Z"
+         *     ]
+         */
+        createdAt?: string[];
+        /** @description Accepted for compatibility: assigned lines always carry their eSIMs. */
+        includeIccids?: boolean;
+        /** @description Orders per page (the live name of perPage; it wins when both are sent). */
+        limit?: number;
         /** @description Page to return, a whole number from 1. A page past the end returns []. */
         page?: string;
         /** @description Orders per page, 1 to 500 (default 50). */
@@ -4873,6 +5158,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
+        };
+      };
     };
   };
   getOrder: {
@@ -5038,6 +5341,24 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
         };
       };
     };

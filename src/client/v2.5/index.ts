@@ -50,7 +50,7 @@ export interface EsimClient {
    *
    * `GET /v2.5/catalogue`
    *
-   * Only bundles of the organisation groups are listed. Filters combine with AND. The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
+   * Only bundles of the organisation groups are listed. Filters combine with AND; `eq:` in front of a text filter matches it whole (`description=eq:eSIM, 1GB, 7 Days, France, V2`), and lt, lte, gt, gte do not apply to text (400). The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
    */
   listCatalogue(input?: {
     query?: NonNullable<operations['listCatalogue']['parameters']['query']>;
@@ -284,6 +284,22 @@ export interface EsimClient {
   }): Promise<operations['listEsimBundles']['responses'][200]['content']['application/json']>;
 
   /**
+   * Apply a bundle from inventory to this eSIM (deprecated)
+   *
+   * `POST /v2.5/esims/{iccid}/bundles`
+   *
+   * Deprecated: use POST /esims/apply with iccid, which this route is the same as (the apply is recorded as an order, more than five bundles are applied in the background). Takes `repeat` units of the bundle from inventory and assigns them to the eSIM of the path. Accepts Idempotency-Key.
+   */
+  applyBundleToEsim(input: {
+    path: operations['applyBundleToEsim']['parameters']['path'];
+    headers?: NonNullable<operations['applyBundleToEsim']['parameters']['header']>;
+    body: NonNullable<
+      operations['applyBundleToEsim']['requestBody']
+    >['content']['application/json'];
+    signal?: AbortSignal;
+  }): Promise<operations['applyBundleToEsim']['responses'][200]['content']['application/json']>;
+
+  /**
    * Get one bundle of an eSIM with its assignments
    *
    * `GET /v2.5/esims/{iccid}/bundles/{name}`
@@ -363,7 +379,7 @@ export interface EsimClient {
    *
    * `GET /v2.5/callbacks`
    *
-   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers.
+   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
    */
   listCallbacks(input?: {
     query?: NonNullable<operations['listCallbacks']['parameters']['query']>;
@@ -410,6 +426,17 @@ export interface EsimClient {
   >;
 
   /**
+   * Get API details
+   *
+   * `GET /v2.5/`
+   *
+   * The service, the interface version of the path, and the organisation of the key: a cheap check that the address and the API key work. Links are absolute when PUBLIC_BASE_URL is set.
+   */
+  getApiDetails(input?: {
+    signal?: AbortSignal;
+  }): Promise<operations['getApiDetails']['responses'][200]['content']['application/json']>;
+
+  /**
    * Suspend or unsuspend an eSIM
    *
    * `POST /v2.5/esims/{iccid}/suspend`
@@ -434,6 +461,17 @@ export interface EsimClient {
     path: operations['getEsimSuspension']['parameters']['path'];
     signal?: AbortSignal;
   }): Promise<operations['getEsimSuspension']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Consumption prices by country
+   *
+   * `GET /v2.5/catalogue/prices`
+   *
+   * For an organisation on Consumption billing: in each country that is the base country of a bundle of its groups, per group (the profile), the price of 1000 MB: what the group’s cheapest bundle there costs per 1000 MB, rounded up to the currency’s minor unit. Unlimited bundles have no such price. Countries in ISO order, profiles by name; no paging (one entry per country). `hash` is the SHA-256 (hex) of the `prices` array as sent: it changes exactly when a price does. An organisation on FixedCost billing gets 403 consumption_billing_only.
+   */
+  listConsumptionPrices(input?: {
+    signal?: AbortSignal;
+  }): Promise<operations['listConsumptionPrices']['responses'][200]['content']['application/json']>;
 }
 
 /**
@@ -477,6 +515,11 @@ export function createClient(options: ClientOptions): EsimClient {
         input,
       ),
     listEsimBundles: (input) => call({ method: 'GET', path: '/v2.5/esims/{iccid}/bundles' }, input),
+    applyBundleToEsim: (input) =>
+      call(
+        { method: 'POST', path: '/v2.5/esims/{iccid}/bundles', bodyType: 'application/json' },
+        input,
+      ),
     getEsimBundle: (input) =>
       call({ method: 'GET', path: '/v2.5/esims/{iccid}/bundles/{name}' }, input),
     revokeBundleByName: (input) =>
@@ -501,6 +544,7 @@ export function createClient(options: ClientOptions): EsimClient {
     resendCallback: (input) => call({ method: 'POST', path: '/v2.5/callbacks/{id}/resend' }, input),
     checkEsimCompatibility: (input) =>
       call({ method: 'GET', path: '/v2.5/esims/{iccid}/compatible/{bundle}' }, input),
+    getApiDetails: (input) => call({ method: 'GET', path: '/v2.5/' }, input),
     suspendEsim: (input) =>
       call(
         { method: 'POST', path: '/v2.5/esims/{iccid}/suspend', bodyType: 'application/json' },
@@ -508,5 +552,7 @@ export function createClient(options: ClientOptions): EsimClient {
       ),
     getEsimSuspension: (input) =>
       call({ method: 'GET', path: '/v2.5/esims/{iccid}/suspend' }, input),
+    listConsumptionPrices: (input) =>
+      call({ method: 'GET', path: '/v2.5/catalogue/prices' }, input),
   };
 }

@@ -1,6 +1,26 @@
 // Generated from /v2.5/openapi.json by scripts/api-files (npm run api:generate). Do not edit.
 
 export interface paths {
+  '/v2.5/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get API details
+     * @description The service, the interface version of the path, and the organisation of the key: a cheap check that the address and the API key work. Links are absolute when PUBLIC_BASE_URL is set.
+     */
+    get: operations['getApiDetails'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2.5/callbacks': {
     parameters: {
       query?: never;
@@ -10,7 +30,7 @@ export interface paths {
     };
     /**
      * List usage callback deliveries
-     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers.
+     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
      */
     get: operations['listCallbacks'];
     put?: never;
@@ -70,7 +90,7 @@ export interface paths {
     };
     /**
      * List the bundles the organisation may order
-     * @description Only bundles of the organisation groups are listed. Filters combine with AND. The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
+     * @description Only bundles of the organisation groups are listed. Filters combine with AND; `eq:` in front of a text filter matches it whole (`description=eq:eSIM, 1GB, 7 Days, France, V2`), and lt, lte, gt, gte do not apply to text (400). The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.
      */
     get: operations['listCatalogue'];
     put?: never;
@@ -93,6 +113,26 @@ export interface paths {
      * @description A bundle outside the organisation groups is answered like an unknown one (404).
      */
     get: operations['getCatalogueBundle'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2.5/catalogue/prices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Consumption prices by country
+     * @description For an organisation on Consumption billing: in each country that is the base country of a bundle of its groups, per group (the profile), the price of 1000 MB: what the group’s cheapest bundle there costs per 1000 MB, rounded up to the currency’s minor unit. Unlimited bundles have no such price. Countries in ISO order, profiles by name; no paging (one entry per country). `hash` is the SHA-256 (hex) of the `prices` array as sent: it changes exactly when a price does. An organisation on FixedCost billing gets 403 consumption_billing_only.
+     */
+    get: operations['listConsumptionPrices'];
     put?: never;
     post?: never;
     delete?: never;
@@ -162,7 +202,12 @@ export interface paths {
      */
     get: operations['listEsimBundles'];
     put?: never;
-    post?: never;
+    /**
+     * Apply a bundle from inventory to this eSIM (deprecated)
+     * @deprecated
+     * @description Deprecated: use POST /esims/apply with iccid, which this route is the same as (the apply is recorded as an order, more than five bundles are applied in the background). Takes `repeat` units of the bundle from inventory and assigns them to the eSIM of the path. Accepts Idempotency-Key.
+     */
+    post: operations['applyBundleToEsim'];
     delete?: never;
     options?: never;
     head?: never;
@@ -698,9 +743,104 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  getApiDetails: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The API details. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The interactive documentation. */
+            documentation: string;
+            /** @description The service. */
+            name: string;
+            /** @description This version’s OpenAPI document. */
+            openapi: string;
+            /** @description The name of the organisation the key belongs to. */
+            organisation: string;
+            /** @description The interface version of this path, e.g. "2.3". */
+            version: string;
+          };
+        };
+      };
+      /** @description Bad request: the message names the offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "the request is not valid",
+           *       "code": "bad_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid API key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "forbidden",
+           *       "code": "forbidden"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "rate limit exceeded",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error; no internals are exposed. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "internal server error",
+           *       "code": "internal"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listCallbacks: {
     parameters: {
       query?: {
+        /** @description The deliveries newer than this key (set by the prev link). */
+        after?: string;
+        /** @description The deliveries older than this key (set by the next link). */
+        before?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */
         page?: string;
         /** @description Deliveries per page, 1 to 500 (default 50). */
@@ -1524,11 +1664,132 @@ export interface operations {
       };
     };
   };
+  listConsumptionPrices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The consumption prices. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description SHA-256 of the price data (the prices array), hex. */
+            hash: string;
+            prices: {
+              country: {
+                /** @description ISO 3166-1 alpha-2 code. */
+                iso: string;
+                /** @description Country name. */
+                name: string;
+              };
+              /** @description One price per profile. */
+              prices: {
+                country: {
+                  /** @description ISO 3166-1 alpha-2 code. */
+                  iso: string;
+                  /** @description Country name. */
+                  name: string;
+                };
+                /** @description ISO 4217 code: the organisation currency. */
+                currency: string;
+                /**
+                 * Format: uuid
+                 * @description Identifies the price of this country and profile; the same on every read.
+                 */
+                id: string;
+                /** @description Price of 1000 MB of data, major units of `currency` as a decimal string (e.g. "2.28"). */
+                price: string;
+                /** @description The bundle group of the organisation the price is of (e.g. Standard eSIM Bundles). */
+                profile: string;
+              }[];
+            }[];
+          };
+        };
+      };
+      /** @description Bad request: the message names the offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "the request is not valid",
+           *       "code": "bad_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid API key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "forbidden",
+           *       "code": "forbidden"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "rate limit exceeded",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error; no internals are exposed. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "internal server error",
+           *       "code": "internal"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listEsims: {
     parameters: {
       query?: {
         /** @description asc: oldest first (default); desc: newest first. */
         direction?: 'asc' | 'desc';
+        /**
+         * @description With filterBy=iccid: the ICCID, whole (eq:<iccid> or the ICCID alone). The list then holds that eSIM, or nothing when the organisation has no such eSIM.
+         * @example 8944500102198304826
+         */
+        filter?: string;
+        /**
+         * @description The field filter applies to: iccid. The live service also names customerRef, lastAction, actionDate and assignedDate; this service answers them with a 400 rather than an unfiltered list.
+         * @example iccid
+         */
+        filterBy?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */
         page?: string;
         /** @description eSIMs per page, 1 to 500 (default 50). */
@@ -1844,7 +2105,7 @@ export interface operations {
   getEsim: {
     parameters: {
       query?: {
-        /** @description Comma-separated extra fields to include. Supported: appleInstallUrl. Unknown names are a 400. */
+        /** @description Comma-separated extra fields: appleInstallUrl, androidInstallUrl, or installUrl for both. Unknown names are a 400. */
         additionalFields?: string;
       };
       header?: never;
@@ -1878,12 +2139,16 @@ export interface operations {
            *       "assignedDate": "2026-11-23T17:55:18.595Z",
            *       "appleInstallUrl": "https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA%3A1%24smdp.esim-bundle.example%24CX2M5-HKC2I-Z4ZY2-0EXZV",
            *       "state": "active",
-           *       "brandingId": "(default)"
+           *       "brandingId": "(default)",
+           *       "msisdn": "",
+           *       "profileName": "default"
            *     }
            */
           'application/json': {
             /** @description When lastAction happened, RFC 3339 UTC; empty when none. */
             actionDate: string;
+            /** @description With additionalFields=androidInstallUrl or installUrl: https://esimsetup.android.com/esim_qrcode_provisioning?carddata= followed by the URL-encoded activation code LPA:1$<smdpAddress>$<matchingId>. */
+            androidInstallUrl?: string;
             /** @description https://esimsetup.apple.com/esim_qrcode_provisioning?carddata= followed by the URL-encoded activation code LPA:1$<smdpAddress>$<matchingId>. */
             appleInstallUrl?: string;
             /** @description When a bundle was first assigned to the eSIM, RFC 3339 UTC; empty when never. */
@@ -1900,10 +2165,14 @@ export interface operations {
             lastAction: string;
             /** @description Matching ID of the profile, e.g. ABCDE-FGHIJ-KLMNO-PQRST. */
             matchingId: string;
+            /** @description The eSIM phone number (E.164 digits, no +), given by the network for SMS; empty when it has none. */
+            msisdn: string;
             /** @description Whether this is a physical SIM: always false here. */
             physical: boolean;
             /** @description PIN, 4 digits. */
             pin: string;
+            /** @description The network profile the eSIM was issued with: "default", the one profile of this service, which takes every bundle. */
+            profileName: string;
             /** @description Released (not yet installed), Downloaded, Installed or Unavailable (deleted from the device). */
             profileStatus: string;
             /** @description PUK, 8 digits. */
@@ -2139,7 +2408,18 @@ export interface operations {
            *               "assignmentDateTime": "2026-11-23T17:55:18.595Z",
            *               "startTime": "",
            *               "endTime": "",
-           *               "validUntil": "2027-11-23T17:55:18.595Z"
+           *               "validUntil": "2027-11-23T17:55:18.595Z",
+           *               "allowances": [
+           *                 {
+           *                   "type": "DATA",
+           *                   "service": "STANDARD",
+           *                   "description": "Data",
+           *                   "initialAmount": 2000000000,
+           *                   "remainingAmount": 2000000000,
+           *                   "unit": "BYTES",
+           *                   "unlimited": false
+           *                 }
+           *               ]
            *             },
            *             {
            *               "id": "55ce68c6-5619-4bc3-8de0-c511f357066b",
@@ -2154,7 +2434,18 @@ export interface operations {
            *               "assignmentDateTime": "2026-11-23T17:55:18.679Z",
            *               "startTime": "",
            *               "endTime": "",
-           *               "validUntil": "2027-11-23T17:55:18.679Z"
+           *               "validUntil": "2027-11-23T17:55:18.679Z",
+           *               "allowances": [
+           *                 {
+           *                   "type": "DATA",
+           *                   "service": "STANDARD",
+           *                   "description": "Data",
+           *                   "initialAmount": 2000000000,
+           *                   "remainingAmount": 2000000000,
+           *                   "unit": "BYTES",
+           *                   "unlimited": false
+           *                 }
+           *               ]
            *             }
            *           ]
            *         }
@@ -2165,6 +2456,22 @@ export interface operations {
             bundles: {
               /** @description In the order assigned. */
               assignments: {
+                /** @description What the assignment gives: one DATA allowance, in bytes (as the quantities). */
+                allowances: {
+                  /** @description What the allowance is, in words. */
+                  description: string;
+                  /** @description At the start, in `unit`; -1 when unlimited. */
+                  initialAmount: number;
+                  /** @description Left, in `unit`; -1 when unlimited. */
+                  remainingAmount: number;
+                  /** @description STANDARD. */
+                  service: string;
+                  /** @description DATA: every bundle of this service carries data only. */
+                  type: string;
+                  /** @description BYTES. */
+                  unit: string;
+                  unlimited: boolean;
+                }[];
                 /** @description When it was assigned, RFC 3339 UTC. */
                 assignmentDateTime: string;
                 /** @description Live field name of the same reference (the order or apply reference); usable with the install-data routes. */
@@ -2275,6 +2582,232 @@ export interface operations {
       };
     };
   };
+  applyBundleToEsim: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional. A unique key (e.g. a UUID) that makes the request safe to retry: the first response is stored for 24 hours and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key and request. The same key with a different request, or while the first request is still running, is a 409. */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        iccid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "esim_1GB_7D_GB_V2",
+         *       "repeat": 1
+         *     }
+         */
+        'application/json': {
+          /** @description Bundle name (case-sensitive). */
+          name: string;
+          /**
+           * @description Units to apply, 1 to 100; they queue one after another.
+           * @default 1
+           */
+          repeat?: number;
+          /** @description Accepted for compatibility and ignored: every bundle of this service starts on first use. */
+          startTime?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "esims": [
+           *         {
+           *           "iccid": "8904862156008465066",
+           *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
+           *           "smdpAddress": "smdp.esim-bundle.example",
+           *           "status": "Successfully Assigned",
+           *           "bundle": "esim_2GB_10D_FR_V2",
+           *           "assignmentId": "55ce68c6-5619-4bc3-8de0-c511f357066b",
+           *           "bundleState": "Queued"
+           *         },
+           *         {
+           *           "iccid": "8904862156008465066",
+           *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
+           *           "smdpAddress": "smdp.esim-bundle.example",
+           *           "status": "Successfully Assigned",
+           *           "bundle": "esim_2GB_10D_FR_V2",
+           *           "assignmentId": "b096a77f-d95d-40a0-8b53-737d688fbd9c",
+           *           "bundleState": "Queued"
+           *         }
+           *       ],
+           *       "applyReference": "ea683dd7-ba42-4c6f-8dbf-1e08d2aacca6"
+           *     }
+           */
+          'application/json': {
+            /** @description Reference of this apply (a UUID). */
+            applyReference: string;
+            /** @description One entry per unit applied. */
+            esims: {
+              /** @description Id of the assignment (for revoking it). */
+              assignmentId: string;
+              /** @description Bundle name. */
+              bundle: string;
+              /** @description State right after applying. */
+              bundleState: string;
+              iccid: string;
+              matchingId: string;
+              smdpAddress: string;
+              /** @description "Successfully Assigned". */
+              status: string;
+            }[];
+          };
+        };
+      };
+      /** @description Bad request: the message names the offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "the request is not valid",
+           *       "code": "bad_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid API key. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "forbidden",
+           *       "code": "forbidden"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource, or it belongs to another organisation. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Idempotency-Key reused with a different request (code idempotency_key_reused), or the first request with this key is still running (code idempotency_in_progress; retry later). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "the request conflicts with the current state",
+           *       "code": "conflict"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is larger than BODY_LIMIT_BYTES. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "request body is too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "request body must be application/json",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "rate limit exceeded",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error; no internals are exposed. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "internal server error",
+           *       "code": "internal"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
+        };
+      };
+    };
+  };
   getEsimBundle: {
     parameters: {
       query?: never;
@@ -2313,7 +2846,18 @@ export interface operations {
            *           "assignmentDateTime": "2026-11-23T17:55:18.595Z",
            *           "startTime": "",
            *           "endTime": "",
-           *           "validUntil": "2027-11-23T17:55:18.595Z"
+           *           "validUntil": "2027-11-23T17:55:18.595Z",
+           *           "allowances": [
+           *             {
+           *               "type": "DATA",
+           *               "service": "STANDARD",
+           *               "description": "Data",
+           *               "initialAmount": 2000000000,
+           *               "remainingAmount": 2000000000,
+           *               "unit": "BYTES",
+           *               "unlimited": false
+           *             }
+           *           ]
            *         },
            *         {
            *           "id": "55ce68c6-5619-4bc3-8de0-c511f357066b",
@@ -2328,7 +2872,18 @@ export interface operations {
            *           "assignmentDateTime": "2026-11-23T17:55:18.679Z",
            *           "startTime": "",
            *           "endTime": "",
-           *           "validUntil": "2027-11-23T17:55:18.679Z"
+           *           "validUntil": "2027-11-23T17:55:18.679Z",
+           *           "allowances": [
+           *             {
+           *               "type": "DATA",
+           *               "service": "STANDARD",
+           *               "description": "Data",
+           *               "initialAmount": 2000000000,
+           *               "remainingAmount": 2000000000,
+           *               "unit": "BYTES",
+           *               "unlimited": false
+           *             }
+           *           ]
            *         }
            *       ]
            *     }
@@ -2336,6 +2891,22 @@ export interface operations {
           'application/json': {
             /** @description In the order assigned. */
             assignments: {
+              /** @description What the assignment gives: one DATA allowance, in bytes (as the quantities). */
+              allowances: {
+                /** @description What the allowance is, in words. */
+                description: string;
+                /** @description At the start, in `unit`; -1 when unlimited. */
+                initialAmount: number;
+                /** @description Left, in `unit`; -1 when unlimited. */
+                remainingAmount: number;
+                /** @description STANDARD. */
+                service: string;
+                /** @description DATA: every bundle of this service carries data only. */
+                type: string;
+                /** @description BYTES. */
+                unit: string;
+                unlimited: boolean;
+              }[];
               /** @description When it was assigned, RFC 3339 UTC. */
               assignmentDateTime: string;
               /** @description Live field name of the same reference (the order or apply reference); usable with the install-data routes. */
@@ -3741,12 +4312,26 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description eSIM to apply to (the organisation must own it; otherwise 404). Omitted: a new eSIM is issued. */
+          /** @description Accepted for compatibility: every eSIM of this service can take every bundle, so no other eSIM is ever needed and it changes nothing. */
+          allowReassign?: boolean;
+          /** @description Several bundles in one apply (instead of `name`): each entry on a new eSIM of its own, or on `iccid` when given. One applyReference; all or nothing. */
+          bundles?: {
+            /** @description Accepted for compatibility: every eSIM of this service can take every bundle, so no other eSIM is ever needed and it changes nothing. */
+            allowReassign?: boolean;
+            /** @description Bundle name (case-sensitive). */
+            name: string;
+            /**
+             * @description Units of this bundle, 1 to 100; on one eSIM they queue one after another.
+             * @default 1
+             */
+            repeat?: number;
+          }[];
+          /** @description eSIM to apply to (the organisation must own it; otherwise 404); with `bundles`, every entry goes onto it. Omitted: a new eSIM is issued (one per `bundles` entry). */
           iccid?: string;
-          /** @description Bundle name (case-sensitive). */
-          name: string;
+          /** @description Bundle name (case-sensitive); or `bundles` for several. */
+          name?: string;
           /**
-           * @description Units to apply to that eSIM, 1 to 100; they queue one after another.
+           * @description Units of `name`, 1 to 100; on one eSIM they queue one after another.
            * @default 1
            */
           repeat?: number;
@@ -3923,6 +4508,24 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
         };
       };
     };
@@ -4887,6 +5490,18 @@ export interface operations {
   listOrders: {
     parameters: {
       query?: {
+        /**
+         * @description When the order was placed, as conditions that must all hold: `<operator>:<time>` or a bare time (eq). Operators eq, lt, lte, gt, gte; a time is RFC 3339 (2024-01-31T23:59:59Z) or a date (2024-01-31, the whole UTC day). Repeat the parameter for a range: createdAt=gte:2024-01-01&createdAt=lt:2024-02-01.
+         * @example [
+         *       "gte:2024-01-01T00:00:00Z",
+         *       "lte:2024-01-31T23:59:59Z"
+         *     ]
+         */
+        createdAt?: string[];
+        /** @description Accepted for compatibility: assigned lines always carry their eSIMs. */
+        includeIccids?: boolean;
+        /** @description Orders per page (the live name of perPage; it wins when both are sent). */
+        limit?: number;
         /** @description Page to return, a whole number from 1. A page past the end returns []. */
         page?: string;
         /** @description Orders per page, 1 to 500 (default 50). */
@@ -5317,6 +5932,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
+        };
+      };
     };
   };
   getOrder: {
@@ -5491,6 +6124,24 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Processing: more than five bundles are processed in the background. Ask again after Retry-After seconds; nothing is charged twice. */
+      503: {
+        headers: {
+          /** @description Seconds to wait before asking again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Always `processing`. */
+            code: string;
+            /** @description Always "Processing - come back later or use the Retry-After (seconds) header". */
+            message: string;
+            /** @description The reference the order (or apply) will have. GET /orders/{orderReference} answers this same 503 until it is done, then the order; repeating the request (same Idempotency-Key, or the same request without one) answers it too. Left out when the request is answered 503 by a concurrent copy of itself. */
+            orderReference?: string;
+          };
         };
       };
     };
