@@ -162,11 +162,7 @@ async function rerunAlone(w: Writer, items: readonly Item[]): Promise<void> {
 }
 
 /** Runs one write inside a savepoint of the batch transaction. Throws only when the savepoint does. */
-async function runIsolated(
-  trx: Transaction<Schema>,
-  batch: Batch,
-  item: Item,
-): Promise<Outcome> {
+async function runIsolated(trx: Transaction<Schema>, batch: Batch, item: Item): Promise<Outcome> {
   await sql`savepoint ${SAVEPOINT}`.execute(trx);
   const mark = batch.mark();
   let outcome: Outcome;

@@ -175,7 +175,8 @@ export async function debit(
 ): Promise<Funds | undefined> {
   const batch = batchOf(trx);
   if (batch !== undefined) {
-    const held = heldIn(batch, organisationId) ?? (await lockBatchFunds(trx, batch, organisationId));
+    const held =
+      heldIn(batch, organisationId) ?? (await lockBatchFunds(trx, batch, organisationId));
     const decision = held === undefined ? undefined : decide(held, true);
     // A write-off goes through the plain path, which writes the held funds to the row first.
     if (held !== undefined && decision !== undefined && decision.writeOff === undefined) {
