@@ -21,6 +21,14 @@ module.exports = {
       },
     },
     {
+      name: 'domain-never-reaches-http',
+      comment:
+        "Nor through another module: no chain of imports, type-only ones included, leads from the domain to src/http (the callback body the outbox stores is the domain's, domain/callbacks/callback-body.ts; its wire schema is the HTTP layer's).",
+      severity: 'error',
+      from: { path: '^src/domain/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(http|cli|portal)/', reachable: true },
+    },
+    {
       name: 'domain-by-noun',
       comment:
         'The domain is one folder per noun (docs/architecture.md, "The domain by noun"): no file lies loose in src/domain/.',

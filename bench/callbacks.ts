@@ -18,7 +18,7 @@ import { buildApp } from '../src/app.js';
 import { queueCallbackEvents } from '../src/store/repositories/callback-repository.js';
 import type { OutboxEvent } from '../src/store/repositories/callback-repository.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
-import { buildV3 } from '../src/callbacks/payload.js';
+import { buildV3 } from '../src/domain/callbacks/callback-body.js';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';

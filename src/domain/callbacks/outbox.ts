@@ -1,4 +1,4 @@
-import { buildV3 } from '../../callbacks/payload.js';
+import { buildV3 } from './callback-body.js';
 import { iso } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
 import type { Executor } from '../../store/database.js';
