@@ -53,21 +53,35 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/domain/errors/' },
     },
     {
-      name: 'store-names-few-domain-types',
+      name: 'store-up-one-door',
       comment:
-        'Imports from the store up to the domain are type-only (store-not-domain-rules) and name only these types: the domain objects repositories return (an organisation, a bundle, a portal user), the closed unions the schema stores (bundle states, callback versions) and the error codes an idempotency record keeps. A new one needs a reason and a line here.',
+        'The store names the domain through one file: store/domain-types.ts, which re-exports the types of domain/stored/types.ts (the domain objects repositories take and return, and the closed unions the schema stores). So imports from the store up to the domain are exactly one, type-only (store-not-domain-rules). A new type is added to those two files.',
       severity: 'error',
-      from: { path: '^src/store/' },
-      to: {
-        path: '^src/domain/',
-        pathNot: [
-          '^src/domain/organisations/organisation\\.ts$',
-          '^src/domain/catalogue/bundle\\.ts$',
-          '^src/domain/access/portal-user\\.ts$',
-          '^src/domain/esims/lifecycle/states\\.ts$',
-          '^src/domain/errors/error-codes\\.ts$',
-        ],
-      },
+      from: { path: '^src/store/', pathNot: '^src/store/domain-types\\.ts$' },
+      to: { path: '^src/domain/' },
+    },
+    {
+      name: 'store-domain-types-only-stored',
+      comment: 'store/domain-types.ts imports only domain/stored/types.ts of the domain.',
+      severity: 'error',
+      from: { path: '^src/store/domain-types\\.ts$' },
+      to: { path: '^src/domain/', pathNot: '^src/domain/stored/types\\.ts$' },
+    },
+    {
+      name: 'store-below-everything',
+      comment:
+        'The store imports nothing above the domain: no surface, worker or composition module.',
+      severity: 'error',
+      from: { path: '^src/store/', pathNot: '\\.test\\.ts$' },
+      to: { path: ['^src/(http|cli|portal|workers)/', '^src/(app|main|deps|demo)\\.ts$'] },
+    },
+    {
+      name: 'domain-below-composition',
+      comment:
+        'The domain names no composition module (AppDeps, the app, main, the demo) and no worker: a use case says which dependencies it needs in its own types.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: ['^src/workers/', '^src/(app|main|deps|demo)\\.ts$'] },
     },
     {
       name: 'store-not-domain-rules',

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { Bundle } from '../../domain/catalogue/bundle.js';
+import type { Bundle } from '../domain-types.js';
 import { batchOf } from '../batch.js';
 import { compiledOnce } from '../compiled.js';
 import type { DialectName, Executor } from '../database.js';
