@@ -21,6 +21,14 @@ module.exports = {
       },
     },
     {
+      name: 'domain-never-reaches-http',
+      comment:
+        "Nor through another module: no chain of imports, type-only ones included, leads from the domain to src/http (the callback body the outbox stores is the domain's, domain/callbacks/callback-body.ts; its wire schema is the HTTP layer's).",
+      severity: 'error',
+      from: { path: '^src/domain/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(http|cli|portal)/', reachable: true },
+    },
+    {
       name: 'domain-by-noun',
       comment:
         'The domain is one folder per noun (docs/architecture.md, "The domain by noun"): no file lies loose in src/domain/.',
@@ -45,21 +53,35 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/domain/errors/' },
     },
     {
-      name: 'store-names-few-domain-types',
+      name: 'store-up-one-door',
       comment:
-        'Imports from the store up to the domain are type-only (store-not-domain-rules) and name only these types: the domain objects repositories return (an organisation, a bundle, a portal user), the closed unions the schema stores (bundle states, callback versions) and the error codes an idempotency record keeps. A new one needs a reason and a line here.',
+        'The store names the domain through one file: store/domain-types.ts, which re-exports the types of domain/stored/types.ts (the domain objects repositories take and return, and the closed unions the schema stores). So imports from the store up to the domain are exactly one, type-only (store-not-domain-rules). A new type is added to those two files.',
       severity: 'error',
-      from: { path: '^src/store/' },
-      to: {
-        path: '^src/domain/',
-        pathNot: [
-          '^src/domain/organisations/organisation\\.ts$',
-          '^src/domain/catalogue/bundle\\.ts$',
-          '^src/domain/access/portal-user\\.ts$',
-          '^src/domain/esims/lifecycle/states\\.ts$',
-          '^src/domain/errors/error-codes\\.ts$',
-        ],
-      },
+      from: { path: '^src/store/', pathNot: '^src/store/domain-types\\.ts$' },
+      to: { path: '^src/domain/' },
+    },
+    {
+      name: 'store-domain-types-only-stored',
+      comment: 'store/domain-types.ts imports only domain/stored/types.ts of the domain.',
+      severity: 'error',
+      from: { path: '^src/store/domain-types\\.ts$' },
+      to: { path: '^src/domain/', pathNot: '^src/domain/stored/types\\.ts$' },
+    },
+    {
+      name: 'store-below-everything',
+      comment:
+        'The store imports nothing above the domain: no surface, worker or composition module.',
+      severity: 'error',
+      from: { path: '^src/store/', pathNot: '\\.test\\.ts$' },
+      to: { path: ['^src/(http|cli|portal|workers)/', '^src/(app|main|deps|demo)\\.ts$'] },
+    },
+    {
+      name: 'domain-below-composition',
+      comment:
+        'The domain names no composition module (AppDeps, the app, main, the demo) and no worker: a use case says which dependencies it needs in its own types.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: ['^src/workers/', '^src/(app|main|deps|demo)\\.ts$'] },
     },
     {
       name: 'store-not-domain-rules',

@@ -15,10 +15,10 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.js';
-import { insertCallbackEvents } from '../src/store/repositories/callback-repository.js';
-import type { NewCallbackEvent } from '../src/store/repositories/callback-repository.js';
+import { queueCallbackEvents } from '../src/store/repositories/callback-repository.js';
+import type { OutboxEvent } from '../src/store/repositories/callback-repository.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
-import { buildV3 } from '../src/callbacks/payload.js';
+import { buildV3 } from '../src/domain/callbacks/callback-body.js';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
@@ -127,7 +127,7 @@ async function countEvents(deps: AppDeps): Promise<number> {
 
 async function pendingEvents(deps: AppDeps, organisationId: string, count: number): Promise<void> {
   const at = iso(deps.clock.now());
-  const rows: NewCallbackEvent[] = [];
+  const rows: OutboxEvent[] = [];
   for (let i = 0; i < count; i += 1) {
     const iccid = iccidOf(i);
     const payload = buildV3(
@@ -151,24 +151,16 @@ async function pendingEvents(deps: AppDeps, organisationId: string, count: numbe
     );
     rows.push({
       id: deps.random.uuid(),
-      organisation_id: organisationId,
+      organisationId,
       iccid,
-      alert_type: 'Utilisation',
-      payload: JSON.stringify(payload),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: at,
-      locked_until: null,
-      locked_by: null,
-      last_status: null,
-      created_at: at,
-      updated_at: at,
-      delivered_at: null,
+      alertType: 'Utilisation',
+      body: payload,
+      deliverable: true,
     });
   }
   await deps.store.db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += 500)
-      await insertCallbackEvents(trx, rows.slice(i, i + 500));
+      await queueCallbackEvents(trx, rows.slice(i, i + 500), at);
   });
 }
 

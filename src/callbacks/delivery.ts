@@ -4,8 +4,8 @@ import type { RandomSource } from '../random.js';
 import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../http/schemas/usage-callback.js';
 import type { CallbackEventRow, Outcome } from '../store/repositories/callback-repository.js';
 import type { OutgoingCallback, SendOutcome } from './http-sender.js';
-import type { CallbackV3 } from './payload.js';
-import { toV2 } from './payload.js';
+import type { CallbackV3 } from '../domain/callbacks/callback-body.js';
+import { toV2 } from '../domain/callbacks/callback-body.js';
 import { RETRY_AFTER_STATUSES, parseRetryAfter, retryDelaySeconds } from './retry-schedule.js';
 import { signBody } from './signer.js';
 

@@ -1,6 +1,6 @@
 import { PostgresAdapter, createQueryId } from 'kysely';
 import type { Compilable, CompiledQuery, Kysely, QueryResult, Transaction } from 'kysely';
-import { runDirect } from './direct-statements.js';
+import { batchOf } from './batch.js';
 import type { Database as Schema } from './schema.js';
 import { mayWrite } from './write-watch.js';
 
@@ -74,8 +74,8 @@ export function compiledOnce<P extends object, R>(
       const parameters = template.slots.map((slot) =>
         'name' in slot ? (values as Record<string, unknown>)[slot.name] : slot.constant,
       );
-      const direct = runDirect<R>(db, template.sql, parameters, template.writes);
-      if (direct !== undefined) return direct;
+      const direct = batchOf(db)?.direct;
+      if (direct !== undefined) return direct.run<R>(template.sql, parameters, template.writes);
       const queryId = createQueryId();
       // Let the plugins see the statement (the query-time metric starts its clock here).
       const query = db.getExecutor().transformQuery(template.query, queryId);

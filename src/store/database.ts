@@ -6,7 +6,7 @@ import type { DatabaseTarget, SqliteSynchronous } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
-import { enableDirectStatements } from './direct-statements.js';
+import { DirectStatements } from './direct-statements.js';
 import { migrationsFor } from './migrations/index.js';
 import { preparePrivateDatabase } from './private-files.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
@@ -55,12 +55,22 @@ export interface StoreOptions {
   readonly groupCommitLanes?: number;
 }
 
-function writerFor(db: Db, options: StoreOptions, lanes: number): GroupWriter {
-  return createGroupWriter(db, {
-    enabled: options.groupCommit ?? true,
-    maxBatch: options.groupCommitMaxBatch ?? DEFAULT_MAX_BATCH,
-    lanes,
-  });
+function writerFor(
+  db: Db,
+  options: StoreOptions,
+  lanes: number,
+  direct?: DirectStatements,
+): GroupWriter {
+  return createGroupWriter(
+    db,
+    {
+      enabled: options.groupCommit ?? true,
+      maxBatch: options.groupCommitMaxBatch ?? DEFAULT_MAX_BATCH,
+      lanes,
+    },
+    undefined,
+    direct,
+  );
 }
 
 export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
@@ -81,8 +91,8 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
         options.busyWaitMs ?? BUSY_RETRY_MS,
       ),
     });
-    enableDirectStatements(db, statements.prepare);
-    const writer = writerFor(db, options, 1);
+    // The batch transactions of the group writer run on the driver's statements directly.
+    const writer = writerFor(db, options, 1, new DirectStatements(statements.prepare));
     const interval = options.checkpointIntervalMs ?? 0;
     const checkpointer =
       interval > 0 && target.path !== ':memory:'

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
-import { openBatchScope } from './batch-scope.js';
-import { openDirect } from './direct-statements.js';
-import type { BatchScope } from './batch-scope.js';
+import { openBatch } from './batch.js';
+import type { Batch } from './batch.js';
+import type { DirectStatements } from './direct-statements.js';
 import type { Database as Schema } from './schema.js';
 
 // Group commit. Writes that arrive together (the requests one turn of the event loop has parsed,
@@ -28,8 +28,9 @@ import type { Database as Schema } from './schema.js';
 //   locked by one transaction of the instance at a time (never two of its transactions waiting
 //   for it), and organisations do not wait for each other's batches.
 // - SQLite has one connection, hence one lane: a batch takes every pending write.
-// - A batch transaction has a scope (batch-scope.ts) where writes may hold state until just
-//   before the commit: several orders of one organisation update its balance row once.
+// - A batch transaction carries its batch (batch.ts), the one object where the store keeps what
+//   a batch holds between its writes: several orders of one organisation update its balance row
+//   once, and on SQLite its statements run on the driver directly.
 
 export type Work<T> = (trx: Transaction<Schema>) => Promise<T>;
 
@@ -74,6 +75,8 @@ export interface GroupWriter {
   idle(): Promise<void>;
   /** Transactions committed or attempted for batches, and the writes they carried, so far. */
   stats(): { batches: number; writes: number };
+  /** SQLite: the prepared statements its batches run on (direct-statements.ts). */
+  readonly direct: DirectStatements | undefined;
 }
 
 export const DEFAULT_MAX_BATCH = 64;
@@ -106,33 +109,33 @@ function retryable(error: unknown): boolean {
 interface Writer {
   readonly db: Kysely<Schema>;
   readonly observer: GroupCommitObserver;
+  readonly direct: DirectStatements | undefined;
 }
 
 /**
- * A batch transaction: `body` runs the writes, then what they held in the batch scope is
- * written, then it commits. Resolves with the outcome of `body`.
+ * A batch transaction: `body` runs the writes, then what they held in the batch is written, then
+ * it commits. Resolves with the outcome of `body`.
  */
 function inBatch<T>(
-  db: Kysely<Schema>,
-  body: (trx: Transaction<Schema>, scope: BatchScope) => Promise<T>,
-  batch: readonly Item[] = [],
+  w: Writer,
+  body: (trx: Transaction<Schema>, batch: Batch) => Promise<T>,
+  items: readonly Item[] = [],
 ): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const scope = openBatchScope(trx, batchGroups(batch));
+  return w.db.transaction().execute(async (trx) => {
     // SQLite: compiled statements of the batch run on the driver at once (direct-statements.ts).
-    const closeDirect = openDirect(db, trx);
+    const batch = openBatch(trx, batchGroups(items), w.direct);
     try {
-      const value = await body(trx, scope);
-      await scope.flushAll(trx);
+      const value = await body(trx, batch);
+      await batch.flushAll(trx);
       return value;
     } finally {
-      closeDirect();
+      batch.close();
     }
   });
 }
 
 /**
- * The groups of a batch, in the order it runs them, for the scope: from three writes on, reading
+ * The groups of a batch, in the order it runs them, for the batch: from three writes on, reading
  * the balance rows of every organisation of the batch in one statement costs fewer statements
  * than locking each with its first debit (ledger-repository.ts).
  */
@@ -143,7 +146,7 @@ function batchGroups(batch: readonly Item[]): string[] {
 
 async function runAlone(w: Writer, item: Item): Promise<void> {
   try {
-    item.resolve(await inBatch(w.db, item.work));
+    item.resolve(await inBatch(w, item.work));
     w.observer.batch('committed', 1);
   } catch (error) {
     w.observer.batch('failed', 1);
@@ -159,22 +162,18 @@ async function rerunAlone(w: Writer, items: readonly Item[]): Promise<void> {
 }
 
 /** Runs one write inside a savepoint of the batch transaction. Throws only when the savepoint does. */
-async function runIsolated(
-  trx: Transaction<Schema>,
-  scope: BatchScope,
-  item: Item,
-): Promise<Outcome> {
+async function runIsolated(trx: Transaction<Schema>, batch: Batch, item: Item): Promise<Outcome> {
   await sql`savepoint ${SAVEPOINT}`.execute(trx);
-  const mark = scope.mark();
+  const mark = batch.mark();
   let outcome: Outcome;
   try {
     const value = await item.work(trx);
     // Its queued rows go in inside its savepoint: if they fail, the write fails alone.
-    await scope.settle(trx);
+    await batch.settle(trx);
     outcome = { kind: 'done', value };
   } catch (error) {
     await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
-    scope.restore(mark);
+    batch.restore(mark);
     outcome = retryable(error) ? { kind: 'again' } : { kind: 'failed', error };
   }
   await sql`release savepoint ${SAVEPOINT}`.execute(trx);
@@ -194,10 +193,10 @@ async function commitIsolated(w: Writer, batch: readonly Item[]): Promise<void> 
   w.observer.rerun('savepoints');
   try {
     await inBatch(
-      w.db,
-      async (trx, scope) => {
+      w,
+      async (trx, open) => {
         progress = 'begun';
-        for (const item of batch) outcomes.push(await runIsolated(trx, scope, item));
+        for (const item of batch) outcomes.push(await runIsolated(trx, open, item));
         progress = 'applied';
       },
       batch,
@@ -246,13 +245,13 @@ async function commitBatch(w: Writer, batch: Item[]): Promise<void> {
   let progress: Progress = 'not begun';
   try {
     await inBatch(
-      w.db,
-      async (trx, scope) => {
+      w,
+      async (trx, open) => {
         progress = 'begun';
         try {
           for (const item of batch) values.push(await item.work(trx));
-          // Rows the writes queued (batch-scope.ts) that fail to go in are a write that failed.
-          await scope.settle(trx);
+          // Rows the writes queued (batch.ts) that fail to go in are a write that failed.
+          await open.settle(trx);
         } catch (error) {
           writeFailed = true;
           throw error;
@@ -305,8 +304,9 @@ export function createGroupWriter(
   db: Kysely<Schema>,
   settings: GroupCommitSettings,
   observer: GroupCommitObserver = NO_OBSERVER,
+  direct?: DirectStatements,
 ): GroupWriter {
-  const writer: Writer = { db, observer };
+  const writer: Writer = { db, observer, direct };
   const counts = { batches: 0, writes: 0 };
   /** Writes not started yet, by group, groups in the order their oldest write arrived. */
   const pending = new Map<string, Item[]>();
@@ -365,6 +365,7 @@ export function createGroupWriter(
       });
     },
     stats: () => ({ ...counts }),
+    direct,
     async idle() {
       while (running > 0 || pending.size > 0) {
         await new Promise((resolve) => setTimeout(resolve, 5));

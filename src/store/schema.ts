@@ -2,8 +2,7 @@
 // RFC 3339 UTC text (sortable as text), booleans are 0/1 integers, lists are JSON text, money is
 // an integer in minor units (bigint on PostgreSQL, parsed back to number).
 import type { Generated, Selectable, Updateable } from 'kysely';
-import type { BundleState } from '../domain/esims/lifecycle/states.js';
-import type { BillingType, CallbackVersion } from '../domain/organisations/organisation.js';
+import type { BillingType, BundleState, CallbackVersion } from './domain-types.js';
 
 // Enum-like columns are closed unions, so a value outside them does not compile. The domain
 // owns the lists it validates against (BundleState, CallbackVersion); the others are

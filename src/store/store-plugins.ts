@@ -1,6 +1,5 @@
 import type { KyselyPlugin } from 'kysely';
 import type { Store } from './database.js';
-import { observeDirect } from './direct-statements.js';
 import type { StatementObserver } from './direct-statements.js';
 import { createGroupWriter } from './group-commit.js';
 import type { GroupCommitObserver } from './group-commit.js';
@@ -25,12 +24,8 @@ export function withPlugins(
   groupCommit?: GroupCommitObserver,
 ): Store {
   const db = plugins.reduce((handle, plugin) => handle.withPlugin(plugin.kysely), store.db);
-  observeDirect(
-    store.db,
-    db,
-    plugins.map((plugin) => plugin.direct),
-  );
-  const writer = createGroupWriter(db, store.writer.settings, groupCommit);
+  const direct = store.writer.direct?.observedBy(plugins.map((plugin) => plugin.direct));
+  const writer = createGroupWriter(db, store.writer.settings, groupCommit, direct);
   return {
     ...store,
     db,

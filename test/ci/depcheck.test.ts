@@ -77,7 +77,7 @@ describe('dependency rules (npm run depcheck)', () => {
         "import { rule } from '../domain/orders/rule.js';\nexport const used = rule;\n",
       'src/domain/orders/rule.ts': 'export const rule = (n: number): number => n + 1;\n',
       // A file outside the noun folders, a runner that knows a noun, an error catalogue that
-      // imports, and a store naming a domain type beyond the few it may.
+      // imports, and a store naming a domain type other than through its one door.
       'src/domain/loose.ts': "import { rule } from './orders/rule.js';\nexport const r = rule;\n",
       'src/domain/runner/run.ts':
         "import { rule } from '../orders/rule.js';\nexport const run = rule;\n",
@@ -93,10 +93,25 @@ describe('dependency rules (npm run depcheck)', () => {
       // A cycle of type imports only: harmless at run time, still a tangle.
       'src/network/x.ts': "import type { Y } from './y.js';\nexport type X = { y?: Y };\n",
       'src/network/y.ts': "import type { X } from './x.js';\nexport type Y = { x?: X };\n",
+      // The domain reaching the HTTP layer through another module, naming AppDeps; the store's
+      // one door up naming another domain module, and the store naming a surface.
+      'src/domain/orders/via-callbacks.ts':
+        "import type { Body } from '../../callbacks/body.js';\nexport type B = Body;\n",
+      'src/callbacks/body.ts':
+        "import type { route } from '../http/route.js';\nexport type Body = typeof route;\n",
+      'src/domain/orders/uses-deps.ts':
+        "import type { AppDeps } from '../../deps.js';\nexport type D = AppDeps;\n",
+      'src/deps.ts': 'export interface AppDeps {\n  readonly n: number;\n}\n',
+      'src/store/domain-types.ts': "export type { Rule } from '../domain/orders/types.js';\n",
+      'src/store/names-route.ts':
+        "import type { route } from '../http/route.js';\nexport type R = typeof route;\n",
     });
 
     assert.deepEqual(outcome.violations, [
+      'domain-below-composition: src/domain/orders/uses-deps.ts',
       'domain-by-noun: src/domain/loose.ts',
+      'domain-never-reaches-http: src/domain/orders/uses-route.ts',
+      'domain-never-reaches-http: src/domain/orders/via-callbacks.ts',
       'domain-not-surfaces: src/domain/orders/uses-fastify.ts',
       'domain-not-surfaces: src/domain/orders/uses-route.ts',
       'errors-at-the-bottom: src/domain/errors/error-codes.ts',
@@ -105,9 +120,11 @@ describe('dependency rules (npm run depcheck)', () => {
       'no-type-cycles: src/workers/a.ts',
       'runner-below-nouns: src/domain/runner/run.ts',
       'sql-only-in-store: src/callbacks/builds-sql.ts',
-      'store-names-few-domain-types: src/store/names-type.ts',
-      'store-names-few-domain-types: src/store/uses-rule.ts',
+      'store-below-everything: src/store/names-route.ts',
+      'store-domain-types-only-stored: src/store/domain-types.ts',
       'store-not-domain-rules: src/store/uses-rule.ts',
+      'store-up-one-door: src/store/names-type.ts',
+      'store-up-one-door: src/store/uses-rule.ts',
     ]);
     assert.equal(outcome.exitCode, outcome.violations.length);
   });
@@ -121,9 +138,12 @@ describe('dependency rules (npm run depcheck)', () => {
       'src/domain/runner/run.ts':
         "import { DomainError } from '../errors/error-codes.js';\nexport const run = DomainError;\n",
       'src/domain/errors/error-codes.ts': 'export class DomainError extends Error {}\n',
+      'src/domain/stored/types.ts':
+        "export type { OrderState } from '../esims/lifecycle/states.js';\n",
+      'src/store/domain-types.ts': "export type { OrderState } from '../domain/stored/types.js';\n",
       'src/store/order-repository.ts': [
         "import { sql } from 'kysely';",
-        "import type { OrderState } from '../domain/esims/lifecycle/states.js';",
+        "import type { OrderState } from './domain-types.js';",
         'export const findOrder = (state: OrderState): unknown => sql`select ${state}`;',
         '',
       ].join('\n'),

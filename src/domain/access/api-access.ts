@@ -5,7 +5,7 @@ import type { KeyCipher } from '../../security/api-keys.js';
 import type { Db, Executor } from '../../store/database.js';
 import type { PreviousKey } from '../../store/repositories/api-key-repository.js';
 import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
-import { insertCallbackEvents } from '../../store/repositories/callback-repository.js';
+import { queueCallbackEvents } from '../../store/repositories/callback-repository.js';
 import {
   findCallbackUrl,
   findEncryptedApiKey,
@@ -141,25 +141,20 @@ async function queueTestEvent(
   );
   if (!taken.allowed) throw new DomainError('rate_limited', testEventLimitMessage(limit), 60);
   const at = deps.clock.now();
-  const when = iso(at);
-  await insertCallbackEvents(tx, [
-    {
-      id,
-      organisation_id: organisationId,
-      iccid,
-      alert_type: 'FirstAttachment',
-      payload: JSON.stringify({ iccid, alertType: 'FirstAttachment', country: 'GB' }),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: when,
-      locked_until: null,
-      locked_by: null,
-      last_status: null,
-      created_at: when,
-      updated_at: when,
-      delivered_at: null,
-    },
-  ]);
+  await queueCallbackEvents(
+    tx,
+    [
+      {
+        id,
+        organisationId,
+        iccid,
+        alertType: 'FirstAttachment',
+        body: { iccid, alertType: 'FirstAttachment', country: 'GB' },
+        deliverable: true,
+      },
+    ],
+    iso(at),
+  );
   await audit(tx, input.who, {
     action: 'callback.test_sent',
     organisationId,

@@ -1,4 +1,4 @@
-import { buildV3 } from '../../callbacks/payload.js';
+import { buildV3 } from './callback-body.js';
 import { iso } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
 import type { Executor } from '../../store/database.js';
@@ -6,8 +6,7 @@ import {
   findAlertsSent,
   updateAlertsSent,
 } from '../../store/repositories/assignment-repository.js';
-import { insertCallbackEvents } from '../../store/repositories/callback-repository.js';
-import type { NewCallbackEvent } from '../../store/repositories/callback-repository.js';
+import { queueCallbackEvents } from '../../store/repositories/callback-repository.js';
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
 import type { NetworkEvent, NetworkEventSink } from '../esims/lifecycle/network-events.js';
@@ -50,23 +49,18 @@ export function createOutboxSink(deps: { readonly random: RandomSource }): Netwo
               previousCountry: event.previousCountry,
             }
           : { iccid: event.iccid, assignment: event.assignment };
-      const rows: NewCallbackEvent[] = alerts.map((alert) => ({
-        id: deps.random.uuid(),
-        organisation_id: event.organisationId,
-        iccid: event.iccid,
-        alert_type: alert.type,
-        payload: JSON.stringify(buildV3(alert, facts)),
-        status: deliverable ? 'pending' : 'undeliverable',
-        attempts: 0,
-        next_attempt_at: when,
-        locked_until: null,
-        locked_by: null,
-        last_status: null,
-        created_at: when,
-        updated_at: when,
-        delivered_at: null,
-      }));
-      await insertCallbackEvents(trx, rows);
+      await queueCallbackEvents(
+        trx,
+        alerts.map((alert) => ({
+          id: deps.random.uuid(),
+          organisationId: event.organisationId,
+          iccid: event.iccid,
+          alertType: alert.type,
+          body: buildV3(alert, facts),
+          deliverable,
+        })),
+        when,
+      );
       const utilisation = alerts.filter((x) => x.type === 'Utilisation');
       if (event.type !== 'usage') return;
       await insertHistory(
@@ -75,9 +69,9 @@ export function createOutboxSink(deps: { readonly random: RandomSource }): Netwo
           iccid: event.iccid,
           name: 'Utilisation Alert',
           bundle: event.assignment.bundleName,
-          bundle_state: event.assignment.state,
-          alert_type: 'Utilisation',
-          created_at: when,
+          bundleState: event.assignment.state,
+          alertType: 'Utilisation',
+          at: when,
         })),
       );
     },

@@ -35,9 +35,9 @@ export async function recordEsimEvent(
     iccid,
     name,
     bundle: current?.row.bundle_name ?? '',
-    bundle_state: current?.row.state ?? '',
-    alert_type: '',
-    created_at: at,
+    bundleState: current?.row.state ?? '',
+    alertType: '',
+    at,
   });
 }
 

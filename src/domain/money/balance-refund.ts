@@ -115,9 +115,9 @@ export async function refundAssignmentToBalance(
     iccid: assignment.iccid,
     name: HISTORY_REFUNDED_TO_BALANCE,
     bundle: assignment.bundle_name,
-    bundle_state: 'Revoked',
-    alert_type: '',
-    created_at: at,
+    bundleState: 'Revoked',
+    alertType: '',
+    at,
   });
   return refund;
 }

@@ -2,17 +2,15 @@ import { iso } from '../../clock.js';
 import type { Db, Executor } from '../../store/database.js';
 import type {
   Balances,
+  DebitDecision,
   Funds,
   LedgerMovement,
 } from '../../store/repositories/ledger-repository.js';
 import {
-  applyHeldMovement,
   applyMovement,
   brokenLinks,
+  debit,
   findExpiredTestCredit,
-  fundsHeld,
-  lockBatchFunds,
-  holdFunds,
   journalTotals,
   lockFunds,
   setTestCreditExpiry,
@@ -87,13 +85,9 @@ function debitOf(
   };
 }
 
-async function writeOffExpired(
-  trx: Executor,
-  organisationId: string,
-  funds: Funds,
-  at: Date,
-): Promise<boolean> {
-  const done = await applyMovement(trx, {
+/** The journal movement that writes off expired test credit. */
+function writeOffOf(organisationId: string, funds: Funds, at: Date): LedgerMovement {
+  return {
     organisationId,
     kind: 'test_credit_expiry',
     balanceDelta: 0,
@@ -101,6 +95,17 @@ async function writeOffExpired(
     reference: organisationId,
     description: `test credit expired at ${funds.testCreditExpiry ?? ''}`,
     at: iso(at),
+  };
+}
+
+async function writeOffExpired(
+  trx: Executor,
+  organisationId: string,
+  funds: Funds,
+  at: Date,
+): Promise<boolean> {
+  const done = await applyMovement(trx, {
+    ...writeOffOf(organisationId, funds, at),
     expectTestCredit: funds.testCredit,
   });
   if (done !== undefined) await setTestCreditExpiry(trx, organisationId, null);
@@ -108,50 +113,39 @@ async function writeOffExpired(
 }
 
 /**
- * Debits a charge in the caller's transaction, following the spending rule. The first attempt
- * uses the snapshot and a conditional update (one statement when nothing changed since the
- * snapshot); if that misses, the row is locked, read again and the decision made on it.
- * Insufficient funds: 400 and nothing is written.
- *
- * In a group-commit batch, the organisation's funds after the first charge stay held (the row is
- * locked until the commit): a further charge of the batch is decided on them and only journaled,
- * and the balance row is written once, before the commit. On PostgreSQL, a batch of several
- * orders holds the funds of all its organisations from its first charge on (lockBatchFunds).
+ * The spending rule applied to a charge, on the funds the store shows: expired test credit is
+ * written off first, then the charge split. Insufficient funds: 400 when the funds are exact,
+ * else undefined (the store shows the locked row next).
+ */
+function decideCharge(c: Charge, funds: Funds, exact: boolean): DebitDecision | undefined {
+  const expired = funds.testCredit > 0 && !testCreditUsable(funds, c.at);
+  const left = expired ? { ...funds, testCredit: 0, testCreditExpiry: null } : funds;
+  const split = splitCharge(left, c.amount, c.at);
+  if (split === undefined) {
+    if (exact) throw insufficientFunds(c.amount, left, c.currency, c.at);
+    return undefined;
+  }
+  const charged = debitOf(c, split);
+  return expired
+    ? { writeOff: writeOffOf(c.organisationId, funds, c.at), debit: charged }
+    : { debit: charged };
+}
+
+/**
+ * Debits a charge in the caller's transaction, following the spending rule: the rule decides,
+ * and one store call (`debit`) writes the decision, on the snapshot first when there is one (one
+ * statement when nothing changed since it), else on the locked row; within a group-commit batch
+ * on the funds the batch holds. Insufficient funds: 400 and nothing is written.
  */
 export async function charge(trx: Executor, c: Charge): Promise<Balances> {
-  let held = fundsHeld(trx, c.organisationId);
-  if (held === undefined && (await lockBatchFunds(trx, c.organisationId))) {
-    held = fundsHeld(trx, c.organisationId);
-  }
-  if (held !== undefined && !(held.testCredit > 0 && !testCreditUsable(held, c.at))) {
-    const split = splitCharge(held, c.amount, c.at);
-    if (split === undefined) throw insufficientFunds(c.amount, held, c.currency, c.at);
-    const result = await applyHeldMovement(trx, debitOf(c, split));
-    if (result !== undefined) return result;
-  }
-  for (const locked of c.snapshot === undefined ? [true] : [false, true]) {
-    let funds = locked ? await lockFunds(trx, c.organisationId) : c.snapshot;
-    if (funds === undefined) throw notFound(`organisation ${c.organisationId} not found`);
-    if (funds.testCredit > 0 && !testCreditUsable(funds, c.at)) {
-      if (!(await writeOffExpired(trx, c.organisationId, funds, c.at))) continue;
-      funds = { ...funds, testCredit: 0, testCreditExpiry: null };
-    }
-    const split = splitCharge(funds, c.amount, c.at);
-    if (split === undefined) {
-      if (locked) throw insufficientFunds(c.amount, funds, c.currency, c.at);
-      continue;
-    }
-    const result = await applyMovement(trx, {
-      ...debitOf(c, split),
-      expectTestCredit: funds.testCredit,
-    });
-    if (result !== undefined) {
-      holdFunds(trx, c.organisationId, result);
-      return result;
-    }
-  }
-  // The row was locked and re-read just before: a miss here means the store changed under a lock.
-  throw new Error(`charge of ${c.amount} for ${c.organisationId} could not be applied`);
+  const after = await debit(
+    trx,
+    c.organisationId,
+    (funds, exact) => decideCharge(c, funds, exact),
+    c.snapshot,
+  );
+  if (after === undefined) throw notFound(`organisation ${c.organisationId} not found`);
+  return after;
 }
 
 /** Grants test credit that expires at `expiresAt` (null: never), journaled in the caller's transaction. */

@@ -50,9 +50,9 @@ export async function applyProfileStatus(
       iccid,
       name: PROFILE_HISTORY[status] ?? `eSIM ${status}`,
       bundle: current?.row.bundle_name ?? '',
-      bundle_state: current?.row.state ?? '',
-      alert_type: '',
-      created_at: when,
+      bundleState: current?.row.state ?? '',
+      alertType: '',
+      at: when,
     });
   }
   return { iccid, profileStatus: status, firstInstalledDateTime: firstInstalled ?? '' };

@@ -1,5 +1,5 @@
 import { bundleBytes } from '../catalogue/bundle.js';
-import type { AppDeps } from '../../deps.js';
+import type { SimulatorDeps } from './simulator-deps.js';
 import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
 import {
   countOrganisations,
@@ -30,7 +30,7 @@ export interface LoadedOrganisation {
 }
 
 async function orderOnto(
-  deps: AppDeps,
+  deps: SimulatorDeps,
   org: Organisation,
   item: string,
   iccid: string | undefined,
@@ -61,7 +61,7 @@ async function orderOnto(
 }
 
 async function loadEsim(
-  deps: AppDeps,
+  deps: SimulatorDeps,
   org: Organisation,
   esim: FixtureEsim,
   at: string,
@@ -103,7 +103,7 @@ async function loadEsim(
  * A fixture the catalogue or the rules refuse stops with FixtureError naming the field.
  */
 export async function loadFixture(
-  deps: AppDeps,
+  deps: SimulatorDeps,
   fixture: Fixture,
 ): Promise<LoadedOrganisation[] | undefined> {
   if ((await countOrganisations(deps.store.db)) > 0) return undefined;

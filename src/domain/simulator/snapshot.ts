@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.js';
+import type { SimulatorDeps } from './simulator-deps.js';
 import { iso } from '../../clock.js';
 import { SIM_KEYS, readSimState } from '../../store/repositories/sim-repository.js';
 import type { SnapshotTables } from '../../store/snapshot.js';
@@ -38,19 +38,19 @@ export interface ImportSummary {
   readonly clock: { readonly now: string; readonly offsetSeconds: number };
 }
 
-function clockOf(deps: AppDeps): { now: string; offsetSeconds: number } {
+function clockOf(deps: SimulatorDeps): { now: string; offsetSeconds: number } {
   const offset = deps.simulator?.clock.offset ?? 0;
   return { now: iso(deps.clock.now()), offsetSeconds: Math.round(offset / 1000) };
 }
 
-function simulatorDeps(deps: AppDeps): NonNullable<AppDeps['simulator']> {
+function simulatorDeps(deps: SimulatorDeps): NonNullable<SimulatorDeps['simulator']> {
   if (deps.simulator === undefined) {
     throw badRequest('snapshots exist in simulator mode only');
   }
   return deps.simulator;
 }
 
-export async function exportSnapshot(deps: AppDeps): Promise<Snapshot> {
+export async function exportSnapshot(deps: SimulatorDeps): Promise<Snapshot> {
   simulatorDeps(deps);
   // One transaction: a consistent picture even while requests run.
   return runWrite(
@@ -106,7 +106,7 @@ function checkSnapshot(value: unknown, migrations: readonly string[]): Snapshot 
 }
 
 /** Puts the simulator in the snapshot's state, clock included. */
-export async function importSnapshot(deps: AppDeps, value: unknown): Promise<ImportSummary> {
+export async function importSnapshot(deps: SimulatorDeps, value: unknown): Promise<ImportSummary> {
   const simulator = simulatorDeps(deps);
   const snapshot = checkSnapshot(value, await appliedMigrations(deps.store.db));
   const tables: SnapshotTables = { ...snapshot.tables };
@@ -137,7 +137,7 @@ export async function importSnapshot(deps: AppDeps, value: unknown): Promise<Imp
  * Back to the state SEED_FILE describes: everything but the catalogue emptied, the clock back to
  * real time, then the fixture loaded again.
  */
-export async function resetToSeed(deps: AppDeps): Promise<LoadedOrganisation[]> {
+export async function resetToSeed(deps: SimulatorDeps): Promise<LoadedOrganisation[]> {
   const simulator = simulatorDeps(deps);
   const file = deps.config.seedFile;
   if (file === undefined)

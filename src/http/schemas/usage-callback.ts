@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
+import { ALERT_TYPES } from '../../domain/callbacks/callback-body.js';
+import type { CallbackV2, CallbackV3 } from '../../domain/callbacks/callback-body.js';
 import { UTILISATION_THRESHOLDS } from '../../domain/callbacks/usage-alerts.js';
 
 // The usage callback the service POSTs to an organisation's callback URL (spec part 6). These
-// schemas describe it in the OpenAPI document and are the type of what is sent: the payload
-// builder (src/callbacks/payload.ts) derives its types from them, and no other field may appear
-// (additionalProperties: false). The request headers are named here too, for the sender and the
+// schemas describe it in the OpenAPI document; what is sent is the domain's callback body
+// (domain/callbacks/callback-body.ts), and the checks at the end of this file fail the build when
+// the two differ by a field or a type. No other field may appear (additionalProperties: false). The request headers are named here too, for the sender and the
 // document alike.
 
 export const CALLBACK_HEADERS = {
@@ -18,8 +20,6 @@ export const CALLBACK_HEADERS = {
 
 /** The User-Agent of every delivery, followed by ` instance/<id>` of the sending instance. */
 export const CALLBACK_USER_AGENT = 'esim-bundle-service/2.1 (usage callbacks)';
-
-export const ALERT_TYPES = ['Utilisation', 'FirstUse', 'FirstAttachment', 'CountryChange'] as const;
 
 const alertType = Type.Union(
   ALERT_TYPES.map((value) => Type.Literal(value)),
@@ -115,3 +115,11 @@ export const UsageCallbackV2 = Type.Object(
 
 export type UsageCallbackV3Body = Static<typeof UsageCallbackV3>;
 export type UsageCallbackV2Body = Static<typeof UsageCallbackV2>;
+
+// The schemas describe exactly the domain's bodies: the same fields, of the same types.
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const v3Agrees: Same<UsageCallbackV3Body, CallbackV3> = true;
+const v2Agrees: Same<UsageCallbackV2Body, CallbackV2> = true;
+void v3Agrees;
+void v2Agrees;

@@ -12,7 +12,7 @@ import type {
 // Delivery state lives here; the worker only moves rows between states.
 
 export type CallbackEventRow = Selectable<CallbackEventsTable>;
-export type NewCallbackEvent = Insertable<CallbackEventsTable>;
+type NewCallbackEvent = Insertable<CallbackEventsTable>;
 export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
 
 export type { EventStatus };
@@ -25,15 +25,44 @@ export const EVENT_STATUSES = [
   'undeliverable',
 ] as const satisfies readonly EventStatus[];
 
-export async function insertCallbackEvents(
+/** An event for the callback outbox: what the organisation is told, about which eSIM. */
+export interface OutboxEvent {
+  readonly id: string;
+  readonly organisationId: string;
+  readonly iccid: string;
+  readonly alertType: string;
+  /** The full (V3) body, stored as JSON; the V2 shape is derived from it at send time. */
+  readonly body: object;
+  /** false: the organisation has no callback URL, and the event is kept as undeliverable. */
+  readonly deliverable: boolean;
+}
+
+/**
+ * Queues events in the callback outbox, due at once: the one place an outbox row is written, with
+ * its delivery bookkeeping (status, attempts, lease) as a new event starts it.
+ */
+export async function queueCallbackEvents(
   trx: Executor,
-  rows: readonly NewCallbackEvent[],
+  events: readonly OutboxEvent[],
+  at: string,
 ): Promise<void> {
-  if (rows.length > 0)
-    await trx
-      .insertInto('callback_events')
-      .values([...rows])
-      .execute();
+  const rows: NewCallbackEvent[] = events.map((e) => ({
+    id: e.id,
+    organisation_id: e.organisationId,
+    iccid: e.iccid,
+    alert_type: e.alertType,
+    payload: JSON.stringify(e.body),
+    status: e.deliverable ? 'pending' : 'undeliverable',
+    attempts: 0,
+    next_attempt_at: at,
+    locked_until: null,
+    locked_by: null,
+    last_status: null,
+    created_at: at,
+    updated_at: at,
+    delivered_at: null,
+  }));
+  if (rows.length > 0) await trx.insertInto('callback_events').values(rows).execute();
 }
 
 export interface Claim {

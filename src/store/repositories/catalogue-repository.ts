@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { Bundle } from '../../domain/catalogue/bundle.js';
+import type { Bundle } from '../domain-types.js';
+import { batchOf } from '../batch.js';
 import { compiledOnce } from '../compiled.js';
 import type { DialectName, Executor } from '../database.js';
 import type { BundleRow } from '../schema.js';
@@ -62,22 +63,16 @@ const bundleByName = compiledOnce((db, p: { name: string }) =>
 );
 
 /**
- * Bundles read in a transaction, by name: the writes of one group commit (store/group-commit.ts)
- * share a transaction, and orders of the same bundle then read its row once. Orders never write
- * bundles, and what a transaction reads first is what it would have read had it run first.
+ * Bundles read in a group-commit batch are read once (batch.ts): orders of the same bundle share
+ * the batch's transaction.
  */
-const readInTransaction = new WeakMap<object, Map<string, Bundle | undefined>>();
-
 export async function findBundleByName(db: Executor, name: string): Promise<Bundle | undefined> {
-  const memo = db.isTransaction ? readInTransaction.get(db) : undefined;
+  const memo = batchOf(db)?.bundleReads as Map<string, Bundle | undefined> | undefined;
   if (memo?.has(name) === true) return memo.get(name);
   const { rows } = await bundleByName.execute(db, { name });
   const row = rows[0];
   const bundle = row === undefined ? undefined : bundleFromRow(row);
-  if (db.isTransaction) {
-    if (memo === undefined) readInTransaction.set(db, new Map([[name, bundle]]));
-    else memo.set(name, bundle);
-  }
+  memo?.set(name, bundle);
   return bundle;
 }
 
@@ -243,7 +238,7 @@ export async function purgeBundleJson(trx: Executor, fingerprint: string): Promi
 
 async function bumpCatalogueVersion(trx: Executor): Promise<void> {
   // The transaction changes bundles: what it read of them before is read again.
-  readInTransaction.delete(trx);
+  batchOf(trx)?.bundleReads.clear();
   await trx
     .updateTable('catalogue_state')
     .set((eb) => ({ version: eb('version', '+', 1) }))

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { compiledOnce } from '../compiled.js';
 import type { CompiledStatement } from '../compiled.js';
 import type { Executor } from '../database.js';
@@ -6,23 +6,33 @@ import type { EsimHistoryTable } from '../schema.js';
 
 export type HistoryRow = Selectable<EsimHistoryTable>;
 
-export type NewHistoryEntry = Insertable<EsimHistoryTable>;
+/** An entry of an eSIM's history, as the lifecycle writes it. */
+export interface HistoryEntry {
+  readonly iccid: string;
+  /** What happened ("Bundle Applied", "Utilisation Alert", ...). */
+  readonly name: string;
+  /** The bundle's name; empty for an entry about the eSIM itself. */
+  readonly bundle: string;
+  /** The bundle's state after it; empty when none. */
+  readonly bundleState: string;
+  /** The alert it records; empty for a change of state. */
+  readonly alertType: string;
+  readonly at: string;
+}
 
 /** One entry (what most writes add), compiled once. */
-const insertOne = compiledOnce((db, p: Required<Omit<NewHistoryEntry, 'id'>>) =>
+const insertOne = compiledOnce((db, p: HistoryEntry) =>
   db.insertInto('esim_history').values({
     iccid: p.iccid,
     name: p.name,
     bundle: p.bundle,
-    bundle_state: p.bundle_state,
-    alert_type: p.alert_type,
-    created_at: p.created_at,
+    bundle_state: p.bundleState,
+    alert_type: p.alertType,
+    created_at: p.at,
   }),
 );
 
-type TwoEntries = {
-  [K in keyof Required<Omit<NewHistoryEntry, 'id'>> as `${K}1` | `${K}2`]: NewHistoryEntry[K];
-};
+type TwoEntries = { [K in keyof HistoryEntry as `${K}1` | `${K}2`]: HistoryEntry[K] };
 
 /** Two entries (an assignment provisioned at once: applied, then queued), compiled once. */
 const insertTwo = compiledOnce((db, p: TwoEntries) =>
@@ -31,17 +41,17 @@ const insertTwo = compiledOnce((db, p: TwoEntries) =>
       iccid: p.iccid1,
       name: p.name1,
       bundle: p.bundle1,
-      bundle_state: p.bundle_state1,
-      alert_type: p.alert_type1,
-      created_at: p.created_at1,
+      bundle_state: p.bundleState1,
+      alert_type: p.alertType1,
+      created_at: p.at1,
     },
     {
       iccid: p.iccid2,
       name: p.name2,
       bundle: p.bundle2,
-      bundle_state: p.bundle_state2,
-      alert_type: p.alert_type2,
-      created_at: p.created_at2,
+      bundle_state: p.bundleState2,
+      alert_type: p.alertType2,
+      created_at: p.at2,
     },
   ]),
 );
@@ -49,36 +59,43 @@ const insertTwo = compiledOnce((db, p: TwoEntries) =>
 /** Writes one entry, or several in one statement. */
 export async function insertHistory(
   db: Executor,
-  entries: NewHistoryEntry | readonly NewHistoryEntry[],
+  entries: HistoryEntry | readonly HistoryEntry[],
 ): Promise<void> {
-  const rows = Array.isArray(entries) ? [...entries] : [entries];
-  const [only] = rows;
-  const [, second] = rows;
-  if (rows.length === 1 && only !== undefined && only.id === undefined) {
+  const list: readonly HistoryEntry[] = Array.isArray(entries)
+    ? entries
+    : [entries as HistoryEntry];
+  const [only, second] = list;
+  if (list.length === 1 && only !== undefined) {
     await insertOne.execute(db, only);
-  } else if (
-    rows.length === 2 &&
-    only !== undefined &&
-    second !== undefined &&
-    only.id === undefined &&
-    second.id === undefined
-  ) {
+  } else if (list.length === 2 && only !== undefined && second !== undefined) {
     await insertTwo.execute(db, {
       iccid1: only.iccid,
       name1: only.name,
       bundle1: only.bundle,
-      bundle_state1: only.bundle_state,
-      alert_type1: only.alert_type,
-      created_at1: only.created_at,
+      bundleState1: only.bundleState,
+      alertType1: only.alertType,
+      at1: only.at,
       iccid2: second.iccid,
       name2: second.name,
       bundle2: second.bundle,
-      bundle_state2: second.bundle_state,
-      alert_type2: second.alert_type,
-      created_at2: second.created_at,
+      bundleState2: second.bundleState,
+      alertType2: second.alertType,
+      at2: second.at,
     });
-  } else if (rows.length > 0) {
-    await db.insertInto('esim_history').values(rows).execute();
+  } else if (list.length > 0) {
+    await db
+      .insertInto('esim_history')
+      .values(
+        list.map((e) => ({
+          iccid: e.iccid,
+          name: e.name,
+          bundle: e.bundle,
+          bundle_state: e.bundleState,
+          alert_type: e.alertType,
+          created_at: e.at,
+        })),
+      )
+      .execute();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../domain/errors/error-codes.js';
+import type { ErrorCode } from '../domain-types.js';
 import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 

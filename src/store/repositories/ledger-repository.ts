@@ -1,6 +1,7 @@
 import { CompiledQuery, PostgresAdapter, sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import { batchScopeOf } from '../batch-scope.js';
+import { batchOf } from '../batch.js';
+import type { Batch } from '../batch.js';
 import { compiledOnce } from '../compiled.js';
 import { countOf, pageBounds } from './count-repository.js';
 import type { Executor } from '../database.js';
@@ -116,7 +117,7 @@ function movementValues(m: LedgerMovement): MovementValues {
  */
 export async function applyMovement(trx: Executor, m: LedgerMovement): Promise<Funds | undefined> {
   // Balances held by the batch (holdFunds) go to the row first: the update starts from them.
-  await batchScopeOf(trx)?.flush(trx, heldKey(m.organisationId));
+  await batchOf(trx)?.flush(trx, heldKey(m.organisationId));
   if (trx.getExecutor().adapter instanceof PostgresAdapter) return applyMovementInOne(trx, m);
   const values = movementValues(m);
   const update = m.expectTestCredit === undefined ? SQLITE_UPDATE.plain : SQLITE_UPDATE.expecting;
@@ -131,17 +132,79 @@ export async function applyMovement(trx: Executor, m: LedgerMovement): Promise<F
   return funds;
 }
 
-// Several movements of one organisation in a group-commit batch (its orders) update the balance
-// row once. The first is applied by applyMovement, which locks the row until the commit and
-// returns its funds; the caller holds them in the batch's scope (holdFunds). Each further
-// movement is decided against the held funds and only journaled (applyHeldMovement), with the
-// running balances the journal needs; the row gets the last of them just before the commit
-// (batch-scope.ts), or before any other statement of the batch that touches the balances.
+// A debit: the ledger's rule decides it, the store writes it by one of three paths.
 //
-// PostgreSQL, a batch of several orders: the first debit locks and reads the balance rows of
-// every organisation of the batch in one statement (lockBatchFunds), in id order as every batch
-// does; every debit of the batch is then decided on held funds, and the rows are written in one
-// statement before the commit. A batch of any size then costs the same few statements.
+// - Plain: the row is updated and journaled (applyMovement), conditionally on the test credit
+//   the decision was made on; on a miss the row is locked, read again and decided again.
+// - Held: several movements of one organisation in a group-commit batch (its orders) update the
+//   balance row once. The first is applied by the plain path, which locks the row until the
+//   commit; its funds are then held in the batch (batch.ts). Each further debit is decided on the
+//   held funds and only journaled, with the running balances the journal needs; the row gets the
+//   last of them just before the commit, or before any other statement of the batch that touches
+//   the balances.
+// - Locked batch (PostgreSQL, a batch of several orders): the first debit locks and reads the
+//   balance rows of every organisation of the batch in one statement, in id order as every batch
+//   does; every debit of the batch is then decided on held funds, and the rows are written in one
+//   statement before the commit. A batch of any size then costs the same few statements.
+
+/** What the ledger's rule decided on the funds it was shown. */
+export interface DebitDecision {
+  /** Expired test credit to write off first; its expiry is cleared with it. */
+  readonly writeOff?: LedgerMovement;
+  /** The debit itself, decided on the funds left after the write-off. */
+  readonly debit: LedgerMovement;
+}
+
+/**
+ * The rule of a debit. `exact`: the funds are the row's under its lock (or held by the batch);
+ * otherwise an earlier snapshot, and undefined asks to be shown the exact funds. Throws to
+ * refuse (insufficient funds): nothing is written.
+ */
+export type DecideDebit = (funds: Funds, exact: boolean) => DebitDecision | undefined;
+
+/**
+ * Debits an organisation in the caller's transaction as `decide` decides, on held funds, on the
+ * batch's locked rows, or on `snapshot` and then the locked row: whichever the transaction
+ * allows. Returns the funds after it; undefined when there is no such organisation.
+ */
+export async function debit(
+  trx: Executor,
+  organisationId: string,
+  decide: DecideDebit,
+  snapshot?: Funds,
+): Promise<Funds | undefined> {
+  const batch = batchOf(trx);
+  if (batch !== undefined) {
+    const held =
+      heldIn(batch, organisationId) ?? (await lockBatchFunds(trx, batch, organisationId));
+    const decision = held === undefined ? undefined : decide(held, true);
+    // A write-off goes through the plain path, which writes the held funds to the row first.
+    if (held !== undefined && decision !== undefined && decision.writeOff === undefined) {
+      const after = await applyHeldMovement(trx, batch, held, decision.debit);
+      if (after !== undefined) return after;
+    }
+  }
+  for (const exact of snapshot === undefined ? [true] : [false, true]) {
+    const funds = exact ? await lockFunds(trx, organisationId) : snapshot;
+    if (funds === undefined) return undefined;
+    const decision = decide(funds, exact);
+    if (decision === undefined) continue;
+    let expectTestCredit = funds.testCredit;
+    if (decision.writeOff !== undefined) {
+      const done = await applyMovement(trx, { ...decision.writeOff, expectTestCredit });
+      if (done === undefined) continue;
+      await setTestCreditExpiry(trx, organisationId, null);
+      expectTestCredit = done.testCredit;
+    }
+    const after = await applyMovement(trx, { ...decision.debit, expectTestCredit });
+    if (after !== undefined) {
+      if (batch !== undefined) hold(batch, organisationId, { funds: after, pending: false });
+      return after;
+    }
+  }
+  // The row was locked and read just before: a miss here means the store changed under a lock.
+  throw new Error(`the debit of ${organisationId} could not be applied`);
+}
 
 /** Funds held: as the row has them, or moved since (`at`: when, the row's updated_at). */
 type Held =
@@ -149,7 +212,6 @@ type Held =
   | { readonly funds: Funds; readonly pending: true; readonly at: string };
 
 const heldKey = (organisationId: string) => `funds:${organisationId}`;
-const heldFunds = new WeakMap<object, Held>();
 
 const BATCH_LOCKED = 'funds:locked-for-batch';
 
@@ -161,31 +223,35 @@ const LOCK_BATCH_FUNDS = `
 
 /**
  * PostgreSQL: locks and holds the funds of every organisation of the batch, once per batch and
- * only for a batch of several writes (BatchScope.groups). True when `organisationId` is now held.
- * Nothing is held for an organisation of which the batch already moved money another way.
+ * only for a batch of several writes (Batch.groups). The funds of `organisationId` when it is
+ * now held. Nothing is held for an organisation of which the batch already moved money another way.
  */
-export async function lockBatchFunds(trx: Executor, organisationId: string): Promise<boolean> {
-  const scope = batchScopeOf(trx);
+async function lockBatchFunds(
+  trx: Executor,
+  batch: Batch,
+  organisationId: string,
+): Promise<Funds | undefined> {
   if (
-    scope === undefined ||
     !(trx.getExecutor().adapter instanceof PostgresAdapter) ||
-    !scope.groups.includes(organisationId) ||
-    scope.get(BATCH_LOCKED) !== undefined
+    !batch.groups.includes(organisationId) ||
+    batch.get(BATCH_LOCKED) !== undefined
   ) {
-    return false;
+    return undefined;
   }
   const { rows } = await trx.executeQuery<{
     id: string;
     balance: number;
     test_credit: number;
     test_credit_expiry: string | null;
-  }>(CompiledQuery.raw(LOCK_BATCH_FUNDS, [scope.groups]));
-  // A marker in the scope: rolled back with the savepoint that took the locks, like them.
-  scope.set(BATCH_LOCKED, { flush: async () => undefined });
+  }>(CompiledQuery.raw(LOCK_BATCH_FUNDS, [batch.groups]));
+  // A marker in the batch: rolled back with the savepoint that took the locks, like them.
+  batch.set(BATCH_LOCKED, { flush: async () => undefined });
   for (const row of rows) {
-    if (scope.get(heldKey(row.id)) === undefined) holdFunds(trx, row.id, toFunds(row));
+    if (batch.get(heldKey(row.id)) === undefined) {
+      hold(batch, row.id, { funds: toFunds(row), pending: false });
+    }
   }
-  return fundsHeld(trx, organisationId) !== undefined;
+  return heldIn(batch, organisationId);
 }
 
 /** PostgreSQL: the balances of a batch's organisations, in one statement. */
@@ -223,52 +289,49 @@ const writeHeld = compiledOnce(
       .where('id', '=', p.organisationId),
 );
 
-function hold(trx: Executor, organisationId: string, held: Held): void {
-  const scope = batchScopeOf(trx);
-  if (scope === undefined) return;
-  // A new entry each time: the scope restores older ones after a rollback to a savepoint.
-  const entry = {
-    flush: async (tx: Executor) => {
-      if (!held.pending) return;
-      const { balance, testCredit } = held.funds;
-      const row = { organisationId, balance, testCredit, at: held.at };
-      // PostgreSQL: the rows of every organisation the batch debited go in one statement.
-      if (tx.getExecutor().adapter instanceof PostgresAdapter) {
-        scope.queue('held funds', row, writeHeldFunds);
-      } else {
-        await writeHeld.execute(tx, row);
-      }
-    },
-  };
-  heldFunds.set(entry, held);
-  scope.set(heldKey(organisationId), entry);
+/** An organisation's funds held in a batch, written to its row when the batch flushes it. */
+class HeldFunds {
+  constructor(
+    private readonly batch: Batch,
+    private readonly organisationId: string,
+    readonly held: Held,
+  ) {}
+
+  async flush(tx: Executor): Promise<void> {
+    if (!this.held.pending) return;
+    const { balance, testCredit } = this.held.funds;
+    const row = { organisationId: this.organisationId, balance, testCredit, at: this.held.at };
+    // PostgreSQL: the rows of every organisation the batch debited go in one statement.
+    if (tx.getExecutor().adapter instanceof PostgresAdapter) {
+      this.batch.queue('held funds', row, writeHeldFunds);
+    } else {
+      await writeHeld.execute(tx, row);
+    }
+  }
 }
 
-/**
- * Holds the organisation's funds, as applyMovement (or lockFunds) just returned them under the
- * row's lock, for further movements of the same batch. Outside a group-commit batch: nothing.
- */
-export function holdFunds(trx: Executor, organisationId: string, funds: Funds): void {
-  hold(trx, organisationId, { funds, pending: false });
+/** Holds the organisation's funds in the batch (a new entry each time: see Batch.restore). */
+function hold(batch: Batch, organisationId: string, held: Held): void {
+  batch.set(heldKey(organisationId), new HeldFunds(batch, organisationId, held));
 }
 
 /** The funds held for the organisation in this batch, exact: the row is locked. */
-export function fundsHeld(trx: Executor, organisationId: string): Funds | undefined {
-  const entry = batchScopeOf(trx)?.get(heldKey(organisationId));
-  return entry === undefined ? undefined : heldFunds.get(entry)?.funds;
+function heldIn(batch: Batch, organisationId: string): Funds | undefined {
+  const entry = batch.get(heldKey(organisationId));
+  return entry instanceof HeldFunds ? entry.held.funds : undefined;
 }
 
 /**
- * Journals a movement against the held funds (fundsHeld must have returned them) and holds the
- * result; the balance row is written before the commit. Undefined, and nothing written, if the
- * movement would take either balance below zero.
+ * Journals a movement against the held funds and holds the result; the balance row is written
+ * before the commit. Undefined, and nothing written, if the movement would take either balance
+ * below zero.
  */
-export async function applyHeldMovement(
+async function applyHeldMovement(
   trx: Executor,
+  batch: Batch,
+  held: Funds,
   m: LedgerMovement,
 ): Promise<Funds | undefined> {
-  const held = fundsHeld(trx, m.organisationId);
-  if (held === undefined) throw new Error(`no funds held for ${m.organisationId}`);
   const after: Funds = {
     balance: held.balance + m.balanceDelta,
     testCredit: held.testCredit + m.testCreditDelta,
@@ -280,14 +343,13 @@ export async function applyHeldMovement(
     balanceAfter: after.balance,
     testCreditAfter: after.testCredit,
   };
-  const scope = batchScopeOf(trx);
   // PostgreSQL: the batch inserts its entries in one statement, in the order they were decided.
-  if (scope !== undefined && trx.getExecutor().adapter instanceof PostgresAdapter) {
-    scope.queue('journal entries', entry, insertEntries);
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    batch.queue('journal entries', entry, insertEntries);
   } else {
     await insertEntry.execute(trx, entry);
   }
-  hold(trx, m.organisationId, { funds: after, at: m.at, pending: true });
+  hold(batch, m.organisationId, { funds: after, at: m.at, pending: true });
   return after;
 }
 
@@ -354,7 +416,7 @@ function toFunds(row: {
 }
 
 export async function readFunds(db: Executor, organisationId: string): Promise<Funds | undefined> {
-  await batchScopeOf(db)?.flush(db, heldKey(organisationId));
+  await batchOf(db)?.flush(db, heldKey(organisationId));
   const row = await db
     .selectFrom('organisations')
     .select(FUNDS_COLUMNS)
@@ -369,7 +431,7 @@ export async function readFunds(db: Executor, organisationId: string): Promise<F
  * transactions are serialised anyway).
  */
 export async function lockFunds(trx: Executor, organisationId: string): Promise<Funds | undefined> {
-  await batchScopeOf(trx)?.flush(trx, heldKey(organisationId));
+  await batchOf(trx)?.flush(trx, heldKey(organisationId));
   const row = await trx
     .updateTable('organisations')
     .set({ balance: sql<number>`balance` })
@@ -384,7 +446,7 @@ export async function setTestCreditExpiry(
   organisationId: string,
   expiry: string | null,
 ): Promise<void> {
-  await batchScopeOf(trx)?.flush(trx, heldKey(organisationId));
+  await batchOf(trx)?.flush(trx, heldKey(organisationId));
   await trx
     .updateTable('organisations')
     .set({ test_credit_expiry: expiry })

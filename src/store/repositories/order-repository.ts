@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 import { CompiledQuery } from 'kysely';
-import { batchScopeOf } from '../batch-scope.js';
+import { batchOf } from '../batch.js';
 import { compiledOnce } from '../compiled.js';
 import { countOf, pageBounds } from './count-repository.js';
 import type { Executor } from '../database.js';
@@ -208,9 +208,9 @@ export async function insertOrder(
     inventory.length === 1 &&
     (batch.sourceBatchId ?? null) === null
   ) {
-    const scope = batchScopeOf(trx);
-    if (scope !== undefined) {
-      scope.queue('one-line orders', { order, line: only, batch }, insertOneLineOrders);
+    const group = batchOf(trx);
+    if (group !== undefined) {
+      group.queue('one-line orders', { order, line: only, batch }, insertOneLineOrders);
       return;
     }
     await insertOneLineOrderWithBatch.execute(trx, {

@@ -1,4 +1,4 @@
-import type { Organisation } from '../../domain/organisations/organisation.js';
+import type { Organisation } from '../domain-types.js';
 import type { Executor } from '../database.js';
 import type { OrganisationRow, OrganisationUpdate, UserRow } from '../schema.js';
 import { touchAuthVersion } from './auth-state-repository.js';

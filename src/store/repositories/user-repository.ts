@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { PortalUser, Role } from '../../domain/access/portal-user.js';
+import type { PortalUser, Role } from '../domain-types.js';
 import type { Executor } from '../database.js';
 import type { UserRow } from '../schema.js';
 

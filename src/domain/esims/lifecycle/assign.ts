@@ -80,9 +80,9 @@ export async function createAssignment(
     iccid: row.iccid,
     name: HISTORY_NAME.Processing,
     bundle: row.bundle_name,
-    bundle_state: 'Processing',
-    alert_type: '',
-    created_at: at,
+    bundleState: 'Processing',
+    alertType: '',
+    at,
   };
   if (delay > 0) {
     await insertAssignment(trx, row);
@@ -96,7 +96,7 @@ export async function createAssignment(
   await insertAssignment(trx, queued);
   await insertHistory(trx, [
     applied,
-    { ...applied, name: HISTORY_NAME.Queued, bundle_state: 'Queued' },
+    { ...applied, name: HISTORY_NAME.Queued, bundleState: 'Queued' },
   ]);
   return queued;
 }

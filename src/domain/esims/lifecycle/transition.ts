@@ -53,9 +53,9 @@ export async function transition(
     iccid: assignment.iccid,
     name: HISTORY_NAME[to],
     bundle: assignment.bundle_name,
-    bundle_state: to,
-    alert_type: '',
-    created_at: at,
+    bundleState: to,
+    alertType: '',
+    at,
   });
   return { ...assignment, ...changes };
 }

@@ -1,23 +1,54 @@
-import type { AssignmentSnapshot } from '../domain/esims/lifecycle/network-events.js';
-import type { DueAlert } from '../domain/callbacks/usage-alerts.js';
-import type { UsageCallbackV2Body, UsageCallbackV3Body } from '../http/schemas/usage-callback.js';
+import type { AssignmentSnapshot } from '../esims/lifecycle/network-events.js';
+import type { DueAlert } from './usage-alerts.js';
 
-// The body of a usage callback (spec part 6; shapes in src/http/schemas/usage-callback.ts). The
-// outbox stores the full (V3) event; the reduced V2 body is derived from it at send time, so one
-// stored event serves either version and an organisation that switches version gets the new
-// shape on its next delivery.
+// The body of a usage callback (spec part 6), as the outbox stores it: the full (V3) event. The
+// reduced V2 body is derived from it at send time (src/callbacks/delivery.ts), so one stored event
+// serves either version and an organisation that switches version gets the new shape on its next
+// delivery. The wire schemas that document these bodies are the HTTP layer's
+// (src/http/schemas/usage-callback.ts), which checks at compile time that they describe exactly
+// these types.
 //
 // V3 carries three optional extra fields (the decisions page allows additions): `threshold` on
 // Utilisation (which of 1/50/80/100 % was passed: one report can pass several), and `country` /
 // `previousCountry` on FirstAttachment and CountryChange. `bundle` is absent only when an eSIM
 // attaches while it has no bundle in use or queued.
 
-type BundleV3 = NonNullable<UsageCallbackV3Body['bundle']>;
+export const ALERT_TYPES = ['Utilisation', 'FirstUse', 'FirstAttachment', 'CountryChange'] as const;
 
-/** The full (V3) body, exactly as its OpenAPI schema describes it. */
-export type CallbackV3 = UsageCallbackV3Body;
-/** The reduced (V2) body, exactly as its OpenAPI schema describes it. */
-export type CallbackV2 = UsageCallbackV2Body;
+export type AlertType = (typeof ALERT_TYPES)[number];
+
+/** The bundle of a full (V3) body. */
+export interface BundleV3 {
+  id: string;
+  reference: string;
+  name: string;
+  description: string;
+  initialQuantity: number;
+  remainingQuantity: number;
+  startTime: string;
+  endTime: string;
+  unlimited: boolean;
+}
+
+/** The full (V3) body. */
+export interface CallbackV3 {
+  iccid: string;
+  alertType: AlertType;
+  bundle?: BundleV3;
+  threshold?: number;
+  country?: string;
+  previousCountry?: string;
+}
+
+/** The reduced (V2) body: only the fields the spec lists for it. */
+export interface CallbackV2 {
+  iccid: string;
+  alertType: AlertType;
+  bundle?: Pick<
+    BundleV3,
+    'id' | 'name' | 'initialQuantity' | 'remainingQuantity' | 'startTime' | 'endTime'
+  >;
+}
 
 function bundleOf(a: AssignmentSnapshot): BundleV3 {
   return {

@@ -1,0 +1,8 @@
+// The domain's types the store keeps and returns, in one place: the store names the domain
+// through this file only (store/domain-types.ts), and a dependency rule keeps it so. Types only:
+// the store runs no domain rule.
+export type { Bundle } from '../catalogue/bundle.js';
+export type { PortalUser, Role } from '../access/portal-user.js';
+export type { ErrorCode } from '../errors/error-codes.js';
+export type { BundleState } from '../esims/lifecycle/states.js';
+export type { BillingType, CallbackVersion, Organisation } from '../organisations/organisation.js';

@@ -1,0 +1,12 @@
+// The domain objects repositories take and return, and the closed unions the schema stores: the
+// one import of the store from the domain, type-only (domain/stored/types.ts).
+export type {
+  BillingType,
+  Bundle,
+  BundleState,
+  CallbackVersion,
+  ErrorCode,
+  Organisation,
+  PortalUser,
+  Role,
+} from '../domain/stored/types.js';
