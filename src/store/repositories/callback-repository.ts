@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
 import type {
@@ -71,7 +72,8 @@ export async function claimDueEvents(
     const turns = await trx
       .selectFrom('callback_endpoints')
       .select(['organisation_id', 'in_flight'])
-      .where('open_events', '>', 0)
+      // Spelled literally, so SQLite reads the partial index of organisations with open events.
+      .where(sql<boolean>`open_events > 0`)
       .where('in_flight', '<', claim.perOrganisation)
       .where('paused_at', 'is', null)
       .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]))
