@@ -95,6 +95,16 @@ export interface Config {
   readonly callbackTimeoutMs: number;
   readonly callbackWorkerIntervalMs: number;
   readonly callbackConcurrency: number;
+  /** Deliveries of one organisation claimed or in flight at once, across instances. */
+  readonly callbackOrgConcurrency: number;
+  /** Open (pending or being delivered) events an organisation may have; beyond, new ones fail. */
+  readonly callbackMaxPending: number;
+  /** Consecutive unanswered attempts after which an organisation's endpoint is paused. */
+  readonly callbackPauseAfter: number;
+  /** Longest wait before an endpoint that gave no answer is tried again. */
+  readonly callbackBackoffMaxSeconds: number;
+  /** Days a delivered, failed or undeliverable callback and its attempts are kept. */
+  readonly callbackRetentionDays: number;
   // Rate limits (docs/operations.md, "Rate limits")
   /** Whether requests are rate limited: on by default in production, off in simulator mode. */
   readonly rateLimitEnabled: boolean;
@@ -505,6 +515,11 @@ export function loadConfig(env: Env): Config {
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10_000, 1, 120_000),
     callbackWorkerIntervalMs: int(env, 'CALLBACK_WORKER_INTERVAL_MS', 500, 10, 60_000),
     callbackConcurrency: int(env, 'CALLBACK_CONCURRENCY', 16, 1, 1024),
+    callbackOrgConcurrency: int(env, 'CALLBACK_ORG_CONCURRENCY', 4, 1, 1024),
+    callbackMaxPending: int(env, 'CALLBACK_MAX_PENDING', 10_000, 1, 10_000_000),
+    callbackPauseAfter: int(env, 'CALLBACK_PAUSE_AFTER', 20, 1, 100_000),
+    callbackBackoffMaxSeconds: int(env, 'CALLBACK_BACKOFF_MAX_SECONDS', 600, 1, 86_400),
+    callbackRetentionDays: int(env, 'CALLBACK_RETENTION_DAYS', 30, 1, 3650),
     rateLimitEnabled: bool(env, 'RATE_LIMIT', mode === 'production'),
     rateLimitPoints: int(env, 'RATE_LIMIT_POINTS', 10, 1, 1_000_000),
     rateLimitWindowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 1, 86_400),

@@ -117,7 +117,10 @@ export async function openServices(
     random,
     cipher,
     apiKeys: createApiKeyCache({ db: store.db, clock, stalenessMs: config.apiKeyCacheMs }),
-    networkEvents: createOutboxSink({ random: cryptoRandom }),
+    networkEvents: createOutboxSink({
+      random: cryptoRandom,
+      maxPending: config.callbackMaxPending,
+    }),
     mailer: createMailer(config, store, clock),
     passwordGate: createPasswordGate(config.portal.passwordChecks, config.portal.passwordQueue),
     checkCallbackUrl: callbackUrlCheck(config, options.resolver),

@@ -54,6 +54,7 @@ export function undeliverable(turn: Turn): Outcome {
   const at = iso(turn.now);
   return {
     eventId: turn.event.id,
+    organisationId: turn.event.organisation_id,
     worker: turn.worker,
     at,
     status: 'undeliverable',
@@ -94,6 +95,7 @@ export function afterAttempt(
   };
   const common = {
     eventId: event.id,
+    organisationId: event.organisation_id,
     worker: turn.worker,
     at,
     attempts: attemptNo,

@@ -6,14 +6,21 @@ import { badRequest } from '../domain/errors/error-codes.js';
 // - a number that is not finite. Ajv coerces the query string "Infinity" or "1e309" to Infinity
 //   for an integer parameter and then skips minimum and maximum for it, so the schema alone lets
 //   it through (to a LIMIT, say);
-// - a NUL character in a string. PostgreSQL text cannot hold one and refuses the whole statement.
-// Either is a 400 naming the field, in the wording of the validation errors.
+// - a NUL character in a string. PostgreSQL text cannot hold one and refuses the whole statement;
+// - an unpaired surrogate in a string (JSON allows the escape "\uD800" alone). It is not text:
+//   SQLite and PostgreSQL would each store something else in its place, so what was acknowledged
+//   would differ from what is read back.
+// Any of these is a 400 naming the field, in the wording of the validation errors.
 
 const PARTS = [
   ['params', 'path parameter'],
   ['query', 'query parameter'],
   ['body', 'body field'],
 ] as const;
+
+/** No lone surrogate (String.prototype.isWellFormed, ES2024, in Node 20). */
+const wellFormed = (text: string): boolean =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 interface Problem {
   /** Where in the part, e.g. order[0].item; empty for the part itself (a scalar body). */
@@ -26,9 +33,10 @@ function problem(value: unknown, path: string, depth = 0): Problem | undefined {
     return Number.isFinite(value) ? undefined : { path, issue: 'must be a finite number' };
   }
   if (typeof value === 'string') {
-    return value.includes('\u0000')
-      ? { path, issue: 'must not contain a NUL character' }
-      : undefined;
+    if (value.includes('\u0000')) return { path, issue: 'must not contain a NUL character' };
+    return wellFormed(value)
+      ? undefined
+      : { path, issue: 'must not contain an unpaired surrogate (a lone \\uD800-\\uDFFF)' };
   }
   // The depth bound keeps a pathologically nested body from exhausting the stack.
   if (typeof value !== 'object' || value === null || depth > 64) return undefined;
@@ -52,7 +60,7 @@ function problem(value: unknown, path: string, depth = 0): Problem | undefined {
  */
 function clean(value: unknown, depth = 0): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value === 'string') return !value.includes('\u0000');
+  if (typeof value === 'string') return !value.includes('\u0000') && wellFormed(value);
   if (typeof value !== 'object' || value === null || depth > 64) return true;
   if (Array.isArray(value)) {
     for (const item of value) if (!clean(item, depth + 1)) return false;

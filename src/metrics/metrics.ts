@@ -307,6 +307,15 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
   });
   new Gauge({
+    name: 'esim_callback_endpoints_paused',
+    help: 'Organisations whose callback endpoint is paused after CALLBACK_PAUSE_AFTER unanswered attempts in a row; nothing is sent to them until resumed.',
+    registers,
+    async collect() {
+      const f = await figures();
+      this.set(f.pausedEndpoints);
+    },
+  });
+  new Gauge({
     name: 'esim_worker_lag_seconds',
     help: 'How far behind each background worker is: the age of its oldest work item that is due and not done (0 when none).',
     labelNames: ['worker'] as const,

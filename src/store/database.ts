@@ -199,6 +199,9 @@ export async function migrate(store: Store): Promise<string[]> {
     // Names start with a zero-padded number, so code-point order is their order. Kysely's
     // default, localeCompare, sets up ICU's collation on every start.
     nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    // A database that already has a later migration still takes an earlier number added since
+    // (each migration stands on the ones before it by number, and none depends on a later one).
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {

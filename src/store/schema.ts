@@ -321,6 +321,21 @@ export interface CallbackEventsTable {
   org_seq: Generated<number | string | null>; // 023-list-counters: row number within the organisation, set by a trigger
 }
 
+/** 021-callback-fairness: one organisation's delivery turn and the state of its endpoint. */
+export interface CallbackEndpointsTable {
+  organisation_id: string;
+  /** Pending or being delivered (kept by a trigger). */
+  open_events: Generated<number>;
+  /** Claimed by a worker (kept by a trigger). */
+  in_flight: Generated<number>;
+  /** When a worker last took this organisation's turn (round-robin order); '' never. */
+  served_at: Generated<string>;
+  /** Consecutive attempts that got no answer (timeout, refused). */
+  failures: Generated<number>;
+  backoff_until: string | null;
+  paused_at: string | null;
+}
+
 export interface CallbackAttemptsTable {
   id: Generated<number>;
   event_id: string;
@@ -389,6 +404,7 @@ export interface Database {
   sim_faults: SimFaultsTable;
   callback_events: CallbackEventsTable;
   callback_attempts: CallbackAttemptsTable;
+  callback_endpoints: CallbackEndpointsTable;
   previous_api_keys: PreviousApiKeysTable;
   audit_log: AuditLogTable;
   portal_credentials: PortalCredentialsTable;

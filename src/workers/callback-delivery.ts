@@ -102,7 +102,14 @@ async function turn(
       if (state.queue.length === 0 || state.stopping) return worked;
       continue;
     }
-    await Promise.race(state.inFlight);
+    // Wait for a send to end, or for the poll interval: a receiver that never answers holds its
+    // own sends until their timeout, never another organisation's next claim.
+    let cancel: (() => void) | undefined;
+    const tick = new Promise<void>((resolve) => {
+      cancel = ctx.wallClock.setTimer(ctx.deps.config.callbackWorkerIntervalMs, resolve);
+    });
+    await Promise.race([...state.inFlight, tick]);
+    cancel?.();
     writer.soon();
     if (state.stopping) return worked;
   }

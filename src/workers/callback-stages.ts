@@ -71,6 +71,7 @@ export async function claim(
     leaseUntil: iso(leaseUntil),
     worker: ctx.instanceId,
     limit,
+    servedAt: iso(ctx.wallClock.now()),
   });
   for (const event of events) {
     state.queue.push({ event, target: targets.get(event.organisation_id), leaseUntil });

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.js';
 import { createCallbackWorker } from './callback-delivery.js';
+import { createCallbackRetention } from './callback-retention.js';
 import { createDeferredWorker } from './deferred-requests.js';
 import { createLifecycleWorker } from './lifecycle-scheduler.js';
 import { createMoneyHousekeeping, createTopUpReconciler } from './money.js';
@@ -11,6 +12,7 @@ export type { Worker, WorkerLog } from './worker.js';
 export function createWorkers(deps: AppDeps, log: WorkerLog): Worker[] {
   return [
     createCallbackWorker(deps, log, { metrics: deps.metrics }),
+    createCallbackRetention(deps, log),
     createLifecycleWorker(deps, log),
     createTopUpReconciler(deps, log),
     createMoneyHousekeeping(deps, log),

@@ -27,6 +27,11 @@ for (const kind of DATABASES) {
         callbackRetryScheduleSeconds: [0.05, 0.05],
         callbackWorkerIntervalMs: 20,
         callbackTimeoutMs: 400,
+        // One organisation may fill the worker here (the stop test wants every slot under way);
+        // the cap per organisation has its own test (fairness.test.ts).
+        callbackOrgConcurrency: 16,
+        // A send that times out on a loaded machine backs the endpoint off; never for long here.
+        callbackBackoffMaxSeconds: 1,
       });
       v2 = await t.createOrg({ callbackUrl: `${receiver.url}/v2`, callbackVersion: 'V2' });
       v3 = await t.createOrg({ callbackUrl: `${receiver.url}/v3`, callbackVersion: 'V3' });

@@ -216,8 +216,12 @@ for (const kind of DATABASES) {
       const org = await t.createOrg({ callbackUrl: `${receiver.url}/hook`, callbackVersion: 'V3' });
       receiver.behave('/hook', { delayMs: 15 });
       await threeEventsEach(t, org.id, 12);
-      // Small batches (2 in flight, 4 claimed), so each instance leaves work for the other.
-      const small = { ...t.deps, config: { ...t.config, callbackConcurrency: 2 } };
+      // Small batches (2 in flight, 4 claimed), so each instance leaves work for the other; no
+      // cap per organisation below that, so the one organisation here is shared by both.
+      const small = {
+        ...t.deps,
+        config: { ...t.config, callbackConcurrency: 2, callbackOrgConcurrency: 1024 },
+      };
       const one = createCallbackWorker(small, { warn: () => undefined }, { instanceId: 'one' });
       const two = createCallbackWorker(small, { warn: () => undefined }, { instanceId: 'two' });
       workers.push(one, two);

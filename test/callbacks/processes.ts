@@ -7,6 +7,7 @@ import type { Received } from '../receiver.js';
 // test receiver (test/receiver.ts), each reporting its URL on stdout.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const START_HANG_MS = 180_000;
 
 export interface Proc {
   readonly url: string;
@@ -33,10 +34,13 @@ function startProcess(
     child.once('exit', (code) => resolve(code)),
   );
   return new Promise((resolve, reject) => {
+    // A start waits for the process to report its URL or to exit; this bound only stops a hung
+    // process from holding the suite forever (a loaded machine may take tens of seconds to start
+    // a process that compiles its TypeScript on the fly).
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${what} did not start within 30 s:\n${output}`));
-    }, 30_000);
+      reject(new Error(`${what} did not start within ${START_HANG_MS / 1000} s:\n${output}`));
+    }, START_HANG_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const match = urlPattern.exec(output);

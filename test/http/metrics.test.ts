@@ -29,6 +29,7 @@ const FAMILIES = [
   'esim_callback_attempt_duration_seconds',
   'esim_callback_queue_depth',
   'esim_callback_oldest_pending_age_seconds',
+  'esim_callback_endpoints_paused',
   'esim_worker_lag_seconds',
   'esim_db_query_duration_seconds',
   'esim_db_pool_connections',

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { parseExposition } from '../prometheus-text.js';
 import { assertAccessible } from './axe.js';
 import { browserOnly, newPage } from './browser.js';
-import type { PortalServer } from './portal-harness.js';
+import type { HttpSession, PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
 import { closePortal, openPortalWithBrowser } from './portal-suite.js';
 import type { ApiCaller } from './shop-fixtures.js';
@@ -13,6 +12,18 @@ import { GB_1GB, balanceOf, buyOntoNewEsims, orderCount } from './shop-fixtures.
 
 // Orders: every role reads the list and an order; only an Admin buys, through the same use case
 // and rules as POST /v2.1/orders, and a confirmed order is placed once however often it is sent.
+
+type BuyFields = Record<string, string>;
+
+/** Reviews the order and returns the key its confirm form carries. */
+async function reviewed(session: HttpSession, fields: BuyFields): Promise<string> {
+  const review = await session.post('/portal/orders/review', fields);
+  const text = await review.text();
+  assert.equal(review.status, 200, text);
+  const key = /name="key" value="([^"]+)"/.exec(text)?.[1];
+  assert.ok(key !== undefined, 'the review page carries its key');
+  return key;
+}
 
 for (const kind of DATABASES) {
   describe(`portal Orders (${kind})`, browserOnly, () => {
@@ -70,26 +81,20 @@ for (const kind of DATABASES) {
         await badQuantity.text(),
         /id="quantity-error"[^>]*>Quantity must be a whole number/,
       );
-      const unknown = await session.post('/portal/orders', {
+      const unknown = await session.post('/portal/orders/review', {
         ...fields,
         item: 'no_such_bundle',
         quantity: '1',
-        key: randomUUID(),
       });
       assert.equal(unknown.status, 400);
       assert.match(await unknown.text(), /id="item-error"[^>]*>Bundle &quot;no_such_bundle&quot;/);
-      const broke = await session.post('/portal/orders', {
+      const broke = await session.post('/portal/orders/review', {
         ...fields,
         quantity: '100000',
-        key: randomUUID(),
       });
       assert.equal(broke.status, 400);
       assert.match(await broke.text(), /id="quantity-error"[^>]*>Quantity must be at most/);
-      const poor = await session.post('/portal/orders', {
-        ...fields,
-        quantity: '1000',
-        key: randomUUID(),
-      });
+      const poor = await session.post('/portal/orders/review', { ...fields, quantity: '1000' });
       assert.equal(poor.status, 400);
       // Money as money, not minor units.
       assert.match(
@@ -134,6 +139,37 @@ for (const kind of DATABASES) {
       assert.equal(await orderCount(caller), count + 1);
     });
 
+    test('a confirmation whose key did not come from the review of that order places nothing', async () => {
+      const session = await signInHttp(server.baseUrl, 'Admin');
+      const other = await signInHttp(server.baseUrl, 'Admin', 'other');
+      const fields = { item: GB_1GB, quantity: '1', destination: 'inventory', iccids: '' };
+      const count = await orderCount(caller);
+      const balance = await balanceOf(caller);
+      const key = await reviewed(session, fields);
+      const forged = [
+        // A well-formed id that no review issued.
+        '3f1c2a9e-8d7b-4c6a-9e5f-1a2b3c4d5e6f',
+        // A sealed key altered by one character.
+        key.slice(0, -3) + (key.endsWith('A==') ? 'B==' : 'A=='),
+        // Another organisation's review of the same order.
+        await reviewed(other, fields),
+      ];
+      for (const bad of forged) {
+        const answer = await session.post('/portal/orders', { ...fields, key: bad });
+        assert.equal(answer.status, 400);
+        assert.match(await answer.text(), /the order was not reviewed/);
+      }
+      // The reviewed key, with another quantity than the one reviewed.
+      const changed = await session.post('/portal/orders', { ...fields, quantity: '3', key });
+      assert.equal(changed.status, 400);
+      assert.match(await changed.text(), /the order changed after its review/);
+      assert.equal(await orderCount(caller), count);
+      assert.equal(await balanceOf(caller), balance);
+      const placed = await session.post('/portal/orders', { ...fields, key });
+      assert.equal(placed.status, 303);
+      assert.equal(await orderCount(caller), count + 1);
+    });
+
     test('a confirmed order is committed by the group writer, journaled, and placed once', async () => {
       // Orders carried by the group writer's batches, as /metrics counts them (the API's orders
       // go the same way: store/group-commit.ts).
@@ -172,13 +208,14 @@ for (const kind of DATABASES) {
     test('an order onto existing eSIMs puts one unit on each listed', async () => {
       const bought = await buyOntoNewEsims(caller, GB_1GB, 2);
       const session = await signInHttp(server.baseUrl, 'Admin');
-      const placed = await session.post('/portal/orders', {
+      const fields = {
         item: GB_1GB,
         quantity: '',
         destination: 'existing',
         iccids: bought.iccids.join('\n'),
-        key: randomUUID(),
-      });
+      };
+      const key = await reviewed(session, fields);
+      const placed = await session.post('/portal/orders', { ...fields, key });
       assert.equal(placed.status, 303);
       const detail = await session.get(placed.headers.get('location') ?? '');
       const text = await detail.text();
@@ -198,13 +235,9 @@ for (const kind of DATABASES) {
         assert.equal(listText.includes('href="/portal/orders/new"'), admin, `${role} buy link`);
         assert.equal((await session.get('/portal/orders/new')).status, admin ? 200 : 403, role);
         const count = await orderCount(caller);
-        const buy = await session.post('/portal/orders', {
-          item: GB_1GB,
-          quantity: '1',
-          destination: 'inventory',
-          iccids: '',
-          key: randomUUID(),
-        });
+        const fields = { item: GB_1GB, quantity: '1', destination: 'inventory', iccids: '' };
+        const key = admin ? await reviewed(session, fields) : 'never-reviewed';
+        const buy = await session.post('/portal/orders', { ...fields, key });
         assert.equal(buy.status, admin ? 303 : 403, role);
         assert.equal(await orderCount(caller), count + (admin ? 1 : 0), role);
       }

@@ -1,3 +1,5 @@
+import { HEALTHY, queueFullMessage, queueRoom } from '../callbacks/endpoint-health.js';
+import { updateEndpointHealth } from '../../store/repositories/callback-repository.js';
 import { iso } from '../../clock.js';
 import type { Clock } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
@@ -86,7 +88,10 @@ export interface CallbackToolDeps {
   /** Real time: the test-event limit is per real minute, whatever the simulator clock does. */
   readonly wallClock: Clock;
   readonly random: RandomSource;
-  readonly config: { readonly callbackTestEventsPerMinute: number };
+  readonly config: {
+    readonly callbackTestEventsPerMinute: number;
+    readonly callbackMaxPending: number;
+  };
 }
 
 /** Test events an organisation may queue per minute (CALLBACK_TEST_EVENTS_PER_MINUTE). */
@@ -140,6 +145,10 @@ async function queueTestEvent(
     deps.wallClock.now(),
   );
   if (!taken.allowed) throw new DomainError('rate_limited', testEventLimitMessage(limit), 60);
+  const maxPending = deps.config.callbackMaxPending;
+  if ((await queueRoom(tx, organisationId, maxPending)) <= 0) {
+    throw new DomainError('rate_limited', queueFullMessage(maxPending), 60);
+  }
   const at = deps.clock.now();
   await queueCallbackEvents(
     tx,
@@ -208,4 +217,26 @@ export function resendFromPortal(
   who: AuditActor,
 ): Promise<DeliverySummary> {
   return runWrite(deps, resendAudited, { organisationId, id, who });
+}
+
+async function resumeAudited(tx: Executor, deps: CallbackToolDeps, input: Acting): Promise<void> {
+  await updateEndpointHealth(tx, input.organisationId, HEALTHY);
+  await audit(tx, input.who, {
+    action: 'callback.resumed',
+    organisationId: input.organisationId,
+    at: deps.clock.now(),
+    details: {},
+  });
+}
+
+/**
+ * Resumes deliveries to an endpoint paused (or backed off) for want of answers: its waiting
+ * callbacks are claimed again at once, in their order.
+ */
+export function resumeDeliveries(
+  deps: CallbackToolDeps,
+  organisationId: string,
+  who: AuditActor,
+): Promise<void> {
+  return runWrite(deps, resumeAudited, { organisationId, who });
 }

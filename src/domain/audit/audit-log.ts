@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'api_key.rotated',
   'callback.test_sent',
   'callback.resent',
+  'callback.resumed',
   'card.saved',
   'user.added',
   'user.removed',

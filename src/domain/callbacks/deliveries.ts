@@ -15,7 +15,8 @@ import {
   requeueEvent,
 } from '../../store/repositories/callback-repository.js';
 import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
-import { badRequest, conflict, notFound } from '../errors/error-codes.js';
+import { DomainError, badRequest, conflict, notFound } from '../errors/error-codes.js';
+import { queueFullMessage, queueRoom } from './endpoint-health.js';
 import { runWrite } from '../runner/use-case-runner.js';
 
 // What an organisation may see and do with its deliveries: list them, read one with its
@@ -188,6 +189,7 @@ export interface ResendInput {
 export interface ResendDeps {
   readonly store: { readonly db: Db };
   readonly clock: Clock;
+  readonly config: { readonly callbackMaxPending: number };
 }
 
 /**
@@ -198,7 +200,7 @@ export interface ResendDeps {
  */
 export async function applyResend(
   trx: Executor,
-  deps: Pick<ResendDeps, 'clock'>,
+  deps: Pick<ResendDeps, 'clock' | 'config'>,
   input: ResendInput,
 ): Promise<DeliverySummary> {
   const { organisationId, id } = input;
@@ -206,6 +208,13 @@ export async function applyResend(
   const callbackUrl = await findCallbackUrl(trx, row.organisation_id);
   if (callbackUrl === undefined || callbackUrl === '') {
     throw badRequest('callbackUrl is not set: configure a callback URL before resending');
+  }
+  const maxPending = deps.config.callbackMaxPending;
+  if (
+    RESENDABLE.includes(row.status) &&
+    (await queueRoom(trx, row.organisation_id, maxPending)) <= 0
+  ) {
+    throw new DomainError('rate_limited', queueFullMessage(maxPending), 60);
   }
   const requeued = await requeueEvent(trx, id, RESENDABLE, iso(deps.clock.now()));
   if (requeued === undefined) {

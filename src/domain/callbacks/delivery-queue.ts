@@ -4,10 +4,14 @@ import type { CallbackEventRow, Outcome } from '../../store/repositories/callbac
 import {
   claimDueEvents,
   findTargets,
+  lockEndpoints,
   reclaimExpired,
   recordOutcomes,
   releaseEvents,
+  updateEndpointHealth,
 } from '../../store/repositories/callback-repository.js';
+import type { HealthRules } from './endpoint-health.js';
+import { afterAnswers } from './endpoint-health.js';
 import type { CallbackVersion } from '../organisations/organisation.js';
 import { runWrite } from '../runner/use-case-runner.js';
 
@@ -18,6 +22,7 @@ import { runWrite } from '../runner/use-case-runner.js';
 export interface DeliveryQueueDeps {
   readonly store: { readonly db: Db; readonly dialect: DialectName };
   readonly cipher: KeyCipher;
+  readonly config: HealthRules & { readonly callbackOrgConcurrency: number };
 }
 
 /** Where an organisation's callbacks go, and the key that signs them (V3). */
@@ -41,6 +46,8 @@ export interface DeliveryClaim {
   readonly leaseUntil: string;
   readonly worker: string;
   readonly limit: number;
+  /** Real time: the round-robin order of organisations. */
+  readonly servedAt: string;
 }
 
 /** Leases up to `limit` due events to the worker, with where each organisation's go. */
@@ -48,7 +55,10 @@ export async function claimDeliveries(
   deps: DeliveryQueueDeps,
   claim: DeliveryClaim,
 ): Promise<ClaimedDeliveries> {
-  const events = await claimDueEvents(deps.store.db, deps.store.dialect, claim);
+  const events = await claimDueEvents(deps.store.db, deps.store.dialect, {
+    ...claim,
+    perOrganisation: deps.config.callbackOrgConcurrency,
+  });
   const targets = new Map<string, DeliveryTarget>();
   if (events.length === 0) return { events, targets };
   const orgIds = [...new Set(events.map((r) => r.organisation_id))];
@@ -84,12 +94,43 @@ export async function releaseDeliveries(
   await releaseEvents(deps.store.db, ids, worker, at);
 }
 
-/** Records a batch of outcomes in the caller's transaction (see recordDeliveryOutcomes). */
+/**
+ * Records a batch of outcomes in the caller's transaction (see recordDeliveryOutcomes), and what
+ * their answers say of each organisation's endpoint (endpoint-health.ts).
+ */
 export async function applyDeliveryOutcomes(
   trx: Executor,
+  deps: Pick<DeliveryQueueDeps, 'store' | 'config'>,
   outcomes: readonly Outcome[],
 ): Promise<void> {
+  const answers = new Map<string, { answered: boolean[]; at: string }>();
+  for (const o of outcomes) {
+    if (o.attempt === undefined) continue;
+    const seen = answers.get(o.organisationId) ?? { answered: [], at: o.at };
+    seen.answered.push(o.attempt.status_code !== null && o.attempt.status_code !== undefined);
+    if (o.at > seen.at) seen.at = o.at;
+    answers.set(o.organisationId, seen);
+  }
+  // Locked first, in one order: the outcomes' triggers then update rows this transaction holds.
+  const endpoints = await lockEndpoints(trx, deps.store.dialect, [...answers.keys()]);
   await recordOutcomes(trx, outcomes);
+  for (const row of endpoints) {
+    const seen = answers.get(row.organisation_id);
+    if (seen === undefined) continue;
+    const before = {
+      failures: Number(row.failures),
+      backoffUntil: row.backoff_until,
+      pausedAt: row.paused_at,
+    };
+    const after = afterAnswers(before, seen.answered, new Date(seen.at), deps.config);
+    if (
+      after.failures !== before.failures ||
+      after.backoffUntil !== before.backoffUntil ||
+      after.pausedAt !== before.pausedAt
+    ) {
+      await updateEndpointHealth(trx, row.organisation_id, after);
+    }
+  }
 }
 
 /**
@@ -97,9 +138,9 @@ export async function applyDeliveryOutcomes(
  * next state, fenced on the worker's lease.
  */
 export async function recordDeliveryOutcomes(
-  deps: Pick<DeliveryQueueDeps, 'store'>,
+  deps: Pick<DeliveryQueueDeps, 'store' | 'config'>,
   outcomes: readonly Outcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  await runWrite(deps, (trx) => applyDeliveryOutcomes(trx, outcomes), undefined);
+  await runWrite(deps, (trx) => applyDeliveryOutcomes(trx, deps, outcomes), undefined);
 }

@@ -10,6 +10,7 @@ import { queueCallbackEvents } from '../../store/repositories/callback-repositor
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
 import type { NetworkEvent, NetworkEventSink } from '../esims/lifecycle/network-events.js';
+import { queueRoom } from './endpoint-health.js';
 import type { DueAlert } from './usage-alerts.js';
 import { crossedThresholds, dueAlerts } from './usage-alerts.js';
 
@@ -32,13 +33,23 @@ async function alertsFor(trx: Executor, event: NetworkEvent): Promise<DueAlert[]
   return alerts;
 }
 
-export function createOutboxSink(deps: { readonly random: RandomSource }): NetworkEventSink {
+/**
+ * The outbox writer. An organisation has at most `maxPending` open callbacks (pending or being
+ * delivered); one past that bound is stored `failed` without an attempt, so it shows in the
+ * delivery log and may be resent once the queue has drained, and the usage it reports is never
+ * refused for it.
+ */
+export function createOutboxSink(deps: {
+  readonly random: RandomSource;
+  readonly maxPending: number;
+}): NetworkEventSink {
   return {
     async record(trx, event, at) {
       const alerts = await alertsFor(trx, event);
       if (alerts.length === 0) return;
       const callbackUrl = await findCallbackUrl(trx, event.organisationId);
       const deliverable = callbackUrl !== undefined && callbackUrl !== '';
+      const room = deliverable ? await queueRoom(trx, event.organisationId, deps.maxPending) : 0;
       const when = iso(at);
       const facts =
         event.type === 'attach'
@@ -51,13 +62,14 @@ export function createOutboxSink(deps: { readonly random: RandomSource }): Netwo
           : { iccid: event.iccid, assignment: event.assignment };
       await queueCallbackEvents(
         trx,
-        alerts.map((alert) => ({
+        alerts.map((alert, i) => ({
           id: deps.random.uuid(),
           organisationId: event.organisationId,
           iccid: event.iccid,
           alertType: alert.type,
           body: buildV3(alert, facts),
           deliverable,
+          queueFull: i >= room,
         })),
         when,
       );

@@ -2,6 +2,8 @@ import type { DeliveryDetail, DeliverySummary } from '../../domain/callbacks/del
 import { RESENDABLE } from '../../domain/callbacks/deliveries.js';
 import type { KeySummary } from '../../domain/access/api-access.js';
 import { isTestEventIccid } from '../../domain/access/api-access.js';
+import type { EndpointStatus } from '../../domain/callbacks/endpoint-health.js';
+import { formatDateTime } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import { formError, selectField, textField } from '../forms.js';
@@ -41,6 +43,7 @@ export interface ApiData {
   /** The organisation's IP allow-list; empty: any address. */
   readonly ipAllowList: readonly string[];
   readonly deliveries: readonly DeliverySummary[];
+  readonly endpoint: EndpointStatus;
   readonly total: number;
   readonly page: number;
   readonly perPage: number;
@@ -213,6 +216,35 @@ export function resendButton(d: DeliverySummary, csrf: SafeHtml): SafeHtml {
   </form>`;
 }
 
+/** Whether deliveries are getting through: paused, backed off, or nothing to say. */
+function endpointState(d: ApiData, shown: Shown): SafeHtml {
+  const e = d.endpoint;
+  if (e.pausedAt !== null) {
+    const resume = d.can.callbacks
+      ? html`<form method="post" action="/portal/api/callback/resume">
+          ${d.csrf}
+          <button type="submit">Resume deliveries</button>
+        </form>`
+      : '';
+    return html`<div class="notice" role="status" data-testid="endpoint-state">
+      <p>
+        <strong>Deliveries paused</strong> since ${formatDateTime(e.pausedAt, shown.timeZone)}: your
+        callback URL gave no answer to ${e.failures} attempts in a row. ${e.openEvents} callbacks
+        wait; nothing is sent until deliveries are resumed.
+      </p>
+      ${resume}
+    </div>`;
+  }
+  if (e.backoffUntil !== null) {
+    return html`<p role="status" data-testid="endpoint-state">
+      <strong>Deliveries backed off</strong> until
+      ${formatDateTime(e.backoffUntil, shown.timeZone)}: your callback URL gave no answer to the
+      last ${e.failures} attempts.
+    </p>`;
+  }
+  return html``;
+}
+
 function deliverySection(d: ApiData, shown: Shown): SafeHtml {
   const rows = d.deliveries.map(
     (x) =>
@@ -233,6 +265,7 @@ function deliverySection(d: ApiData, shown: Shown): SafeHtml {
   );
   return html`<section aria-labelledby="deliveries-heading" class="card">
     <h2 id="deliveries-heading">Delivery log</h2>
+    ${endpointState(d, shown)}
     ${
       rows.length === 0
         ? html`<p>No callbacks yet.</p>`

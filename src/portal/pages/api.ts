@@ -11,9 +11,11 @@ import { splitAllowList } from '../../domain/access/ip-allow-list.js';
 import {
   readKeySummary,
   resendFromPortal,
+  resumeDeliveries,
   revealApiKey,
   sendTestEvent,
 } from '../../domain/access/api-access.js';
+import { readEndpointStatus } from '../../domain/callbacks/endpoint-health.js';
 import type { PortalView } from '../context.js';
 import { auditActor, redirectWithFlash, requirePermission } from '../context.js';
 import { csrfField, formValue } from '../forms.js';
@@ -46,9 +48,10 @@ async function sendApi(
 ): Promise<FastifyReply> {
   const org = view.organisation;
   const page = state.page ?? 1;
-  const [key, deliveries] = await Promise.all([
+  const [key, deliveries, endpoint] = await Promise.all([
     readKeySummary(deps, org.id),
     listDeliveries(deps.store.db, org.id, { page, perPage: DELIVERIES_PER_PAGE }),
+    readEndpointStatus(deps.store.db, org.id, deps.clock.now()),
   ]);
   const role = view.user.role;
   const data: ApiData = {
@@ -58,6 +61,7 @@ async function sendApi(
     callbackVersion: org.callbackVersion,
     ipAllowList: org.ipAllowList,
     deliveries: deliveries.deliveries,
+    endpoint,
     total: deliveries.total,
     page,
     perPage: DELIVERIES_PER_PAGE,
@@ -226,6 +230,11 @@ export function registerApiPage(app: FastifyInstance, deps: AppDeps): void {
   app.post('/portal/api/key/rotate', (request, reply) => postRotate(deps, request, reply));
   app.post('/portal/api/callback', (request, reply) => postCallback(deps, request, reply));
   app.post('/portal/api/ip-allow-list', (request, reply) => postAllowList(deps, request, reply));
+  app.post('/portal/api/callback/resume', async (request, reply) => {
+    const view = requirePermission(request, 'callbacks.write');
+    await resumeDeliveries(deps, view.organisation.id, auditActor(request));
+    return redirectWithFlash(request, reply, '/portal/api', 'Deliveries resumed.');
+  });
   app.post('/portal/api/test-event', (request, reply) => postTestEvent(deps, request, reply));
   app.get('/portal/api/deliveries/:id', async (request, reply) => {
     const view = requirePermission(request, 'read');

@@ -16,7 +16,7 @@ import { bundleFromRow, listCatalogue } from '../../store/repositories/catalogue
 import { orderDetailBody, orderListBody } from './order-views.js';
 import { pageLinks, requestedPortalPage } from './page-links.js';
 import { formText, queryText } from './query-values.js';
-import { buyBundles, reviewOrder } from './shop-actions.js';
+import { buyBundles, reviewKey, reviewOrder } from './shop-actions.js';
 
 // Orders: the list and an order's details (every role reads them), and Buy bundles (Admin):
 // form, review with the total, confirm. Confirming places the order through the same use case as
@@ -88,7 +88,8 @@ async function review(deps: AppDeps, request: FastifyRequest, reply: FastifyRepl
   if ('errors' in parsed) return showForm(deps, reply, view, values, parsed.errors);
   try {
     const validated = await reviewOrder(deps, view.organisation, parsed.request);
-    const body = buyReviewBody(view, values, validated, deps.random.uuid());
+    const key = reviewKey(deps, view.organisation.id, parsed.request);
+    const body = buyReviewBody(view, values, validated, key);
     return send(reply, view, 'Review your order', body);
   } catch (e) {
     const errors = buyErrors(e);
@@ -103,7 +104,7 @@ async function place(deps: AppDeps, request: FastifyRequest, reply: FastifyReply
   const parsed = buyRequest(values, 'transaction');
   if ('errors' in parsed) return showForm(deps, reply, view, values, parsed.errors);
   try {
-    const key = formText(request, 'key', 100);
+    const key = formText(request, 'key', 1000);
     const reference = await buyBundles(deps, view.organisation, parsed.request, key);
     return redirectWithFlash(
       request,

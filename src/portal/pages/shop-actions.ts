@@ -14,6 +14,11 @@ import { afterEarlierSubmission } from '../../domain/runner/after-earlier.js';
 // The writes of the Orders and eSIMs pages: the domain use cases the API routes call, through
 // the same runner. Buying carries the review page's key as its Idempotency-Key, so a double
 // click, a resent form or a reload places the order once and answers with the same order.
+//
+// The review key is issued by the review step only: a random id, the organisation and a hash of
+// the reviewed order, sealed with the master key (AES-256-GCM). A confirmation whose key was not
+// issued by a review, was issued to another organisation or for another order is refused, so
+// nothing is bought that was not shown with its total first.
 
 const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** How long a repeat waits for the first request of the same key to finish. */
@@ -34,6 +39,44 @@ function hashOf(request: OrderRequest): string {
     .digest('hex');
 }
 
+/** The reviewed order as it will be placed (review validates, confirmation transacts). */
+const placing = (request: OrderRequest): OrderRequest => ({ ...request, type: 'transaction' });
+
+/** The key of a review: what the confirm form carries. */
+export function reviewKey(
+  deps: Pick<AppDeps, 'cipher' | 'random'>,
+  organisationId: string,
+  request: OrderRequest,
+): string {
+  const plain = ['review', deps.random.uuid(), organisationId, hashOf(placing(request))].join(' ');
+  return deps.cipher.encrypt(plain);
+}
+
+const NOT_REVIEWED = 'the order was not reviewed: review the order, then confirm it';
+
+/** The id of a review key issued for this organisation and this order; 400 otherwise. */
+function reviewedId(
+  deps: Pick<AppDeps, 'cipher'>,
+  organisationId: string,
+  request: OrderRequest,
+  key: string,
+): string {
+  let plain: string;
+  try {
+    plain = deps.cipher.decrypt(key);
+  } catch {
+    throw badRequest(NOT_REVIEWED);
+  }
+  const [kind, id, org, hash] = plain.split(' ');
+  if (kind !== 'review' || id === undefined || !KEY_PATTERN.test(id) || org !== organisationId) {
+    throw badRequest(NOT_REVIEWED);
+  }
+  if (hash !== hashOf(placing(request))) {
+    throw badRequest('the order changed after its review: review the order again, then confirm it');
+  }
+  return id;
+}
+
 function referenceOf(outcome: Outcome<{ orderReference: string }>): string {
   return answerOf(outcome).orderReference;
 }
@@ -45,12 +88,10 @@ export async function buyBundles(
   request: OrderRequest,
   key: string,
 ): Promise<string> {
-  if (!KEY_PATTERN.test(key)) {
-    throw badRequest('the order was not reviewed: review the order, then confirm it');
-  }
+  const id = reviewedId(deps, organisation.id, request, key);
   const idempotency = {
     organisationId: organisation.id,
-    key: `portal-order-${key}`,
+    key: `portal-order-${id}`,
     requestHash: hashOf(request),
   };
   const input = { org: orderingOrganisation(organisation), request };

@@ -15,6 +15,7 @@ import { bundleJson } from './016-bundle-json.js';
 import { ledgerReference } from './017-ledger-reference.js';
 import { esimState } from './018-esim-state.js';
 import { deferredRequests } from './019-deferred-requests.js';
+import { callbackFairness } from './021-callback-fairness.js';
 import { growth } from './022-growth.js';
 import { listCounters } from './023-list-counters.js';
 import { consoleTables } from './024-console.js';
@@ -42,6 +43,7 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '017-ledger-reference': ledgerReference(),
     '018-esim-state': esimState(dialect),
     '019-deferred-requests': deferredRequests(dialect),
+    '021-callback-fairness': callbackFairness(dialect),
     '022-growth': growth(dialect),
     '023-list-counters': listCounters(dialect),
     '024-console': consoleTables(dialect),

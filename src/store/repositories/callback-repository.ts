@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
 import { pageBounds } from './count-repository.js';
 import type {
   CallbackAttemptsTable,
+  CallbackEndpointsTable,
   CallbackEventsTable,
   EventStatus,
   OrganisationsTable,
@@ -35,6 +37,11 @@ export interface OutboxEvent {
   readonly body: object;
   /** false: the organisation has no callback URL, and the event is kept as undeliverable. */
   readonly deliverable: boolean;
+  /**
+   * true: the organisation's bound on waiting callbacks is reached; the event is stored failed,
+   * without an attempt, and may be resent once the queue has drained.
+   */
+  readonly queueFull?: boolean;
 }
 
 /**
@@ -52,7 +59,7 @@ export async function queueCallbackEvents(
     iccid: e.iccid,
     alert_type: e.alertType,
     payload: JSON.stringify(e.body),
-    status: e.deliverable ? 'pending' : 'undeliverable',
+    status: !e.deliverable ? 'undeliverable' : e.queueFull === true ? 'failed' : 'pending',
     attempts: 0,
     next_attempt_at: at,
     locked_until: null,
@@ -70,31 +77,89 @@ export interface Claim {
   readonly leaseUntil: string;
   readonly worker: string;
   readonly limit: number;
+  /** Events of one organisation claimed or in flight at once, across workers. */
+  readonly perOrganisation: number;
+  /** Real time, for the round-robin order of organisations. */
+  readonly servedAt: string;
 }
 
+/** How many organisations one claim looks at, at most (round-robin: the least recently served). */
+const TURNS_PER_CLAIM = 64;
+
 /**
- * Leases up to `limit` due pending events to this worker, at most one per eSIM and only the
- * earliest open one of each: an event is not claimed while an earlier event of the same eSIM
- * (by `seq`, the insertion order) is pending (due or waiting for a retry), nor while any event of
- * that eSIM is being delivered (an older event resent runs alone too). So an eSIM's events reach
- * the receiver one at a time and in order, acknowledged or failed for good before the next,
- * while different eSIMs deliver in parallel.
+ * Leases up to `limit` due pending events to this worker, fairly across organisations: the
+ * organisations with open events are taken in round-robin order (least recently served first,
+ * off the partial index of `callback_endpoints`), skipping those whose endpoint is paused or
+ * backed off and those that already have `perOrganisation` events claimed; each gives at most
+ * its room under that cap. So one organisation's backlog or silent endpoint holds at most
+ * `perOrganisation` deliveries and never the others' turn.
  *
- * On PostgreSQL the candidate rows are locked with SKIP LOCKED, so concurrent instances claim
- * disjoint sets without waiting on each other. An instance cannot claim an eSIM's next event
- * while another holds its earlier one: that earlier row is pending (uncommitted claim) or
- * delivering (committed) in any snapshot, and either status holds the next one back. SQLite
- * serialises writers, which gives the same guarantee. The candidates come off the
- * (status, next_attempt_at) index, the check off (iccid, status, seq).
+ * On PostgreSQL the organisations' rows are locked with SKIP LOCKED for the claim, so two
+ * instances never claim for the same organisation at once and the cap holds across instances;
+ * SQLite serialises writers, which gives the same guarantee.
  */
 export async function claimDueEvents(
   db: Db,
   dialect: DialectName,
   claim: Claim,
 ): Promise<CallbackEventRow[]> {
-  const due = db
+  return db.transaction().execute(async (trx) => {
+    const turns = await trx
+      .selectFrom('callback_endpoints')
+      .select(['organisation_id', 'in_flight'])
+      // Spelled literally, so SQLite reads the partial index of organisations with open events.
+      .where(sql<boolean>`open_events > 0`)
+      .where('in_flight', '<', claim.perOrganisation)
+      .where('paused_at', 'is', null)
+      .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]))
+      .orderBy('served_at')
+      .limit(TURNS_PER_CLAIM)
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+      .execute();
+    const claimed: CallbackEventRow[] = [];
+    const served: string[] = [];
+    for (const turn of turns) {
+      const room = Math.min(
+        claim.perOrganisation - Number(turn.in_flight),
+        claim.limit - claimed.length,
+      );
+      if (room <= 0) break;
+      served.push(turn.organisation_id);
+      claimed.push(
+        ...(await claimOrganisationEvents(trx, dialect, claim, turn.organisation_id, room)),
+      );
+    }
+    if (served.length > 0) {
+      await trx
+        .updateTable('callback_endpoints')
+        .set({ served_at: claim.servedAt })
+        .where('organisation_id', 'in', served)
+        .execute();
+    }
+    return claimed;
+  });
+}
+
+/**
+ * One organisation's share of a claim: at most one event per eSIM and only the earliest open one
+ * of each: an event is not claimed while an earlier event of the same eSIM (by `seq`, the
+ * insertion order) is pending (due or waiting for a retry), nor while any event of that eSIM is
+ * being delivered (an older event resent runs alone too). So an eSIM's events reach the receiver
+ * one at a time and in order, acknowledged or failed for good before the next, while different
+ * eSIMs deliver in parallel. The candidates come off the (organisation_id, status,
+ * next_attempt_at) index, the check off (iccid, status, seq).
+ */
+async function claimOrganisationEvents(
+  trx: Executor,
+  dialect: DialectName,
+  claim: Claim,
+  organisationId: string,
+  limit: number,
+): Promise<CallbackEventRow[]> {
+  const due = trx
     .selectFrom('callback_events as e')
     .select('e.id')
+    .where('e.organisation_id', '=', organisationId)
     .where('e.status', '=', 'pending')
     .where('e.next_attempt_at', '<=', claim.now)
     // Two probes of the (iccid, status, seq) index: an earlier event of the eSIM still pending,
@@ -120,11 +185,10 @@ export async function claimDueEvents(
         ),
       ),
     )
-    // Ordering by next_attempt_at alone lets the scan stop after `limit` rows of the index.
     .orderBy('e.next_attempt_at')
-    .limit(claim.limit)
+    .limit(limit)
     .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
-  return db
+  return trx
     .updateTable('callback_events')
     .set({
       status: 'delivering',
@@ -188,6 +252,7 @@ export async function findTargets(
 /** What one delivery turn did to an event. */
 export interface Outcome {
   readonly eventId: string;
+  readonly organisationId: string;
   readonly worker: string;
   readonly at: string;
   readonly status: 'delivered' | 'pending' | 'failed' | 'undeliverable';
@@ -472,4 +537,86 @@ export async function countFailingEvents(
     .execute();
   const value = (name: string) => Number(rows.find((r) => r.name === name)?.value ?? 0);
   return { failed: value('callbacks:failed'), retrying: value('callbacks:retrying') };
+}
+
+export type CallbackEndpointRow = Selectable<CallbackEndpointsTable>;
+
+/** The endpoint state of the given organisations, locked for the transaction on PostgreSQL. */
+export async function lockEndpoints(
+  trx: Executor,
+  dialect: DialectName,
+  organisationIds: readonly string[],
+): Promise<CallbackEndpointRow[]> {
+  if (organisationIds.length === 0) return [];
+  return (
+    trx
+      .selectFrom('callback_endpoints')
+      .selectAll()
+      .where('organisation_id', 'in', [...organisationIds])
+      // In one order, so two writers recording outcomes of the same organisations never deadlock.
+      .orderBy('organisation_id')
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+      .execute()
+  );
+}
+
+export async function findEndpoint(
+  db: Executor,
+  organisationId: string,
+): Promise<CallbackEndpointRow | undefined> {
+  return db
+    .selectFrom('callback_endpoints')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+}
+
+export interface EndpointHealth {
+  readonly failures: number;
+  readonly backoffUntil: string | null;
+  readonly pausedAt: string | null;
+}
+
+export async function updateEndpointHealth(
+  trx: Executor,
+  organisationId: string,
+  health: EndpointHealth,
+): Promise<void> {
+  await trx
+    .updateTable('callback_endpoints')
+    .set({
+      failures: health.failures,
+      backoff_until: health.backoffUntil,
+      paused_at: health.pausedAt,
+    })
+    .where('organisation_id', '=', organisationId)
+    .execute();
+}
+
+const FINISHED: readonly EventStatus[] = ['delivered', 'failed', 'undeliverable'];
+
+/**
+ * Deletes up to `limit` finished events (delivered, failed, undeliverable) that finished before
+ * `before`, with their attempts; how many events. A finished event's next_attempt_at is when it
+ * finished, so they come off the (status, next_attempt_at) index, oldest first.
+ */
+export async function deleteFinishedEvents(db: Db, before: string, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('callback_events')
+      .select('id')
+      .where('status', 'in', [...FINISHED])
+      .where('next_attempt_at', '<', before)
+      .limit(limit)
+      .execute();
+    const ids = rows.map((r) => r.id);
+    if (ids.length === 0) return 0;
+    await trx.deleteFrom('callback_attempts').where('event_id', 'in', ids).execute();
+    await trx
+      .deleteFrom('callback_events')
+      .where('id', 'in', ids)
+      .where('status', 'in', [...FINISHED])
+      .execute();
+    return ids.length;
+  });
 }

@@ -105,6 +105,8 @@ export interface BusinessFigures {
   readonly esims: readonly { profileStatus: string; count: number }[];
   readonly assignments: readonly { state: string; count: number }[];
   readonly callbackQueue: readonly { status: string; count: number; oldest: string | null }[];
+  /** Organisations whose callback endpoint is paused for want of answers. */
+  readonly pausedEndpoints: number;
   /** The oldest due, not yet done item of each worker (RFC 3339), or null when none is due. */
   readonly oldestDue: Readonly<
     Record<'callback-delivery' | 'lifecycle' | 'topup-reconcile', string | null>
@@ -146,6 +148,11 @@ export async function readBusinessFigures(db: Executor, now: string): Promise<Bu
     .where('status', 'in', ['pending', 'delivering'])
     .groupBy('status')
     .execute();
+  const paused = await db
+    .selectFrom('callback_endpoints')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('paused_at', 'is not', null)
+    .executeTakeFirst();
   const dueCallback = await db
     .selectFrom('callback_events')
     .select((eb) => eb.fn.min('next_attempt_at').as('due'))
@@ -185,6 +192,7 @@ export async function readBusinessFigures(db: Executor, now: string): Promise<Bu
       count: num(r.n),
       oldest: text(r.oldest),
     })),
+    pausedEndpoints: num(paused?.n),
     oldestDue: {
       'callback-delivery': text(dueCallback?.due),
       lifecycle: earliest(text(dueProcessing?.due), text(dueEnded?.due), text(dueLapsed?.due)),

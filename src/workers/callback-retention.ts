@@ -1,0 +1,18 @@
+import type { AppDeps } from '../deps.js';
+import { pruneCallbackHistory } from '../domain/callbacks/retention.js';
+import type { Worker, WorkerLog } from './worker.js';
+import { intervalWorker } from './worker.js';
+
+/** Deletes finished callbacks past CALLBACK_RETENTION_DAYS (domain/callbacks/retention.ts). */
+export function createCallbackRetention(
+  deps: Pick<AppDeps, 'config' | 'store' | 'clock' | 'wallClock'>,
+  log: WorkerLog,
+): Worker {
+  return intervalWorker(
+    'callback-retention',
+    deps.config.schedulerIntervalMs,
+    deps.wallClock,
+    () => pruneCallbackHistory(deps),
+    (error) => log.error({ err: error }, 'callback retention failed'),
+  );
+}
