@@ -1,4 +1,6 @@
-import type { AppDeps } from '../../deps.js';
+import type { Clock } from '../../clock.js';
+import type { Simulator } from '../../network/simulator.js';
+import type { Store } from '../../store/database.js';
 import { iso } from '../../clock.js';
 import type { ProfileStatus } from '../network/profile.js';
 import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
@@ -18,7 +20,12 @@ import { advanceSimulatorClock } from './simulator-control.js';
 // is the organisation's own, and the outboxes and callbacks read are its own. Simulator mode
 // only: without a simulator every function refuses as if there were no such thing.
 
-type Simulator = NonNullable<AppDeps['simulator']>;
+/** What the console uses of the service: its store, clock and (in simulator mode) simulator. */
+export interface ConsoleDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly simulator: Simulator | undefined;
+}
 
 export interface SimulatedClock {
   /** RFC 3339 UTC. */
@@ -27,13 +34,13 @@ export interface SimulatedClock {
   readonly offsetSeconds: number;
 }
 
-function simulatorOf(deps: AppDeps): Simulator {
+function simulatorOf(deps: ConsoleDeps): Simulator {
   if (deps.simulator === undefined) throw notFound('the simulator is not running');
   return deps.simulator;
 }
 
 /** The simulated time and its offset; undefined outside simulator mode. */
-export function simulatedClock(deps: AppDeps): SimulatedClock | undefined {
+export function simulatedClock(deps: ConsoleDeps): SimulatedClock | undefined {
   const simulator = deps.simulator;
   if (simulator === undefined) return undefined;
   return {
@@ -49,7 +56,7 @@ export const MAX_ADVANCE_SECONDS = 10 * 366 * 86_400;
  * Moves the simulated clock forward and runs the lifecycle scheduler once, so whatever falls
  * due by the new time (processing, expiry, lapses) is applied on return.
  */
-export async function advanceSimulatedTime(deps: AppDeps, seconds: number) {
+export async function advanceSimulatedTime(deps: ConsoleDeps, seconds: number) {
   const simulator = simulatorOf(deps);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_ADVANCE_SECONDS) {
     throw badRequest('the time to advance must be more than 0 and at most ten years');
@@ -60,13 +67,13 @@ export async function advanceSimulatedTime(deps: AppDeps, seconds: number) {
 }
 
 /** 404 unless the eSIM is the organisation's (the same answer as an ICCID that does not exist). */
-async function ownEsim(deps: AppDeps, organisationId: string, iccid: string): Promise<void> {
+async function ownEsim(deps: ConsoleDeps, organisationId: string, iccid: string): Promise<void> {
   const esim = await findOwnedEsim(deps.store.db, organisationId, iccid);
   if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
 }
 
 export async function installOwnEsim(
-  deps: AppDeps,
+  deps: ConsoleDeps,
   organisationId: string,
   iccid: string,
   status: ProfileStatus,
@@ -78,7 +85,7 @@ export async function installOwnEsim(
 
 /** Attaches (or moves) the eSIM to a network of the country. */
 export async function attachOwnEsim(
-  deps: AppDeps,
+  deps: ConsoleDeps,
   organisationId: string,
   iccid: string,
   country: string,
@@ -89,7 +96,7 @@ export async function attachOwnEsim(
 }
 
 export async function useDataOnOwnEsim(
-  deps: AppDeps,
+  deps: ConsoleDeps,
   organisationId: string,
   iccid: string,
   bytes: number,
@@ -101,7 +108,7 @@ export async function useDataOnOwnEsim(
 
 /** The organisation's own SMS (to its eSIMs) and mail (to its users), newest first. */
 export async function readOwnOutboxes(
-  deps: AppDeps,
+  deps: ConsoleDeps,
   organisationId: string,
   limit: number,
 ): Promise<{ sms: SmsRow[]; mail: MailRecord[] }> {
@@ -128,7 +135,7 @@ export interface SentRequest {
 
 /** One of the organisation's deliveries with what each attempt sent (404 when not its own). */
 export async function inspectDelivery(
-  deps: AppDeps,
+  deps: ConsoleDeps,
   organisationId: string,
   id: string,
 ): Promise<{ delivery: DeliveryDetail; requests: SentRequest[] }> {
