@@ -1,5 +1,7 @@
+import { DeleteQueryNode, InsertQueryNode, TableNode } from 'kysely';
 import type {
   KyselyPlugin,
+  OperationNode,
   PluginTransformQueryArgs,
   PluginTransformResultArgs,
   QueryResult,
@@ -23,9 +25,32 @@ export interface WriteCounter {
 const QUERY_START = /^\s*(select|with)\b/i;
 const WRITE_WORD = /\b(insert|update|delete|replace)\b/i;
 
+// Tables no answer held in memory is built from: a write to them alone moves nothing. The
+// simulator's request journal is written after every API answer; counting it would end every
+// held answer at each request.
+const UNWATCHED_TABLES: ReadonlySet<string> = new Set(['api_requests']);
+
+function tableName(node: OperationNode | undefined): string | undefined {
+  return node !== undefined && TableNode.is(node) ? node.table.identifier.name : undefined;
+}
+
+/** Whether the statement writes only to tables no answer held in memory is built from. */
+function writesUnwatchedOnly(node: RootOperationNode): boolean {
+  if (InsertQueryNode.is(node)) return UNWATCHED_TABLES.has(tableName(node.into) ?? '');
+  if (DeleteQueryNode.is(node)) {
+    return (
+      node.from.froms.length === 1 &&
+      node.using === undefined &&
+      UNWATCHED_TABLES.has(tableName(node.from.froms[0]) ?? '')
+    );
+  }
+  return false;
+}
+
 /** Whether a statement may change data (a read counted as a write only costs a cache miss). */
 export function mayWrite(node: RootOperationNode): boolean {
   if (node.kind === 'SelectQueryNode') return false;
+  if (writesUnwatchedOnly(node)) return false;
   if (node.kind !== 'RawNode') return true;
   const text = node.sqlFragments.join(' ');
   return !QUERY_START.test(text) || WRITE_WORD.test(text);

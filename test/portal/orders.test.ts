@@ -157,12 +157,12 @@ for (const kind of DATABASES) {
       for (const bad of forged) {
         const answer = await session.post('/portal/orders', { ...fields, key: bad });
         assert.equal(answer.status, 400);
-        assert.match(await answer.text(), /the order was not reviewed/);
+        assert.match(await answer.text(), /the order was not reviewed/i);
       }
       // The reviewed key, with another quantity than the one reviewed.
       const changed = await session.post('/portal/orders', { ...fields, quantity: '3', key });
       assert.equal(changed.status, 400);
-      assert.match(await changed.text(), /the order changed after its review/);
+      assert.match(await changed.text(), /the order changed after its review/i);
       assert.equal(await orderCount(caller), count);
       assert.equal(await balanceOf(caller), balance);
       const placed = await session.post('/portal/orders', { ...fields, key });
