@@ -5,11 +5,13 @@ import globals from 'globals';
 // State changes only through the domain's use cases (docs/architecture.md, "Use cases"): outside
 // src/domain/ and src/store/, no file imports a repository function that writes or locks rows,
 // nor opens a transaction. Writing functions are told apart by name: every repository function
-// that inserts, updates, deletes or locks is named with one of these verbs, which
+// that inserts, updates, deletes or locks is named with one of these verbs (alone or followed
+// by a capitalised word), which
 // test/ci/write-guard.test.ts checks against the repositories' own queries.
 const WRITING_VERBS =
   'insert|update|upsert|delete|set|write|touch|claim|reclaim|record|release|requeue|retire|' +
-  'complete|take|transfer|purge|draw|refund|settle|postpone|finish|consume|end|apply|lock|add|make';
+  'complete|take|transfer|purge|draw|refund|settle|postpone|finish|consume|end|apply|lock|add|make|' +
+  'queue|debit';
 // Reads that lock rows (FOR UPDATE on PostgreSQL), so they belong inside a use case's transaction.
 const LOCKING_READS = ['readUsageView'];
 
@@ -22,7 +24,7 @@ function writingImports(except = []) {
       patterns: [
         {
           regex: '(^|/)store/repositories/',
-          importNamePattern: `^${allowed}((${WRITING_VERBS})[A-Z]|(${LOCKING_READS.join('|')})$)`,
+          importNamePattern: `^${allowed}((${WRITING_VERBS})([A-Z]|$)|(${LOCKING_READS.join('|')})$)`,
           message:
             'Writes go through a domain use case (src/domain/): outside src/domain/ and src/store/, call the use case instead of a writing repository function.',
         },
