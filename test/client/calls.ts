@@ -1,11 +1,11 @@
 import type { Client } from 'openapi-fetch';
-import type { paths } from './openapi.js';
+import type { paths } from '../../src/client/v2.1/openapi.js';
 
 // One call per operation of the OpenAPI document, keyed by operationId, made through the typed
 // client (openapi-fetch over the generated types) exactly as an integrator's code would make it.
 // The calls run in this order and share what they learn (an ICCID, a reference) in the context.
 // A new operation in the document needs one entry here (the typed-client test fails without it):
-// regenerate the types with `npm run client:types`, then add `[operationId, async (c) => ...]`.
+// regenerate the types with `npm run api:generate`, then add `[operationId, async (c) => ...]`.
 
 export type TypedClient = Client<paths>;
 
