@@ -1,3 +1,5 @@
+import type { DomainError } from '../domain/errors/error-codes.js';
+import { InsufficientBalance } from '../domain/money/ledger.js';
 import { formatMoney } from './format.js';
 
 // The API's messages in the portal's terms: the field a message is about is named by the label
@@ -15,25 +17,25 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   page: 'Page',
 };
 
-const INSUFFICIENT =
-  /^insufficient balance: the order total is (\d+) ([A-Z]{3}) minor units but only (\d+) is available \(balance (\d+), test credit (\d+)\)$/;
-
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-export function inPortalTerms(message: string): string {
-  const funds = INSUFFICIENT.exec(message);
-  if (funds !== null) {
-    const [, total = '0', currency = 'USD', available = '0', balance = '0', credit = '0'] = funds;
-    const money = (minor: string) => formatMoney(Number(minor), currency);
-    const parts =
-      Number(credit) > 0 ? ` (balance ${money(balance)}, test credit ${money(credit)})` : '';
-    return (
-      `Not enough funds: this order costs ${money(total)} and ${money(available)} is available` +
-      `${parts}. Top up on the Billing page.`
-    );
-  }
+function notEnoughFunds(error: InsufficientBalance): string {
+  const money = (minor: number) => formatMoney(minor, error.currency);
+  const parts =
+    error.testCredit > 0
+      ? ` (balance ${money(error.balance)}, test credit ${money(error.testCredit)})`
+      : '';
+  return (
+    `Not enough funds: this order costs ${money(error.amount)} and ${money(error.available)} is ` +
+    `available${parts}. Top up on the Billing page.`
+  );
+}
+
+export function inPortalTerms(error: DomainError): string {
+  if (error instanceof InsufficientBalance) return notEnoughFunds(error);
+  const { message } = error;
   const named =
     /^(?:order\[\d+\]\.|query parameter |body\.)([A-Za-z]+)(?:\[\d+\])?(:?) (.*)$/s.exec(message) ??
     /^([a-z]+)(:) (.*)$/s.exec(message);

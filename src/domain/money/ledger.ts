@@ -15,7 +15,7 @@ import {
   lockFunds,
   setTestCreditExpiry,
 } from '../../store/repositories/ledger-repository.js';
-import { badRequest, notFound } from '../errors/error-codes.js';
+import { DomainError, badRequest, notFound } from '../errors/error-codes.js';
 import { runWrite } from '../runner/use-case-runner.js';
 
 // The rules of an organisation's money. Every change goes through applyMovement inside the
@@ -48,13 +48,40 @@ export function splitCharge(
   return fromBalance > funds.balance ? undefined : { fromTestCredit, fromBalance };
 }
 
-export function insufficientFunds(amount: number, funds: Funds, currency: string, at: Date) {
+/**
+ * An order its funds cannot pay. The message is the API's; the figures are kept so that a surface
+ * can say the same in its own terms (the portal shows them as money) without parsing the message.
+ */
+export class InsufficientBalance extends DomainError {
+  constructor(
+    /** The order total, in minor units of `currency`. */
+    readonly amount: number,
+    readonly currency: string,
+    readonly balance: number,
+    /** Test credit usable now (0 once it has expired). */
+    readonly testCredit: number,
+  ) {
+    super(
+      'insufficient_balance',
+      `insufficient balance: the order total is ${amount} ${currency} minor units but only ` +
+        `${balance + testCredit} is available (balance ${balance}, test credit ${testCredit})`,
+    );
+  }
+
+  /** What the order may draw on: the balance plus usable test credit. */
+  get available(): number {
+    return this.balance + this.testCredit;
+  }
+}
+
+export function insufficientFunds(
+  amount: number,
+  funds: Funds,
+  currency: string,
+  at: Date,
+): InsufficientBalance {
   const usable = testCreditUsable(funds, at) ? funds.testCredit : 0;
-  return badRequest(
-    `insufficient balance: the order total is ${amount} ${currency} minor units but only ` +
-      `${funds.balance + usable} is available (balance ${funds.balance}, test credit ${usable})`,
-    'insufficient_balance',
-  );
+  return new InsufficientBalance(amount, currency, funds.balance, usable);
 }
 
 export interface Charge {

@@ -77,5 +77,5 @@ export function buyErrorField(error: DomainError): BuyField {
 
 export function buyErrors(error: unknown): BuyErrors | undefined {
   if (!(error instanceof DomainError) || error.status !== 400) return undefined;
-  return { [buyErrorField(error)]: inPortalTerms(error.message) };
+  return { [buyErrorField(error)]: inPortalTerms(error) };
 }

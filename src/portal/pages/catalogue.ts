@@ -53,7 +53,7 @@ export function registerCataloguePage(app: FastifyInstance, deps: AppDeps): void
       }
     } catch (e) {
       if (!(e instanceof DomainError) || e.status !== 400) throw e;
-      error = { field: fieldOf(e.message), message: inPortalTerms(e.message) };
+      error = { field: fieldOf(e.message), message: inPortalTerms(e) };
     }
     const body = catalogueBody({
       search,
