@@ -78,6 +78,16 @@ for (const kind of DATABASES) {
           await page.getByTestId('sim-offset').textContent(),
           '8 days ahead of real time',
         );
+        // One unit is named in the singular.
+        await page.goto('/portal/simulator');
+        await page.getByLabel('Advance by').fill('1');
+        await page.getByLabel('Unit').selectOption('hours');
+        await consoleAction(page, 'Advance the clock');
+        assert.match(await page.locator('p.flash').innerText(), /^The clock moved 1 hour: /);
+        assert.equal(
+          await page.getByTestId('sim-offset').textContent(),
+          '8 days, 1 hour ahead of real time',
+        );
       } finally {
         await context.close();
       }

@@ -1,57 +1,13 @@
-import { serverUrl } from '../../server-address.js';
-import type { Command, CommandContext } from '../command.js';
+import type { Command } from '../command.js';
 import { simExport, simImport } from './sim-snapshot.js';
 import { UsageError, onePositional, parse, parseInteger } from '../command.js';
+import { URL_USAGE, simCall as call } from './sim-http.js';
+import { simRequests } from './sim-requests.js';
 
 // `esim sim ...`: the /_sim control plane of a running simulator, over HTTP, so the same
-// commands drive a local server, a container or a CI service. SIM_ADMIN_TOKEN (environment) is
-// sent as the bearer token when set. The server is found by serverUrl (src/server-address.ts).
+// commands drive a local server, a container or a CI service (sim-http.ts).
 
 const urlOption = { url: { type: 'string' } } as const;
-const URL_USAGE = '[--url http://127.0.0.1:8080]';
-
-async function call(
-  ctx: CommandContext,
-  base: string | undefined,
-  method: 'GET' | 'POST' | 'DELETE',
-  path: string,
-  body?: Record<string, unknown>,
-): Promise<number> {
-  const root = serverUrl(ctx.env, base);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = ctx.env['SIM_ADMIN_TOKEN'];
-  if (token !== undefined && token !== '') headers['authorization'] = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(root + path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? (error.cause ?? error).toString() : String(error);
-    ctx.io.err(`esim: cannot reach ${root}: ${reason}`);
-    return 1;
-  }
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON: print as is
-  }
-  if (!response.ok) {
-    const message =
-      typeof parsed === 'object' && parsed !== null && 'message' in parsed
-        ? String((parsed as { message: unknown }).message)
-        : text;
-    ctx.io.err(`esim: ${method} ${path} answered ${response.status}: ${message}`);
-    return 1;
-  }
-  ctx.io.out(typeof parsed === 'string' ? parsed : JSON.stringify(parsed, null, 2));
-  return 0;
-}
 
 function iccidArg(positionals: readonly string[]): string {
   return encodeURIComponent(onePositional(positionals, 'ICCID'));
@@ -249,6 +205,7 @@ export const simCommands: Record<string, Command> = {
   'sim advance': simAdvance,
   'sim clock': simClock,
   'sim sms': simSms,
+  'sim requests': simRequests,
   'sim reset': simReset,
   'sim fault': simFault,
   'sim faults': simFaults,

@@ -133,7 +133,8 @@ export function registerSimulatorPages(app: FastifyInstance, deps: AppDeps): voi
         throw new DomainError('bad_request', 'Unit: choose minutes, hours or days');
       const amount = positiveNumber(formText(request, 'amount', 20), 'Advance by', 3660);
       const run = await advanceSimulatedTime(deps, amount * seconds);
-      return `The clock moved ${amount} ${unit}: ${run.expired} bundle(s) expired, ${run.provisioned} became ready.`;
+      const units = amount === 1 ? unit.slice(0, -1) : unit;
+      return `The clock moved ${amount} ${units}: ${run.expired} bundle(s) expired, ${run.provisioned} became ready.`;
     });
   });
 

@@ -1,8 +1,24 @@
 import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { recentApiCalls } from '../../../domain/simulator/request-journal.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks } from './sim-schema.js';
+
+/** The answer of GET /_sim/requests; `esim sim requests` reads it too. */
+export const JournalAnswer = Type.Object({
+  requests: Type.Array(
+    Type.Object({
+      organisationId: Type.String(),
+      at: Type.String({ description: 'RFC 3339 UTC, simulated time.' }),
+      method: Type.String(),
+      path: Type.String(),
+      status: Type.Integer(),
+      durationMs: Type.Integer(),
+    }),
+  ),
+});
+export type JournalAnswer = Static<typeof JournalAnswer>;
 
 export function registerSimRequests(app: Api, deps: AppDeps): void {
   app.get(
@@ -30,18 +46,7 @@ export function registerSimRequests(app: Api, deps: AppDeps): void {
           ),
         }),
         response: {
-          200: Type.Object({
-            requests: Type.Array(
-              Type.Object({
-                organisationId: Type.String(),
-                at: Type.String({ description: 'RFC 3339 UTC, simulated time.' }),
-                method: Type.String(),
-                path: Type.String(),
-                status: Type.Integer(),
-                durationMs: Type.Integer(),
-              }),
-            ),
-          }),
+          200: JournalAnswer,
           ...simErrors,
         },
       },
