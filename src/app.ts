@@ -107,7 +107,7 @@ export async function buildApp(
     const exposed = metricsOnMainPort(deps.config);
     if (exposed !== undefined) registerMetricsRoute(app, deps.metrics, exposed.token);
   }
-  if (deps.config.mode === 'simulator') installRequestJournal(app, deps);
+  if (deps.journal !== undefined) installRequestJournal(app, deps.journal);
   installErrorHandling(app);
   installBodyParsing(app);
   installBodyLeniency(app);

@@ -9,6 +9,7 @@ import type { NetworkAdapter } from './network/network-adapter.js';
 import type { Simulator } from './network/simulator.js';
 import type { PaymentGateway } from './payments/gateway.js';
 import type { RandomSource } from './random.js';
+import type { RequestJournal } from './domain/simulator/request-journal.js';
 import type { PasswordGate } from './domain/access/password-gate.js';
 import type { RateLimits } from './rate-limits/limiter.js';
 import type { KeyCipher } from './security/api-keys.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   readonly network: NetworkAdapter;
   /** The /_sim control plane's handle on the clock and network; simulator mode only. */
   readonly simulator: Simulator | undefined;
+  /** The simulator's request journal of API calls; simulator mode only. */
+  readonly journal?: RequestJournal;
   /** Charges saved cards for balance top-up (the built-in test processor in simulator mode). */
   readonly payments: PaymentGateway;
   /** Request budgets (docs/operations.md, "Rate limits"); undefined when rate limiting is off. */

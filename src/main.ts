@@ -37,6 +37,7 @@ import type { Store } from './store/database.js';
 import { DatabaseInUseError, takeServerLock } from './store/server-lock.js';
 import type { ServerLock } from './store/server-lock.js';
 import { createWorkers } from './workers/index.js';
+import { createRequestJournal } from './domain/simulator/request-journal.js';
 import { createMailer } from './mail/index.js';
 
 // Wires the real dependencies together. The CLI's `serve` calls startServer; tests use the
@@ -126,6 +127,7 @@ export async function openServices(
     checkCallbackUrl: callbackUrlCheck(config, options.resolver),
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...networkServices(config, store, clock, () => deps.networkEvents),
+    ...(config.mode === 'simulator' ? { journal: createRequestJournal({ store, clock }) } : {}),
     payments:
       config.paymentGateway === 'test'
         ? createTestProcessor({

@@ -36,7 +36,7 @@ export function journalPath(url: string): string {
 }
 
 /** Records one call, and trims the journal to its size now and then. */
-export async function recordApiCall(deps: JournalDeps, call: ApiCall): Promise<void> {
+async function recordApiCall(deps: JournalDeps, call: ApiCall): Promise<void> {
   const id = await insertApiRequest(deps.store.db, {
     organisation_id: call.organisationId,
     at: iso(deps.clock.now()),
@@ -50,11 +50,30 @@ export async function recordApiCall(deps: JournalDeps, call: ApiCall): Promise<v
   }
 }
 
-/** The newest calls, newest first: of one organisation, or of all when it is undefined. */
-export function recentApiCalls(
-  deps: { readonly store: { readonly db: Db } },
-  organisationId: string | undefined,
-  limit: number,
-): Promise<ApiRequestRow[]> {
-  return listApiRequests(deps.store.db, organisationId, limit);
+/**
+ * The journal of one process. A call is recorded while its answer goes out, so it costs the
+ * caller nothing; a read first waits for the records already started, so a client that reads the
+ * journal after an answer came back always finds that call in it.
+ */
+export interface RequestJournal {
+  /** Starts recording a call; a failure is handed to `onError`, never thrown. */
+  record(call: ApiCall, onError: (error: unknown) => void): void;
+  /** The newest calls, newest first: of one organisation, or of all when it is undefined. */
+  recent(organisationId: string | undefined, limit: number): Promise<ApiRequestRow[]>;
+}
+
+export function createRequestJournal(deps: JournalDeps): RequestJournal {
+  const pending = new Set<Promise<void>>();
+  return {
+    record(call, onError) {
+      const write = recordApiCall(deps, call)
+        .catch(onError)
+        .finally(() => pending.delete(write));
+      pending.add(write);
+    },
+    async recent(organisationId, limit) {
+      await Promise.all(pending);
+      return listApiRequests(deps.store.db, organisationId, limit);
+    },
+  };
 }

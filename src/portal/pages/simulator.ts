@@ -12,7 +12,6 @@ import {
   readOwnOutboxes,
   useDataOnOwnEsim,
 } from '../../domain/simulator/console.js';
-import { recentApiCalls } from '../../domain/simulator/request-journal.js';
 import { addFault, removeFaults } from '../../domain/simulator/simulator-control.js';
 import { listFaults } from '../../store/repositories/sim-repository.js';
 import { normaliseRoutePattern } from '../../http/routes/sim/fault-hook.js';
@@ -261,7 +260,7 @@ export function registerSimulatorPages(app: FastifyInstance, deps: AppDeps): voi
 
   app.get('/portal/simulator/requests', async (request, reply) => {
     const view = requirePermission(request, 'read');
-    const rows = await recentApiCalls(deps, view.organisation.id, SHOWN);
+    const rows = (await deps.journal?.recent(view.organisation.id, SHOWN)) ?? [];
     return sendPage(reply, view, {
       title: 'Simulator: request journal',
       current: 'simulator',

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { recentApiCalls } from '../../../domain/simulator/request-journal.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks } from './sim-schema.js';
 
@@ -53,7 +52,7 @@ export function registerSimRequests(app: Api, deps: AppDeps): void {
     },
     async (request) => {
       const { organisation, limit = 100 } = request.query;
-      const rows = await recentApiCalls(deps, organisation, limit);
+      const rows = (await deps.journal?.recent(organisation, limit)) ?? [];
       return {
         requests: rows.map((r) => ({
           organisationId: r.organisation_id,
