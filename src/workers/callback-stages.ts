@@ -111,12 +111,7 @@ export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): 
     .send(request)
     .then((sent) => {
       ctx.metrics?.observeCallbackAttempt(attemptOutcome(sent), sent.latencyMs / 1000);
-      const outcome = afterAttempt(
-        { ...turn, now: ctx.clock.now() },
-        request,
-        attemptedAt,
-        sent,
-      );
+      const outcome = afterAttempt({ ...turn, now: ctx.clock.now() }, request, attemptedAt, sent);
       state.outcomes.push(outcome);
     })
     .finally(() => state.inFlight.delete(task));
