@@ -11,6 +11,8 @@ import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
 import { openStore } from '../src/store/database.js';
+import type { StorePlugin } from '../src/store/store-plugins.js';
+import { withPlugins } from '../src/store/store-plugins.js';
 import type { DatabaseKind, TestDatabase } from './databases.js';
 import { freshDatabase } from './databases.js';
 
@@ -43,19 +45,26 @@ let counter = 0;
 export async function startTestApp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
-  services: { resolver?: Resolver; wallClock?: WallClock } = {},
+  services: {
+    resolver?: Resolver;
+    wallClock?: WallClock;
+    /** Plugins that see every statement the app runs (a test's query log). */
+    storePlugins?: readonly StorePlugin[];
+  } = {},
 ): Promise<TestApp> {
   const database: TestDatabase = await freshDatabase(kind);
   const config = testConfig({ database: database.target, ...overrides });
   const clock = new OffsetClock();
-  const store = openStore(config.database, {
+  const { storePlugins, ...others } = services;
+  const plain = openStore(config.database, {
     poolSize: 10,
     busyWaitMs: config.sqliteBusyWaitMs,
     groupCommit: config.groupCommit,
     groupCommitMaxBatch: config.groupCommitMaxBatch,
     groupCommitLanes: config.groupCommitLanes,
   });
-  const opened = await openServices(config, { store, clock, ...services });
+  const store = storePlugins === undefined ? plain : withPlugins(plain, storePlugins);
+  const opened = await openServices(config, { store, clock, ...others });
   const deps = opened.deps;
   const app = await buildApp(deps, { logLevel: 'silent' });
   await app.ready();

@@ -26,11 +26,16 @@ export async function statementsOf(
   return nodes.map((node) => db.getExecutor().compileQuery(node, { queryId: 'plan' }));
 }
 
-/** The plan of one compiled statement, as text lines. */
+/**
+ * The plan of one compiled statement, as text lines. `run` (PostgreSQL, for reads only: the
+ * statement is executed) shows what plain EXPLAIN can leave out, such as the subquery in the
+ * select list of a recursive query's step.
+ */
 export async function planOf(
   db: Db,
   kind: 'sqlite' | 'postgres',
   query: CompiledQuery,
+  options: { readonly run?: boolean } = {},
 ): Promise<string> {
   if (kind === 'sqlite') {
     const result = await db.executeQuery<{ detail: string }>(
@@ -44,7 +49,9 @@ export async function planOf(
     // large one is read in index order.
     await sql`set local enable_bitmapscan = off`.execute(trx);
     const result = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-      CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+      CompiledQuery.raw(`explain${options.run === true ? ' (analyze)' : ''} ${query.sql}`, [
+        ...query.parameters,
+      ]),
     );
     return result.rows.map((r) => r['QUERY PLAN']).join('\n');
   });

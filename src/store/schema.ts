@@ -110,6 +110,16 @@ export interface OrganisationCountsTable {
   value: number;
 }
 
+/**
+ * 027-esim-deletions: how many of an organisation's eSIMs were deleted, per node of a Fenwick
+ * tree over their row numbers (node n counts the deleted row numbers in (n - lowbit(n), n]).
+ */
+export interface EsimDeletionsTable {
+  organisation_id: string;
+  node: number;
+  deleted: number;
+}
+
 export interface OrdersTable {
   reference: string;
   organisation_id: string;
@@ -226,7 +236,7 @@ export interface EsimsTable {
   order_reference: string | null;
   created_at: string;
   customer_ref: string | null; // 007-live-routes: the organisation's own reference (PUT /esims)
-  seq: Generated<number | null>; // 022-growth: row number within the organisation, set by a trigger; null once deleted
+  seq: Generated<number | null>; // 022-growth: row number within the organisation, set by a trigger; null once deleted (027: never reused)
   state: Generated<EsimStateColumn>; // 018-esim-state: active, suspended or deactivated
   state_changed_at: string | null; // 018-esim-state: when state last changed
 }
@@ -390,6 +400,7 @@ export interface Database {
   order_items: OrderItemsTable;
   inventory_batches: InventoryBatchesTable;
   organisation_counts: OrganisationCountsTable;
+  esim_deletions: EsimDeletionsTable;
   ledger_entries: LedgerEntriesTable;
   payment_cards: PaymentCardsTable;
   topups: TopUpsTable;

@@ -5,7 +5,8 @@ import { DATABASES, signInHttp, startPortal } from '../portal/portal-harness.js'
 import { GB_1GB, fixtureIccid, seedEsims } from '../portal/shop-fixtures.js';
 
 // The portal's Overview totals are counters moved in the writing transaction, exact after
-// concurrent orders, profile changes, refunds and deletions; its ICCID search reads a prefix by key.
+// concurrent orders, profile changes, refunds and deletions; its ICCID search reads a prefix by key;
+// its eSIM list pages by number exactly around deleted eSIMs.
 
 for (const kind of DATABASES) {
   describe(`portal lists at size [${kind}]`, () => {
@@ -113,6 +114,45 @@ for (const kind of DATABASES) {
       assert.deepEqual(shown, expected.slice(0, 50));
       const none = await (await session.get('/portal/esims?iccid=8999')).text();
       assert.match(none, /No eSIM's ICCID starts with 8999/);
+    });
+
+    it('pages the eSIM list by number, newest first, exactly after deletions', async () => {
+      const seeded = await seedEsims(server.deps, server.organisationId, 60, 60);
+      const earlier = (await call('GET', '/v2.1/esims?perPage=500')) as {
+        esims: { iccid: string }[];
+      };
+      const oldest = earlier.esims[0]?.iccid;
+      assert.ok(oldest !== undefined);
+      // The oldest eSIM listed, and of the new ones the first, a run in the middle and the last.
+      const gone = [oldest, seeded[0], ...seeded.slice(20, 31), seeded[59]].filter(
+        (i): i is string => i !== undefined,
+      );
+      await Promise.all(gone.map((iccid) => call('DELETE', `/v2.5/esims/${iccid}`)));
+      const listed = (await call('GET', '/v2.1/esims?perPage=500')) as {
+        esims: { iccid: string }[];
+        rows: number;
+      };
+      const expected = earlier.esims.map((e) => e.iccid).filter((i) => !gone.includes(i));
+      assert.deepEqual(
+        listed.esims.map((e) => e.iccid),
+        expected,
+      );
+      assert.equal(listed.rows, expected.length);
+      const session = await signInHttp(server.baseUrl, 'Support');
+      const pages = Math.ceil(expected.length / 50);
+      const seen: string[] = [];
+      for (let n = 1; n <= pages; n += 1) {
+        const text = await (await session.get(`/portal/esims?page=${n}`)).text();
+        assert.match(text, new RegExp(`${expected.length} eSIMs, newest first`));
+        assert.match(text, new RegExp(`Page ${n} of ${pages}<`));
+        seen.push(
+          ...[...text.matchAll(/<a href="\/portal\/esims\/(\d+)">/g)].map((m) => m[1] ?? ''),
+        );
+      }
+      assert.deepEqual(seen, [...expected].reverse());
+      // A deleted eSIM is not found by the ICCID search either.
+      const search = await (await session.get(`/portal/esims?iccid=${seeded[0] ?? ''}`)).text();
+      assert.doesNotMatch(search, new RegExp(`/portal/esims/${seeded[0] ?? ''}"`));
     });
   });
 }

@@ -1,7 +1,8 @@
 import QRCode from 'qrcode';
 import type { Executor } from '../../store/database.js';
 import { listEsimAssignments } from '../../store/repositories/assignment-repository.js';
-import { countEsims, findOwnedEsim, listEsims } from '../../store/repositories/esim-repository.js';
+import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
+import { readEsimPage } from '../../store/repositories/esim-list-repository.js';
 import { searchEsims } from '../../store/repositories/esim-search-repository.js';
 import type { HistoryRow } from '../../store/repositories/history-repository.js';
 import { listHistory } from '../../store/repositories/history-repository.js';
@@ -59,14 +60,12 @@ export async function listOrganisationEsims(
     throw badRequest('ICCID search must be up to 19 digits (the start of an ICCID)');
   }
   if (digits === '') {
-    const total = await countEsims(db, organisationId);
-    const esims = await listEsims(db, organisationId, {
+    const page = await readEsimPage(db, organisationId, {
       offset: options.offset,
       limit: options.limit,
-      total,
       direction: 'desc',
     });
-    return { esims, total };
+    return { esims: page.rows, total: page.total };
   }
   for (const key of [options.after, options.before]) {
     if (key !== undefined && !/^\d{1,22}$/.test(key)) {

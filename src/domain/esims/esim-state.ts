@@ -4,12 +4,8 @@ import type { Db, DialectName, Executor } from '../../store/database.js';
 import { listAssignmentsOfEsim } from '../../store/repositories/assignment-repository.js';
 import { findBundleByName } from '../../store/repositories/catalogue-repository.js';
 import { holdsBundle } from '../../store/repositories/inventory-repository.js';
-import {
-  lockOwnedEsim,
-  setEsimState,
-  lockEsimTotal,
-  takeOutOfEsimList,
-} from '../../store/repositories/esim-repository.js';
+import { lockOwnedEsim, setEsimState } from '../../store/repositories/esim-repository.js';
+import { takeOutOfEsimList } from '../../store/repositories/esim-list-repository.js';
 import type { EsimRow } from '../../store/schema.js';
 import { badRequest, conflict } from '../errors/error-codes.js';
 import { recordEsimEvent } from './esim-actions.js';
@@ -153,10 +149,10 @@ export async function applyDeleteEsim(
   deps: EsimStateDeps,
   input: DeleteEsimInput,
 ): Promise<DeleteEsimResult> {
-  await lockEsimTotal(tx, input.organisationId);
   const esim = await lockEsim(tx, deps, input.organisationId, input.iccid);
   refuseDeactivated(esim, 'was already deleted');
-  // Out of the list first, before any counter of the eSIMs' profile statuses is taken.
+  // Out of the list first, before any counter of the eSIMs' profile statuses is taken. It touches
+  // no other eSIM's row and not the organisation's eSIM total, so issuing goes on meanwhile.
   await takeOutOfEsimList(tx, input.organisationId, esim.iccid);
   const at = iso(deps.clock.now());
   let revoked = 0;

@@ -2,7 +2,9 @@ import type { Executor } from '../database.js';
 
 // How many rows an organisation has of a kind, kept by the triggers of 022-growth in the
 // transaction that writes the rows: reading a total is one row, whatever the organisation's size.
-// Names: 'orders:order' (GET /orders), 'orders:apply', 'esims', 'ledger' (journal entries).
+// Names: 'orders:order' (GET /orders), 'orders:apply', 'esims' (row numbers given out to eSIMs,
+// deleted ones included since 027-esim-deletions: esim-list-repository.ts), 'ledger' (journal
+// entries).
 
 export type CountName = 'orders:order' | 'orders:apply' | 'esims' | 'ledger';
 

@@ -2,10 +2,9 @@ import type { ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../compiled.js';
 import type { DialectName, Executor } from '../database.js';
 import type { Database, EsimRow, EsimStateColumn, ProfileStatus } from '../schema.js';
-import { countOf, pageBounds } from './count-repository.js';
 
 /** Every column of an eSIM row but its row number. */
-const ESIM_COLUMNS = [
+export const ESIM_COLUMNS = [
   'iccid',
   'organisation_id',
   'matching_id',
@@ -41,34 +40,6 @@ export async function findOwnedEsim(
 
 export async function findEsim(db: Executor, iccid: string): Promise<EsimRow | undefined> {
   return db.selectFrom('esims').selectAll().where('iccid', '=', iccid).executeTakeFirst();
-}
-
-/** How many eSIMs the organisation holds (a counter, not a count of the rows). */
-export async function countEsims(db: Executor, organisationId: string): Promise<number> {
-  return countOf(db, organisationId, 'esims');
-}
-
-/**
- * A page of the organisation's eSIMs in the order they were issued, of the `total` read before
- * (countEsims): a range of row numbers read through `esims_org_seq`, so the last page costs what
- * the first does.
- */
-export async function listEsims(
-  db: Executor,
-  organisationId: string,
-  page: { offset: number; limit: number; total: number; direction: 'asc' | 'desc' },
-): Promise<EsimRow[]> {
-  const { from, to } = pageBounds(page.total, page, page.direction);
-  if (to < from) return [];
-  return db
-    .selectFrom('esims')
-    .select(ESIM_COLUMNS)
-    .where('organisation_id', '=', organisationId)
-    .where('seq', '>=', from)
-    .where('seq', '<=', to)
-    .orderBy('organisation_id', page.direction)
-    .orderBy('seq', page.direction)
-    .execute();
 }
 
 export async function listEsimsByIccid(
@@ -326,57 +297,4 @@ export async function setEsimState(
     .where('state', '=', change.from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/**
- * Locks the organisation's eSIM total for the rest of the transaction (an update that changes
- * nothing): a deletion takes it before the eSIM's row, as issuing does, so two deletions or a
- * deletion and an issue take their turns instead of each holding what the other waits for.
- */
-export async function lockEsimTotal(db: Executor, organisationId: string): Promise<void> {
-  await db
-    .updateTable('organisation_counts')
-    .set((eb) => ({ value: eb.ref('value') }))
-    .where('organisation_id', '=', organisationId)
-    .where('name', '=', 'esims')
-    .execute();
-}
-
-/**
- * Takes a deleted eSIM out of its organisation's numbered list: its row number is cleared, the
- * eSIMs numbered after it move up one, and the organisation's eSIM total drops by one, so pages
- * by number stay exact and still read a range of row numbers. A deletion costs the eSIMs issued
- * after it (it is rare and irreversible); every read keeps its flat cost.
- */
-export async function takeOutOfEsimList(
-  db: Executor,
-  organisationId: string,
-  iccid: string,
-): Promise<void> {
-  const row = await db
-    .selectFrom('esims')
-    .select('seq')
-    .where('iccid', '=', iccid)
-    .where('organisation_id', '=', organisationId)
-    .executeTakeFirst();
-  if (row?.seq === null || row?.seq === undefined) return;
-  const seq = Number(row.seq);
-  // The total first (the caller has locked it: lockEsimTotal): issuing takes it before writing a
-  // row, so the renumbering below waits for an eSIM being issued and sees it. Then the later
-  // eSIMs move up, and only then is this one taken out of its profile status's count
-  // (023-list-counters): a transaction holding a status counter never waits here for a row (an
-  // install holds its eSIM's row, then takes counters).
-  await db
-    .updateTable('organisation_counts')
-    .set((eb) => ({ value: eb('value', '-', 1) }))
-    .where('organisation_id', '=', organisationId)
-    .where('name', '=', 'esims')
-    .execute();
-  await db
-    .updateTable('esims')
-    .set((eb) => ({ seq: eb('seq', '-', 1) }))
-    .where('organisation_id', '=', organisationId)
-    .where('seq', '>', seq)
-    .execute();
-  await db.updateTable('esims').set({ seq: null }).where('iccid', '=', iccid).execute();
 }

@@ -1,12 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import {
-  countEsims,
-  esimActivity,
-  findEsim,
-  listEsims,
-} from '../../../store/repositories/esim-repository.js';
+import { esimActivity, findEsim } from '../../../store/repositories/esim-repository.js';
+import { readEsimPage } from '../../../store/repositories/esim-list-repository.js';
 import type { EsimRow } from '../../../store/schema.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
@@ -83,12 +79,10 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       const found = mine && row.state !== 'deactivated' ? [row] : [];
       return answer(page.offset === 0 ? found : [], found.length, page, reply);
     }
-    // The total first: the page is the rows numbered below it, however many eSIMs arrive meanwhile.
-    const total = await countEsims(deps.store.db, orgId);
-    const rows = await listEsims(deps.store.db, orgId, {
+    // The page and its total are of one moment, however many eSIMs are issued or deleted meanwhile.
+    const { rows, total } = await readEsimPage(deps.store.db, orgId, {
       offset: page.offset,
       limit: perPage,
-      total,
       direction,
     });
     return answer(rows, total, page, reply);

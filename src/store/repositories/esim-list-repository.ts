@@ -1,0 +1,215 @@
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import type { Executor } from '../database.js';
+import type { EsimRow } from '../schema.js';
+import { ESIM_COLUMNS } from './esim-repository.js';
+
+// The organisation's eSIMs paged by number (GET /esims, the portal's eSIM list), in the order
+// they were issued. Every eSIM keeps the row number 022's trigger gave it (`seq`), a deleted one
+// has it cleared, and `esim_deletions` is a Fenwick tree of the deleted numbers
+// (027-esim-deletions has the why). A deletion writes at most 41 rows of the tree and a page read
+// walks at most 41 of its keys, whatever the organisation holds (docs/esims.md, "Deleting costs
+// the same at any size").
+
+/** The tree's span: row numbers 1..2^40. Its node 2^40 counts every deletion. */
+const SPAN = 2 ** 40;
+
+/** A page read retries this many times when deletions keep arriving during it, then answers. */
+const READ_ATTEMPTS = 5;
+
+/** The lowest set bit of a positive integer up to 2^53 (bitwise operators stop at 2^31). */
+function lowbit(n: number): number {
+  let bit = 1;
+  while ((n / bit) % 2 === 0) bit *= 2;
+  return bit;
+}
+
+/** The tree nodes whose range holds row number `seq`, in increasing order. */
+function nodesAbove(seq: number): number[] {
+  if (!Number.isSafeInteger(seq) || seq < 1 || seq > SPAN) {
+    throw new Error(`row number ${seq} is outside 1..${SPAN}`);
+  }
+  const nodes: number[] = [];
+  for (let node = seq; node <= SPAN; node += lowbit(node)) nodes.push(node);
+  return nodes;
+}
+
+/** The largest power of two not above n (n ≥ 1). */
+function topStep(n: number): number {
+  let step = 1;
+  while (step * 2 <= n) step *= 2;
+  return step;
+}
+
+/**
+ * Takes a deleted eSIM out of its organisation's list: its row number is counted in the deletion
+ * tree and cleared. The other eSIMs keep theirs, so this costs the same whatever was issued
+ * after it. The tree's nodes are taken in increasing order, so two deletions never wait on each
+ * other in a cycle; clearing the number then moves the eSIM's profile status count
+ * (023-list-counters), after the tree, as every deletion does.
+ */
+export async function takeOutOfEsimList(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+): Promise<void> {
+  const row = await db
+    .selectFrom('esims')
+    .select('seq')
+    .where('iccid', '=', iccid)
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+  if (row?.seq === null || row?.seq === undefined) return;
+  await db
+    .insertInto('esim_deletions')
+    .values(
+      nodesAbove(Number(row.seq)).map((node) => ({
+        organisation_id: organisationId,
+        node,
+        deleted: 1,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['organisation_id', 'node'])
+        .doUpdateSet((eb) => ({ deleted: eb('esim_deletions.deleted', '+', 1) })),
+    )
+    .execute();
+  await db.updateTable('esims').set({ seq: null }).where('iccid', '=', iccid).execute();
+}
+
+interface ListState {
+  /** Row numbers given out: 1..numbered (counter 'esims' of 022). */
+  readonly numbered: number;
+  /** How many of them were deleted (the tree's node 2^40). */
+  readonly deleted: number;
+}
+
+/** The numbers given out and deleted, read in one statement (one snapshot): two keys. */
+async function listState(db: Executor, organisationId: string): Promise<ListState> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('organisation_counts')
+        .select('value')
+        .where('organisation_id', '=', organisationId)
+        .where('name', '=', 'esims')
+        .as('numbered'),
+      eb
+        .selectFrom('esim_deletions')
+        .select('deleted')
+        .where('organisation_id', '=', organisationId)
+        .where('node', '=', SPAN)
+        .as('deleted'),
+    ])
+    .executeTakeFirst();
+  return { numbered: Number(row?.numbered ?? 0), deleted: Number(row?.deleted ?? 0) };
+}
+
+/**
+ * The row number of the organisation's `rank`-th listed eSIM (1 ≤ rank ≤ numbered − deleted), as
+ * a scalar subquery: a walk down the deletion tree from the largest power of two within
+ * `numbered`. At each level the node ahead, pos + step, covers `step` numbers, `step − deleted`
+ * of them listed, and the walk moves past it while they are fewer than the rank still to find.
+ * Each level reads the next level's node by key (a scalar subquery: a join would let a planner
+ * read every node of the organisation at each level).
+ */
+function seqOfRank(organisationId: string, rank: number, numbered: number): RawBuilder<number> {
+  const deletedAt = (node: RawBuilder<unknown>) => sql`cast(coalesce((
+    select d.deleted from esim_deletions as d
+    where d.organisation_id = ${organisationId} and d.node = ${node}), 0) as bigint)`;
+  const moves = sql`(w.pos + w.step <= ${numbered} and w.step - w.deleted < w.rem)`;
+  const nextPos = sql`(case when ${moves} then w.pos + w.step else w.pos end)`;
+  const top = topStep(numbered);
+  return sql<number>`(
+    with recursive walk (step, pos, rem, deleted) as (
+      select cast(${top} as bigint), cast(0 as bigint), cast(${rank} as bigint),
+        ${deletedAt(sql`cast(${top} as bigint)`)}
+      union all
+      select
+        w.step / 2,
+        ${nextPos},
+        case when ${moves} then w.rem - (w.step - w.deleted) else w.rem end,
+        ${deletedAt(sql`${nextPos} + w.step / 2`)}
+      from walk as w
+      where w.step >= 1
+    )
+    select pos + 1 from walk where step = 0)`;
+}
+
+/**
+ * The page's rows, in one statement: the listed eSIMs from the `rank`-th on, oldest first up to
+ * row number `numbered` (eSIMs issued after the total was read are not on this page), or newest
+ * first down from it. Deleted eSIMs have no row number, so the index range holds the page's rows
+ * and nothing else. Each row carries the deletion count as this statement saw it.
+ */
+function pageRows(
+  db: Executor,
+  organisationId: string,
+  page: {
+    rank: number;
+    state: ListState;
+    limit: number;
+    direction: 'asc' | 'desc';
+  },
+) {
+  const { rank, state } = page;
+  const start =
+    state.deleted === 0 ? sql<number>`${rank}` : seqOfRank(organisationId, rank, state.numbered);
+  const query = db
+    .selectFrom('esims')
+    .select(ESIM_COLUMNS)
+    .select((eb) =>
+      eb
+        .selectFrom('esim_deletions')
+        .select('deleted')
+        .where('organisation_id', '=', organisationId)
+        .where('node', '=', SPAN)
+        .as('deleted_now'),
+    )
+    .where('organisation_id', '=', organisationId);
+  const bounded =
+    page.direction === 'asc'
+      ? query.where('seq', '>=', start).where('seq', '<=', state.numbered)
+      : query.where('seq', '<=', start);
+  return bounded
+    .orderBy('organisation_id', page.direction)
+    .orderBy('seq', page.direction)
+    .limit(page.limit)
+    .execute();
+}
+
+export interface EsimPage {
+  /** How many eSIMs the organisation lists (deleted ones are not listed). */
+  readonly total: number;
+  readonly rows: EsimRow[];
+}
+
+/**
+ * A page of the organisation's eSIMs in the order they were issued (`desc`: newest first), with
+ * the total it was taken from: two statements, as without deletions. `offset` listed eSIMs are
+ * skipped from the start (or the end): without any deletion the page starts at row number
+ * offset + 1 (or total − offset), otherwise where the deletion tree's walk finds it. The total
+ * and the deletion count are read first, then the page, which reads the count again: the count
+ * only grows, so when it is the same no deletion committed in between; otherwise the page may not
+ * match the total (or be empty: its rows were deleted), and both are read again. So a page is
+ * the eSIMs listed at one moment, from the offset on, with that moment's total; eSIMs issued
+ * meanwhile are numbered beyond the total and left to the next page.
+ */
+export async function readEsimPage(
+  db: Executor,
+  organisationId: string,
+  page: { offset: number; limit: number; direction: 'asc' | 'desc' },
+): Promise<EsimPage> {
+  for (let attempt = 1; ; attempt += 1) {
+    const state = await listState(db, organisationId);
+    const total = state.numbered - state.deleted;
+    const rank = page.direction === 'asc' ? page.offset + 1 : total - page.offset;
+    if (rank < 1 || rank > total || page.limit < 1) return { total, rows: [] };
+    const read = await pageRows(db, organisationId, { ...page, rank, state });
+    const still = read.length > 0 && Number(read[0]?.deleted_now ?? 0) === state.deleted;
+    if (still || attempt >= READ_ATTEMPTS) {
+      return { total, rows: read.map(({ deleted_now: _seen, ...row }) => row) };
+    }
+  }
+}
