@@ -252,8 +252,8 @@ async function placeLine(
       iccid = esim.iccid;
       activations.set(iccid, {
         iccid,
-        matchingId: esim.matching_id,
-        smdpAddress: esim.smdp_address,
+        matchingId: esim.matchingId,
+        smdpAddress: esim.smdpAddress,
       });
       newEsims += 1;
     }

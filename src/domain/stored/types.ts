@@ -5,4 +5,7 @@ export type { Bundle } from '../catalogue/bundle.js';
 export type { PortalUser, Role } from '../access/portal-user.js';
 export type { ErrorCode } from '../errors/error-codes.js';
 export type { BundleState } from '../esims/lifecycle/states.js';
+export type { Assignment, AssignmentChanges } from '../esims/lifecycle/assignment.js';
+export type { Esim, EsimActivity, EsimDetail, EsimState, ProfileStatus } from '../esims/esim.js';
+export type { EsimLocation } from '../network/esim-location.js';
 export type { BillingType, CallbackVersion, Organisation } from '../organisations/organisation.js';

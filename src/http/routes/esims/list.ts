@@ -7,7 +7,7 @@ import {
   findEsim,
   listEsims,
 } from '../../../store/repositories/esim-repository.js';
-import type { EsimRow } from '../../../store/schema.js';
+import type { Esim } from '../../../domain/esims/esim.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import type { Page } from '../../paging.js';
@@ -79,7 +79,7 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       // clause a planner may walk the organisation's eSIMs instead); a deleted one has left the
       // list, and another organisation's is not in it.
       const row = await findEsim(deps.store.db, iccid);
-      const mine = row !== undefined && row.organisation_id === orgId;
+      const mine = row !== undefined && row.organisationId === orgId;
       const found = mine && row.state !== 'deactivated' ? [row] : [];
       return answer(page.offset === 0 ? found : [], found.length, page, reply);
     }
@@ -94,7 +94,7 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
     return answer(rows, total, page, reply);
   });
 
-  async function answer(rows: EsimRow[], total: number, page: Page, reply: FastifyReply) {
+  async function answer(rows: Esim[], total: number, page: Page, reply: FastifyReply) {
     const { perPage } = page;
     setPagingHeaders(reply, deps.config.publicBaseUrl, reply.request.url, page, total);
     const activity = await esimActivity(
@@ -106,7 +106,7 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
         ...esimBody(r),
         ...esimLiveFields(r, activity.get(r.iccid)),
         msisdn: r.msisdn ?? '',
-        createDate: r.created_at,
+        createDate: r.createdAt,
         // Not in v2.1's schema (left out there); v2.5 shows it.
         state: r.state,
       })),
