@@ -2,6 +2,7 @@
 // one import of the store from the domain, type-only (domain/stored/types.ts).
 export type {
   Assignment,
+  AuditEntry,
   AssignmentChanges,
   BillingType,
   Bundle,

@@ -1,6 +1,7 @@
 // The domain's types the store keeps and returns, in one place: the store names the domain
 // through this file only (store/domain-types.ts), and a dependency rule keeps it so. Types only:
 // the store runs no domain rule.
+export type { AuditEntry } from '../audit/audit-entry.js';
 export type { Bundle } from '../catalogue/bundle.js';
 export type { PortalUser, Role } from '../access/portal-user.js';
 export type { ErrorCode } from '../errors/error-codes.js';
