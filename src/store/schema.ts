@@ -7,6 +7,7 @@ import type {
   BundleState,
   CallbackVersion,
   EsimState,
+  EventStatus,
   ProfileStatus,
 } from './domain-types.js';
 
@@ -14,9 +15,8 @@ import type {
 // owns the lists it validates against (BundleState, CallbackVersion, ProfileStatus, EsimState);
 // the others are bookkeeping of the store and its workers.
 
-export type { ProfileStatus };
+export type { EventStatus, ProfileStatus };
 export type EsimStateColumn = EsimState;
-export type EventStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'undeliverable';
 export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
 export type IdempotencyState = 'running' | 'done';
 export type OrderSource = 'order' | 'apply';
