@@ -24,7 +24,6 @@ import { openAccount } from '../src/domain/money/ledger.js';
 import { addUser, createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { setPassword } from '../src/domain/access/set-password-links.js';
 import { systemActor } from '../src/domain/audit/audit-log.js';
-import { portalUserFromRow } from '../src/store/repositories/user-repository.js';
 import { openServices } from '../src/main.js';
 import { openStore, type Db } from '../src/store/database.js';
 
@@ -164,7 +163,7 @@ async function main(): Promise<void> {
     role: 'Admin',
     timeZone: 'Europe/London',
   });
-  await setPassword(deps, systemActor, portalUserFromRow(user), 'growth bench password');
+  await setPassword(deps, systemActor, user, 'growth bench password');
   const cookiesOf = (res: { cookies: { name: string; value: string }[] }) =>
     res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const form = await app.inject({ method: 'GET', url: '/portal/sign-in' });

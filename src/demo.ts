@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from './deps.js';
-import { portalUserFromRow } from './store/repositories/user-repository.js';
 import { systemActor } from './domain/audit/audit-log.js';
 import { setPassword } from './domain/access/set-password-links.js';
 import { defaultExpiry } from './domain/money/card-input.js';
@@ -62,7 +61,7 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
     timeZone: 'UTC',
   });
   const adminPassword = randomBytes(12).toString('base64url');
-  await setPassword(deps, systemActor, portalUserFromRow(admin), adminPassword);
+  await setPassword(deps, systemActor, admin, adminPassword);
   // A success test card, so top-up works at once (the test processor only exists in simulators).
   if (deps.payments.name === 'test') {
     await saveCard(deps, created.id, { number: DEFAULT_TEST_CARD, ...defaultExpiry(deps.clock) });

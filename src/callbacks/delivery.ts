@@ -2,7 +2,8 @@ import { addSeconds, iso } from '../clock.js';
 import type { DeliveryTarget } from '../domain/callbacks/delivery-queue.js';
 import type { RandomSource } from '../random.js';
 import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../http/schemas/usage-callback.js';
-import type { CallbackEventRow, Outcome } from '../store/repositories/callback-repository.js';
+import type { CallbackEvent, DeliveryAttempt } from '../domain/callbacks/callback-event.js';
+import type { Outcome } from '../store/repositories/callback-repository.js';
 import type { OutgoingCallback, SendOutcome } from './http-sender.js';
 import type { CallbackV3 } from '../domain/callbacks/callback-body.js';
 import { toV2 } from '../domain/callbacks/callback-body.js';
@@ -20,7 +21,7 @@ export type Target = DeliveryTarget;
  * shape derived from them. The signature covers exactly the bytes sent.
  */
 export function buildRequest(
-  event: CallbackEventRow,
+  event: CallbackEvent,
   target: Target,
   attemptNo: number,
   instance: string,
@@ -34,7 +35,7 @@ export function buildRequest(
     'content-type': 'application/json; charset=utf-8',
     [CALLBACK_HEADERS.userAgent]: `${CALLBACK_USER_AGENT} instance/${instance}`,
     [CALLBACK_HEADERS.eventId]: event.id,
-    [CALLBACK_HEADERS.timestamp]: event.created_at,
+    [CALLBACK_HEADERS.timestamp]: event.createdAt,
     [CALLBACK_HEADERS.attempt]: String(attemptNo),
   };
   if (v3) headers[CALLBACK_HEADERS.signature] = signBody(body, target.apiKey);
@@ -42,7 +43,7 @@ export function buildRequest(
 }
 
 export interface Turn {
-  readonly event: CallbackEventRow;
+  readonly event: CallbackEvent;
   readonly worker: string;
   readonly now: Date;
   readonly schedule: readonly number[];
@@ -54,13 +55,13 @@ export function undeliverable(turn: Turn): Outcome {
   const at = iso(turn.now);
   return {
     eventId: turn.event.id,
-    organisationId: turn.event.organisation_id,
+    organisationId: turn.event.organisationId,
     worker: turn.worker,
     at,
     status: 'undeliverable',
     attempts: turn.event.attempts,
     nextAttemptAt: at,
-    lastStatus: turn.event.last_status,
+    lastStatus: turn.event.lastStatus,
   };
 }
 
@@ -80,22 +81,22 @@ export function afterAttempt(
   const { event, now } = turn;
   const attemptNo = event.attempts + 1;
   const at = iso(now);
-  const attempt = {
-    event_id: event.id,
-    attempt_no: attemptNo,
-    attempted_at: iso(attemptedAt),
+  const attempt: DeliveryAttempt = {
+    eventId: event.id,
+    attemptNo,
+    attemptedAt: iso(attemptedAt),
     url: request.url,
-    status_code: sent.statusCode,
-    latency_ms: sent.latencyMs,
+    statusCode: sent.statusCode,
+    latencyMs: sent.latencyMs,
     error: sent.error,
-    response_snippet: sent.responseSnippet,
+    responseSnippet: sent.responseSnippet,
     // What was sent, as sent: the simulator console shows it (024-console).
-    request_headers: JSON.stringify(request.headers),
-    request_body: request.body.toString('utf8'),
+    requestHeaders: JSON.stringify(request.headers),
+    requestBody: request.body.toString('utf8'),
   };
   const common = {
     eventId: event.id,
-    organisationId: event.organisation_id,
+    organisationId: event.organisationId,
     worker: turn.worker,
     at,
     attempts: attemptNo,
@@ -103,7 +104,7 @@ export function afterAttempt(
     attempt,
   };
   if (isAcknowledged(sent.statusCode)) return { ...common, status: 'delivered', nextAttemptAt: at };
-  const inRound = attemptNo - Number(event.retry_from);
+  const inRound = attemptNo - event.retryFrom;
   const scheduled = retryDelaySeconds(turn.schedule, inRound, turn.random);
   if (scheduled === undefined) return { ...common, status: 'failed', nextAttemptAt: at };
   const asked =

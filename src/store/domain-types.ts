@@ -1,12 +1,26 @@
 // The domain objects repositories take and return, and the closed unions the schema stores: the
 // one import of the store from the domain, type-only (domain/stored/types.ts).
 export type {
+  Assignment,
+  AuditEntry,
+  AssignmentChanges,
   BillingType,
   Bundle,
   BundleState,
+  CallbackEndpoint,
+  CallbackEvent,
   CallbackVersion,
+  DeliveryAttempt,
   ErrorCode,
+  Esim,
+  EsimActivity,
+  EsimDetail,
+  EsimLocation,
+  EsimState,
+  EventStatus,
   Organisation,
   PortalUser,
+  ProfileStatus,
   Role,
+  SimFault,
 } from '../domain/stored/types.js';

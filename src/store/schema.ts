@@ -2,15 +2,21 @@
 // RFC 3339 UTC text (sortable as text), booleans are 0/1 integers, lists are JSON text, money is
 // an integer in minor units (bigint on PostgreSQL, parsed back to number).
 import type { Generated, Selectable, Updateable } from 'kysely';
-import type { BillingType, BundleState, CallbackVersion } from './domain-types.js';
+import type {
+  BillingType,
+  BundleState,
+  CallbackVersion,
+  EsimState,
+  EventStatus,
+  ProfileStatus,
+} from './domain-types.js';
 
 // Enum-like columns are closed unions, so a value outside them does not compile. The domain
-// owns the lists it validates against (BundleState, CallbackVersion); the others are
-// bookkeeping of the store and its workers.
+// owns the lists it validates against (BundleState, CallbackVersion, ProfileStatus, EsimState);
+// the others are bookkeeping of the store and its workers.
 
-export type ProfileStatus = 'Released' | 'Downloaded' | 'Installed' | 'Unavailable' | 'Deactivated';
-export type EsimStateColumn = 'active' | 'suspended' | 'deactivated';
-export type EventStatus = 'pending' | 'delivering' | 'delivered' | 'failed' | 'undeliverable';
+export type { EventStatus, ProfileStatus };
+export type EsimStateColumn = EsimState;
 export type TopUpStatus = 'pending' | 'unknown' | 'succeeded' | 'declined' | 'failed';
 export type IdempotencyState = 'running' | 'done';
 export type OrderSource = 'order' | 'apply';

@@ -1,4 +1,5 @@
-import type { CallbackEventRow, Outcome } from '../store/repositories/callback-repository.js';
+import type { CallbackEvent } from '../domain/callbacks/callback-event.js';
+import type { Outcome } from '../store/repositories/callback-repository.js';
 import type { Target } from '../callbacks/delivery.js';
 import {
   afterAttempt,
@@ -35,7 +36,7 @@ export interface DeliveryContext {
 
 /** An event claimed by this worker, with where to send it and until when it may. */
 export interface Leased {
-  readonly event: CallbackEventRow;
+  readonly event: CallbackEvent;
   readonly target: Target | undefined;
   readonly leaseUntil: Date;
 }
@@ -74,7 +75,7 @@ export async function claim(
     servedAt: iso(ctx.wallClock.now()),
   });
   for (const event of events) {
-    state.queue.push({ event, target: targets.get(event.organisation_id), leaseUntil });
+    state.queue.push({ event, target: targets.get(event.organisationId), leaseUntil });
   }
   return events.length;
 }

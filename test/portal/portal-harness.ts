@@ -20,7 +20,6 @@ import type { PortalUser, Role } from '../../src/domain/access/portal-user.js';
 import { PORTAL_ROLES } from '../../src/domain/access/portal-user.js';
 import type { Services } from '../../src/main.js';
 import { openServices } from '../../src/main.js';
-import { portalUserFromRow } from '../../src/store/repositories/user-repository.js';
 import type { DatabaseKind, TestDatabase } from '../databases.js';
 import { freshDatabase } from '../databases.js';
 
@@ -77,14 +76,13 @@ async function seedOrg(deps: AppDeps, name: string, roles: readonly Role[], org:
   );
   const users: Partial<Record<Role, PortalUser>> = {};
   for (const role of roles) {
-    const row = await addUser(orgDeps, created.id, {
+    const user = await addUser(orgDeps, created.id, {
       email: emailFor(role, org),
       firstName: role,
       lastName: name.split(' ')[0] ?? name,
       role,
       timeZone: 'Europe/London',
     });
-    const user = portalUserFromRow(row);
     await setPassword(deps, systemActor, user, PORTAL_PASSWORD);
     users[role] = user;
   }

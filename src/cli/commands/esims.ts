@@ -31,7 +31,7 @@ export const esimsSetRef: Command = {
         ctx.io.err(`esim: eSIM ${iccid} not found`);
         return 1;
       }
-      await updateCustomerRef(deps, esim.organisation_id, iccid, ref);
+      await updateCustomerRef(deps, esim.organisationId, iccid, ref);
       ctx.io.out(
         ref === ''
           ? `eSIM ${iccid}: customer reference cleared`
@@ -68,7 +68,7 @@ async function ownerOf(
 ): Promise<string | undefined> {
   const esim = await findEsim(deps.store.db, iccid);
   if (esim === undefined) err(`esim: eSIM ${iccid} not found`);
-  return esim?.organisation_id;
+  return esim?.organisationId;
 }
 
 function suspensionCommand(suspend: boolean): Command {

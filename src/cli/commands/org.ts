@@ -356,9 +356,7 @@ export const userAdd: Command = {
       const user = await addUser(orgDeps(deps, ctx), orgId, input);
       const link = await portalAccess(deps, ctx, user.id, password);
       if (values.json === true) {
-        ctx.io.out(
-          JSON.stringify({ id: user.id, email: user.email_address, setPasswordUrl: link }),
-        );
+        ctx.io.out(JSON.stringify({ id: user.id, email: user.email, setPasswordUrl: link }));
         return 0;
       }
       ctx.io.out(`added user ${user.id}`);

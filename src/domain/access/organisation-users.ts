@@ -10,7 +10,6 @@ import {
   lockAdmins,
   updateUserRole,
 } from '../../store/repositories/user-repository.js';
-import { portalUserFromRow } from '../../store/repositories/user-repository.js';
 import type { Executor } from '../../store/database.js';
 import type { UseCase } from '../runner/use-case-runner.js';
 import { runWrite } from '../runner/use-case-runner.js';
@@ -38,9 +37,9 @@ export async function addOrganisationUser(
   organisationId: string,
   input: NewUserInput,
 ): Promise<{ user: PortalUser; link: string }> {
-  const row = await addUser({ ...deps, db: deps.store.db, actor: who }, organisationId, input);
-  const link = await issueSetPasswordLink(deps, row.id);
-  return { user: portalUserFromRow(row), link };
+  const user = await addUser({ ...deps, db: deps.store.db, actor: who }, organisationId, input);
+  const link = await issueSetPasswordLink(deps, user.id);
+  return { user, link };
 }
 
 interface UserChange {

@@ -26,7 +26,7 @@ export interface PortalSession {
   readonly csrfToken: string;
 }
 
-/** last_seen_at is written at most this often, so reading pages costs no write each time. */
+/** A session's last-seen time is written at most this often, so reading pages costs no write each time. */
 const TOUCH_EVERY_MS = 60_000;
 
 /** Starts a session for the user, in the caller's transaction (sign-in's). */

@@ -1,6 +1,7 @@
 import { iso } from '../../clock.js';
 import type { Executor } from '../../store/database.js';
-import { insertAuditEntry, listAuditEntries } from '../../store/repositories/audit-repository.js';
+import { insertAuditEntry, listAuditTrail } from '../../store/repositories/audit-repository.js';
+import type { AuditEntry } from './audit-entry.js';
 
 // The audit log: who did what, when and from where, for sensitive operator and organisation
 // actions. A row is written in the transaction of the change it records where there is one, so
@@ -71,15 +72,7 @@ export async function audit(
   });
 }
 
-export interface AuditEntry {
-  readonly id: number;
-  readonly at: string;
-  readonly organisationId: string | null;
-  readonly actor: string;
-  readonly source: string;
-  readonly action: string;
-  readonly details: Readonly<Record<string, unknown>>;
-}
+export type { AuditEntry } from './audit-entry.js';
 
 /**
  * One page of an organisation's audit trail, newest first: `limit` rows older than row
@@ -90,19 +83,10 @@ export async function auditTrail(
   organisationId: string,
   page: { beforeId?: number; limit: number },
 ): Promise<{ entries: AuditEntry[]; more: boolean }> {
-  const rows = await listAuditEntries(db, {
+  const found = await listAuditTrail(db, {
     organisationId,
     beforeId: page.beforeId,
     limit: page.limit + 1,
   });
-  const entries = rows.slice(0, page.limit).map((r) => ({
-    id: Number(r.id),
-    at: r.at,
-    organisationId: r.organisation_id,
-    actor: r.actor,
-    source: r.source,
-    action: r.action,
-    details: JSON.parse(r.details) as Record<string, unknown>,
-  }));
-  return { entries, more: rows.length > page.limit };
+  return { entries: found.slice(0, page.limit), more: found.length > page.limit };
 }

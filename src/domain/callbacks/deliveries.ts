@@ -1,11 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
 import type { Db, Executor } from '../../store/database.js';
-import type {
-  CallbackAttemptRow,
-  CallbackEventRow,
-  EventStatus,
-} from '../../store/repositories/callback-repository.js';
+import type { CallbackEvent, DeliveryAttempt, EventStatus } from './callback-event.js';
 import {
   MAX_SKIPPED,
   PageTooDeep,
@@ -56,42 +52,42 @@ export interface DeliveryDetail extends DeliverySummary {
   attempts: AttemptView[];
 }
 
-function thresholdOf(row: CallbackEventRow): number | undefined {
-  if (row.alert_type !== 'Utilisation') return undefined;
+function thresholdOf(event: CallbackEvent): number | undefined {
+  if (event.alertType !== 'Utilisation') return undefined;
   try {
-    const threshold = (JSON.parse(row.payload) as { threshold?: unknown }).threshold;
+    const threshold = (JSON.parse(event.payload) as { threshold?: unknown }).threshold;
     return typeof threshold === 'number' ? threshold : undefined;
   } catch {
     return undefined;
   }
 }
 
-export function deliverySummary(row: CallbackEventRow): DeliverySummary {
-  const threshold = thresholdOf(row);
+export function deliverySummary(event: CallbackEvent): DeliverySummary {
+  const threshold = thresholdOf(event);
   return {
     ...(threshold === undefined ? {} : { threshold }),
-    id: row.id,
-    iccid: row.iccid,
-    alertType: row.alert_type,
-    status: row.status,
-    attemptCount: Number(row.attempts),
-    lastStatusCode: row.last_status ?? 0,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : '',
-    deliveredAt: row.delivered_at ?? '',
+    id: event.id,
+    iccid: event.iccid,
+    alertType: event.alertType,
+    status: event.status,
+    attemptCount: event.attempts,
+    lastStatusCode: event.lastStatus ?? 0,
+    createdAt: event.createdAt,
+    updatedAt: event.updatedAt,
+    nextAttemptAt: event.status === 'pending' ? event.nextAttemptAt : '',
+    deliveredAt: event.deliveredAt ?? '',
   };
 }
 
-function attemptView(row: CallbackAttemptRow): AttemptView {
+function attemptView(attempt: DeliveryAttempt): AttemptView {
   return {
-    attemptNo: Number(row.attempt_no),
-    attemptedAt: row.attempted_at,
-    url: row.url,
-    statusCode: row.status_code ?? 0,
-    latencyMs: Number(row.latency_ms),
-    error: row.error ?? '',
-    responseSnippet: row.response_snippet ?? '',
+    attemptNo: attempt.attemptNo,
+    attemptedAt: attempt.attemptedAt,
+    url: attempt.url,
+    statusCode: attempt.statusCode ?? 0,
+    latencyMs: attempt.latencyMs,
+    error: attempt.error ?? '',
+    responseSnippet: attempt.responseSnippet ?? '',
   };
 }
 
@@ -124,7 +120,7 @@ export async function listDeliveries(
   query: DeliveryQuery,
 ): Promise<DeliveryPage> {
   try {
-    const { rows, total, first, last } = await listEvents(db, {
+    const { events, total, first, last } = await listEvents(db, {
       organisationId,
       status: query.status,
       limit: query.perPage,
@@ -133,7 +129,7 @@ export async function listDeliveries(
       ...(query.after === undefined ? {} : { after: query.after }),
     });
     return {
-      deliveries: rows.map(deliverySummary),
+      deliveries: events.map(deliverySummary),
       total,
       ...(first === undefined ? {} : { first }),
       ...(last === undefined ? {} : { last }),
@@ -153,15 +149,15 @@ async function ownEvent(
   db: Executor,
   organisationId: string | undefined,
   id: string,
-): Promise<CallbackEventRow> {
-  const row = await findEvent(db, id);
+): Promise<CallbackEvent> {
+  const event = await findEvent(db, id);
   if (
-    row === undefined ||
-    (organisationId !== undefined && row.organisation_id !== organisationId)
+    event === undefined ||
+    (organisationId !== undefined && event.organisationId !== organisationId)
   ) {
     throw notFound(`callback ${id} not found`);
   }
-  return row;
+  return event;
 }
 
 /** organisationId undefined: an operator (the CLI) may read any organisation's delivery. */
@@ -170,12 +166,12 @@ export async function getDelivery(
   organisationId: string | undefined,
   id: string,
 ): Promise<DeliveryDetail & { organisationId: string }> {
-  const row = await ownEvent(db, organisationId, id);
+  const event = await ownEvent(db, organisationId, id);
   const attempts = await listAttempts(db, id);
   return {
-    ...deliverySummary(row),
-    organisationId: row.organisation_id,
-    payload: JSON.parse(row.payload) as unknown,
+    ...deliverySummary(event),
+    organisationId: event.organisationId,
+    payload: JSON.parse(event.payload) as unknown,
     attempts: attempts.map(attemptView),
   };
 }
@@ -204,15 +200,15 @@ export async function applyResend(
   input: ResendInput,
 ): Promise<DeliverySummary> {
   const { organisationId, id } = input;
-  const row = await ownEvent(trx, organisationId, id);
-  const callbackUrl = await findCallbackUrl(trx, row.organisation_id);
+  const event = await ownEvent(trx, organisationId, id);
+  const callbackUrl = await findCallbackUrl(trx, event.organisationId);
   if (callbackUrl === undefined || callbackUrl === '') {
     throw badRequest('callbackUrl is not set: configure a callback URL before resending');
   }
   const maxPending = deps.config.callbackMaxPending;
   if (
-    RESENDABLE.includes(row.status) &&
-    (await queueRoom(trx, row.organisation_id, maxPending)) <= 0
+    RESENDABLE.includes(event.status) &&
+    (await queueRoom(trx, event.organisationId, maxPending)) <= 0
   ) {
     throw new DomainError('rate_limited', queueFullMessage(maxPending), 60);
   }

@@ -1,6 +1,7 @@
 import type { KeyCipher } from '../../security/api-keys.js';
 import type { Db, DialectName, Executor } from '../../store/database.js';
-import type { CallbackEventRow, Outcome } from '../../store/repositories/callback-repository.js';
+import type { Outcome } from '../../store/repositories/callback-repository.js';
+import type { CallbackEvent } from './callback-event.js';
 import {
   claimDueEvents,
   findTargets,
@@ -34,7 +35,7 @@ export interface DeliveryTarget {
 }
 
 export interface ClaimedDeliveries {
-  readonly events: CallbackEventRow[];
+  readonly events: CallbackEvent[];
   /** By organisation id; an organisation without a callback URL has none. */
   readonly targets: ReadonlyMap<string, DeliveryTarget>;
 }
@@ -61,13 +62,13 @@ export async function claimDeliveries(
   });
   const targets = new Map<string, DeliveryTarget>();
   if (events.length === 0) return { events, targets };
-  const orgIds = [...new Set(events.map((r) => r.organisation_id))];
+  const orgIds = [...new Set(events.map((e) => e.organisationId))];
   for (const org of await findTargets(deps.store.db, orgIds)) {
-    if (org.callback_url === '') continue;
+    if (org.callbackUrl === '') continue;
     targets.set(org.id, {
-      url: org.callback_url,
-      version: org.callback_version,
-      apiKey: deps.cipher.decrypt(org.api_key_enc),
+      url: org.callbackUrl,
+      version: org.callbackVersion,
+      apiKey: deps.cipher.decrypt(org.encryptedApiKey),
     });
   }
   return { events, targets };
@@ -107,20 +108,20 @@ export async function applyDeliveryOutcomes(
   for (const o of outcomes) {
     if (o.attempt === undefined) continue;
     const seen = answers.get(o.organisationId) ?? { answered: [], at: o.at };
-    seen.answered.push(o.attempt.status_code !== null && o.attempt.status_code !== undefined);
+    seen.answered.push(o.attempt.statusCode !== null);
     if (o.at > seen.at) seen.at = o.at;
     answers.set(o.organisationId, seen);
   }
   // Locked first, in one order: the outcomes' triggers then update rows this transaction holds.
   const endpoints = await lockEndpoints(trx, deps.store.dialect, [...answers.keys()]);
   await recordOutcomes(trx, outcomes);
-  for (const row of endpoints) {
-    const seen = answers.get(row.organisation_id);
+  for (const endpoint of endpoints) {
+    const seen = answers.get(endpoint.organisationId);
     if (seen === undefined) continue;
     const before = {
-      failures: Number(row.failures),
-      backoffUntil: row.backoff_until,
-      pausedAt: row.paused_at,
+      failures: endpoint.failures,
+      backoffUntil: endpoint.backoffUntil,
+      pausedAt: endpoint.pausedAt,
     };
     const after = afterAnswers(before, seen.answered, new Date(seen.at), deps.config);
     if (
@@ -128,7 +129,7 @@ export async function applyDeliveryOutcomes(
       after.backoffUntil !== before.backoffUntil ||
       after.pausedAt !== before.pausedAt
     ) {
-      await updateEndpointHealth(trx, row.organisation_id, after);
+      await updateEndpointHealth(trx, endpoint.organisationId, after);
     }
   }
 }

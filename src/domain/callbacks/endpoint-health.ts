@@ -55,13 +55,13 @@ export async function readEndpointStatus(
   organisationId: string,
   now: Date,
 ): Promise<EndpointStatus> {
-  const row = await findEndpoint(db, organisationId);
-  const backoff = row?.backoff_until ?? null;
+  const endpoint = await findEndpoint(db, organisationId);
+  const backoff = endpoint?.backoffUntil ?? null;
   return {
-    openEvents: Number(row?.open_events ?? 0),
-    failures: Number(row?.failures ?? 0),
+    openEvents: endpoint?.openEvents ?? 0,
+    failures: endpoint?.failures ?? 0,
     backoffUntil: backoff !== null && backoff > iso(now) ? backoff : null,
-    pausedAt: row?.paused_at ?? null,
+    pausedAt: endpoint?.pausedAt ?? null,
   };
 }
 
@@ -71,8 +71,8 @@ export async function queueRoom(
   organisationId: string,
   maxPending: number,
 ): Promise<number> {
-  const row = await findEndpoint(trx, organisationId);
-  return maxPending - Number(row?.open_events ?? 0);
+  const endpoint = await findEndpoint(trx, organisationId);
+  return maxPending - (endpoint?.openEvents ?? 0);
 }
 
 /** The message of a refusal when the organisation's queue is full. */

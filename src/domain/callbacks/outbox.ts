@@ -15,7 +15,7 @@ import type { DueAlert } from './usage-alerts.js';
 import { crossedThresholds, dueAlerts } from './usage-alerts.js';
 
 // The outbox writer: the NetworkEventSink the lifecycle calls inside the transaction of the usage
-// or attach it reports. Alerts become callback_events rows in that same transaction, so an event
+// or attach it reports. Alerts become outbox events in that same transaction, so an event
 // is stored exactly when its cause is, and the delivery worker can never lose it.
 
 /** Reads the assignment's alerted thresholds only when this report passes one (the rare case). */

@@ -5,7 +5,7 @@ import { catalogueItem } from './catalogue-view.js';
 
 /**
  * A bundle's JSON as GET /catalogue answers it (UTF-8): the Bundle view in the response schema's
- * field order, as the route would serialise it. Stored with the bundle (bundles.item_json), so a
+ * field order, as the route would serialise it. Stored with the bundle (its stored JSON), so a
  * catalogue page is its rows' bytes joined.
  */
 export function bundleJson(bundle: Bundle): Buffer {

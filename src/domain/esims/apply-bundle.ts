@@ -3,7 +3,8 @@ import { listAssignmentsByReference } from '../../store/repositories/assignment-
 import { listEsimsByIccid } from '../../store/repositories/esim-repository.js';
 import { insertOrder } from '../../store/repositories/order-repository.js';
 import type { StoredOrder } from '../../store/repositories/order-repository.js';
-import type { AssignmentRow, EsimRow } from '../../store/schema.js';
+import type { Esim } from './esim.js';
+import type { Assignment } from './lifecycle/assignment.js';
 import { iso } from '../../clock.js';
 import type { AssignmentContext } from './lifecycle/assign.js';
 import { applyFromInventory } from './lifecycle/apply-from-inventory.js';
@@ -42,11 +43,11 @@ export interface ApplyBundleInput {
 
 export interface AppliedBundle {
   /** The eSIM of the first assignment. */
-  readonly esim: EsimRow;
+  readonly esim: Esim;
   /** Every eSIM the apply went onto, by ICCID. */
-  readonly esims: ReadonlyMap<string, EsimRow>;
+  readonly esims: ReadonlyMap<string, Esim>;
   /** In the order they were made. */
-  readonly assignments: readonly AssignmentRow[];
+  readonly assignments: readonly Assignment[];
   /** The reference of this apply (a UUID), shared by its assignments. */
   readonly reference: string;
 }
@@ -67,7 +68,7 @@ export const assignmentItem = (reference: string, n: number): string => `${refer
 function applyOrder(
   input: ApplyBundleInput & { readonly recordOrder: { readonly currency: string } },
   reference: string,
-  assignments: readonly AssignmentRow[],
+  assignments: readonly Assignment[],
   at: string,
 ): StoredOrder {
   const units = assignments.length;
@@ -99,8 +100,8 @@ export async function applyBundle(
 ): Promise<AppliedBundle> {
   if (input.iccid !== undefined) checkIccid(input.iccid, 'body field iccid');
   const reference = input.reference ?? deps.random.orderedUuid();
-  const esims = new Map<string, EsimRow>();
-  const assignments: AssignmentRow[] = [];
+  const esims = new Map<string, Esim>();
+  const assignments: Assignment[] = [];
   for (const entry of applyEntries(input)) {
     const result = await applyFromInventory(tx, deps, {
       organisationId: input.organisationId,
@@ -138,9 +139,9 @@ export async function loadAppliedBundle(
   reference: string,
 ): Promise<AppliedBundle | undefined> {
   const assignments = await listAssignmentsByReference(db, organisationId, reference);
-  // In the order they were made (assignment ids are ordered in time, as created_at is).
+  // In the order they were made (assignment ids are ordered in time, as createdAt is).
   assignments.sort((a, b) =>
-    a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
+    a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
   );
   const [first] = assignments;
   if (first === undefined) return undefined;

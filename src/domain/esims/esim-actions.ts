@@ -30,12 +30,12 @@ export async function recordEsimEvent(
   at: string,
 ): Promise<void> {
   const view = await readUsageView(trx, iccid, dialect);
-  const current = view?.live.find((a) => a.row.state === 'Active') ?? view?.live[0];
+  const current = view?.live.find((a) => a.assignment.state === 'Active') ?? view?.live[0];
   await insertHistory(trx, {
     iccid,
     name,
-    bundle: current?.row.bundle_name ?? '',
-    bundleState: current?.row.state ?? '',
+    bundle: current?.assignment.bundleName ?? '',
+    bundleState: current?.assignment.state ?? '',
     alertType: '',
     at,
   });
@@ -55,7 +55,7 @@ export async function updateCustomerRef(
     deps,
     async (trx) => {
       const esim = await findEsim(trx, iccid);
-      if (esim?.state === 'deactivated' && esim.organisation_id === organisationId) {
+      if (esim?.state === 'deactivated' && esim.organisationId === organisationId) {
         throw badRequest(`eSIM ${iccid} is deactivated and cannot be updated`, 'esim_deactivated');
       }
       if (!(await setCustomerRef(trx, organisationId, iccid, customerRef))) {

@@ -1,16 +1,18 @@
 import QRCode from 'qrcode';
 import type { Executor } from '../../store/database.js';
 import { listEsimAssignments } from '../../store/repositories/assignment-repository.js';
-import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
+import { findEsimDetail } from '../../store/repositories/esim-repository.js';
 import { readEsimPage } from '../../store/repositories/esim-list-repository.js';
 import { searchEsims } from '../../store/repositories/esim-search-repository.js';
-import type { HistoryRow } from '../../store/repositories/history-repository.js';
+import type { HistoryEntry } from '../../store/repositories/history-repository.js';
 import { listHistory } from '../../store/repositories/history-repository.js';
-import type { NetworkRow } from '../../store/repositories/network-repository.js';
 import { findNetwork } from '../../store/repositories/network-repository.js';
-import type { AssignmentRow, EsimRow } from '../../store/schema.js';
+import type { EsimLocation } from '../network/esim-location.js';
+import type { Esim, EsimDetail } from './esim.js';
+import type { Assignment } from './lifecycle/assignment.js';
 import { isValidIccid } from './esim-issuer.js';
-import { DomainError, badRequest, notFound } from '../errors/error-codes.js';
+import { esimNotFound } from './owned-esim.js';
+import { DomainError, badRequest } from '../errors/error-codes.js';
 import type { BalanceRefundDeps } from '../money/balance-refund.js';
 import { planBalanceRefund } from '../money/balance-refund.js';
 import { planRevoke } from './lifecycle/revoke-assignment.js';
@@ -20,13 +22,15 @@ import type { DayUsage } from './usage-days.js';
 import { USAGE_DAYS, dailySeries, dayRange } from './usage-days.js';
 import { esimUsageDays } from '../../store/repositories/usage-repository.js';
 
-// What a person looking after an organisation's eSIMs reads: a searchable page of them, and one
-// eSIM with its bundles, usage, history, where it was last seen and its install QR code.
+// What is read of an organisation's eSIMs: one eSIM with its activity (readEsim: the API's
+// GET /esims/{iccid} and the portal's eSIM page both read it so), and for a person looking after
+// them, a searchable page of them and one eSIM with its bundles, usage, history, where it was
+// last seen and its install QR code (readEsimDetails).
 
 export const HISTORY_SHOWN = 50;
 
 export interface EsimListPage {
-  readonly esims: readonly EsimRow[];
+  readonly esims: readonly Esim[];
   /** How many eSIMs the organisation holds; undefined for a search (not counted). */
   readonly total?: number;
   /** A search's neighbouring pages, by key: the ICCIDs to page before and after. */
@@ -78,17 +82,17 @@ export async function listOrganisationEsims(
     ...(options.after === undefined ? {} : { after: options.after }),
     ...(options.before === undefined ? {} : { before: options.before }),
   });
-  const first = page.rows[0]?.iccid;
-  const last = page.rows.at(-1)?.iccid;
+  const first = page.esims[0]?.iccid;
+  const last = page.esims.at(-1)?.iccid;
   return {
-    esims: page.rows,
+    esims: page.esims,
     ...(page.earlier && first !== undefined ? { before: first } : {}),
     ...(page.later && last !== undefined ? { after: last } : {}),
   };
 }
 
 export interface AssignmentView {
-  readonly row: AssignmentRow;
+  readonly assignment: Assignment;
   /** Processing, Queued or Active: a revoke is possible. */
   readonly revocable: boolean;
   /**
@@ -105,11 +109,12 @@ export interface EsimBundleView {
 }
 
 export interface EsimDetails {
-  readonly esim: EsimRow;
+  /** The eSIM as readEsim reads it. */
+  readonly esim: EsimDetail;
   readonly bundles: readonly EsimBundleView[];
   /** Newest first, at most HISTORY_SHOWN entries. */
-  readonly history: readonly HistoryRow[];
-  readonly location: NetworkRow | undefined;
+  readonly history: readonly HistoryEntry[];
+  readonly location: EsimLocation | undefined;
   /** LPA:1$<SM-DP+ address>$<matching id>, what the QR code carries. */
   readonly activationCode: string;
   /** The install QR code as an SVG document. */
@@ -119,14 +124,14 @@ export interface EsimDetails {
 }
 
 function groupByBundle(
-  rows: readonly AssignmentRow[],
+  assignments: readonly Assignment[],
   descriptions: ReadonlyMap<string, string>,
 ): EsimBundleView[] {
   const byName = new Map<string, AssignmentView[]>();
-  for (const row of rows) {
-    const list = byName.get(row.bundle_name) ?? [];
-    list.push({ row, revocable: canTransition(row.state, 'Revoked') });
-    byName.set(row.bundle_name, list);
+  for (const assignment of assignments) {
+    const list = byName.get(assignment.bundleName) ?? [];
+    list.push({ assignment, revocable: canTransition(assignment.state, 'Revoked') });
+    byName.set(assignment.bundleName, list);
   }
   return [...byName].map(([name, assignments]) => ({
     name,
@@ -142,7 +147,7 @@ function groupByBundle(
 export async function balanceRefundOffer(
   db: Executor,
   deps: BalanceRefundDeps,
-  assignment: AssignmentRow,
+  assignment: Assignment,
 ): Promise<number | undefined> {
   try {
     planRevoke(assignment, 'balance');
@@ -165,8 +170,8 @@ async function withRefundOffers(
       ...b,
       assignments: await Promise.all(
         b.assignments.map(async (a) => {
-          if (!a.revocable || a.row.state === 'Active') return a;
-          const balanceRefund = await balanceRefundOffer(db, deps, a.row);
+          if (!a.revocable || a.assignment.state === 'Active') return a;
+          const balanceRefund = await balanceRefundOffer(db, deps, a.assignment);
           return balanceRefund === undefined ? a : { ...a, balanceRefund };
         }),
       ),
@@ -175,7 +180,24 @@ async function withRefundOffers(
 }
 
 /**
- * One eSIM of the organisation; 400 for a malformed ICCID, 404 when unknown or another's. With
+ * One eSIM of the organisation with its activity, in one statement; 404 when unknown or
+ * another's. The one read of an eSIM: GET /esims/{iccid} renders it as its answer (through the
+ * answers it holds in memory, http/routes/esims/detail-cache.ts), the portal's eSIM page as its
+ * profile (readEsimDetails). Each surface checks the ICCID first, in its own words.
+ */
+export async function readEsim(
+  db: Executor,
+  organisationId: string,
+  iccid: string,
+): Promise<EsimDetail> {
+  const esim = await findEsimDetail(db, organisationId, iccid);
+  if (esim === undefined) throw esimNotFound(iccid);
+  return esim;
+}
+
+/**
+ * One eSIM of the organisation, as readEsim reads it, with its bundles, usage, history, location
+ * and install QR code; 400 for a malformed ICCID, 404 when unknown or another's. With
  * `refunds`, each unused assignment says what a refund of it to the balance would give back.
  */
 export async function readEsimDetails(
@@ -191,8 +213,7 @@ export async function readEsimDetails(
       'invalid_iccid',
     );
   }
-  const esim = await findOwnedEsim(db, organisationId, iccid);
-  if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
+  const esim = await readEsim(db, organisationId, iccid);
   const range = dayRange(at, USAGE_DAYS);
   const [found, history, location, used] = await Promise.all([
     listEsimAssignments(db, organisationId, iccid),
@@ -200,11 +221,11 @@ export async function readEsimDetails(
     findNetwork(db, iccid),
     esimUsageDays(db, iccid, range.from, range.to),
   ]);
-  const assignments = found?.rows ?? [];
+  const assignments = found?.assignments ?? [];
   const descriptions = found?.descriptions ?? new Map<string, string>();
   const activationCode = activationCodeOf({
-    smdpAddress: esim.smdp_address,
-    matchingId: esim.matching_id,
+    smdpAddress: esim.smdpAddress,
+    matchingId: esim.matchingId,
   });
   const qrSvg = await QRCode.toString(activationCode, {
     type: 'svg',

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { RandomSource } from '../../random.js';
 import type { Executor } from '../../store/database.js';
 import { insertIssuedEsim } from '../../store/repositories/esim-issue-repository.js';
-import type { EsimRow } from '../../store/schema.js';
+import type { Esim } from './esim.js';
 
 // Issues new eSIM profiles: an ICCID (19 digits: prefix 89 for telecoms, the time of issue,
 // random digits, Luhn check digit), an activation matching id, PIN and PUK. Time and randomness
@@ -102,10 +102,10 @@ export async function issueEsim(
   ctx: IssueContext,
   organisationId: string,
   reference: string,
-): Promise<EsimRow> {
+): Promise<Esim> {
   const now = ctx.clock.now();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const row: EsimRow = {
+    const row: Esim = {
       // After a clash, fully random digits: a clock that stands still (a paused simulator)
       // must not make every later attempt clash too.
       // A seeded source (SIM_SEED) draws every digit, so ICCIDs repeat across runs whatever the
@@ -114,19 +114,19 @@ export async function issueEsim(
         attempt === 0 && ctx.random.seeded !== true
           ? generateTimeOrderedIccid(ctx.random, now)
           : generateIccid(ctx.random),
-      organisation_id: organisationId,
-      matching_id: generateMatchingId(ctx.random),
-      smdp_address: ctx.config.smdpAddress,
-      profile_status: 'Released',
+      organisationId,
+      matchingId: generateMatchingId(ctx.random),
+      smdpAddress: ctx.config.smdpAddress,
+      profileStatus: 'Released',
       pin: digits(ctx.random, 4),
       puk: digits(ctx.random, 8),
       msisdn: null,
-      first_installed_at: null,
-      order_reference: reference,
-      created_at: iso(now),
-      customer_ref: null,
+      firstInstalledAt: null,
+      orderReference: reference,
+      createdAt: iso(now),
+      customerRef: null,
       state: 'active',
-      state_changed_at: null,
+      stateChangedAt: null,
     };
     if (await insertIssuedEsim(trx, row)) return row;
   }

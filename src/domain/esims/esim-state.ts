@@ -6,7 +6,7 @@ import { findBundleByName } from '../../store/repositories/catalogue-repository.
 import { holdsBundle } from '../../store/repositories/inventory-repository.js';
 import { lockOwnedEsim, setEsimState } from '../../store/repositories/esim-repository.js';
 import { takeOutOfEsimList } from '../../store/repositories/esim-list-repository.js';
-import type { EsimRow } from '../../store/schema.js';
+import type { Esim } from './esim.js';
 import { badRequest, conflict } from '../errors/error-codes.js';
 import { recordEsimEvent } from './esim-actions.js';
 import { revokeAssignment } from './lifecycle/revoke-assignment.js';
@@ -26,14 +26,14 @@ export const HISTORY_UNSUSPENDED = 'eSIM Unsuspended';
 export const HISTORY_DEACTIVATED = 'eSIM Deactivated';
 
 /** 400 (esim_deactivated) when the eSIM was deleted; `why` ends "eSIM … is deactivated and …". */
-export function refuseDeactivated(esim: Pick<EsimRow, 'iccid' | 'state'>, why: string): void {
+export function refuseDeactivated(esim: Pick<Esim, 'iccid' | 'state'>, why: string): void {
   if (esim.state === 'deactivated') {
     throw badRequest(`eSIM ${esim.iccid} is deactivated and ${why}`, 'esim_deactivated');
   }
 }
 
 /** 400 (esim_suspended) while the eSIM is suspended; `why` ends "eSIM … is suspended and …". */
-export function refuseSuspended(esim: Pick<EsimRow, 'iccid' | 'state'>, why: string): void {
+export function refuseSuspended(esim: Pick<Esim, 'iccid' | 'state'>, why: string): void {
   if (esim.state === 'suspended') {
     throw badRequest(
       `eSIM ${esim.iccid} is suspended and ${why}; unsuspend it first`,
@@ -66,7 +66,7 @@ async function lockEsim(
   deps: EsimStateDeps,
   organisationId: string,
   iccid: string,
-): Promise<EsimRow> {
+): Promise<Esim> {
   checkIccid(iccid);
   const esim = await lockOwnedEsim(tx, deps.store.dialect, organisationId, iccid);
   if (esim === undefined) throw esimNotFound(iccid);
@@ -75,7 +75,7 @@ async function lockEsim(
 
 async function moveState(
   tx: Executor,
-  esim: EsimRow,
+  esim: Esim,
   to: EsimState,
   at: string,
   profile?: 'Deactivated',

@@ -3,7 +3,7 @@ import {
   listAssignmentsByReference,
   listAssignmentsByReferences,
 } from '../../store/repositories/assignment-repository.js';
-import type { ProfileStatus } from '../../store/schema.js';
+import type { ProfileStatus } from './esim.js';
 import { listEsimsByIccid } from '../../store/repositories/esim-repository.js';
 import { badRequest, gone, notFound } from '../errors/error-codes.js';
 
@@ -149,14 +149,14 @@ export async function loadInstallRows(
   const seen = new Set<string>();
   for (const a of assignments) {
     const esim = esims.get(a.iccid);
-    const key = `${a.iccid}\n${a.bundle_name}`;
+    const key = `${a.iccid}\n${a.bundleName}`;
     if (esim === undefined || seen.has(key)) continue;
     seen.add(key);
     rows.push({
       iccid: esim.iccid,
-      matchingId: esim.matching_id,
-      smdpAddress: esim.smdp_address,
-      bundle: a.bundle_name,
+      matchingId: esim.matchingId,
+      smdpAddress: esim.smdpAddress,
+      bundle: a.bundleName,
     });
   }
   return rows;
@@ -241,19 +241,19 @@ export async function loadInstallEntries(
     const seen = new Set<string>();
     for (const a of byReference.get(reference) ?? []) {
       const esim = esims.get(a.iccid);
-      const key = `${a.iccid}\n${a.bundle_name}`;
+      const key = `${a.iccid}\n${a.bundleName}`;
       if (esim === undefined || seen.has(key)) continue;
       seen.add(key);
       entries.push({
         reference,
         iccid: esim.iccid,
-        matchingId: esim.matching_id,
-        smdpAddress: esim.smdp_address,
-        bundle: a.bundle_name,
-        profileStatus: esim.profile_status,
+        matchingId: esim.matchingId,
+        smdpAddress: esim.smdpAddress,
+        bundle: a.bundleName,
+        profileStatus: esim.profileStatus,
         pin: esim.pin,
         puk: esim.puk,
-        firstInstalledDateTime: esim.first_installed_at ?? '',
+        firstInstalledDateTime: esim.firstInstalledAt ?? '',
       });
     }
   }

@@ -1,6 +1,6 @@
 import type { Executor } from '../../store/database.js';
 import { findOwnedEsim } from '../../store/repositories/esim-repository.js';
-import type { EsimRow } from '../../store/schema.js';
+import type { Esim } from './esim.js';
 import { isValidIccid } from './esim-issuer.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
 
@@ -25,7 +25,7 @@ export async function loadOwnedEsim(
   db: Executor,
   organisationId: string,
   iccid: string,
-): Promise<EsimRow> {
+): Promise<Esim> {
   checkIccid(iccid);
   const esim = await findOwnedEsim(db, organisationId, iccid);
   if (esim === undefined) throw esimNotFound(iccid);

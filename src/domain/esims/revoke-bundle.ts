@@ -3,7 +3,7 @@ import {
   findAssignment,
   listAssignmentsOfEsim,
 } from '../../store/repositories/assignment-repository.js';
-import type { AssignmentRow } from '../../store/schema.js';
+import type { Assignment } from './lifecycle/assignment.js';
 import { DomainError, badRequest, notFound } from '../errors/error-codes.js';
 import type { AssignmentContext } from './lifecycle/assign.js';
 import { planRevoke, revokeAssignment } from './lifecycle/revoke-assignment.js';
@@ -46,7 +46,7 @@ export interface RevokeTarget {
 }
 
 export interface FoundRevoke {
-  readonly found: AssignmentRow;
+  readonly found: Assignment;
   readonly refundToBalance: boolean;
 }
 
@@ -65,7 +65,7 @@ export async function revokeFound(
   return {
     status: 'revoked',
     assignmentId: found.id,
-    bundle: found.bundle_name,
+    bundle: found.bundleName,
     previousState: found.state,
     bundleState: done.assignment.state,
     refundToInventory: done.refundedToInventory,
@@ -76,7 +76,7 @@ export async function revokeFound(
 
 async function revokeOne(
   deps: RevokeDeps,
-  found: AssignmentRow,
+  found: Assignment,
   target: RevokeTarget,
 ): Promise<RevokeOutcome> {
   const refundToBalance = target.refundToBalance === true;
@@ -86,7 +86,7 @@ async function revokeOne(
   return {
     status: 'validated',
     assignmentId: found.id,
-    bundle: found.bundle_name,
+    bundle: found.bundleName,
     previousState: found.state,
     bundleState: found.state,
     refundToInventory: plan.refundToInventory,
@@ -102,9 +102,9 @@ async function findNamed(
   iccid: string,
   name: string,
   assignmentId: string,
-): Promise<AssignmentRow> {
+): Promise<Assignment> {
   const found = await findAssignment(deps.store.db, organisationId, iccid, assignmentId);
-  if (found === undefined || found.bundle_name !== name) {
+  if (found === undefined || found.bundleName !== name) {
     throw notFound(`assignment ${assignmentId} of bundle ${name} not found on eSIM ${iccid}`);
   }
   return found;

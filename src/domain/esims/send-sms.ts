@@ -45,7 +45,7 @@ export async function sendSms(deps: SendSmsDeps, input: SendSmsInput): Promise<v
   }
   await deps.network.deliverSms({
     iccid: esim.iccid,
-    organisationId: esim.organisation_id,
+    organisationId: esim.organisationId,
     msisdn: esim.msisdn,
     from,
     message,

@@ -2,7 +2,7 @@ import { addDays } from '../../clock.js';
 import type { DayUsage } from '../../store/repositories/usage-repository.js';
 
 // The days a usage chart covers. Usage is added up per UTC day as the network reports it
-// (usage_days per organisation, esim_usage_days per eSIM); a chart shows the last USAGE_DAYS
+// (per organisation and per eSIM); a chart shows the last USAGE_DAYS
 // days by the service's clock, so in the simulator the moved clock decides which days they are.
 
 export type { DayUsage } from '../../store/repositories/usage-repository.js';

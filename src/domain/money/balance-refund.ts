@@ -5,7 +5,7 @@ import { findOwnedBatch, purchaseBatchOf } from '../../store/repositories/invent
 import { insertHistory } from '../../store/repositories/history-repository.js';
 import { applyMovement, lockFunds, readFunds } from '../../store/repositories/ledger-repository.js';
 import { unitPriceOf } from '../../store/repositories/order-repository.js';
-import type { AssignmentRow } from '../../store/schema.js';
+import type { Assignment } from '../esims/lifecycle/assignment.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
 import { shares } from '../inventory/inventory-refund.js';
 
@@ -36,14 +36,14 @@ export interface BalanceRefund {
 /** The order a unit was bought in and when: through its inventory batch, or the order that assigned it. */
 async function purchaseOf(
   db: Executor,
-  assignment: AssignmentRow,
+  assignment: Assignment,
 ): Promise<{ orderReference: string; createdAt: string }> {
-  if (assignment.batch_id === null) {
-    return { orderReference: assignment.reference, createdAt: assignment.created_at };
+  if (assignment.batchId === null) {
+    return { orderReference: assignment.reference, createdAt: assignment.createdAt };
   }
-  const batch = await findOwnedBatch(db, assignment.organisation_id, Number(assignment.batch_id));
+  const batch = await findOwnedBatch(db, assignment.organisationId, Number(assignment.batchId));
   if (batch === undefined) {
-    return { orderReference: assignment.reference, createdAt: assignment.created_at };
+    return { orderReference: assignment.reference, createdAt: assignment.createdAt };
   }
   const purchase = await purchaseBatchOf(db, batch);
   return { orderReference: purchase.orderReference, createdAt: purchase.createdAt };
@@ -53,7 +53,7 @@ async function purchaseOf(
 export async function planBalanceRefund(
   db: Executor,
   deps: BalanceRefundDeps,
-  assignment: AssignmentRow,
+  assignment: Assignment,
   /** Inside the refund's transaction: lock the organisation's funds, so refunds take turns. */
   lock = false,
 ): Promise<BalanceRefund> {
@@ -70,16 +70,16 @@ export async function planBalanceRefund(
       'refund_window_closed',
     );
   }
-  const price = await unitPriceOf(db, purchase.orderReference, assignment.bundle_name);
+  const price = await unitPriceOf(db, purchase.orderReference, assignment.bundleName);
   if (price === undefined) {
     throw badRequest(
       `query parameter refundToBalance: no purchase price is recorded for assignment ${assignment.id}`,
       'refund_price_unknown',
     );
   }
-  const funds = await (lock ? lockFunds : readFunds)(db, assignment.organisation_id);
-  if (funds === undefined) throw notFound(`organisation ${assignment.organisation_id} not found`);
-  const split = await shares(db, assignment.organisation_id, purchase.orderReference, price, {
+  const funds = await (lock ? lockFunds : readFunds)(db, assignment.organisationId);
+  if (funds === undefined) throw notFound(`organisation ${assignment.organisationId} not found`);
+  const split = await shares(db, assignment.organisationId, purchase.orderReference, price, {
     funds,
     now,
   });
@@ -93,28 +93,28 @@ export async function planBalanceRefund(
 export async function refundAssignmentToBalance(
   trx: Executor,
   deps: BalanceRefundDeps,
-  assignment: AssignmentRow,
+  assignment: Assignment,
 ): Promise<BalanceRefund> {
   const refund = await planBalanceRefund(trx, deps, assignment, true);
   const at = iso(deps.clock.now());
   if (refund.toBalance + refund.toTestCredit > 0) {
     const moved = await applyMovement(trx, {
-      organisationId: assignment.organisation_id,
+      organisationId: assignment.organisationId,
       kind: 'refund',
       balanceDelta: refund.toBalance,
       testCreditDelta: refund.toTestCredit,
       reference: refund.orderReference,
-      description: `revoke refund: ${assignment.bundle_name} assignment ${assignment.id} on eSIM ${assignment.iccid}`,
+      description: `revoke refund: ${assignment.bundleName} assignment ${assignment.id} on eSIM ${assignment.iccid}`,
       at,
     });
     if (moved === undefined) {
-      throw new Error(`refund for ${assignment.organisation_id} could not be applied`);
+      throw new Error(`refund for ${assignment.organisationId} could not be applied`);
     }
   }
   await insertHistory(trx, {
     iccid: assignment.iccid,
     name: HISTORY_REFUNDED_TO_BALANCE,
-    bundle: assignment.bundle_name,
+    bundle: assignment.bundleName,
     bundleState: 'Revoked',
     alertType: '',
     at,

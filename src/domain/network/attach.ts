@@ -62,15 +62,15 @@ export async function applyAttach(
     iccid,
     mcc: network.mcc,
     mnc: network.mnc,
-    network_name: network.name,
+    networkName: network.name,
     country: network.country,
-    attached: 1,
-    last_seen: when,
-    first_used_at: previous?.first_used_at ?? null,
+    attached: true,
+    lastSeen: when,
+    firstUsedAt: previous?.firstUsedAt ?? null,
   });
   const current =
-    view.live.find((a) => a.row.state === 'Active') ??
-    view.live.find((a) => a.row.state === 'Queued');
+    view.live.find((a) => a.assignment.state === 'Active') ??
+    view.live.find((a) => a.assignment.state === 'Queued');
   await deps.networkEvents.record(
     trx,
     {
@@ -80,7 +80,8 @@ export async function applyAttach(
       country: network.country,
       previousCountry: previous?.country ?? null,
       firstAttachment: previous === undefined,
-      assignment: current === undefined ? undefined : snapshotOf(current.row, current.description),
+      assignment:
+        current === undefined ? undefined : snapshotOf(current.assignment, current.description),
     },
     at,
   );
@@ -111,8 +112,8 @@ export async function recordAttach(
  */
 export async function applySeen(trx: Executor, iccid: string, at: Date): Promise<void> {
   const network = await findNetwork(trx, iccid);
-  if (network !== undefined && network.attached === 1) {
-    await touchNetwork(trx, iccid, { last_seen: iso(at) });
+  if (network !== undefined && network.attached) {
+    await touchNetwork(trx, iccid, { lastSeen: iso(at) });
   }
 }
 

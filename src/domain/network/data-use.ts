@@ -52,10 +52,10 @@ export async function recordDataUse(
         ? undefined
         : {
             id: a.id,
-            name: a.bundle_name,
+            name: a.bundleName,
             state: a.state,
-            remainingBytes: a.remaining_bytes,
-            usedBytes: a.used_bytes,
+            remainingBytes: a.remainingBytes,
+            usedBytes: a.usedBytes,
           },
     transitions: outcome.transitions,
   };

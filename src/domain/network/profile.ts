@@ -41,16 +41,16 @@ export async function applyProfileStatus(
   const esim = await findEsim(trx, iccid);
   if (esim === undefined) throw notFound(`eSIM ${iccid} not found`);
   refuseDeactivated(esim, 'its profile can no longer change');
-  const firstInstalled = esim.first_installed_at ?? (status === 'Installed' ? when : null);
-  if (esim.profile_status !== status) {
+  const firstInstalled = esim.firstInstalledAt ?? (status === 'Installed' ? when : null);
+  if (esim.profileStatus !== status) {
     await setProfileStatus(trx, iccid, status, firstInstalled);
     const view = await readUsageView(trx, iccid, deps.store.dialect);
-    const current = view?.live.find((a) => a.row.state === 'Active') ?? view?.live[0];
+    const current = view?.live.find((a) => a.assignment.state === 'Active') ?? view?.live[0];
     await insertHistory(trx, {
       iccid,
       name: PROFILE_HISTORY[status] ?? `eSIM ${status}`,
-      bundle: current?.row.bundle_name ?? '',
-      bundleState: current?.row.state ?? '',
+      bundle: current?.assignment.bundleName ?? '',
+      bundleState: current?.assignment.state ?? '',
       alertType: '',
       at: when,
     });

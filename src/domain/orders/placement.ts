@@ -61,7 +61,7 @@ export interface PlacedOrder {
   /** Activation details of every eSIM the order assigned to, by ICCID. */
   readonly activations: ReadonlyMap<string, EsimActivation>;
   /**
-   * A placed order: the balance its payment left (its journal entry's balance_after, minor
+   * A placed order: the balance its payment left (its journal entry's balance after, minor
    * units); null when nothing was charged (a free order). Undefined for a validation.
    */
   readonly balanceAfter?: number | null;
@@ -252,8 +252,8 @@ async function placeLine(
       iccid = esim.iccid;
       activations.set(iccid, {
         iccid,
-        matchingId: esim.matching_id,
-        smdpAddress: esim.smdp_address,
+        matchingId: esim.matchingId,
+        smdpAddress: esim.smdpAddress,
       });
       newEsims += 1;
     }

@@ -12,7 +12,7 @@ import {
   updateApiKey,
   updateOrganisation,
 } from '../../store/repositories/organisation-repository.js';
-import type { UserRow } from '../../store/schema.js';
+import type { PortalUser } from '../access/portal-user.js';
 import {
   endGracePeriods,
   insertPreviousKey,
@@ -229,7 +229,7 @@ export async function rotateApiKey(
     undefined,
   );
   // Committed: this process stops serving the old key from memory at once (others within
-  // API_KEY_CACHE_MS, through auth_state.version).
+  // API_KEY_CACHE_MS, through the store's authentication version).
   deps.apiKeys.forget(id);
   return { apiKey, previousValidUntil: iso(addSeconds(now, graceSeconds)) };
 }
@@ -286,7 +286,7 @@ export async function addUser(
   deps: OrganisationDeps,
   organisationId: string,
   input: NewUserInput,
-): Promise<UserRow> {
+): Promise<PortalUser> {
   if ((await findOrganisationById(deps.db, organisationId)) === undefined) {
     throw notFound(`organisation ${organisationId} not found`);
   }
@@ -300,39 +300,39 @@ export async function addUser(
   } catch {
     throw badRequest(`time zone "${timeZone}" is not an IANA time zone such as Europe/London`);
   }
-  const row: UserRow = {
+  const user: PortalUser = {
     id: deps.random.uuid(),
-    organisation_id: organisationId,
-    first_name: input.firstName.trim(),
-    last_name: input.lastName.trim(),
+    organisationId,
+    firstName: input.firstName.trim(),
+    lastName: input.lastName.trim(),
     role: checkEnum('role', input.role, USER_ROLES),
-    email_address: email,
-    phone_number: input.phoneNumber ?? '',
-    time_zone: timeZone,
-    created_at: iso(deps.clock.now()),
+    email,
+    phoneNumber: input.phoneNumber ?? '',
+    timeZone,
+    createdAt: iso(deps.clock.now()),
   };
   try {
-    await runWrite(writer(deps), (trx) => applyNewUser(trx, deps, row), undefined);
+    await runWrite(writer(deps), (trx) => applyNewUser(trx, deps, user), undefined);
   } catch (error) {
     if (/unique|duplicate/i.test(String(error)))
       throw badRequest(`a user with email ${email} already exists`);
     throw error;
   }
-  return row;
+  return user;
 }
 
 /** Stores the user and its audit row in the caller's transaction. */
 export async function applyNewUser(
   trx: Executor,
   deps: Pick<OrganisationDeps, 'clock' | 'actor'>,
-  row: UserRow,
+  user: PortalUser,
 ): Promise<void> {
-  await insertUser(trx, row);
+  await insertUser(trx, user);
   await audit(trx, deps.actor ?? systemActor, {
     action: 'user.added',
-    organisationId: row.organisation_id,
+    organisationId: user.organisationId,
     at: deps.clock.now(),
-    details: { userId: row.id, email: row.email_address, role: row.role },
+    details: { userId: user.id, email: user.email, role: user.role },
   });
 }
 

@@ -143,13 +143,13 @@ export async function inspectDelivery(
   const delivery = await getDelivery(deps.store.db, organisationId, id);
   const attempts = await listAttempts(deps.store.db, id);
   const requests = attempts.map((a) => ({
-    attemptNo: Number(a.attempt_no),
-    attemptedAt: a.attempted_at,
+    attemptNo: a.attemptNo,
+    attemptedAt: a.attemptedAt,
     url: a.url,
-    statusCode: a.status_code ?? 0,
-    headers: parseHeaders(a.request_headers ?? null),
-    body: a.request_body ?? '',
-    responseSnippet: a.response_snippet ?? '',
+    statusCode: a.statusCode ?? 0,
+    headers: parseHeaders(a.requestHeaders),
+    body: a.requestBody ?? '',
+    responseSnippet: a.responseSnippet ?? '',
     error: a.error ?? '',
   }));
   return { delivery, requests };

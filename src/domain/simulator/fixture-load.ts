@@ -5,7 +5,6 @@ import {
   countOrganisations,
   findOrganisationById,
 } from '../../store/repositories/organisation-repository.js';
-import { portalUserFromRow } from '../../store/repositories/user-repository.js';
 import { systemActor } from '../audit/audit-log.js';
 import { updateCustomerRef } from '../esims/esim-actions.js';
 import { openAccount } from '../money/ledger.js';
@@ -149,11 +148,9 @@ export async function loadFixture(
         throw new FixtureError(`${at}/users/${u}: ${(error as Error).message}`);
       });
       if (user.password !== undefined) {
-        await setPassword(deps, systemActor, portalUserFromRow(row), user.password).catch(
-          (error: unknown) => {
-            throw new FixtureError(`${at}/users/${u}/password: ${(error as Error).message}`);
-          },
-        );
+        await setPassword(deps, systemActor, row, user.password).catch((error: unknown) => {
+          throw new FixtureError(`${at}/users/${u}/password: ${(error as Error).message}`);
+        });
       }
     }
     const iccids: string[] = [];

@@ -38,12 +38,12 @@ export function journalPath(url: string): string {
 /** Records one call, and trims the journal to its size now and then. */
 async function recordApiCall(deps: JournalDeps, call: ApiCall): Promise<void> {
   const id = await insertApiRequest(deps.store.db, {
-    organisation_id: call.organisationId,
+    organisationId: call.organisationId,
     at: iso(deps.clock.now()),
     method: call.method,
     path: journalPath(call.url),
     status: call.status,
-    duration_ms: Math.max(0, Math.round(call.durationMs)),
+    durationMs: Math.max(0, Math.round(call.durationMs)),
   });
   if (id % JOURNAL_TRIM === 0 && id > JOURNAL_SIZE) {
     await deleteApiRequestsUpTo(deps.store.db, id - JOURNAL_SIZE);

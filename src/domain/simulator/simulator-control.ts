@@ -2,7 +2,7 @@ import type { Clock, OffsetClock } from '../../clock.js';
 import { iso } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
 import type { Db, Executor } from '../../store/database.js';
-import type { SimFaultRow } from '../../store/repositories/sim-repository.js';
+import type { SimFault } from './fault.js';
 import {
   SIM_KEYS,
   consumeFault,
@@ -66,23 +66,23 @@ export async function addFault(
   deps: SimulatorControlDeps,
   simulator: SimulatorState,
   input: FaultInput,
-): Promise<SimFaultRow> {
+): Promise<SimFault> {
   if (input.status === null && input.latencyMs === 0) {
     throw badRequest('body must set status, latencyMs or both');
   }
-  const row: SimFaultRow = {
+  const fault: SimFault = {
     id: deps.random.uuid(),
     route: input.route,
     method: input.method.toUpperCase(),
     status: input.status,
     remaining: input.count,
     probability: input.probability,
-    latency_ms: input.latencyMs,
-    created_at: iso(deps.clock.now()),
+    latencyMs: input.latencyMs,
+    createdAt: iso(deps.clock.now()),
   };
-  await insertFault(deps.store.db, row);
+  await insertFault(deps.store.db, fault);
   simulator.faultsMayExist = true;
-  return row;
+  return fault;
 }
 
 /** Removes the fault `id`, or every fault; returns how many went. */

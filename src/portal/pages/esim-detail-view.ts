@@ -82,15 +82,15 @@ function profile(d: EsimDetails, timeZone: string): SafeHtml {
       <dt>State</dt>
       <dd data-testid="esim-state">${STATE_LABEL[e.state]}</dd>
       <dt>Profile status</dt>
-      <dd>${e.profile_status}</dd>
+      <dd>${e.profileStatus}</dd>
       <dt>Phone number</dt>
       <dd>${e.msisdn ?? 'None'}</dd>
       <dt>First installed</dt>
-      <dd>${when(e.first_installed_at, timeZone) || 'Never'}</dd>
+      <dd>${when(e.firstInstalledAt, timeZone) || 'Never'}</dd>
       <dt>Issued</dt>
-      <dd>${when(e.created_at, timeZone)}</dd>
+      <dd>${when(e.createdAt, timeZone)}</dd>
       <dt>Your reference</dt>
-      <dd>${e.customer_ref ?? ''}</dd>
+      <dd>${e.customerRef ?? ''}</dd>
       <dt>PIN / PUK</dt>
       <dd>${e.pin} / ${e.puk}</dd>
     </dl>
@@ -108,18 +108,18 @@ function install(d: EsimDetails): SafeHtml {
       <dt>Activation code</dt>
       <dd><code>${d.activationCode}</code></dd>
       <dt>SM-DP+ address</dt>
-      <dd><code>${d.esim.smdp_address}</code></dd>
+      <dd><code>${d.esim.smdpAddress}</code></dd>
       <dt>Matching ID</dt>
-      <dd><code>${d.esim.matching_id}</code></dd>
+      <dd><code>${d.esim.matchingId}</code></dd>
     </dl>
   </section>`;
 }
 
 function usage(a: AssignmentView, bundle: string): SafeHtml {
-  const r = a.row;
-  const used = Number(r.used_bytes);
-  if (Number(r.unlimited) === 1) return html`${formatBytes(used / MB)} used (unlimited)`;
-  const initial = Math.max(Number(r.initial_bytes), 1);
+  const r = a.assignment;
+  const used = r.usedBytes;
+  if (r.unlimited) return html`${formatBytes(used / MB)} used (unlimited)`;
+  const initial = Math.max(r.initialBytes, 1);
   const usedUp = used >= initial;
   const label = `${bundle}: ${formatBytes(used / MB)} used of ${formatBytes(initial / MB)}${usedUp ? ', used up' : ''}`;
   // Less used is better: green up to 80 %, amber beyond, red once used up (never a full green bar).
@@ -139,17 +139,17 @@ function usage(a: AssignmentView, bundle: string): SafeHtml {
 }
 
 function revokeForm(view: PortalView, d: EsimDetails, a: AssignmentView): SafeHtml {
-  const r = a.row;
+  const r = a.assignment;
   const refund = r.state === 'Active' ? 'without refund' : 'and return the unit to inventory';
-  const action = `/portal/esims/${d.esim.iccid}/bundles/${encodeURIComponent(r.bundle_name)}/assignments/${encodeURIComponent(r.id)}/revoke`;
+  const action = `/portal/esims/${d.esim.iccid}/bundles/${encodeURIComponent(r.bundleName)}/assignments/${encodeURIComponent(r.id)}/revoke`;
   const revoke = actionForm(view, action, 'Revoke', {
-    confirm: `Revoke this ${r.bundle_name} assignment ${refund}?`,
+    confirm: `Revoke this ${r.bundleName} assignment ${refund}?`,
     danger: true,
   });
   if (a.balanceRefund === undefined) return revoke;
   const amount = formatMoney(a.balanceRefund, view.organisation.currency);
   const toBalance = actionForm(view, action, `Revoke and refund ${amount} to balance`, {
-    confirm: `Revoke this ${r.bundle_name} assignment and refund ${amount} to the balance?`,
+    confirm: `Revoke this ${r.bundleName} assignment and refund ${amount} to the balance?`,
     fields: { refund: 'balance' },
     danger: true,
   });
@@ -165,12 +165,13 @@ function assignmentRow(
 ): SafeHtml {
   const tz = view.user.timeZone;
   const action = canRevoke && a.revocable ? revokeForm(view, d, a) : html``;
+  const r = a.assignment;
   return html`<tr>
-    <td>${a.row.state}</td>
+    <td>${r.state}</td>
     <td>${usage(a, b.name)}</td>
-    <td>${when(a.row.created_at, tz)}</td>
-    <td>${when(a.row.start_time, tz)}</td>
-    <td>${when(a.row.end_time, tz) || `unused until ${when(a.row.valid_until, tz)}`}</td>
+    <td>${when(r.createdAt, tz)}</td>
+    <td>${when(r.startTime, tz)}</td>
+    <td>${when(r.endTime, tz) || `unused until ${when(r.validUntil, tz)}`}</td>
     ${canRevoke ? html`<td>${action}</td>` : html``}
   </tr>`;
 }
@@ -219,11 +220,11 @@ function location(d: EsimDetails, timeZone: string): SafeHtml {
       ? html`<p>Not seen on a network yet.</p>`
       : html`<dl class="facts">
           <dt>Network</dt>
-          <dd>${l.network_name} (MCC ${l.mcc}, MNC ${l.mnc})</dd>
+          <dd>${l.networkName} (MCC ${l.mcc}, MNC ${l.mnc})</dd>
           <dt>Country</dt>
           <dd>${l.country}</dd>
           <dt>Last seen</dt>
-          <dd>${when(l.last_seen, timeZone)}</dd>
+          <dd>${when(l.lastSeen, timeZone)}</dd>
         </dl>`;
   return html`<section aria-labelledby="location-heading">
     <h2 id="location-heading">Last location</h2>
@@ -241,10 +242,10 @@ function history(d: EsimDetails, timeZone: string): SafeHtml {
   const rows = d.history.map(
     (h) =>
       html`<tr>
-        <td>${when(h.created_at, timeZone)}</td>
+        <td>${when(h.at, timeZone)}</td>
         <td>${h.name}</td>
         <td>${h.bundle}</td>
-        <td>${h.bundle_state}</td>
+        <td>${h.bundleState}</td>
       </tr>`,
   );
   return html`<section aria-labelledby="history-heading">

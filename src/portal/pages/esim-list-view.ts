@@ -1,4 +1,4 @@
-import type { EsimRow } from '../../store/schema.js';
+import type { Esim } from '../../domain/esims/esim.js';
 import { formatDateTime } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
@@ -8,7 +8,7 @@ import { countedNoun } from './page-links.js';
 
 export interface EsimListBody {
   readonly search: string;
-  readonly esims: readonly EsimRow[];
+  readonly esims: readonly Esim[];
   /** Absent for a search, which is not counted. */
   readonly total?: number;
   readonly timeZone: string;
@@ -37,13 +37,13 @@ function searchForm(body: EsimListBody): SafeHtml {
   </form>`;
 }
 
-function esimRow(e: EsimRow, timeZone: string): SafeHtml {
+function esimRow(e: Esim, timeZone: string): SafeHtml {
   return html`<tr>
     <th scope="row"><a href="/portal/esims/${e.iccid}">${e.iccid}</a></th>
-    <td>${e.profile_status}</td>
+    <td>${e.profileStatus}</td>
     <td>${e.msisdn ?? ''}</td>
-    <td>${e.customer_ref ?? ''}</td>
-    <td>${formatDateTime(e.created_at, timeZone)}</td>
+    <td>${e.customerRef ?? ''}</td>
+    <td>${formatDateTime(e.createdAt, timeZone)}</td>
   </tr>`;
 }
 

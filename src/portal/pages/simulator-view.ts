@@ -2,7 +2,7 @@ import type { DeliveryDetail, DeliverySummary } from '../../domain/callbacks/del
 import type { SentRequest } from '../../domain/simulator/console.js';
 import type { ApiRequestRow } from '../../store/repositories/request-journal-repository.js';
 import type { MailRecord } from '../../store/repositories/portal-repository.js';
-import type { SimFaultRow } from '../../store/repositories/sim-repository.js';
+import type { SimFault } from '../../domain/simulator/fault.js';
 import type { SmsRow } from '../../store/repositories/sms-repository.js';
 import type { PortalView } from '../context.js';
 import { formatDateTime } from '../format.js';
@@ -18,7 +18,7 @@ export type ConsoleSection = 'clock' | 'esim' | 'faults';
 
 export interface ConsoleState {
   readonly iccids: readonly string[];
-  readonly faults: readonly SimFaultRow[];
+  readonly faults: readonly SimFault[];
   readonly canWrite: boolean;
   /** The message of a refused form, by the section it belongs to. */
   readonly errors?: Partial<Record<ConsoleSection, string>>;
@@ -134,7 +134,7 @@ function esimSection(view: PortalView, state: ConsoleState): SafeHtml {
   </section>`;
 }
 
-function faultRow(view: PortalView, f: SimFaultRow, canWrite: boolean): SafeHtml {
+function faultRow(view: PortalView, f: SimFault, canWrite: boolean): SafeHtml {
   const fires =
     f.remaining !== null
       ? `the next ${f.remaining} call${f.remaining === 1 ? '' : 's'}`
@@ -144,7 +144,7 @@ function faultRow(view: PortalView, f: SimFaultRow, canWrite: boolean): SafeHtml
   return html`<tr>
     <td>${f.method} ${f.route}</td>
     <td>${f.status === null ? 'no error' : String(f.status)}</td>
-    <td>${f.latency_ms > 0 ? `${f.latency_ms} ms` : '—'}</td>
+    <td>${f.latencyMs > 0 ? `${f.latencyMs} ms` : '—'}</td>
     <td>${fires}</td>
     ${
       canWrite

@@ -1,55 +1,74 @@
-import { columnsOf, compiledOnce } from '../compiled.js';
+import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
+import type { Assignment, AssignmentChanges } from '../domain-types.js';
 import type { AssignmentRow, AssignmentsTable } from '../schema.js';
 
-// Assignment rows. The `state` column is written only through updateAssignmentIfState, which
-// src/domain/esims/lifecycle/transition.ts calls after checking the transition table.
+// Assignments, taken and returned as the domain's Assignment. The `state` column is written only
+// through updateAssignmentIfState, which src/domain/esims/lifecycle/transition.ts calls after
+// checking the transition table.
 
-/** Numbers from the database arrive as strings on some drivers (pg int8): normalise once. */
-export function normaliseAssignment(row: AssignmentRow): AssignmentRow {
+/**
+ * An assignment row as the domain's assignment. Numbers from the database arrive as strings on
+ * some drivers (pg int8): they are made numbers here, once.
+ */
+export function assignmentOf(row: Omit<AssignmentRow, 'alerts_sent'>): Assignment {
   return {
-    ...row,
-    batch_id: row.batch_id === null ? null : Number(row.batch_id),
-    initial_bytes: Number(row.initial_bytes),
-    remaining_bytes: Number(row.remaining_bytes),
-    used_bytes: Number(row.used_bytes),
-    unlimited: Number(row.unlimited),
-    duration_days: Number(row.duration_days),
-    queue_position: Number(row.queue_position),
+    id: row.id,
+    reference: row.reference,
+    iccid: row.iccid,
+    organisationId: row.organisation_id,
+    bundleName: row.bundle_name,
+    batchId: row.batch_id === null ? null : Number(row.batch_id),
+    state: row.state,
+    initialBytes: Number(row.initial_bytes),
+    remainingBytes: Number(row.remaining_bytes),
+    usedBytes: Number(row.used_bytes),
+    unlimited: Number(row.unlimited) === 1,
+    durationDays: Number(row.duration_days),
+    queuePosition: Number(row.queue_position),
+    processingDueAt: row.processing_due_at,
+    validUntil: row.valid_until,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
 // Statements compiled once sit after the function that runs them (test/ci/write-guard.test.ts
 // reads each exported function with the text that follows it).
-export async function insertAssignment(db: Executor, row: AssignmentRow): Promise<void> {
-  await insertAssignmentStatement.execute(db, row);
+export async function insertAssignment(db: Executor, assignment: Assignment): Promise<void> {
+  await insertAssignmentStatement.execute(db, {
+    ...assignment,
+    unlimitedColumn: assignment.unlimited ? 1 : 0,
+  });
 }
 
-const ASSIGNMENT_COLUMNS = [
-  'id',
-  'reference',
-  'iccid',
-  'organisation_id',
-  'bundle_name',
-  'batch_id',
-  'state',
-  'initial_bytes',
-  'remaining_bytes',
-  'used_bytes',
-  'unlimited',
-  'duration_days',
-  'queue_position',
-  'processing_due_at',
-  'valid_until',
-  'start_time',
-  'end_time',
-  'alerts_sent',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof AssignmentRow)[];
-
-const insertAssignmentStatement = compiledOnce((db, p: AssignmentRow) =>
-  db.insertInto('assignments').values(columnsOf(p, ASSIGNMENT_COLUMNS)),
+// A new assignment has alerted no utilisation threshold yet.
+const insertAssignmentStatement = compiledOnce(
+  (db, p: Assignment & { readonly unlimitedColumn: number }) =>
+    db.insertInto('assignments').values({
+      id: p.id,
+      reference: p.reference,
+      iccid: p.iccid,
+      organisation_id: p.organisationId,
+      bundle_name: p.bundleName,
+      batch_id: p.batchId,
+      state: p.state,
+      initial_bytes: p.initialBytes,
+      remaining_bytes: p.remainingBytes,
+      used_bytes: p.usedBytes,
+      unlimited: p.unlimitedColumn,
+      duration_days: p.durationDays,
+      queue_position: p.queuePosition,
+      processing_due_at: p.processingDueAt,
+      valid_until: p.validUntil,
+      start_time: p.startTime,
+      end_time: p.endTime,
+      alerts_sent: '[]',
+      created_at: p.createdAt,
+      updated_at: p.updatedAt,
+    }),
 );
 
 export async function nextQueuePosition(db: Executor, iccid: string): Promise<number> {
@@ -70,7 +89,7 @@ export async function findAssignment(
   organisationId: string,
   iccid: string,
   id: string,
-): Promise<AssignmentRow | undefined> {
+): Promise<Assignment | undefined> {
   const row = await db
     .selectFrom('assignments')
     .selectAll()
@@ -78,7 +97,7 @@ export async function findAssignment(
     .where('iccid', '=', iccid)
     .where('organisation_id', '=', organisationId)
     .executeTakeFirst();
-  return row === undefined ? undefined : normaliseAssignment(row);
+  return row === undefined ? undefined : assignmentOf(row);
 }
 
 /** Every assignment of an eSIM (optionally of one bundle) in queue order, oldest first. */
@@ -86,18 +105,18 @@ export async function listAssignmentsOfEsim(
   db: Executor,
   iccid: string,
   bundleName?: string,
-): Promise<AssignmentRow[]> {
+): Promise<Assignment[]> {
   let query = db.selectFrom('assignments').selectAll().where('iccid', '=', iccid);
   if (bundleName !== undefined) query = query.where('bundle_name', '=', bundleName);
   const rows = await query.orderBy('queue_position').orderBy('id').execute();
-  return rows.map(normaliseAssignment);
+  return rows.map(assignmentOf);
 }
 
 export async function listAssignmentsByReference(
   db: Executor,
   organisationId: string,
   reference: string,
-): Promise<AssignmentRow[]> {
+): Promise<Assignment[]> {
   const rows = await db
     .selectFrom('assignments')
     .selectAll()
@@ -106,7 +125,7 @@ export async function listAssignmentsByReference(
     .orderBy('created_at')
     .orderBy('iccid')
     .execute();
-  return rows.map(normaliseAssignment);
+  return rows.map(assignmentOf);
 }
 
 /** The assignments of several order or apply references of the organisation (reference index). */
@@ -114,7 +133,7 @@ export async function listAssignmentsByReferences(
   db: Executor,
   organisationId: string,
   references: readonly string[],
-): Promise<AssignmentRow[]> {
+): Promise<Assignment[]> {
   if (references.length === 0) return [];
   const rows = await db
     .selectFrom('assignments')
@@ -124,7 +143,7 @@ export async function listAssignmentsByReferences(
     .orderBy('created_at')
     .orderBy('iccid')
     .execute();
-  return rows.map(normaliseAssignment);
+  return rows.map(assignmentOf);
 }
 
 export type DueKind = 'processing' | 'ended' | 'lapsed';
@@ -138,7 +157,7 @@ export async function listDueAssignments(
   kind: DueKind,
   at: string,
   limit: number,
-): Promise<AssignmentRow[]> {
+): Promise<Assignment[]> {
   let query = db.selectFrom('assignments').selectAll();
   if (kind === 'processing') {
     query = query
@@ -157,21 +176,21 @@ export async function listDueAssignments(
       .orderBy('valid_until');
   }
   const rows = await query.orderBy('id').limit(limit).execute();
-  return rows.map(normaliseAssignment);
+  return rows.map(assignmentOf);
 }
 
-export type AssignmentChanges = Partial<
-  Pick<
-    AssignmentsTable,
-    | 'state'
-    | 'remaining_bytes'
-    | 'used_bytes'
-    | 'start_time'
-    | 'end_time'
-    | 'processing_due_at'
-    | 'updated_at'
-  >
->;
+/** The columns of the changes a caller asks for (only those it gives). */
+function changedColumns(changes: AssignmentChanges): Partial<AssignmentsTable> {
+  const set: Partial<AssignmentsTable> = {};
+  if (changes.state !== undefined) set.state = changes.state;
+  if (changes.remainingBytes !== undefined) set.remaining_bytes = changes.remainingBytes;
+  if (changes.usedBytes !== undefined) set.used_bytes = changes.usedBytes;
+  if (changes.startTime !== undefined) set.start_time = changes.startTime;
+  if (changes.endTime !== undefined) set.end_time = changes.endTime;
+  if (changes.processingDueAt !== undefined) set.processing_due_at = changes.processingDueAt;
+  if (changes.updatedAt !== undefined) set.updated_at = changes.updatedAt;
+  return set;
+}
 
 /**
  * Optimistic update: applies only when the row still has the state and usage the caller read,
@@ -179,15 +198,15 @@ export type AssignmentChanges = Partial<
  */
 export async function updateAssignmentIfState(
   db: Executor,
-  read: Pick<AssignmentRow, 'id' | 'state' | 'used_bytes'>,
+  read: Pick<Assignment, 'id' | 'state' | 'usedBytes'>,
   changes: AssignmentChanges,
 ): Promise<boolean> {
   const result = await db
     .updateTable('assignments')
-    .set(changes)
+    .set(changedColumns(changes))
     .where('id', '=', read.id)
     .where('state', '=', read.state)
-    .where('used_bytes', '=', read.used_bytes)
+    .where('used_bytes', '=', read.usedBytes)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -226,7 +245,7 @@ function parseThresholds(raw: string | undefined): number[] {
 
 /** An eSIM's assignments in queue order, with the descriptions of their bundles. */
 export interface EsimAssignments {
-  readonly rows: AssignmentRow[];
+  readonly assignments: Assignment[];
   readonly descriptions: Map<string, string>;
 }
 
@@ -273,13 +292,13 @@ export async function listEsimAssignments(
   iccid: string,
 ): Promise<EsimAssignments | undefined> {
   const result = await assignmentsQuery.execute(db, { organisationId, iccid });
-  const rows: AssignmentRow[] = [];
+  const assignments: Assignment[] = [];
   const descriptions = new Map<string, string>();
   for (const { bundle_description: description, ...row } of result.rows) {
-    rows.push(normaliseAssignment(row));
+    assignments.push(assignmentOf(row));
     descriptions.set(row.bundle_name, description ?? '');
   }
-  if (rows.length === 0) {
+  if (assignments.length === 0) {
     const owned = await db
       .selectFrom('esims')
       .select('iccid')
@@ -288,5 +307,5 @@ export async function listEsimAssignments(
       .executeTakeFirst();
     if (owned === undefined) return undefined;
   }
-  return { rows, descriptions };
+  return { assignments, descriptions };
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../database.js';
+import type { AuditEntry } from '../domain-types.js';
 import type { AuditRow } from '../schema.js';
 
 export interface NewAuditEntry {
@@ -35,4 +36,21 @@ export async function listAuditEntries(
   }
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   return query.orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+/** The same rows as the domain's audit entries (details parsed). */
+export async function listAuditTrail(
+  db: Executor,
+  filter: { organisationId?: string; limit: number; beforeId?: number },
+): Promise<AuditEntry[]> {
+  const rows = await listAuditEntries(db, filter);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    at: r.at,
+    organisationId: r.organisation_id,
+    actor: r.actor,
+    source: r.source,
+    action: r.action,
+    details: JSON.parse(r.details) as Record<string, unknown>,
+  }));
 }

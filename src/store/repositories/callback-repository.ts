@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
+import type { CallbackEndpoint, CallbackEvent, DeliveryAttempt } from '../domain-types.js';
 import { pageBounds } from './count-repository.js';
 import type {
   CallbackAttemptsTable,
@@ -15,7 +16,57 @@ import type {
 
 export type CallbackEventRow = Selectable<CallbackEventsTable>;
 type NewCallbackEvent = Insertable<CallbackEventsTable>;
-export type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
+type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
+
+/** An event row as the domain's callback event. */
+function callbackEventOf(row: CallbackEventRow): CallbackEvent {
+  return {
+    id: row.id,
+    organisationId: row.organisation_id,
+    iccid: row.iccid,
+    alertType: row.alert_type,
+    payload: row.payload,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastStatus: row.last_status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    nextAttemptAt: row.next_attempt_at,
+    deliveredAt: row.delivered_at,
+    retryFrom: Number(row.retry_from),
+  };
+}
+
+/** An attempt as its row. */
+function attemptRow(attempt: DeliveryAttempt): Insertable<CallbackAttemptsTable> {
+  return {
+    event_id: attempt.eventId,
+    attempt_no: attempt.attemptNo,
+    attempted_at: attempt.attemptedAt,
+    url: attempt.url,
+    status_code: attempt.statusCode,
+    latency_ms: attempt.latencyMs,
+    error: attempt.error,
+    response_snippet: attempt.responseSnippet,
+    request_headers: attempt.requestHeaders,
+    request_body: attempt.requestBody,
+  };
+}
+
+function attemptOf(row: CallbackAttemptRow): DeliveryAttempt {
+  return {
+    eventId: row.event_id,
+    attemptNo: Number(row.attempt_no),
+    attemptedAt: row.attempted_at,
+    url: row.url,
+    statusCode: row.status_code,
+    latencyMs: Number(row.latency_ms),
+    error: row.error,
+    responseSnippet: row.response_snippet,
+    requestHeaders: row.request_headers ?? null,
+    requestBody: row.request_body ?? null,
+  };
+}
 
 export type { EventStatus };
 
@@ -102,7 +153,7 @@ export async function claimDueEvents(
   db: Db,
   dialect: DialectName,
   claim: Claim,
-): Promise<CallbackEventRow[]> {
+): Promise<CallbackEvent[]> {
   return db.transaction().execute(async (trx) => {
     const turns = await trx
       .selectFrom('callback_endpoints')
@@ -136,7 +187,7 @@ export async function claimDueEvents(
         .where('organisation_id', 'in', served)
         .execute();
     }
-    return claimed;
+    return claimed.map(callbackEventOf);
   });
 }
 
@@ -230,11 +281,12 @@ export async function reclaimExpired(
   return Number(result.numUpdatedRows);
 }
 
+/** Where an organisation's callbacks go, and its API key as stored (encrypted), which signs them. */
 export interface OrganisationTarget {
   readonly id: string;
-  readonly callback_url: string;
-  readonly callback_version: OrganisationsTable['callback_version'];
-  readonly api_key_enc: string;
+  readonly callbackUrl: string;
+  readonly callbackVersion: OrganisationsTable['callback_version'];
+  readonly encryptedApiKey: string;
 }
 
 export async function findTargets(
@@ -242,11 +294,17 @@ export async function findTargets(
   organisationIds: readonly string[],
 ): Promise<OrganisationTarget[]> {
   if (organisationIds.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('organisations')
     .select(['id', 'callback_url', 'callback_version', 'api_key_enc'])
     .where('id', 'in', [...organisationIds])
     .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    callbackUrl: r.callback_url,
+    callbackVersion: r.callback_version,
+    encryptedApiKey: r.api_key_enc,
+  }));
 }
 
 /** What one delivery turn did to an event. */
@@ -260,7 +318,7 @@ export interface Outcome {
   readonly nextAttemptAt: string;
   readonly lastStatus: number | null;
   /** The attempt to log; absent when nothing was sent (no callback URL). */
-  readonly attempt?: Insertable<CallbackAttemptsTable>;
+  readonly attempt?: DeliveryAttempt;
 }
 
 /**
@@ -281,7 +339,9 @@ export async function recordOutcomes(trx: Executor, outcomes: readonly Outcome[]
     const key = `${o.worker} ${String(o.lastStatus)}`;
     delivered.set(key, [...(delivered.get(key) ?? []), o]);
   }
-  const attempts = outcomes.flatMap((o) => (o.attempt === undefined ? [] : [o.attempt]));
+  const attempts = outcomes.flatMap((o) =>
+    o.attempt === undefined ? [] : [attemptRow(o.attempt)],
+  );
   if (attempts.length > 0) await trx.insertInto('callback_attempts').values(attempts).execute();
   for (const group of delivered.values()) {
     const [first] = group;
@@ -361,7 +421,7 @@ export interface EventFilter {
 
 export interface EventPage {
   /** Newest first. */
-  readonly rows: CallbackEventRow[];
+  readonly events: CallbackEvent[];
   readonly total: number;
   /** Keys of the page's newest and oldest row (`org_seq`), for the neighbouring pages' links. */
   readonly first?: string;
@@ -401,7 +461,7 @@ export async function listEvents(db: Executor, filter: EventFilter): Promise<Eve
   const first = rows[0]?.org_seq;
   const last = rows.at(-1)?.org_seq;
   return {
-    rows,
+    events: rows.map(callbackEventOf),
     total,
     ...(first === undefined || first === null ? {} : { first: String(first) }),
     ...(last === undefined || last === null ? {} : { last: String(last) }),
@@ -477,18 +537,24 @@ export class PageTooDeep extends Error {
   }
 }
 
-export async function findEvent(db: Executor, id: string): Promise<CallbackEventRow | undefined> {
-  return db.selectFrom('callback_events').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findEvent(db: Executor, id: string): Promise<CallbackEvent | undefined> {
+  const row = await db
+    .selectFrom('callback_events')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : callbackEventOf(row);
 }
 
-export async function listAttempts(db: Executor, eventId: string): Promise<CallbackAttemptRow[]> {
-  return db
+export async function listAttempts(db: Executor, eventId: string): Promise<DeliveryAttempt[]> {
+  const rows = await db
     .selectFrom('callback_attempts')
     .selectAll()
     .where('event_id', '=', eventId)
     .orderBy('attempt_no')
     .orderBy('id')
     .execute();
+  return rows.map(attemptOf);
 }
 
 /**
@@ -500,8 +566,8 @@ export async function requeueEvent(
   id: string,
   from: readonly EventStatus[],
   at: string,
-): Promise<CallbackEventRow | undefined> {
-  return db
+): Promise<CallbackEvent | undefined> {
+  const row = await db
     .updateTable('callback_events')
     .set((eb) => ({
       status: 'pending',
@@ -515,6 +581,7 @@ export async function requeueEvent(
     .where('status', 'in', [...from])
     .returningAll()
     .executeTakeFirst();
+  return row === undefined ? undefined : callbackEventOf(row);
 }
 
 export interface FailingCounts {
@@ -539,36 +606,46 @@ export async function countFailingEvents(
   return { failed: value('callbacks:failed'), retrying: value('callbacks:retrying') };
 }
 
-export type CallbackEndpointRow = Selectable<CallbackEndpointsTable>;
+type CallbackEndpointRow = Selectable<CallbackEndpointsTable>;
+
+function endpointOf(row: CallbackEndpointRow): CallbackEndpoint {
+  return {
+    organisationId: row.organisation_id,
+    openEvents: Number(row.open_events),
+    failures: Number(row.failures),
+    backoffUntil: row.backoff_until,
+    pausedAt: row.paused_at,
+  };
+}
 
 /** The endpoint state of the given organisations, locked for the transaction on PostgreSQL. */
 export async function lockEndpoints(
   trx: Executor,
   dialect: DialectName,
   organisationIds: readonly string[],
-): Promise<CallbackEndpointRow[]> {
+): Promise<CallbackEndpoint[]> {
   if (organisationIds.length === 0) return [];
-  return (
-    trx
-      .selectFrom('callback_endpoints')
-      .selectAll()
-      .where('organisation_id', 'in', [...organisationIds])
-      // In one order, so two writers recording outcomes of the same organisations never deadlock.
-      .orderBy('organisation_id')
-      .$if(dialect === 'postgres', (qb) => qb.forUpdate())
-      .execute()
-  );
+  const rows = await trx
+    .selectFrom('callback_endpoints')
+    .selectAll()
+    .where('organisation_id', 'in', [...organisationIds])
+    // In one order, so two writers recording outcomes of the same organisations never deadlock.
+    .orderBy('organisation_id')
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+  return rows.map(endpointOf);
 }
 
 export async function findEndpoint(
   db: Executor,
   organisationId: string,
-): Promise<CallbackEndpointRow | undefined> {
-  return db
+): Promise<CallbackEndpoint | undefined> {
+  const row = await db
     .selectFrom('callback_endpoints')
     .selectAll()
     .where('organisation_id', '=', organisationId)
     .executeTakeFirst();
+  return row === undefined ? undefined : endpointOf(row);
 }
 
 export interface EndpointHealth {

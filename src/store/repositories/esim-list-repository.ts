@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import type { Executor } from '../database.js';
-import type { EsimRow } from '../schema.js';
-import { ESIM_COLUMNS } from './esim-repository.js';
+import type { Esim } from '../domain-types.js';
+import { ESIM_COLUMNS, esimOf } from './esim-repository.js';
 
 // The organisation's eSIMs paged by number (GET /esims, the portal's eSIM list), in the order
 // they were issued. Every eSIM keeps the row number 022's trigger gave it (`seq`), a deleted one
@@ -182,7 +182,7 @@ function pageRows(
 export interface EsimPage {
   /** How many eSIMs the organisation lists (deleted ones are not listed). */
   readonly total: number;
-  readonly rows: EsimRow[];
+  readonly rows: Esim[];
 }
 
 /**
@@ -209,7 +209,7 @@ export async function readEsimPage(
     const read = await pageRows(db, organisationId, { ...page, rank, state });
     const still = read.length > 0 && Number(read[0]?.deleted_now ?? 0) === state.deleted;
     if (still || attempt >= READ_ATTEMPTS) {
-      return { total, rows: read.map(({ deleted_now: _seen, ...row }) => row) };
+      return { total, rows: read.map(({ deleted_now: _seen, ...row }) => esimOf(row)) };
     }
   }
 }

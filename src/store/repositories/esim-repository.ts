@@ -1,7 +1,31 @@
 import type { ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../compiled.js';
 import type { DialectName, Executor } from '../database.js';
+import type { Esim, EsimActivity, EsimDetail } from '../domain-types.js';
 import type { Database, EsimRow, EsimStateColumn, ProfileStatus } from '../schema.js';
+
+/** An eSIM row as the domain's eSIM. */
+export function esimOf(row: EsimRow): Esim {
+  return {
+    iccid: row.iccid,
+    organisationId: row.organisation_id,
+    matchingId: row.matching_id,
+    smdpAddress: row.smdp_address,
+    profileStatus: row.profile_status,
+    pin: row.pin,
+    puk: row.puk,
+    msisdn: row.msisdn,
+    firstInstalledAt: row.first_installed_at,
+    orderReference: row.order_reference,
+    createdAt: row.created_at,
+    customerRef: row.customer_ref,
+    state: row.state,
+    stateChangedAt: row.state_changed_at,
+  };
+}
+
+const esimOrUndefined = (row: EsimRow | undefined): Esim | undefined =>
+  row === undefined ? undefined : esimOf(row);
 
 /** Every column of an eSIM row but its row number. */
 export const ESIM_COLUMNS = [
@@ -29,31 +53,36 @@ export async function findOwnedEsim(
   db: Executor,
   organisationId: string,
   iccid: string,
-): Promise<EsimRow | undefined> {
-  return db
-    .selectFrom('esims')
-    .selectAll()
-    .where('iccid', '=', iccid)
-    .where('organisation_id', '=', organisationId)
-    .executeTakeFirst();
+): Promise<Esim | undefined> {
+  return esimOrUndefined(
+    await db
+      .selectFrom('esims')
+      .select(ESIM_COLUMNS)
+      .where('iccid', '=', iccid)
+      .where('organisation_id', '=', organisationId)
+      .executeTakeFirst(),
+  );
 }
 
-export async function findEsim(db: Executor, iccid: string): Promise<EsimRow | undefined> {
-  return db.selectFrom('esims').selectAll().where('iccid', '=', iccid).executeTakeFirst();
+export async function findEsim(db: Executor, iccid: string): Promise<Esim | undefined> {
+  return esimOrUndefined(
+    await db.selectFrom('esims').select(ESIM_COLUMNS).where('iccid', '=', iccid).executeTakeFirst(),
+  );
 }
 
 export async function listEsimsByIccid(
   db: Executor,
   organisationId: string,
   iccids: readonly string[],
-): Promise<EsimRow[]> {
+): Promise<Esim[]> {
   if (iccids.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('esims')
-    .selectAll()
+    .select(ESIM_COLUMNS)
     .where('organisation_id', '=', organisationId)
     .where('iccid', 'in', iccids)
     .execute();
+  return rows.map(esimOf);
 }
 
 export async function setProfileStatus(
@@ -87,14 +116,6 @@ export async function msisdnTaken(db: Executor, msisdn: string): Promise<boolean
     .where('msisdn', '=', msisdn)
     .executeTakeFirst();
   return row !== undefined;
-}
-
-export interface EsimActivity {
-  /** Name of the newest history entry, e.g. "Bundle Applied"; empty when none. */
-  readonly lastAction: string;
-  readonly actionDate: string;
-  /** When a bundle was first assigned to the eSIM; empty when never. */
-  readonly assignedDate: string;
 }
 
 /** The newest history entry and first assignment of each eSIM, in one statement. */
@@ -172,20 +193,8 @@ export async function countEsimsByProfileStatus(
   return counts;
 }
 
-/** One eSIM as its detail route shows it: its row and its activity, from one statement. */
-export interface EsimDetailRow {
-  readonly iccid: string;
-  readonly matching_id: string;
-  readonly smdp_address: string;
-  readonly profile_status: ProfileStatus;
-  readonly pin: string;
-  readonly puk: string;
-  readonly first_installed_at: string | null;
-  readonly customer_ref: string | null;
-  /** 018-esim-state: active, suspended or deactivated. */
-  readonly state: EsimStateColumn;
-  /** The eSIM's phone number (E.164 digits); null until the network gives it one. */
-  readonly msisdn: string | null;
+/** One eSIM and its activity as one statement reads them. */
+interface EsimDetailRow extends EsimRow {
   /** Name and time of the newest history entry; null when none. */
   readonly last_action: string | null;
   readonly action_date: string | null;
@@ -221,36 +230,31 @@ function activityColumns(eb: ExpressionBuilder<EsimScope, 'e'>) {
 function esimDetailQuery(db: Executor, organisationId: string, iccid: string) {
   return db
     .selectFrom('esims as e')
-    .select((eb) => [
-      'e.iccid',
-      'e.matching_id',
-      'e.smdp_address',
-      'e.profile_status',
-      'e.pin',
-      'e.puk',
-      'e.first_installed_at',
-      'e.customer_ref',
-      'e.state',
-      'e.msisdn',
-      ...activityColumns(eb),
-    ])
+    .select((eb) => [...ESIM_COLUMNS.map((c) => `e.${c}` as const), ...activityColumns(eb)])
     .where('e.iccid', '=', iccid)
     .where('e.organisation_id', '=', organisationId);
 }
 
 // GET /esims/{iccid} is the read integrations poll most: its SQL is built once per dialect.
-const detailQuery = compiledOnce((db, p: { organisationId: string; iccid: string }) =>
-  esimDetailQuery(db, p.organisationId, p.iccid),
+const detailQuery = compiledOnce<{ organisationId: string; iccid: string }, EsimDetailRow>(
+  (db, p) => esimDetailQuery(db, p.organisationId, p.iccid),
 );
 
-/** The organisation's eSIM with its activity; undefined when unknown or another's. */
+/** The organisation's eSIM with its activity, in one statement; undefined when unknown or another's. */
 export async function findEsimDetail(
   db: Executor,
   organisationId: string,
   iccid: string,
-): Promise<EsimDetailRow | undefined> {
+): Promise<EsimDetail | undefined> {
   const result = await detailQuery.execute(db, { organisationId, iccid });
-  return result.rows[0];
+  const row = result.rows[0];
+  if (row === undefined) return undefined;
+  return {
+    ...esimOf(row),
+    lastAction: row.last_action ?? '',
+    actionDate: row.action_date ?? '',
+    assignedDate: row.assigned_date ?? '',
+  };
 }
 
 /**
@@ -262,14 +266,14 @@ export async function lockOwnedEsim(
   dialect: DialectName,
   organisationId: string,
   iccid: string,
-): Promise<EsimRow | undefined> {
+): Promise<Esim | undefined> {
   let query = db
     .selectFrom('esims')
-    .selectAll()
+    .select(ESIM_COLUMNS)
     .where('iccid', '=', iccid)
     .where('organisation_id', '=', organisationId);
   if (dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+  return esimOrUndefined(await query.executeTakeFirst());
 }
 
 /**

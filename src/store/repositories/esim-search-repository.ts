@@ -1,5 +1,6 @@
 import type { Executor } from '../database.js';
-import type { EsimRow } from '../schema.js';
+import type { Esim } from '../domain-types.js';
+import { esimOf } from './esim-repository.js';
 
 // The portal's ICCID search: the organisation's eSIMs whose ICCID starts with some digits, in
 // ICCID order, a page at a time by key. The prefix is a range of `esims_org_iccid`
@@ -16,7 +17,7 @@ export interface EsimSearch {
 }
 
 export interface EsimSearchPage {
-  readonly rows: EsimRow[];
+  readonly esims: Esim[];
   /** Whether there are matches before the page's first row and after its last. */
   readonly earlier: boolean;
   readonly later: boolean;
@@ -55,8 +56,8 @@ export async function searchEsims(
       .limit(search.limit + 1)
       .execute();
     const earlier = rows.length > search.limit;
-    const page = rows.slice(0, search.limit).map(withoutSeq).reverse();
-    return { rows: page, earlier, later: true };
+    const page = rows.slice(0, search.limit).map(esimOf).reverse();
+    return { esims: page, earlier, later: true };
   }
   const from = search.after === undefined ? base : base.where('iccid', '>', search.after);
   const rows = await from
@@ -65,14 +66,8 @@ export async function searchEsims(
     .limit(search.limit + 1)
     .execute();
   return {
-    rows: rows.slice(0, search.limit).map(withoutSeq),
+    esims: rows.slice(0, search.limit).map(esimOf),
     earlier: search.after !== undefined,
     later: rows.length > search.limit,
   };
-}
-
-function withoutSeq(row: EsimRow & { seq?: unknown }): EsimRow {
-  const { seq, ...rest } = row;
-  void seq;
-  return rest;
 }

@@ -4,7 +4,7 @@ import type { CompiledStatement } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { EsimHistoryTable } from '../schema.js';
 
-export type HistoryRow = Selectable<EsimHistoryTable>;
+type HistoryRow = Selectable<EsimHistoryTable>;
 
 /** An entry of an eSIM's history, as the lifecycle writes it. */
 export interface HistoryEntry {
@@ -18,6 +18,17 @@ export interface HistoryEntry {
   /** The alert it records; empty for a change of state. */
   readonly alertType: string;
   readonly at: string;
+}
+
+function entryOf(row: HistoryRow): HistoryEntry {
+  return {
+    iccid: row.iccid,
+    name: row.name,
+    bundle: row.bundle,
+    bundleState: row.bundle_state,
+    alertType: row.alert_type,
+    at: row.created_at,
+  };
 }
 
 /** One entry (what most writes add), compiled once. */
@@ -104,8 +115,8 @@ export async function listHistory(
   db: Executor,
   iccid: string,
   limit: number,
-): Promise<HistoryRow[]> {
-  return db
+): Promise<HistoryEntry[]> {
+  const rows = await db
     .selectFrom('esim_history')
     .selectAll()
     .where('iccid', '=', iccid)
@@ -113,6 +124,7 @@ export async function listHistory(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+  return rows.map(entryOf);
 }
 
 // GET /esims/{iccid}/history: the entries of the eSIM when it is the organisation's, newest first
@@ -150,7 +162,7 @@ export async function listOwnedHistory(
   organisationId: string,
   iccid: string,
   limit: number,
-): Promise<HistoryRow[] | undefined> {
+): Promise<HistoryEntry[] | undefined> {
   let compiled = ownedHistoryQueries.get(limit);
   if (compiled === undefined) {
     compiled = compiledOnce<OwnedIccid, HistoryRow>((d, p) =>
@@ -159,7 +171,7 @@ export async function listOwnedHistory(
     ownedHistoryQueries.set(limit, compiled);
   }
   const { rows } = await compiled.execute(db, { organisationId, iccid });
-  if (rows.length > 0) return rows;
+  if (rows.length > 0) return rows.map(entryOf);
   const owned = await db
     .selectFrom('esims')
     .select('iccid')

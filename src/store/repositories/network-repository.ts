@@ -1,18 +1,34 @@
 import type { Selectable } from 'kysely';
 import type { DialectName, Executor } from '../database.js';
-import type { AssignmentRow, EsimNetworkTable, EsimStateColumn } from '../schema.js';
-import { normaliseAssignment } from './assignment-repository.js';
+import type { Assignment, EsimLocation } from '../domain-types.js';
+import type { EsimNetworkTable, EsimStateColumn } from '../schema.js';
+import { assignmentOf } from './assignment-repository.js';
 import { compiledOnce } from '../compiled.js';
 
-export type NetworkRow = Selectable<EsimNetworkTable>;
+// Where each eSIM is attached (esim_network), taken and returned as the domain's EsimLocation.
 
-export async function findNetwork(db: Executor, iccid: string): Promise<NetworkRow | undefined> {
+type NetworkRow = Selectable<EsimNetworkTable>;
+
+function locationOf(row: NetworkRow): EsimLocation {
+  return {
+    iccid: row.iccid,
+    mcc: row.mcc,
+    mnc: row.mnc,
+    networkName: row.network_name,
+    country: row.country,
+    attached: Number(row.attached) === 1,
+    lastSeen: row.last_seen,
+    firstUsedAt: row.first_used_at,
+  };
+}
+
+export async function findNetwork(db: Executor, iccid: string): Promise<EsimLocation | undefined> {
   const row = await db
     .selectFrom('esim_network')
     .selectAll()
     .where('iccid', '=', iccid)
     .executeTakeFirst();
-  return row === undefined ? undefined : { ...row, attached: Number(row.attached) };
+  return row === undefined ? undefined : locationOf(row);
 }
 
 // GET /esims/{iccid}/location: ownership and the network row in one statement, built once.
@@ -42,7 +58,7 @@ export async function findOwnedNetwork(
   db: Executor,
   organisationId: string,
   iccid: string,
-): Promise<{ network: NetworkRow | undefined } | undefined> {
+): Promise<{ network: EsimLocation | undefined } | undefined> {
   const [row] = (await ownedNetworkQuery.execute(db, { organisationId, iccid })).rows;
   if (row === undefined) return undefined;
   const { iccid: attachedIccid, mcc, mnc, network_name, country, attached, last_seen } = row;
@@ -58,21 +74,31 @@ export async function findOwnedNetwork(
     return { network: undefined };
   }
   return {
-    network: {
+    network: locationOf({
       iccid: attachedIccid,
       mcc,
       mnc,
       network_name,
       country,
-      attached: Number(attached),
+      attached,
       last_seen,
       first_used_at: row.first_used_at,
-    },
+    }),
   };
 }
 
 /** Where the eSIM is attached now (one row per eSIM, replaced on every attach). */
-export async function upsertNetwork(db: Executor, row: NetworkRow): Promise<void> {
+export async function upsertNetwork(db: Executor, location: EsimLocation): Promise<void> {
+  const row: NetworkRow = {
+    iccid: location.iccid,
+    mcc: location.mcc,
+    mnc: location.mnc,
+    network_name: location.networkName,
+    country: location.country,
+    attached: location.attached ? 1 : 0,
+    last_seen: location.lastSeen,
+    first_used_at: location.firstUsedAt,
+  };
   await db
     .insertInto('esim_network')
     .values(row)
@@ -90,12 +116,20 @@ export async function upsertNetwork(db: Executor, row: NetworkRow): Promise<void
     .execute();
 }
 
+/** Moves the times the eSIM was last seen and, when given, first used data where it is attached. */
 export async function touchNetwork(
   db: Executor,
   iccid: string,
-  changes: Partial<Pick<NetworkRow, 'last_seen' | 'first_used_at' | 'attached'>>,
+  changes: Pick<EsimLocation, 'lastSeen'> & Partial<Pick<EsimLocation, 'firstUsedAt'>>,
 ): Promise<void> {
-  await db.updateTable('esim_network').set(changes).where('iccid', '=', iccid).execute();
+  await db
+    .updateTable('esim_network')
+    .set({
+      last_seen: changes.lastSeen,
+      ...(changes.firstUsedAt === undefined ? {} : { first_used_at: changes.firstUsedAt }),
+    })
+    .where('iccid', '=', iccid)
+    .execute();
 }
 
 export interface UsageView {
@@ -107,13 +141,13 @@ export interface UsageView {
     readonly state: EsimStateColumn;
   };
   /** Where the eSIM is attached; undefined when it has never attached. */
-  readonly network: NetworkRow | undefined;
+  readonly network: EsimLocation | undefined;
   /** Processing, Queued and Active assignments in queue order, with their bundle's terms. */
   readonly live: LiveAssignment[];
 }
 
 export interface LiveAssignment {
-  readonly row: AssignmentRow;
+  readonly assignment: Assignment;
   readonly description: string;
   /** Base and roaming countries (ISO2) where the bundle can be used. */
   readonly coverage: ReadonlySet<string>;
@@ -162,7 +196,6 @@ function usageViewQuery(db: Executor, iccid: string) {
       'a.valid_until',
       'a.start_time',
       'a.end_time',
-      'a.alerts_sent',
       'a.created_at',
       'a.updated_at',
       'b.description',
@@ -198,24 +231,24 @@ export async function readUsageView(
   const rows = (await usageView.execute(db, { iccid })).rows;
   const first = rows[0];
   if (first === undefined) return undefined;
-  const network: NetworkRow | undefined =
+  const network: EsimLocation | undefined =
     first.n_mcc === null || first.n_mcc === undefined
       ? undefined
       : {
           iccid,
           mcc: first.n_mcc,
           mnc: first.n_mnc ?? '',
-          network_name: first.n_name ?? '',
+          networkName: first.n_name ?? '',
           country: first.n_country ?? '',
-          attached: Number(first.n_attached),
-          last_seen: first.n_last_seen ?? '',
-          first_used_at: first.n_first_used ?? null,
+          attached: Number(first.n_attached) === 1,
+          lastSeen: first.n_last_seen ?? '',
+          firstUsedAt: first.n_first_used ?? null,
         };
   const live: LiveAssignment[] = [];
   for (const r of rows) {
     // A row without an assignment (the left join found none) has neither id nor state.
     if (r.id === null || r.id === undefined || r.state === null || r.state === undefined) continue;
-    const row = normaliseAssignment({
+    const assignment = assignmentOf({
       id: r.id,
       reference: r.reference ?? '',
       iccid,
@@ -233,12 +266,11 @@ export async function readUsageView(
       valid_until: r.valid_until ?? '',
       start_time: r.start_time ?? null,
       end_time: r.end_time ?? null,
-      alerts_sent: r.alerts_sent ?? '[]',
       created_at: r.created_at ?? '',
       updated_at: r.updated_at ?? '',
     });
     live.push({
-      row,
+      assignment,
       description: r.description ?? '',
       coverage: new Set([...parseList(r.countries), ...parseList(r.roaming)]),
     });

@@ -1,6 +1,7 @@
 import type { Organisation } from '../domain-types.js';
 import type { Executor } from '../database.js';
 import type { OrganisationRow, OrganisationUpdate, UserRow } from '../schema.js';
+import type { PortalUser } from '../domain-types.js';
 import { touchAuthVersion } from './auth-state-repository.js';
 
 // Organisations leave the store as the domain's Organisation: groups parsed, numbers as numbers,
@@ -192,6 +193,19 @@ export async function listUsers(db: Executor, organisationId: string): Promise<U
     .execute();
 }
 
-export async function insertUser(db: Executor, row: UserRow): Promise<void> {
-  await db.insertInto('users').values(row).execute();
+export async function insertUser(db: Executor, user: PortalUser): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id: user.id,
+      organisation_id: user.organisationId,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      role: user.role,
+      email_address: user.email,
+      phone_number: user.phoneNumber,
+      time_zone: user.timeZone,
+      created_at: user.createdAt,
+    })
+    .execute();
 }

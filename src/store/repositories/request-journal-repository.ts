@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Executor } from '../database.js';
 import type { ApiRequestsTable } from '../schema.js';
 
@@ -6,14 +6,28 @@ import type { ApiRequestsTable } from '../schema.js';
 
 export type ApiRequestRow = Selectable<ApiRequestsTable>;
 
+/** One API call as the journal records it. */
+export interface JournalledCall {
+  readonly organisationId: string;
+  readonly at: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly durationMs: number;
+}
+
 /** Adds a call; answers its id. */
-export async function insertApiRequest(
-  db: Executor,
-  row: Insertable<ApiRequestsTable>,
-): Promise<number> {
+export async function insertApiRequest(db: Executor, call: JournalledCall): Promise<number> {
   const inserted = await db
     .insertInto('api_requests')
-    .values(row)
+    .values({
+      organisation_id: call.organisationId,
+      at: call.at,
+      method: call.method,
+      path: call.path,
+      status: call.status,
+      duration_ms: call.durationMs,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(inserted.id);

@@ -1,11 +1,8 @@
-import type { Insertable, Selectable } from 'kysely';
 import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
-import type { SimFaultsTable } from '../schema.js';
+import type { SimFault } from '../domain-types.js';
 
 // Simulator state that must survive a restart: the clock offset, runtime settings, faults.
-
-export type SimFaultRow = Selectable<SimFaultsTable>;
 
 export const SIM_KEYS = {
   clockOffsetMs: 'clock_offset_ms',
@@ -40,11 +37,23 @@ export async function readProcessingDelayOverride(db: Executor): Promise<number 
   return raw === undefined ? undefined : Number(raw);
 }
 
-export async function insertFault(db: Executor, row: Insertable<SimFaultsTable>): Promise<void> {
-  await db.insertInto('sim_faults').values(row).execute();
+export async function insertFault(db: Executor, fault: SimFault): Promise<void> {
+  await db
+    .insertInto('sim_faults')
+    .values({
+      id: fault.id,
+      route: fault.route,
+      method: fault.method,
+      status: fault.status,
+      remaining: fault.remaining,
+      probability: fault.probability,
+      latency_ms: fault.latencyMs,
+      created_at: fault.createdAt,
+    })
+    .execute();
 }
 
-export async function listFaults(db: Executor): Promise<SimFaultRow[]> {
+export async function listFaults(db: Executor): Promise<SimFault[]> {
   const rows = await db
     .selectFrom('sim_faults')
     .selectAll()
@@ -52,11 +61,14 @@ export async function listFaults(db: Executor): Promise<SimFaultRow[]> {
     .orderBy('id')
     .execute();
   return rows.map((r) => ({
-    ...r,
+    id: r.id,
+    route: r.route,
+    method: r.method,
     status: r.status === null ? null : Number(r.status),
     remaining: r.remaining === null ? null : Number(r.remaining),
     probability: r.probability === null ? null : Number(r.probability),
-    latency_ms: Number(r.latency_ms),
+    latencyMs: Number(r.latency_ms),
+    createdAt: r.created_at,
   }));
 }
 

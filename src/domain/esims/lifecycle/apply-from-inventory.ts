@@ -6,7 +6,8 @@ import {
   drawFromInventory,
   holdsBundle,
 } from '../../../store/repositories/inventory-repository.js';
-import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
+import type { Esim } from '../esim.js';
+import type { Assignment } from './assignment.js';
 import { issueEsim } from '../esim-issuer.js';
 import { badRequest, notFound } from '../../errors/error-codes.js';
 import { refuseDeactivated } from '../esim-state.js';
@@ -28,8 +29,8 @@ export interface ApplyInput {
 }
 
 export interface ApplyResult {
-  readonly esim: EsimRow;
-  readonly assignments: AssignmentRow[];
+  readonly esim: Esim;
+  readonly assignments: Assignment[];
 }
 
 /**
@@ -58,7 +59,7 @@ export async function applyFromInventory(
       'unknown_bundle',
     );
   }
-  let esim: EsimRow | undefined;
+  let esim: Esim | undefined;
   if (input.iccid !== undefined) {
     esim = await findOwnedEsim(trx, input.organisationId, input.iccid);
     if (esim === undefined) throw notFound(`eSIM ${input.iccid} not found`);
@@ -77,7 +78,7 @@ export async function applyFromInventory(
     batches.push(drawn.batchId);
   }
   esim ??= await issueEsim(trx, ctx, input.organisationId, input.reference);
-  const assignments: AssignmentRow[] = [];
+  const assignments: Assignment[] = [];
   for (const batchId of batches) {
     assignments.push(
       await createAssignment(trx, ctx, {

@@ -9,7 +9,7 @@ import {
 } from '../../../store/repositories/assignment-repository.js';
 import { insertHistory } from '../../../store/repositories/history-repository.js';
 import { readProcessingDelayOverride } from '../../../store/repositories/sim-repository.js';
-import type { AssignmentRow } from '../../../store/schema.js';
+import type { Assignment } from './assignment.js';
 import type { Bundle } from '../../catalogue/bundle.js';
 import { bundleBytes } from '../../catalogue/bundle.js';
 import { HISTORY_NAME } from './states.js';
@@ -42,44 +42,43 @@ export async function processingDelaySeconds(trx: Executor, config: Config): Pro
  * Puts a bundle on an eSIM in the caller's transaction. Every assignment starts in Processing
  * with its "Bundle Applied" history entry. With no processing delay it is provisioned at once, in
  * the same transaction (so the history shows Processing, then Queued); otherwise it stays
- * Processing until the scheduler sees processing_due_at pass.
+ * Processing until the scheduler sees processingDueAt pass.
  */
 export async function createAssignment(
   trx: Executor,
   ctx: AssignmentContext,
   input: NewAssignmentInput,
-): Promise<AssignmentRow> {
+): Promise<Assignment> {
   const now = ctx.clock.now();
   const at = iso(now);
   const delay = await processingDelaySeconds(trx, ctx.config);
   const bytes = bundleBytes(input.bundle);
-  const row: AssignmentRow = {
+  const row: Assignment = {
     id: ctx.random.orderedUuid(),
     reference: input.reference,
     iccid: input.iccid,
-    organisation_id: input.organisationId,
-    bundle_name: input.bundle.name,
-    batch_id: input.batchId,
+    organisationId: input.organisationId,
+    bundleName: input.bundle.name,
+    batchId: input.batchId,
     state: 'Processing',
-    initial_bytes: bytes,
-    remaining_bytes: bytes,
-    used_bytes: 0,
-    unlimited: input.bundle.unlimited ? 1 : 0,
-    duration_days: input.bundle.duration,
-    queue_position: input.newEsim === true ? 1 : await nextQueuePosition(trx, input.iccid),
-    processing_due_at: iso(addSeconds(now, delay)),
+    initialBytes: bytes,
+    remainingBytes: bytes,
+    usedBytes: 0,
+    unlimited: input.bundle.unlimited,
+    durationDays: input.bundle.duration,
+    queuePosition: input.newEsim === true ? 1 : await nextQueuePosition(trx, input.iccid),
+    processingDueAt: iso(addSeconds(now, delay)),
     // A bundle that never starts lapses like an unapplied inventory unit would.
-    valid_until: iso(addDays(now, ctx.config.inventoryValidityDays)),
-    start_time: null,
-    end_time: null,
-    alerts_sent: '[]',
-    created_at: at,
-    updated_at: at,
+    validUntil: iso(addDays(now, ctx.config.inventoryValidityDays)),
+    startTime: null,
+    endTime: null,
+    createdAt: at,
+    updatedAt: at,
   };
   const applied = {
     iccid: row.iccid,
     name: HISTORY_NAME.Processing,
-    bundle: row.bundle_name,
+    bundle: row.bundleName,
     bundleState: 'Processing',
     alertType: '',
     at,
@@ -92,7 +91,7 @@ export async function createAssignment(
   // Provisioned at once: the row is written Queued and both history entries in one statement,
   // in their order, which is what the transition from Processing would leave (it cannot be
   // refused), without writing the row twice.
-  const queued: AssignmentRow = { ...row, state: 'Queued' };
+  const queued: Assignment = { ...row, state: 'Queued' };
   await insertAssignment(trx, queued);
   await insertHistory(trx, [
     applied,

@@ -2,7 +2,7 @@ import type { Clock } from '../../../clock.js';
 import { iso } from '../../../clock.js';
 import type { Executor } from '../../../store/database.js';
 import { refundToInventory } from '../../../store/repositories/inventory-repository.js';
-import type { AssignmentRow } from '../../../store/schema.js';
+import type { Assignment } from './assignment.js';
 import { badRequest } from '../../errors/error-codes.js';
 import { canTransition } from './states.js';
 import { transition } from './transition.js';
@@ -15,24 +15,21 @@ import { transition } from './transition.js';
 export type RevokeRefund = 'inventory' | 'balance' | 'none';
 
 export interface RevokePlan {
-  readonly assignment: AssignmentRow;
+  readonly assignment: Assignment;
   /** Unused (Processing or Queued): the unit goes back to inventory. Started: no refund. */
   readonly refundToInventory: boolean;
   /** The unit's price goes back to the organisation's money (only ever when unused). */
   readonly refundToBalance: boolean;
 }
 
-const isUnused = (a: AssignmentRow): boolean =>
-  (a.state === 'Processing' || a.state === 'Queued') && Number(a.used_bytes) === 0;
+const isUnused = (a: Assignment): boolean =>
+  (a.state === 'Processing' || a.state === 'Queued') && Number(a.usedBytes) === 0;
 
 /**
  * What revoking would do; 400 when the assignment cannot be revoked (Depleted, Expired, Revoked),
  * or when a refund to the balance is asked for an assignment that has started.
  */
-export function planRevoke(
-  assignment: AssignmentRow,
-  refund: RevokeRefund = 'inventory',
-): RevokePlan {
+export function planRevoke(assignment: Assignment, refund: RevokeRefund = 'inventory'): RevokePlan {
   if (!canTransition(assignment.state, 'Revoked')) {
     throw badRequest(
       `assignment ${assignment.id} is ${assignment.state} and cannot be revoked; only Processing, Queued and Active assignments can`,
@@ -55,7 +52,7 @@ export function planRevoke(
 
 /**
  * Revokes an assignment in the caller's transaction. An unused one is refunded to inventory as a
- * new batch of one unit that lapses when the assignment would have (valid_until): the customer
+ * new batch of one unit that lapses when the assignment would have (validUntil): the customer
  * keeps exactly the validity the unit had on the eSIM, whether or not the batch it was drawn from
  * has lapsed in the meantime. With `refund: 'balance'` the caller journals the money in the same
  * transaction; with `none` nothing comes back. The conditional transition makes a second,
@@ -64,20 +61,20 @@ export function planRevoke(
 export async function revokeAssignment(
   trx: Executor,
   ctx: { readonly clock: Clock },
-  assignment: AssignmentRow,
+  assignment: Assignment,
   refund: RevokeRefund = 'inventory',
-): Promise<{ assignment: AssignmentRow; refundedToInventory: boolean }> {
+): Promise<{ assignment: Assignment; refundedToInventory: boolean }> {
   const plan = planRevoke(assignment, refund);
   const now = ctx.clock.now();
   const revoked = await transition(trx, assignment, 'Revoked', { at: now });
   if (plan.refundToInventory) {
     await refundToInventory(trx, {
-      organisationId: assignment.organisation_id,
-      bundleName: assignment.bundle_name,
+      organisationId: assignment.organisationId,
+      bundleName: assignment.bundleName,
       reference: assignment.reference,
-      expiry: assignment.valid_until,
+      expiry: assignment.validUntil,
       at: iso(now),
-      sourceBatchId: assignment.batch_id === null ? null : Number(assignment.batch_id),
+      sourceBatchId: assignment.batchId === null ? null : Number(assignment.batchId),
     });
   }
   return { assignment: revoked, refundedToInventory: plan.refundToInventory };

@@ -22,7 +22,7 @@ const KINDS: readonly DueKind[] = ['processing', 'ended', 'lapsed'];
 
 /**
  * One pass of the lifecycle scheduler: reads the rows that time has made due (Processing past
- * processing_due_at, Active/Depleted past end_time, Queued past valid_until) and applies each
+ * processingDueAt, Active/Depleted past endTime, Queued past validUntil) and applies each
  * transition with its history entry in its own transaction. Several instances may run this at
  * once: a row another instance moved first is skipped.
  */

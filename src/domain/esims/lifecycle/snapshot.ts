@@ -1,18 +1,18 @@
-import type { AssignmentRow } from '../../../store/schema.js';
+import type { Assignment } from './assignment.js';
 import type { AssignmentSnapshot } from './network-events.js';
 
-export function snapshotOf(row: AssignmentRow, description: string): AssignmentSnapshot {
+export function snapshotOf(row: Assignment, description: string): AssignmentSnapshot {
   return {
     id: row.id,
     reference: row.reference,
-    bundleName: row.bundle_name,
+    bundleName: row.bundleName,
     description,
     state: row.state,
-    initialBytes: Number(row.initial_bytes),
-    remainingBytes: Number(row.remaining_bytes),
-    usedBytes: Number(row.used_bytes),
-    unlimited: Number(row.unlimited) === 1,
-    startTime: row.start_time,
-    endTime: row.end_time,
+    initialBytes: Number(row.initialBytes),
+    remainingBytes: Number(row.remainingBytes),
+    usedBytes: Number(row.usedBytes),
+    unlimited: row.unlimited,
+    startTime: row.startTime,
+    endTime: row.endTime,
   };
 }

@@ -2,18 +2,13 @@ import { iso } from '../../../clock.js';
 import type { Executor } from '../../../store/database.js';
 import { updateAssignmentIfState } from '../../../store/repositories/assignment-repository.js';
 import { insertHistory } from '../../../store/repositories/history-repository.js';
-import type { AssignmentRow, AssignmentsTable } from '../../../store/schema.js';
+import type { Assignment, AssignmentChanges } from './assignment.js';
 import { badRequest, conflict } from '../../errors/error-codes.js';
 import type { BundleState } from './states.js';
 import { HISTORY_NAME, canTransition } from './states.js';
 
-/** Columns a transition may change together with the state (usage counters, start/end). */
-export type TransitionChanges = Partial<
-  Pick<
-    AssignmentsTable,
-    'remaining_bytes' | 'used_bytes' | 'start_time' | 'end_time' | 'processing_due_at'
-  >
->;
+/** What a transition may change together with the state (usage counters, start/end). */
+export type TransitionChanges = Omit<AssignmentChanges, 'state' | 'updatedAt'>;
 
 export interface TransitionEvent {
   readonly at: Date;
@@ -30,21 +25,21 @@ export const STALE_ASSIGNMENT = 'stale_assignment';
  */
 export async function transition(
   trx: Executor,
-  assignment: AssignmentRow,
+  assignment: Assignment,
   to: BundleState,
   event: TransitionEvent,
-): Promise<AssignmentRow> {
+): Promise<Assignment> {
   if (!canTransition(assignment.state, to)) {
     throw badRequest(
       `assignment ${assignment.id} is ${assignment.state} and cannot become ${to}`,
       'illegal_transition',
     );
   }
-  if (to === 'Depleted' && Number(assignment.unlimited) === 1) {
+  if (to === 'Depleted' && assignment.unlimited) {
     throw badRequest(`assignment ${assignment.id} is unlimited and cannot be depleted`);
   }
   const at = iso(event.at);
-  const changes = { ...event.changes, state: to, updated_at: at };
+  const changes = { ...event.changes, state: to, updatedAt: at };
   const updated = await updateAssignmentIfState(trx, assignment, changes);
   if (!updated) {
     throw conflict(`assignment ${assignment.id} changed concurrently; retry`, STALE_ASSIGNMENT);
@@ -52,7 +47,7 @@ export async function transition(
   await insertHistory(trx, {
     iccid: assignment.iccid,
     name: HISTORY_NAME[to],
-    bundle: assignment.bundle_name,
+    bundle: assignment.bundleName,
     bundleState: to,
     alertType: '',
     at,

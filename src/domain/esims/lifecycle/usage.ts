@@ -7,7 +7,7 @@ import {
   recordDailyUsage,
   recordEsimDailyUsage,
 } from '../../../store/repositories/usage-repository.js';
-import type { AssignmentRow } from '../../../store/schema.js';
+import type { Assignment } from './assignment.js';
 import { DomainError, badRequest, conflict, notFound } from '../../errors/error-codes.js';
 import type { NetworkEventSink } from './network-events.js';
 import { settle } from './settle.js';
@@ -27,7 +27,7 @@ export interface UsageOutcome {
   readonly consumedBytes: number;
   readonly unservedBytes: number;
   readonly reason: string;
-  readonly assignment: AssignmentRow | undefined;
+  readonly assignment: Assignment | undefined;
   readonly transitions: readonly string[];
 }
 
@@ -83,18 +83,18 @@ async function applyUsage(
     );
   }
   const network = view.network;
-  if (network === undefined || network.attached !== 1) {
+  if (network === undefined || !network.attached) {
     throw badRequest(`eSIM ${iccid} is not attached to a network; attach it first`);
   }
   const country = network.country;
   const transitions: string[] = [];
   const live: LiveAssignment[] = [];
   for (const item of view.live) {
-    const row = await settle(trx, item.row, at);
-    if (row !== item.row) transitions.push(`${item.row.state} -> ${row.state}`);
-    live.push({ ...item, row });
+    const row = await settle(trx, item.assignment, at);
+    if (row !== item.assignment) transitions.push(`${item.assignment.state} -> ${row.state}`);
+    live.push({ ...item, assignment: row });
   }
-  const outcome = (consumed: number, reason: string, row?: AssignmentRow): UsageOutcome => ({
+  const outcome = (consumed: number, reason: string, row?: Assignment): UsageOutcome => ({
     iccid,
     requestedBytes: bytes,
     consumedBytes: consumed,
@@ -106,15 +106,18 @@ async function applyUsage(
 
   // A suspended eSIM is served nothing; its bundles keep their clocks (settled above).
   if (view.esim.state === 'suspended') return outcome(0, `eSIM ${iccid} is suspended`);
-  let serving = live.find((a) => a.row.state === 'Active');
+  let serving = live.find((a) => a.assignment.state === 'Active');
   if (serving !== undefined && !serving.coverage.has(country)) {
-    return outcome(0, `the active bundle ${serving.row.bundle_name} does not cover ${country}`);
+    return outcome(
+      0,
+      `the active bundle ${serving.assignment.bundleName} does not cover ${country}`,
+    );
   }
-  let row: AssignmentRow;
+  let row: Assignment;
   if (serving === undefined) {
-    serving = live.find((a) => a.row.state === 'Queued' && a.coverage.has(country));
+    serving = live.find((a) => a.assignment.state === 'Queued' && a.coverage.has(country));
     if (serving === undefined) {
-      const waiting = live.some((a) => a.row.state === 'Processing');
+      const waiting = live.some((a) => a.assignment.state === 'Processing');
       return outcome(
         0,
         waiting
@@ -122,36 +125,36 @@ async function applyUsage(
           : `no bundle covering ${country} is available`,
       );
     }
-    row = await transition(trx, serving.row, 'Active', {
+    row = await transition(trx, serving.assignment, 'Active', {
       at,
       changes: {
-        start_time: iso(at),
-        end_time: iso(addDays(at, serving.row.duration_days)),
+        startTime: iso(at),
+        endTime: iso(addDays(at, serving.assignment.durationDays)),
       },
     });
     transitions.push('Queued -> Active');
   } else {
-    row = serving.row;
+    row = serving.assignment;
   }
 
-  const unlimited = Number(row.unlimited) === 1;
-  const take = unlimited ? bytes : Math.min(bytes, row.remaining_bytes);
-  const usedBefore = row.used_bytes;
+  const unlimited = row.unlimited;
+  const take = unlimited ? bytes : Math.min(bytes, row.remainingBytes);
+  const usedBefore = row.usedBytes;
   const counters = {
-    used_bytes: usedBefore + take,
-    remaining_bytes: unlimited ? -1 : row.remaining_bytes - take,
+    usedBytes: usedBefore + take,
+    remainingBytes: unlimited ? -1 : row.remainingBytes - take,
   };
-  if (!unlimited && counters.remaining_bytes === 0) {
+  if (!unlimited && counters.remainingBytes === 0) {
     row = await transition(trx, row, 'Depleted', { at, changes: counters });
     transitions.push('Active -> Depleted');
   } else {
     const applied = await updateAssignmentIfState(trx, row, {
       ...counters,
-      updated_at: iso(at),
+      updatedAt: iso(at),
     });
     if (!applied)
       throw conflict(`assignment ${row.id} changed concurrently; retry`, STALE_ASSIGNMENT);
-    row = { ...row, ...counters, updated_at: iso(at) };
+    row = { ...row, ...counters, updatedAt: iso(at) };
   }
 
   // The Overview's and the eSIM page's usage charts read these daily totals.
@@ -161,12 +164,12 @@ async function applyUsage(
     await recordEsimDailyUsage(trx, iccid, day, take);
   }
 
-  const firstUse = network.first_used_at === null;
-  const stale = Date.parse(network.last_seen) + LAST_SEEN_REFRESH_MS <= at.getTime();
+  const firstUse = network.firstUsedAt === null;
+  const stale = Date.parse(network.lastSeen) + LAST_SEEN_REFRESH_MS <= at.getTime();
   if (firstUse || stale) {
     await touchNetwork(trx, iccid, {
-      last_seen: iso(at),
-      ...(firstUse ? { first_used_at: iso(at) } : {}),
+      lastSeen: iso(at),
+      ...(firstUse ? { firstUsedAt: iso(at) } : {}),
     });
   }
   await deps.networkEvents.record(
@@ -183,7 +186,7 @@ async function applyUsage(
   );
   const reason =
     take < bytes
-      ? `bundle ${row.bundle_name} ran out after ${take} bytes; the rest was not served`
+      ? `bundle ${row.bundleName} ran out after ${take} bytes; the rest was not served`
       : '';
   return outcome(take, reason, row);
 }

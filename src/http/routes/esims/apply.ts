@@ -97,10 +97,10 @@ const appliedBody = (applied: AppliedBundle) => ({
     const esim = applied.esims.get(a.iccid) ?? applied.esim;
     return {
       iccid: esim.iccid,
-      matchingId: esim.matching_id,
-      smdpAddress: esim.smdp_address,
+      matchingId: esim.matchingId,
+      smdpAddress: esim.smdpAddress,
       status: 'Successfully Assigned',
-      bundle: a.bundle_name,
+      bundle: a.bundleName,
       assignmentId: a.id,
       bundleState: a.state,
     };

@@ -64,15 +64,15 @@ export function registerEsimBundles(app: Api, deps: AppDeps): void {
   };
 
   app.get('/esims/:iccid/bundles', { schema: listSchema }, async (request) => {
-    const { rows, descriptions } = await load(request.organisation.id, request.params.iccid);
-    return { bundles: groupByBundle(rows, descriptions) };
+    const { assignments, descriptions } = await load(request.organisation.id, request.params.iccid);
+    return { bundles: groupByBundle(assignments, descriptions) };
   });
 
   app.get('/esims/:iccid/bundles/:name', { schema: oneSchema }, async (request) => {
     const { iccid, name } = request.params;
-    const { rows, descriptions } = await load(request.organisation.id, iccid);
+    const { assignments, descriptions } = await load(request.organisation.id, iccid);
     const [bundle] = groupByBundle(
-      rows.filter((row) => row.bundle_name === name),
+      assignments.filter((a) => a.bundleName === name),
       descriptions,
     );
     if (bundle === undefined) throw notFound(`bundle ${name} was never assigned to eSIM ${iccid}`);

@@ -1,13 +1,14 @@
 import type { Clock } from '../../../clock.js';
-import type { EsimDetailRow } from '../../../store/repositories/esim-repository.js';
+import type { EsimDetail } from '../../../domain/esims/esim.js';
 import type { WriteCounter } from '../../../store/write-watch.js';
 
 // GET /esims/{iccid} is the read integrations poll most, and most polls find nothing changed.
-// Its detail rows are kept in memory and served while both hold:
-// - no statement that may write has run through this process's store since the row was read
+// The eSIMs it reads (readEsim, domain/esims/esim-details.ts) are kept in memory and served
+// while both hold:
+// - no statement that may write has run through this process's store since the eSIM was read
 //   (the write counter, store/write-watch.ts): every write this instance makes, to an eSIM, its
 //   assignments, usage, history or location or to anything else, ends every entry at once;
-// - the row was read less than ESIM_CACHE_MS ago: the bound for writes of other processes on the
+// - the eSIM was read less than ESIM_CACHE_MS ago: the bound for writes of other processes on the
 //   same SQLite file (`esim` commands, a second writer), which this process cannot see.
 // SQLite only: on PostgreSQL a read on one pooled connection can overlap another's transaction,
 // whose COMMIT the counter does not see, so there every request reads the database.
@@ -21,18 +22,17 @@ export interface EsimDetailCacheOptions {
 }
 
 export interface EsimDetailCache {
-  /** The row while it is fresh, else undefined (then `load` it). */
-  get(organisationId: string, iccid: string): EsimDetailRow | undefined;
-  /** Reads the row with `read` and keeps it if no write ran while it was read. */
-  load(
-    organisationId: string,
-    iccid: string,
-    read: () => Promise<EsimDetailRow | undefined>,
-  ): Promise<EsimDetailRow | undefined>;
+  /** The eSIM while it is fresh, else undefined (then `load` it). */
+  get(organisationId: string, iccid: string): EsimDetail | undefined;
+  /**
+   * Reads the eSIM with `read` and keeps it if no write ran while it was read; what `read`
+   * throws (the eSIM is unknown) is thrown and nothing is kept.
+   */
+  load(organisationId: string, iccid: string, read: () => Promise<EsimDetail>): Promise<EsimDetail>;
 }
 
 interface Entry {
-  readonly row: EsimDetailRow;
+  readonly esim: EsimDetail;
   readonly readAt: number;
 }
 
@@ -56,7 +56,7 @@ export function createEsimDetailCache(options: EsimDetailCacheOptions): EsimDeta
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
       const age = clock.now().getTime() - entry.readAt;
-      if (age >= 0 && age < ttlMs) return entry.row;
+      if (age >= 0 && age < ttlMs) return entry.esim;
       entries.delete(key);
       return undefined;
     },
@@ -64,8 +64,8 @@ export function createEsimDetailCache(options: EsimDetailCacheOptions): EsimDeta
       const before = writes.current();
       // The start of the read, not its end: a change committed before it is in what it saw.
       const readAt = clock.now().getTime();
-      const row = await read();
-      if (row === undefined || writes.current() !== before) return row;
+      const esim = await read();
+      if (writes.current() !== before) return esim;
       if (before !== heldAt) {
         entries.clear();
         heldAt = before;
@@ -74,8 +74,8 @@ export function createEsimDetailCache(options: EsimDetailCacheOptions): EsimDeta
         const oldest = entries.keys().next();
         if (oldest.done !== true) entries.delete(oldest.value);
       }
-      entries.set(keyOf(organisationId, iccid), { row, readAt });
-      return row;
+      entries.set(keyOf(organisationId, iccid), { esim, readAt });
+      return esim;
     },
   };
 }

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
+import type { Esim, EsimActivity, EsimDetail } from '../../../domain/esims/esim.js';
+import type { Assignment } from '../../../domain/esims/lifecycle/assignment.js';
 import { loadOwnedEsim as loadOwned } from '../../../domain/esims/owned-esim.js';
-import type { EsimActivity, EsimDetailRow } from '../../../store/repositories/esim-repository.js';
-import type { AssignmentRow, EsimRow } from '../../../store/schema.js';
 
 // Shapes and lookups shared by the eSIM routes.
 
@@ -52,9 +52,9 @@ export const EsimLiveFields = Type.Object({
 });
 export type EsimLiveBody = Static<typeof EsimLiveFields>;
 
-export function esimLiveFields(row: EsimRow, activity: EsimActivity | undefined): EsimLiveBody {
+export function esimLiveFields(esim: Esim, activity: EsimActivity | undefined): EsimLiveBody {
   return {
-    customerRef: row.customer_ref ?? '',
+    customerRef: esim.customerRef ?? '',
     lastAction: activity?.lastAction ?? '',
     actionDate: activity?.actionDate ?? '',
     physical: false,
@@ -65,28 +65,24 @@ export function esimLiveFields(row: EsimRow, activity: EsimActivity | undefined)
 export { checkIccid, esimNotFound } from '../../../domain/esims/owned-esim.js';
 
 /** The caller's eSIM, or 400 (malformed) / 404 (unknown or another organisation's). */
-export function loadOwnedEsim(
-  deps: AppDeps,
-  organisationId: string,
-  iccid: string,
-): Promise<EsimRow> {
+export function loadOwnedEsim(deps: AppDeps, organisationId: string, iccid: string): Promise<Esim> {
   return loadOwned(deps.store.db, organisationId, iccid);
 }
 
-export function esimBody(row: EsimRow): EsimBody {
+export function esimBody(esim: Esim): EsimBody {
   return {
-    iccid: row.iccid,
-    matchingId: row.matching_id,
-    smdpAddress: row.smdp_address,
-    profileStatus: row.profile_status,
-    pin: row.pin,
-    puk: row.puk,
-    firstInstalledDateTime: row.first_installed_at ?? '',
+    iccid: esim.iccid,
+    matchingId: esim.matchingId,
+    smdpAddress: esim.smdpAddress,
+    profileStatus: esim.profileStatus,
+    pin: esim.pin,
+    puk: esim.puk,
+    firstInstalledDateTime: esim.firstInstalledAt ?? '',
   };
 }
 
 /**
- * GET /esims/{iccid}: the profile and its live fields, from one detail row in one object.
+ * GET /esims/{iccid}: the profile and its live fields, from the eSIM readEsim reads, in one object.
  * `state` (active, suspended, deactivated) is not in v2.1's answer schema, so v2.1 leaves it out;
  * v2.5 shows it.
  */
@@ -99,27 +95,27 @@ export type EsimDetailBody = EsimBody &
     msisdn: string;
   };
 
-export function esimDetailBody(row: EsimDetailRow): EsimDetailBody {
+export function esimDetailBody(esim: EsimDetail): EsimDetailBody {
   return {
-    iccid: row.iccid,
-    matchingId: row.matching_id,
-    smdpAddress: row.smdp_address,
-    profileStatus: row.profile_status,
-    pin: row.pin,
-    puk: row.puk,
-    firstInstalledDateTime: row.first_installed_at ?? '',
-    customerRef: row.customer_ref ?? '',
-    lastAction: row.last_action ?? '',
-    actionDate: row.action_date ?? '',
+    iccid: esim.iccid,
+    matchingId: esim.matchingId,
+    smdpAddress: esim.smdpAddress,
+    profileStatus: esim.profileStatus,
+    pin: esim.pin,
+    puk: esim.puk,
+    firstInstalledDateTime: esim.firstInstalledAt ?? '',
+    customerRef: esim.customerRef ?? '',
+    lastAction: esim.lastAction,
+    actionDate: esim.actionDate,
     physical: false,
-    assignedDate: row.assigned_date ?? '',
-    state: row.state,
-    msisdn: row.msisdn ?? '',
+    assignedDate: esim.assignedDate,
+    state: esim.state,
+    msisdn: esim.msisdn ?? '',
   };
 }
 
-export function activationCode(row: Pick<EsimRow, 'smdp_address' | 'matching_id'>): string {
-  return `LPA:1$${row.smdp_address}$${row.matching_id}`;
+export function activationCode(esim: Pick<Esim, 'smdpAddress' | 'matchingId'>): string {
+  return `LPA:1$${esim.smdpAddress}$${esim.matchingId}`;
 }
 
 export const AssignmentSchema = Type.Object({
@@ -152,21 +148,21 @@ export const AssignmentSchema = Type.Object({
 });
 export type AssignmentBody = Static<typeof AssignmentSchema>;
 
-export function assignmentBody(row: AssignmentRow): AssignmentBody {
+export function assignmentBody(assignment: Assignment): AssignmentBody {
   return {
-    id: row.id,
-    reference: row.reference,
-    assignmentReference: row.reference,
+    id: assignment.id,
+    reference: assignment.reference,
+    assignmentReference: assignment.reference,
     callTypeGroup: 'data',
-    bundleState: row.state,
-    initialQuantity: Number(row.initial_bytes),
-    remainingQuantity: Number(row.remaining_bytes),
-    usedQuantity: Number(row.used_bytes),
-    unlimited: Number(row.unlimited) === 1,
-    assignmentDateTime: row.created_at,
-    startTime: row.start_time ?? '',
-    endTime: row.end_time ?? '',
-    validUntil: row.valid_until,
+    bundleState: assignment.state,
+    initialQuantity: assignment.initialBytes,
+    remainingQuantity: assignment.remainingBytes,
+    usedQuantity: assignment.usedBytes,
+    unlimited: assignment.unlimited,
+    assignmentDateTime: assignment.createdAt,
+    startTime: assignment.startTime ?? '',
+    endTime: assignment.endTime ?? '',
+    validUntil: assignment.validUntil,
   };
 }
 
@@ -179,21 +175,21 @@ export type EsimBundleBody = Static<typeof EsimBundleSchema>;
 
 /** Groups assignments by bundle, keeping the order in which each bundle was first assigned. */
 export function groupByBundle(
-  rows: readonly AssignmentRow[],
+  assignments: readonly Assignment[],
   descriptions: ReadonlyMap<string, string>,
 ): EsimBundleBody[] {
   const byName = new Map<string, EsimBundleBody>();
-  for (const row of rows) {
-    let entry = byName.get(row.bundle_name);
+  for (const assignment of assignments) {
+    let entry = byName.get(assignment.bundleName);
     if (entry === undefined) {
       entry = {
-        name: row.bundle_name,
-        description: descriptions.get(row.bundle_name) ?? '',
+        name: assignment.bundleName,
+        description: descriptions.get(assignment.bundleName) ?? '',
         assignments: [],
       };
-      byName.set(row.bundle_name, entry);
+      byName.set(assignment.bundleName, entry);
     }
-    entry.assignments.push(assignmentBody(row));
+    entry.assignments.push(assignmentBody(assignment));
   }
   return [...byName.values()];
 }

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors/error-codes.js';
+import type { EsimDetail } from '../../../domain/esims/esim.js';
+import { readEsim } from '../../../domain/esims/esim-details.js';
 import type { Api } from '../../api.js';
 import { presentIn, switchOn } from '../../versions/wire.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { findEsimDetail } from '../../../store/repositories/esim-repository.js';
-import type { EsimDetailRow } from '../../../store/repositories/esim-repository.js';
 import { createEsimDetailCache } from './detail-cache.js';
 import type { EsimDetailCache } from './detail-cache.js';
 import type { EsimDetailBody } from './esim-view.js';
@@ -16,7 +16,6 @@ import {
   activationCode,
   checkIccid,
   esimDetailBody,
-  esimNotFound,
 } from './esim-view.js';
 
 const APPLE_SETUP = 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=';
@@ -94,7 +93,7 @@ function installLinksOf(additionalFields: string | undefined, androidLinks: bool
   };
 }
 
-/** The detail-row cache where it can be correct (detail-cache.ts): SQLite, ESIM_CACHE_MS > 0. */
+/** The eSIMs held in memory where that can be correct (detail-cache.ts): SQLite, ESIM_CACHE_MS > 0. */
 function detailCache(deps: AppDeps): EsimDetailCache | undefined {
   const { writes, config, store, wallClock } = deps;
   if (writes === undefined || store.dialect !== 'sqlite' || config.esimCacheMs <= 0)
@@ -108,41 +107,39 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export function registerGetEsim(app: Api, deps: AppDeps): void {
   const { db } = deps.store;
   const cache = detailCache(deps);
-  // The serialised body of each row the cache holds, made once by the route's own serializer:
-  // a poll that finds the row unchanged sends the same bytes without building or serialising it
-  // again. Keyed by the row object, so it lives exactly as long as the cache holds the row.
-  const bodies = new WeakMap<EsimDetailRow, string>();
+  // The serialised body of each eSIM the cache holds, made once by the route's own serializer:
+  // a poll that finds the eSIM unchanged sends the same bytes without building or serialising it
+  // again. Keyed by the eSIM object, so it lives exactly as long as the cache holds the eSIM.
+  const bodies = new WeakMap<EsimDetail, string>();
   app.get('/esims/:iccid', { schema }, async (request, reply) => {
     const iccid = checkIccid(request.params.iccid);
     const organisationId = request.organisation.id;
-    // One statement for the row and its activity; the body is built from it directly. A row held
-    // in memory is used without waiting for anything.
-    const row =
+    // The eSIM as the portal reads it too (readEsim: one statement for the eSIM and its
+    // activity, 404 when unknown); the body is built from it directly. An eSIM held in memory
+    // is used without waiting for anything.
+    const esim =
       cache === undefined
-        ? await findEsimDetail(db, organisationId, iccid)
+        ? await readEsim(db, organisationId, iccid)
         : (cache.get(organisationId, iccid) ??
-          (await cache.load(organisationId, iccid, () =>
-            findEsimDetail(db, organisationId, iccid),
-          )));
-    if (row === undefined) throw esimNotFound(iccid);
+          (await cache.load(organisationId, iccid, () => readEsim(db, organisationId, iccid))));
     const links = installLinksOf(
       request.query.additionalFields,
       switchOn(request, 'androidInstallUrl'),
     );
     if (cache !== undefined && !links.apple && !links.android) {
-      let json = bodies.get(row);
+      let json = bodies.get(esim);
       if (json === undefined) {
         // What Fastify itself would use for this body: the route's 200 serializer.
         const serialize = reply.getSerializationFunction('200') ?? JSON.stringify;
         // In the shape of the version serving the request (v2.1's body as it is).
-        json = serialize(presentIn(request, esimDetailBody(row)));
-        bodies.set(row, json);
+        json = serialize(presentIn(request, esimDetailBody(esim)));
+        bodies.set(esim, json);
       }
       // A string with a JSON content type is sent as it is (Fastify serialises only objects).
       return reply.type(JSON_CONTENT_TYPE).send(json);
     }
-    const body: EsimDetailBody = esimDetailBody(row);
-    const code = encodeURIComponent(activationCode(row));
+    const body: EsimDetailBody = esimDetailBody(esim);
+    const code = encodeURIComponent(activationCode(esim));
     if (links.apple) body.appleInstallUrl = APPLE_SETUP + code;
     if (links.android) body.androidInstallUrl = ANDROID_SETUP + code;
     return body;

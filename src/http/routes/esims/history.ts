@@ -44,14 +44,14 @@ export function registerGetEsimHistory(app: Api, deps: AppDeps): void {
     const iccid = checkIccid(request.params.iccid);
     const { db } = deps.store;
     // One statement: the eSIM's ownership and its newest entries.
-    const rows = await listOwnedHistory(db, request.organisation.id, iccid, MAX_ENTRIES);
-    if (rows === undefined) throw esimNotFound(iccid);
-    return rows.map((r) => ({
-      name: r.name,
-      bundle: r.bundle,
-      date: r.created_at,
-      bundleState: r.bundle_state,
-      alertType: r.alert_type,
+    const entries = await listOwnedHistory(db, request.organisation.id, iccid, MAX_ENTRIES);
+    if (entries === undefined) throw esimNotFound(iccid);
+    return entries.map((e) => ({
+      name: e.name,
+      bundle: e.bundle,
+      date: e.at,
+      bundleState: e.bundleState,
+      alertType: e.alertType,
     }));
   });
 }

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { esimActivity, findEsim } from '../../../store/repositories/esim-repository.js';
 import { readEsimPage } from '../../../store/repositories/esim-list-repository.js';
-import type { EsimRow } from '../../../store/schema.js';
+import type { Esim } from '../../../domain/esims/esim.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import type { Page } from '../../paging.js';
@@ -75,7 +75,7 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       // clause a planner may walk the organisation's eSIMs instead); a deleted one has left the
       // list, and another organisation's is not in it.
       const row = await findEsim(deps.store.db, iccid);
-      const mine = row !== undefined && row.organisation_id === orgId;
+      const mine = row !== undefined && row.organisationId === orgId;
       const found = mine && row.state !== 'deactivated' ? [row] : [];
       return answer(page.offset === 0 ? found : [], found.length, page, reply);
     }
@@ -88,7 +88,7 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
     return answer(rows, total, page, reply);
   });
 
-  async function answer(rows: EsimRow[], total: number, page: Page, reply: FastifyReply) {
+  async function answer(rows: Esim[], total: number, page: Page, reply: FastifyReply) {
     const { perPage } = page;
     setPagingHeaders(reply, deps.config.publicBaseUrl, reply.request.url, page, total);
     const activity = await esimActivity(
@@ -100,7 +100,7 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
         ...esimBody(r),
         ...esimLiveFields(r, activity.get(r.iccid)),
         msisdn: r.msisdn ?? '',
-        createDate: r.created_at,
+        createDate: r.createdAt,
         // Not in v2.1's schema (left out there); v2.5 shows it.
         state: r.state,
       })),

@@ -49,10 +49,10 @@ export function registerGetEsimLocation(app: Api, deps: AppDeps): void {
     }
     return {
       mobileNetworkCode: network.mcc + network.mnc,
-      networkName: network.network_name,
-      networkBrandName: operatorByCode(network.mcc, network.mnc)?.name ?? network.network_name,
+      networkName: network.networkName,
+      networkBrandName: operatorByCode(network.mcc, network.mnc)?.name ?? network.networkName,
       country: network.country,
-      lastSeen: network.last_seen,
+      lastSeen: network.lastSeen,
     };
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
+import type { SimFault } from '../../../domain/simulator/fault.js';
 import { takeFault } from '../../../domain/simulator/simulator-control.js';
 import { listFaults } from '../../../store/repositories/sim-repository.js';
 import { sendError } from '../../error-handler.js';
@@ -25,7 +25,7 @@ function patternRegex(pattern: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
-function matches(fault: SimFaultRow, method: string, path: string, template: string): boolean {
+function matches(fault: SimFault, method: string, path: string, template: string): boolean {
   if (fault.method !== '*' && fault.method !== method) return false;
   const re = patternRegex(fault.route);
   return re.test(path) || (template !== '' && re.test(template));
@@ -54,7 +54,7 @@ export function installFaultHook(app: FastifyInstance, deps: AppDeps): void {
         continue;
       }
       if (fault.remaining !== null && !(await takeFault(deps, fault.id))) continue;
-      if (fault.latency_ms > 0) await sleep(fault.latency_ms);
+      if (fault.latencyMs > 0) await sleep(fault.latencyMs);
       if (fault.status === null) return undefined;
       return sendError(reply, {
         code: 'simulated_fault',

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { addFault, removeFaults } from '../../../domain/simulator/simulator-control.js';
-import type { SimFaultRow } from '../../../store/repositories/sim-repository.js';
+import type { SimFault } from '../../../domain/simulator/fault.js';
 import { listFaults } from '../../../store/repositories/sim-repository.js';
 import type { Api } from '../../api.js';
 import { normaliseRoutePattern } from './fault-hook.js';
@@ -24,7 +24,7 @@ const Fault = Type.Object({
   createdAt: Type.String(),
 });
 
-function faultBody(r: SimFaultRow) {
+function faultBody(r: SimFault) {
   return {
     id: r.id,
     route: r.route,
@@ -32,8 +32,8 @@ function faultBody(r: SimFaultRow) {
     status: r.status,
     remaining: r.remaining,
     probability: r.probability,
-    latencyMs: r.latency_ms,
-    createdAt: r.created_at,
+    latencyMs: r.latencyMs,
+    createdAt: r.createdAt,
   };
 }
 
