@@ -20,6 +20,7 @@ import { growth } from './022-growth.js';
 import { listCounters } from './023-list-counters.js';
 import { consoleTables } from './024-console.js';
 import { orderTimes } from './025-order-times.js';
+import { esimFilters } from './026-esim-filters.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -48,5 +49,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '023-list-counters': listCounters(dialect),
     '024-console': consoleTables(dialect),
     '025-order-times': orderTimes(),
+    '026-esim-filters': esimFilters(dialect),
   };
 }
