@@ -4,7 +4,9 @@
 // in-process (app.inject, the app the server runs) at each size: the first, middle and last page
 // of GET /v2.1/orders, /v2.1/esims (both directions) and /v2.1/callbacks (one usage callback per
 // eSIM, 1 % failed: by number, by key, by status), GET /v2.1/inventory, an eSIM's detail, history
-// and bundles, the portal's eSIM list, ICCID search and Overview,
+// and bundles, GET /v2.4/esims filtered by customerRef (every eSIM has its own, c-<serial>: a
+// whole one, a prefix all match, a page after a key, a pattern with a leading *), the portal's
+// eSIM list, ICCID search and Overview,
 // orders placed per second (against the same figure on the empty organisation, same run), the
 // database's bytes per order, and the process RSS at the end. One database per run:
 //   npx tsx bench/growth.ts [sqlite|postgres] [10000,100000,...]
@@ -219,7 +221,7 @@ async function main(): Promise<void> {
         const at = new Date(base + serial * 1000).toISOString();
         const reference = `g${String(serial).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
         const iccid = withLuhn(`8944${String(serial).padStart(14, '0')}`);
-        return { at, reference, iccid };
+        return { at, reference, iccid, ref: `c-${String(serial).padStart(9, '0')}` };
       });
       await db.transaction().execute(async (trx) => {
         await trx
@@ -268,7 +270,7 @@ async function main(): Promise<void> {
               first_installed_at: null,
               order_reference: r.reference,
               created_at: r.at,
-              customer_ref: null,
+              customer_ref: r.ref,
             })),
           )
           .execute();
@@ -317,6 +319,13 @@ async function main(): Promise<void> {
     const middleIccid = (await get(`/v2.1/esims?perPage=1&page=${Math.ceil(esimTotal / 2)}`)).json<{
       esims: { iccid: string }[];
     }>().esims[0]?.iccid;
+    const middleRef = `c-${String(Math.ceil(serial / 2)).padStart(9, '0')}`;
+    const byRef = (filter: string) =>
+      `/v2.4/esims?perPage=50&filterBy=customerRef&filter=${encodeURIComponent(filter)}`;
+    const nextOf = async (url: string) =>
+      /<[^>]*?(\/v2\.4\/esims[^>]*)>; rel="next"/.exec(
+        String((await get(url)).headers['link']),
+      )?.[1] ?? url;
     const callbackTotal = Number((await get('/v2.1/callbacks?perPage=1')).headers['x-total-count']);
     const callbackLast = Math.ceil(callbackTotal / 50);
     const failedTotal = Number(
@@ -340,6 +349,11 @@ async function main(): Promise<void> {
       ['esims last', `/v2.1/esims?perPage=50&page=${esimLast}`],
       ['esims last desc', `/v2.1/esims?perPage=50&page=${esimLast}&direction=desc`],
       ['inventory', '/v2.1/inventory'],
+      ['esims by customerRef, eq: (one match)', byRef(`eq:${middleRef}`)],
+      ['esims by customerRef, prefix (all match)', byRef('c-')],
+      ['esims by customerRef, prefix, next page by key', await nextOf(byRef('c-'))],
+      ['esims by customerRef, *7 (one in ten)', byRef('*7')],
+      ['esims by customerRef, *7, next page by key', await nextOf(byRef('*7'))],
       ['esim detail', `/v2.1/esims/${middleIccid}`],
       ['esim history', `/v2.1/esims/${middleIccid}/history`],
       ['esim bundles', `/v2.1/esims/${middleIccid}/bundles`],

@@ -97,3 +97,80 @@ export function storedBounds(range: TimeRange): { from?: string; to?: string; em
     empty: range.from !== undefined && range.to !== undefined && range.from > range.to,
   };
 }
+
+/**
+ * A text condition on a column read through an index (GET /esims): the values from `from` (and
+ * to `to`, or below `below`), compared byte-wise, and, when not every value in that range
+ * matches, the check to make on each.
+ */
+export interface IndexedText {
+  readonly from: string;
+  readonly to?: string;
+  readonly below?: string;
+  readonly matches?: (value: string) => boolean;
+}
+
+/**
+ * `eq:<text>` is the whole value; a bare text is a prefix (the value starts with it); `*` in it
+ * matches any run of characters, and a `*` before the end makes the pattern match the whole value
+ * (`*-42` ends with -42, `ACME*42` starts with ACME and ends with 42, as the catalogue's `*`
+ * does). Matching is exact (case-sensitive); `%`, `_` and `?` are ordinary characters. An index
+ * serves the text before the first `*` as a range; only what follows it is checked value by
+ * value.
+ */
+export function indexedText(field: string, raw: string): IndexedText {
+  const { exact, value } = textCondition(field, raw);
+  if (value === '') {
+    throw badRequest(`query parameter ${field}: give the text to match after eq:`);
+  }
+  if (exact) return { from: value, to: value };
+  const star = value.indexOf('*');
+  const head = star === -1 ? value : value.slice(0, star);
+  const range = prefixRange(head);
+  if (star === -1 || /^\*+$/.test(value.slice(star))) return range;
+  return { ...range, matches: (candidate) => globMatches(value, candidate) };
+}
+
+/** The values starting with `prefix`, in byte-wise (code point) order; every value when empty. */
+function prefixRange(prefix: string): IndexedText {
+  // The first string after every one starting with the prefix: its last code point raised by
+  // one (trailing U+10FFFF, the highest, dropped first); none when nothing is left.
+  const points = [...prefix];
+  while (points.at(-1) === '\u{10FFFF}') points.pop();
+  const last = points.pop();
+  if (last === undefined) return { from: prefix };
+  const code = (last.codePointAt(0) ?? 0) + 1;
+  // UTF-8 has no surrogates: after U+D7FF comes U+E000.
+  const raised = String.fromCodePoint(code === 0xd800 ? 0xe000 : code);
+  return { from: prefix, below: points.join('') + raised };
+}
+
+/**
+ * Whether `text` matches `pattern` whole, `*` standing for any run of characters: greedy with
+ * one step back to the last `*`, so a long pattern of many `*` costs at most the product of the
+ * two lengths (a regular expression could take exponential time).
+ */
+export function globMatches(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === '*') {
+      star = p;
+      p += 1;
+      mark = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p += 1;
+      t += 1;
+    } else if (star !== -1) {
+      p = star + 1;
+      mark += 1;
+      t = mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === '*') p += 1;
+  return p === pattern.length;
+}

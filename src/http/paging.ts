@@ -75,6 +75,12 @@ export interface PageKeys {
   /** A page read by key found the end of the list that way: no next (or prev) link. */
   readonly noNext?: boolean;
   readonly noPrev?: boolean;
+  /**
+   * Whether a page follows (precedes) this one, when the list knows it better than its total
+   * does (a filtered eSIM list counts its matches only so far): it decides the next (prev) link.
+   */
+  readonly hasNext?: boolean;
+  readonly hasPrev?: boolean;
 }
 
 /** Sets X-Total-Count and Link on the reply of a paged list. */
@@ -146,11 +152,15 @@ function pagingLinks(
   const names = keys?.names ?? [];
   const at = (n: number, values?: Readonly<Record<string, string>>) =>
     pageUrl(base, path, params, n, known, { names, ...(values === undefined ? {} : { values }) });
-  if (page < last && keys?.noNext !== true) links.push(`<${at(page + 1, keys?.next)}>; rel="next"`);
-  if (page > 1 && keys?.noPrev !== true) {
+  if (keys?.hasNext ?? (page < last && keys?.noNext !== true)) {
+    links.push(`<${at(page + 1, keys?.next)}>; rel="next"`);
+  }
+  if (keys?.hasPrev ?? (page > 1 && keys?.noPrev !== true)) {
     // A page past the end has no neighbour's key: its prev link is the last page by number.
-    const prev = Math.min(page - 1, last);
-    links.push(`<${at(prev, prev === page - 1 ? keys?.prev : undefined)}>; rel="prev"`);
+    const prev = Math.max(1, Math.min(page - 1, last));
+    links.push(
+      `<${at(prev, prev === page - 1 || keys?.hasPrev !== undefined ? keys?.prev : undefined)}>; rel="prev"`,
+    );
   }
   links.push(`<${at(1)}>; rel="first"`);
   links.push(`<${at(last)}>; rel="last"`);

@@ -247,6 +247,22 @@ export interface EsimsTable {
   state_changed_at: string | null; // 018-esim-state: when state last changed
 }
 
+/**
+ * 026-esim-filters: what GET /esims filters by, one row per eSIM that has any, kept by triggers
+ * with the writes that change it (esim_history, assignments, esims.customer_ref, esims.seq).
+ */
+export interface EsimFiltersTable {
+  iccid: string;
+  organisation_id: string;
+  created_at: string; // the eSIM's, with iccid its place in the list
+  listed: number; // 1 while the eSIM is in the organisation's list, 0 once deleted
+  customer_ref: string | null; // none when empty
+  last_action: string | null; // name of the newest history entry
+  action_date: string | null; // its time
+  action_id: number | null; // its id: the newest entry wins
+  assigned_date: string | null; // when a bundle was first assigned
+}
+
 export interface AssignmentsTable {
   id: string;
   reference: string; // order or apply reference
@@ -415,6 +431,7 @@ export interface Database {
   esims: EsimsTable;
   assignments: AssignmentsTable;
   esim_history: EsimHistoryTable;
+  esim_filters: EsimFiltersTable;
   esim_network: EsimNetworkTable;
   sms_messages: SmsMessagesTable;
   sim_state: SimStateTable;

@@ -1,12 +1,15 @@
 import { sql } from 'kysely';
 import type { Db, DialectName, Executor } from './database.js';
+import { writeEsimFilters } from './repositories/esim-filter-repository.js';
 
 // The whole database as plain JSON and back: `esim sim export` / `import` and /_sim/snapshot.
 // Every table but the migration bookkeeping, row by row; binary columns as {"$base64": ...}.
 // Tables are emptied children first and filled parents first (their foreign keys read from the
 // database itself), in one transaction, so a failed import leaves the state as it was.
 
-const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock']);
+// esim_filters (026) is what the eSIMs, their history and assignments say: it is not saved, and
+// is filled again from them once they are back.
+const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'esim_filters']);
 
 // The row numbers of 022-growth and 023-list-counters: the triggers number rows as they are
 // inserted, which here is the snapshot's order, not the order they were first written in; a
@@ -164,6 +167,7 @@ export async function replaceTables(
     }
   }
   await restoreNumbering(trx, tables);
+  await writeEsimFilters(trx);
   for (const name of ['auth_state', 'catalogue_state']) {
     const { rows } = await sql<{
       v: number | string | null;

@@ -1619,16 +1619,20 @@ export interface operations {
   listEsims: {
     parameters: {
       query?: {
+        /** @description Set by the next link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row before the page (<iccid>,<issue time>,<value>). Follow the links rather than building it. */
+        after?: string;
+        /** @description Set by the prev link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row after the page (<iccid>,<issue time>,<value>). Follow the links rather than building it. */
+        before?: string;
         /** @description asc: oldest first (default); desc: newest first. */
         direction?: 'asc' | 'desc';
         /**
-         * @description With filterBy=iccid: the ICCID, whole (eq:<iccid> or the ICCID alone). The list then holds that eSIM, or nothing when the organisation has no such eSIM.
-         * @example 8944500102198304826
+         * @description One condition on the filterBy field. iccid: the ICCID, whole (eq:<iccid> or the ICCID alone). customerRef and lastAction (text, case-sensitive): eq:<text> is the whole value; a bare text is a prefix (the value starts with it); * matches any run of characters and, anywhere but at the end, makes the pattern match the whole value (*-42, ACME*-42); lt, lte, gt, gte are a 400. actionDate and assignedDate (times): <operator>:<time> or a bare time (eq), operators eq, lt, lte, gt, gte, a time RFC 3339 (2024-01-31T23:59:59Z) or a date (2024-01-31, the whole UTC day); one condition (the parameter is not repeated). An eSIM without the value (no reference, never assigned) never matches. A filtered list other than iccid counts its matches up to 10,000 (rows, pageCount, X-Total-Count) and its pages by number reach that far; its Link header pages by key past them. A pattern with * before its end reads up to 10,000 values per page, so a rare match may leave a page short, with a next link carrying on.
+         * @example eq:fleet-7
          */
         filter?: string;
         /**
-         * @description The field filter applies to: iccid. The live service also names customerRef, lastAction, actionDate and assignedDate; this service answers them with a 400 rather than an unfiltered list.
-         * @example iccid
+         * @description The field filter applies to: iccid, customerRef, lastAction, actionDate or assignedDate (anything else is a 400). With iccid the list holds that eSIM or nothing. With the others it holds the eSIMs whose value matches, ordered by that value, then in the order they were issued (direction=desc reverses both), each read through an index.
+         * @example customerRef
          */
         filterBy?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */

@@ -20,6 +20,7 @@ import { growth } from './022-growth.js';
 import { listCounters } from './023-list-counters.js';
 import { consoleTables } from './024-console.js';
 import { orderTimes } from './025-order-times.js';
+import { esimFilters } from './026-esim-filters.js';
 import { esimDeletions } from './027-esim-deletions.js';
 
 export interface MigrationStep {
@@ -49,6 +50,7 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '023-list-counters': listCounters(dialect),
     '024-console': consoleTables(dialect),
     '025-order-times': orderTimes(),
+    '026-esim-filters': esimFilters(dialect),
     '027-esim-deletions': esimDeletions(dialect),
   };
 }

@@ -1,12 +1,27 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../domain/errors/error-codes.js';
-import { textCondition } from '../../filters.js';
+import type { Executor } from '../../../store/database.js';
+import {
+  FILTER_WINDOW,
+  FilteredPageTooDeep,
+  listFilteredEsims,
+} from '../../../store/repositories/esim-filter-repository.js';
+import type {
+  EsimFilter,
+  EsimFilterColumn,
+  FilteredPage,
+  ListPosition,
+} from '../../../store/repositories/esim-filter-repository.js';
+import { indexedText, storedBounds, textCondition, timeRange } from '../../filters.js';
+import type { Page, PageKeys } from '../../paging.js';
 import { switchOn } from '../../versions/wire.js';
 
-// `filterBy` and `filter` of GET /esims on the versions with filter operators (v2.2 and later).
-// The live service documents five fields; this service serves the one it can read by index, the
-// ICCID (the eSIM's primary key), and answers the others with a 400 rather than an unfiltered
-// list a client would take for the match (docs/versions.md).
+// `filterBy` and `filter` of GET /esims on the versions with filter operators (v2.2 and later),
+// the live service's five fields. The ICCID is matched whole through the primary key. The others
+// are read through an index of esim_filters each (026-esim-filters): customerRef and lastAction
+// as text (eq:<text> whole, a bare text as a prefix, `*` as any run of characters), actionDate
+// and assignedDate as times with one operator (eq, lt, lte, gt, gte). The pages of those lists
+// carry keys in their Link header (after, before): the place of their neighbouring row.
 
 /** The fields of the live spec's filterBy. */
 export const ESIM_FILTER_FIELDS = [
@@ -16,14 +31,47 @@ export const ESIM_FILTER_FIELDS = [
   'actionDate',
   'assignedDate',
 ] as const;
+type Field = (typeof ESIM_FILTER_FIELDS)[number];
 
 const FIELDS = ESIM_FILTER_FIELDS.join(', ');
 
-/** The ICCID the list is filtered to; undefined when the version or the request has no filter. */
-export function iccidFilter(request: FastifyRequest): string | undefined {
+const COLUMNS: Readonly<Record<Exclude<Field, 'iccid'>, EsimFilterColumn>> = {
+  customerRef: 'customer_ref',
+  lastAction: 'last_action',
+  actionDate: 'action_date',
+  assignedDate: 'assigned_date',
+};
+
+const TIMES: ReadonlySet<Field> = new Set<Field>(['actionDate', 'assignedDate']);
+
+export type EsimListFilter =
+  | { readonly by: 'iccid'; readonly iccid: string }
+  | {
+      readonly by: 'index';
+      readonly filter: EsimFilter;
+      /** A time range that holds nothing: the list is empty. */
+      readonly empty: boolean;
+      readonly after?: ListPosition;
+      readonly before?: ListPosition;
+    };
+
+interface FilterQuery {
+  readonly filterBy?: string;
+  readonly filter?: string;
+  readonly after?: string;
+  readonly before?: string;
+}
+
+/** The list's filter; undefined when the version or the request has none. */
+export function esimListFilter(request: FastifyRequest): EsimListFilter | undefined {
   if (!switchOn(request, 'filterOperators')) return undefined;
-  const { filterBy, filter } = request.query as { filterBy?: string; filter?: string };
-  if (filterBy === undefined && filter === undefined) return undefined;
+  const query = request.query as FilterQuery;
+  const { filterBy, filter } = query;
+  const keyed = query.after !== undefined || query.before !== undefined;
+  if (filterBy === undefined && filter === undefined) {
+    if (keyed) throw keyWithoutFilter();
+    return undefined;
+  }
   if (filterBy === undefined) {
     throw badRequest(`query parameter filter needs filterBy, one of ${FIELDS}`);
   }
@@ -32,19 +80,118 @@ export function iccidFilter(request: FastifyRequest): string | undefined {
       `query parameter filterBy: unknown field "${filterBy.slice(0, 40)}"; one of ${FIELDS}`,
     );
   }
-  if (filterBy !== 'iccid') {
-    throw badRequest(
-      `query parameter filterBy: this service does not filter eSIMs by ${filterBy}; filterBy=iccid is served`,
-    );
-  }
+  const field = filterBy as Field;
   if (filter === undefined || filter === '') {
     throw badRequest(
-      'query parameter filter is required with filterBy (filterBy=iccid&filter=<ICCID>)',
+      `query parameter filter is required with filterBy (filterBy=${field}&filter=${EXAMPLES[field]})`,
     );
   }
-  const { value } = textCondition('filter', filter);
-  if (/[*%]/.test(value)) {
-    throw badRequest('query parameter filter: an ICCID is matched whole; wildcards are not served');
+  if (field === 'iccid') {
+    if (keyed) throw keyWithoutFilter();
+    const { value } = textCondition('filter', filter);
+    if (/[*%]/.test(value)) {
+      throw badRequest(
+        'query parameter filter: an ICCID is matched whole; wildcards are not served',
+      );
+    }
+    return { by: 'iccid', iccid: value };
   }
-  return value;
+  const column = COLUMNS[field];
+  let range: Omit<EsimFilter, 'column'>;
+  let empty = false;
+  if (TIMES.has(field)) {
+    const bounds = storedBounds(timeRange('filter', [filter]));
+    range = {
+      ...(bounds.from === undefined ? {} : { from: bounds.from }),
+      ...(bounds.to === undefined ? {} : { to: bounds.to }),
+    };
+    empty = bounds.empty;
+  } else {
+    range = indexedText('filter', filter);
+  }
+  if (query.after !== undefined && query.before !== undefined) {
+    throw badRequest('query parameters after and before: give one (a Link header sets one)');
+  }
+  return {
+    by: 'index',
+    filter: { column, ...range },
+    empty,
+    ...(query.after === undefined ? {} : { after: parseKey('after', query.after) }),
+    ...(query.before === undefined ? {} : { before: parseKey('before', query.before) }),
+  };
+}
+
+const EXAMPLES: Readonly<Record<Field, string>> = {
+  iccid: '<ICCID>',
+  customerRef: 'eq:<reference>',
+  lastAction: 'eq:Bundle Applied',
+  actionDate: 'gte:2024-01-01',
+  assignedDate: 'gte:2024-01-01',
+};
+
+function keyWithoutFilter() {
+  return badRequest(
+    'query parameters after and before page a list filtered by customerRef, lastAction, actionDate or assignedDate (its Link header sets them)',
+  );
+}
+
+/** A key of a filtered list: `<iccid>,<issue time>,<value>`, as its Link header writes it. */
+export function listKey(position: ListPosition): string {
+  return `${position.iccid},${position.createdAt},${position.value}`;
+}
+
+const KEY = /^(\d{19}),([^,]{1,40}),([\s\S]*)$/;
+
+function parseKey(name: string, raw: string): ListPosition {
+  const m = KEY.exec(raw);
+  if (m === null) {
+    throw badRequest(
+      `query parameter ${name}: not a key of this list; follow the links of the Link header`,
+    );
+  }
+  return { iccid: m[1] ?? '', createdAt: m[2] ?? '', value: m[3] ?? '' };
+}
+
+/**
+ * The page of a list filtered through esim_filters, and the keys of its Link header: after (the
+ * next link) and before (the prev link), with whether each neighbour exists. A page by number
+ * past the first FILTER_WINDOW entries the filter reads is a 400 naming the links.
+ */
+export async function readFilteredPage(
+  db: Executor,
+  organisationId: string,
+  filter: Extract<EsimListFilter, { by: 'index' }>,
+  page: Page,
+  direction: 'asc' | 'desc',
+): Promise<FilteredPage & { keys: PageKeys }> {
+  let found: FilteredPage = { rows: [], total: 0, earlier: page.offset > 0 };
+  if (!filter.empty) {
+    try {
+      found = await listFilteredEsims(db, {
+        organisationId,
+        filter: filter.filter,
+        direction,
+        perPage: page.perPage,
+        offset: page.offset,
+        ...(filter.after === undefined ? {} : { after: filter.after }),
+        ...(filter.before === undefined ? {} : { before: filter.before }),
+      });
+    } catch (error) {
+      if (!(error instanceof FilteredPageTooDeep)) throw error;
+      throw badRequest(
+        `query parameter page: pages by number reach the first ${FILTER_WINDOW} eSIMs a filter reads; follow the next links of the Link header (after=) past them`,
+      );
+    }
+  }
+  const { next, prev } = found;
+  return {
+    ...found,
+    keys: {
+      names: ['after', 'before'],
+      ...(next === undefined ? {} : { next: { after: listKey(next) } }),
+      ...(prev === undefined ? {} : { prev: { before: listKey(prev) } }),
+      hasNext: next !== undefined,
+      hasPrev: found.earlier,
+    },
+  };
 }

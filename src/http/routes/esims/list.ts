@@ -6,8 +6,8 @@ import { readEsimPage } from '../../../store/repositories/esim-list-repository.j
 import type { Esim } from '../../../domain/esims/esim.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
-import type { Page } from '../../paging.js';
-import { iccidFilter } from './list-filter.js';
+import type { Page, PageKeys } from '../../paging.js';
+import { esimListFilter, readFilteredPage } from './list-filter.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { EsimLiveFields, EsimSchema, esimBody, esimLiveFields } from './esim-view.js';
 
@@ -69,15 +69,19 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
     const page = requestedPage(request.query, DEFAULT_PER_PAGE);
     const { perPage } = page;
     const direction = request.query.direction ?? 'asc';
-    const iccid = iccidFilter(request);
-    if (iccid !== undefined) {
+    const filter = esimListFilter(request);
+    if (filter?.by === 'iccid') {
       // One eSIM at most, found by its primary key alone (with the organisation in the WHERE
       // clause a planner may walk the organisation's eSIMs instead); a deleted one has left the
       // list, and another organisation's is not in it.
-      const row = await findEsim(deps.store.db, iccid);
+      const row = await findEsim(deps.store.db, filter.iccid);
       const mine = row !== undefined && row.organisationId === orgId;
       const found = mine && row.state !== 'deactivated' ? [row] : [];
       return answer(page.offset === 0 ? found : [], found.length, page, reply);
+    }
+    if (filter !== undefined) {
+      const found = await readFilteredPage(deps.store.db, orgId, filter, page, direction);
+      return answer(found.rows, found.total, page, reply, found.keys);
     }
     // The page and its total are of one moment, however many eSIMs are issued or deleted meanwhile.
     const { rows, total } = await readEsimPage(deps.store.db, orgId, {
@@ -88,9 +92,15 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
     return answer(rows, total, page, reply);
   });
 
-  async function answer(rows: Esim[], total: number, page: Page, reply: FastifyReply) {
+  async function answer(
+    rows: Esim[],
+    total: number,
+    page: Page,
+    reply: FastifyReply,
+    keys?: PageKeys,
+  ) {
     const { perPage } = page;
-    setPagingHeaders(reply, deps.config.publicBaseUrl, reply.request.url, page, total);
+    setPagingHeaders(reply, deps.config.publicBaseUrl, reply.request.url, page, total, keys);
     const activity = await esimActivity(
       deps.store.db,
       rows.map((r) => r.iccid),

@@ -38,6 +38,13 @@ export function limitAsPerPage(request: FastifyRequest): void {
   if (query.limit !== undefined) query.perPage = query.limit;
 }
 
+/** The keys a filtered eSIM list's Link header carries. */
+const LIST_KEY = (side: string) =>
+  Type.String({
+    maxLength: 400,
+    description: `Set by the ${side} link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row ${side === 'next' ? 'before' : 'after'} the page (<iccid>,<issue time>,<value>). Follow the links rather than building it.`,
+  });
+
 /** GET /esims on v2.2 and later: v2.1's parameters, and the live filterBy and filter. */
 export function listEsimsQuery(shared: TObject): TObject {
   return Type.Object({
@@ -46,17 +53,19 @@ export function listEsimsQuery(shared: TObject): TObject {
       Type.String({
         maxLength: 40,
         description:
-          'The field filter applies to: iccid. The live service also names customerRef, lastAction, actionDate and assignedDate; this service answers them with a 400 rather than an unfiltered list.',
-        examples: ['iccid'],
+          'The field filter applies to: iccid, customerRef, lastAction, actionDate or assignedDate (anything else is a 400). With iccid the list holds that eSIM or nothing. With the others it holds the eSIMs whose value matches, ordered by that value, then in the order they were issued (direction=desc reverses both), each read through an index.',
+        examples: ['customerRef'],
       }),
     ),
     filter: Type.Optional(
       Type.String({
         maxLength: 100,
         description:
-          'With filterBy=iccid: the ICCID, whole (eq:<iccid> or the ICCID alone). The list then holds that eSIM, or nothing when the organisation has no such eSIM.',
-        examples: ['8944500102198304826'],
+          'One condition on the filterBy field. iccid: the ICCID, whole (eq:<iccid> or the ICCID alone). customerRef and lastAction (text, case-sensitive): eq:<text> is the whole value; a bare text is a prefix (the value starts with it); * matches any run of characters and, anywhere but at the end, makes the pattern match the whole value (*-42, ACME*-42); lt, lte, gt, gte are a 400. actionDate and assignedDate (times): <operator>:<time> or a bare time (eq), operators eq, lt, lte, gt, gte, a time RFC 3339 (2024-01-31T23:59:59Z) or a date (2024-01-31, the whole UTC day); one condition (the parameter is not repeated). An eSIM without the value (no reference, never assigned) never matches. A filtered list other than iccid counts its matches up to 10,000 (rows, pageCount, X-Total-Count) and its pages by number reach that far; its Link header pages by key past them. A pattern with * before its end reads up to 10,000 values per page, so a rare match may leave a page short, with a next link carrying on.',
+        examples: ['eq:fleet-7'],
       }),
     ),
+    after: Type.Optional(LIST_KEY('next')),
+    before: Type.Optional(LIST_KEY('prev')),
   });
 }
