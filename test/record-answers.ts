@@ -10,7 +10,8 @@
 // (the simulator clock is wall time plus an offset), ICCIDs, ids, API keys, tokens and CSRF
 // values (each replaced by a placeholder numbered by first appearance, so that two answers naming
 // the same id still do), and binary bodies (ZIP files carry their creation time), compared by
-// length. Everything else must be byte-identical.
+// length; measured durations, callback signatures and password hashes are masked. Everything else
+// must be byte-identical.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -679,6 +680,14 @@ function normalise(answers: Answer[]): Answer[] {
     [/"(pin|puk)":"\d+"/g, (m) => m.replace(/\d+/, '<digits>')],
     [/\b\d{4} \/ \d{8}\b/g, () => '<pin> / <puk>'],
     [/"latencyMs":\d+/g, () => '"latencyMs":<ms>'],
+    // Measured durations (the request journal, snapshots), signatures over a time and a random
+    // body, and password hashes with their random salt differ between two runs of the same code.
+    [/("?(?:durationMs|duration_ms|latency_ms)\\*"?\s*:\s*)\d+/g, (m) => m.replace(/\d+$/, '<ms>')],
+    [
+      /((?:X-Signature-SHA256|signature)[\\"]*:[\\"]*)[A-Za-z0-9+/=]+/gi,
+      (m) => m.replace(/[A-Za-z0-9+/=]+$/, '<signature>'),
+    ],
+    [/scrypt\$[^\\"\s<]*/g, () => '<password hash>'],
     [/\b\d+ ms\b/g, () => '<ms> ms'],
     [/••••[A-Za-z0-9_-]{4}/g, () => '••••<last4>'],
     [/>[0-9a-f]{8}</g, () => '><short id><'],
