@@ -88,13 +88,28 @@ export function textCondition(field: string, raw: string): { exact: boolean; val
   return { exact: true, value: prefixed?.[2] ?? '' };
 }
 
-/** A time range as the RFC 3339 UTC bounds rows store; `empty` when it selects nothing. */
+/** The times a stored RFC 3339 string can hold: four-digit years, compared byte-wise. */
+const EARLIEST_STORED = Date.parse('0000-01-01T00:00:00.000Z');
+const LATEST_STORED = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * A time range as the RFC 3339 UTC bounds rows store; `empty` when it selects nothing. Bounds are
+ * kept within the four-digit years (`toISOString` writes others as `+010000-…` or `-000001-…`,
+ * which would sort on the wrong side of every stored time).
+ */
 export function storedBounds(range: TimeRange): { from?: string; to?: string; empty: boolean } {
   const iso = (ms: number) => new Date(ms).toISOString();
+  const from = range.from === undefined ? undefined : Math.max(range.from, EARLIEST_STORED);
+  const to = range.to === undefined ? undefined : Math.min(range.to, LATEST_STORED);
+  const empty =
+    (from !== undefined && from > LATEST_STORED) ||
+    (to !== undefined && to < EARLIEST_STORED) ||
+    (from !== undefined && to !== undefined && from > to);
+  if (empty) return { empty };
   return {
-    ...(range.from === undefined ? {} : { from: iso(range.from) }),
-    ...(range.to === undefined ? {} : { to: iso(range.to) }),
-    empty: range.from !== undefined && range.to !== undefined && range.from > range.to,
+    ...(from === undefined ? {} : { from: iso(from) }),
+    ...(to === undefined ? {} : { to: iso(to) }),
+    empty,
   };
 }
 

@@ -35,6 +35,10 @@ function notEnoughFunds(error: InsufficientBalance): string {
 
 export function inPortalTerms(error: DomainError): string {
   if (error instanceof InsufficientBalance) return notEnoughFunds(error);
+  // The same refusal replayed under its idempotency key carries the code, not the figures.
+  if (error.code === 'insufficient_balance') {
+    return 'Not enough funds for this order. Top up on the Billing page.';
+  }
   const { message } = error;
   const named =
     /^(?:order\[\d+\]\.|query parameter |body\.)([A-Za-z]+)(?:\[\d+\])?(:?) (.*)$/s.exec(message) ??

@@ -25,6 +25,10 @@ const NUMBERED = [
 
 async function restoreNumbering(trx: Executor, tables: SnapshotTables): Promise<void> {
   for (const [table, key, column] of NUMBERED) {
+    // An eSIM's row number, once given, may only be cleared (027-esim-deletions): the numbers
+    // the inserts gave are cleared first, then the snapshot's are given.
+    if (table === 'esims')
+      await sql`update esims set seq = null where seq is not null`.execute(trx);
     for (const row of tables[table] ?? []) {
       if (!(column in row)) continue;
       await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${row[column] ?? null}
@@ -167,6 +171,9 @@ export async function replaceTables(
     }
   }
   await restoreNumbering(trx, tables);
+  // PostgreSQL defers esim_filters' triggers to the commit: they fire now, before the filters
+  // are written afresh, so that none of them runs on the new rows afterwards.
+  if (dialect === 'postgres') await sql`set constraints all immediate`.execute(trx);
   await writeEsimFilters(trx);
   for (const name of ['auth_state', 'catalogue_state']) {
     const { rows } = await sql<{

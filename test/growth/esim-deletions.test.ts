@@ -329,6 +329,32 @@ for (const kind of DATABASES) {
         assert.equal(lookups?.length, 3, plan);
       }
     });
+
+    it('refuses the renumbering of the versions before 027, so an old instance cannot skew pages', async () => {
+      const org = await t.createOrg({ balance: 1_000 });
+      const iccids = await seedEsims(t.deps, org.id, 3, 92);
+      const db = t.deps.store.db;
+      const first = await db
+        .selectFrom('esims')
+        .select('seq')
+        .where('iccid', '=', iccids[0] ?? '')
+        .executeTakeFirstOrThrow();
+      await assert.rejects(
+        sql`update esims set seq = seq - 1
+          where organisation_id = ${org.id} and seq > ${first.seq}`.execute(db),
+        /row number never changes/,
+      );
+      const res = await t.request(org.apiKey, {
+        method: 'DELETE',
+        url: `/v2.5/esims/${iccids[0]}`,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const list = await t.request(org.apiKey, { method: 'GET', url: '/v2.5/esims?perPage=10' });
+      assert.deepEqual(
+        list.json<{ esims: { iccid: string }[] }>().esims.map((e) => e.iccid),
+        iccids.slice(1),
+      );
+    });
   });
 
   describe(`027-esim-deletions on eSIMs deleted before it [${kind}]`, () => {
@@ -342,6 +368,8 @@ for (const kind of DATABASES) {
         // Deleted as before 027: out of the numbering, the later eSIMs renumbered, the total
         // lowered. Then the database is as it was before 027 ran.
         const db = t.deps.store.db;
+        if (kind === 'sqlite') await sql`drop trigger esims_seq_fixed`.execute(db);
+        else await sql`drop function esims_seq_fixed() cascade`.execute(db);
         for (const iccid of [iccids[0], iccids[5], iccids[11]]) {
           const row = await db
             .selectFrom('esims')

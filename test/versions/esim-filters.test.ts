@@ -10,6 +10,7 @@ import {
 import type {
   EsimFilter,
   EsimFilterColumn,
+  FilteredPage,
   ListPosition,
 } from '../../src/store/repositories/esim-filter-repository.js';
 import { FR_1MB, buy, seedTestBundles } from '../esim-fixtures.js';
@@ -205,6 +206,10 @@ for (const kind of DATABASES) {
         await check(field, `gte:${day}`, (v) => v.slice(0, 10) >= day);
         await check(field, `gt:${day}`, (v) => v.slice(0, 10) > day);
         await check(field, 'lt:2000-01-01', () => false);
+        // Bounds beyond the four-digit years keep to the range of the stored times.
+        await check(field, 'gt:9999-12-31', () => false);
+        await check(field, 'gte:9999-12-31T23:59:59.999-00:01', () => false);
+        await check(field, 'lt:9999-12-31T23:00:00-02:00', () => true);
         // An offset other than Z names the same instant.
         const plusOne = new Date(ms(mid) + 3_600_000).toISOString().replace('Z', '+01:00');
         await check(field, `eq:${plusOne}`, (v) => v === mid);
@@ -426,6 +431,7 @@ for (const kind of DATABASES) {
       const seen: string[] = [];
       let start: ListPosition | undefined;
       let pages = 0;
+      let last: FilteredPage | undefined;
       for (;;) {
         const page = await listFilteredEsims(db, {
           organisationId: org.id,
@@ -439,11 +445,42 @@ for (const kind of DATABASES) {
         assert.ok(page.total <= 3);
         seen.push(...page.rows.map((r) => r.iccid));
         pages += 1;
+        last = page;
         if (page.next === undefined) break;
         start = page.next;
       }
       assert.deepEqual(seen, want);
       assert.ok(pages > Math.ceil(want.length / 2), 'some pages were short');
+      // One index entry a page: most pages are empty, and each still links both ways. Back from
+      // the last page by the prev keys: every match once.
+      const one = (place: { after?: ListPosition; before?: ListPosition }) =>
+        listFilteredEsims(db, {
+          organisationId: org.id,
+          filter,
+          direction: 'asc',
+          perPage: 2,
+          offset: 0,
+          window: 1,
+          ...place,
+        });
+      // (A page that reads past the last entry of the range, empty, has no key to link back by.)
+      let empty = 0;
+      for (let page = await one({}); ;) {
+        if (page.rows.length === 0) empty += 1;
+        if (page.next === undefined) break;
+        if (page.earlier) assert.ok(page.prev !== undefined, 'a page after another links back');
+        if (page.rows.length > 0) last = page;
+        page = await one({ after: page.next });
+      }
+      assert.ok(empty > 0, 'some pages were empty');
+      const back: string[] = [];
+      for (let end = last?.prev; end !== undefined;) {
+        const page = await one({ before: end });
+        if (page.rows.length > 0) assert.ok(page.next !== undefined, 'a page links forward');
+        back.unshift(...page.rows.map((r) => r.iccid));
+        end = page.prev;
+      }
+      assert.deepEqual([...back, ...(last?.rows.map((r) => r.iccid) ?? [])], want);
       await assert.rejects(
         listFilteredEsims(db, {
           organisationId: org.id,

@@ -143,6 +143,15 @@ export const esimFilters = (dialect: DialectName): MigrationStep => ({
       // SQLite: the rows in their primary key's tree, one tree less to write per change.
       .$call((t) => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t))
       .execute();
+    // PostgreSQL: other instances may be writing while this runs (the migration is one
+    // transaction). Until the triggers exist, a write committed after the fill's snapshot would
+    // never reach esim_filters, so the tables the triggers watch are held still (reads go on)
+    // from before the fill until the migration commits.
+    if (dialect === 'postgres') {
+      await sql`lock table esims, esim_history, assignments in share row exclusive mode`.execute(
+        db,
+      );
+    }
     await sql.raw(FILL).execute(db);
     for (const [column, index] of Object.entries(INDEXES)) {
       await db.schema

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../database.js';
 import type { MigrationStep } from './index.js';
@@ -30,6 +31,13 @@ import type { MigrationStep } from './index.js';
 // Existing data needs nothing: earlier deletions renumbered the later eSIMs and lowered 'esims',
 // so every organisation's numbers are 1..'esims' with no deletion among them, which is an empty
 // tree.
+//
+// Versions before this one renumber on deletion; one still running beside this one would shift
+// numbers the tree has counted. The trigger `esims_seq_fixed` refuses any change of a row number
+// once given (clearing it stays allowed), so such a deletion fails instead of corrupting the
+// list (docs/operations.md, "Upgrading").
+
+const REFUSAL = "an eSIM's row number never changes (migration 027): stop instances older than it";
 
 export const esimDeletions = (dialect: DialectName): MigrationStep => ({
   async up(db: Kysely<unknown>) {
@@ -41,5 +49,27 @@ export const esimDeletions = (dialect: DialectName): MigrationStep => ({
       .addColumn('deleted', count, (c) => c.notNull())
       .addPrimaryKeyConstraint('esim_deletions_pk', ['organisation_id', 'node'])
       .execute();
+    const changed = 'old.seq is not null and new.seq is not null and new.seq <> old.seq';
+    if (dialect === 'sqlite') {
+      await sql
+        .raw(
+          `create trigger esims_seq_fixed before update of seq on esims when ${changed}
+           begin select raise(abort, '${REFUSAL.replace(/'/g, "''")}'); end`,
+        )
+        .execute(db);
+    } else {
+      await sql
+        .raw(
+          `create function esims_seq_fixed() returns trigger language plpgsql as $$
+           begin raise exception '${REFUSAL.replace(/'/g, "''")}'; end $$`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger esims_seq_fixed before update of seq on esims for each row
+           when (${changed}) execute function esims_seq_fixed()`,
+        )
+        .execute(db);
+    }
   },
 });

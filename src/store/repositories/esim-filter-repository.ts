@@ -327,7 +327,9 @@ export async function listFilteredEsims(
     });
     found = [...back.found].reverse();
     prev = back.resume;
-    next = found.at(-1);
+    // An empty page (a pattern's window read no match): the values between where the scan stopped
+    // and the key asked for do not match, so the next page may start from where it stopped.
+    next = found.at(-1) ?? back.resume;
     earlier = prev !== undefined;
   } else {
     const ahead =
@@ -337,7 +339,9 @@ export async function listFilteredEsims(
     found = ahead.found;
     next = ahead.resume;
     earlier = after !== undefined || request.offset > 0;
-    prev = earlier ? found[0] : undefined;
+    // An empty page: the values up to where the scan stopped do not match, so the page before
+    // may end there.
+    prev = earlier ? (found[0] ?? ahead.resume) : undefined;
   }
   const rows = await listEsimsByIccid(
     db,
