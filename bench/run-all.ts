@@ -6,6 +6,7 @@ import { benchOptionsFromEnv, runCatalogueBenchmark } from './catalogue.js';
 import { ordersBenchOptionsFromEnv, runOrdersBenchmark } from './orders.js';
 import { readsOptionsFromEnv, runReadsBenchmark } from './reads.js';
 import { runStartBenchmark } from './start.js';
+import { runVersionCpuBenchmark, versionCpuOptionsFromEnv } from './version-cpu.js';
 
 interface Benchmark {
   readonly name: string;
@@ -17,6 +18,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'reads', run: (print) => runReadsBenchmark(readsOptionsFromEnv(print)) },
   { name: 'callbacks', run: (print) => runCallbacksBenchmark(print, callbacksSecondsFromEnv()) },
   { name: 'orders', run: (print) => runOrdersBenchmark(ordersBenchOptionsFromEnv(print)) },
+  { name: 'versions', run: (print) => runVersionCpuBenchmark(versionCpuOptionsFromEnv(print)) },
   { name: 'start', run: (print) => runStartBenchmark(print) },
 ];
 

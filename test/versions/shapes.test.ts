@@ -71,6 +71,29 @@ for (const kind of DATABASES) {
       assert.deepEqual(none.json(), { bundles: [], pageCount: 0, rows: 0, pageSize: 50 });
     });
 
+    it('GET /catalogue: a page kept by the answer cache is in each caller’s currency', async () => {
+      const yen = await t.createOrg({ currency: 'JPY', groups: ['Standard eSIM Bundles'] });
+      const url = '/v2.5/catalogue?perPage=3';
+      const minor = (await get('/v2.1/catalogue?perPage=3')).json<{ price: number }[]>();
+      const prices = (key: string) =>
+        get(url, key).then((r) => r.json<{ bundles: { price: number }[] }>().bundles);
+      // Each twice: the second answer comes from the cache.
+      for (let i = 0; i < 2; i += 1) {
+        const usd = await prices(org.apiKey);
+        const jpy = await prices(yen.apiKey);
+        assert.deepEqual(
+          usd.map((b) => b.price),
+          minor.map((b) => b.price / 100),
+        );
+        assert.deepEqual(
+          jpy.map((b) => b.price),
+          minor.map((b) => b.price),
+        );
+      }
+      const again = (await get('/v2.1/catalogue?perPage=3')).json<{ price: number }[]>();
+      assert.deepEqual(again, minor);
+    });
+
     it('GET /esims/{iccid}: firstInstalledDateTime in ms from v2.4; another organisation gets 404', async () => {
       const v21 = (await get(`/v2.1/esims/${iccid}`)).json<{ firstInstalledDateTime: string }>();
       for (const v of ['2.4', '2.5']) {

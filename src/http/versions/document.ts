@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE } from '../../domain/errors/error-codes.js';
 import { HTTP_ERROR_CATALOGUE } from '../http-error-codes.js';
 import { LATER_VERSIONS } from './index.js';
@@ -41,11 +41,6 @@ const EXAMPLE_REQUEST = {
   organisation: { currency: 'USD' },
 } as unknown as FastifyRequest;
 
-// The reply an example page is shaped for: one page of 50 holding the whole example.
-const EXAMPLE_REPLY = {
-  getHeader: (name: string) => (name === 'x-total-count' ? '2' : undefined),
-} as unknown as FastifyReply;
-
 /**
  * An operation's example on a later version: v2.1's recorded example put through the version's
  * answer, so it has the version's shape and the values of a real answer.
@@ -54,9 +49,12 @@ export function exampleIn(version: WireVersion, operationId: string, example: un
   const wire = version.routes[operationId];
   if (wire?.example !== undefined) return wire.example;
   if (example === undefined) return undefined;
-  if (wire?.bytes !== undefined) {
-    const bytes = wire.bytes(Buffer.from(JSON.stringify(example)), EXAMPLE_REQUEST, EXAMPLE_REPLY);
-    return JSON.parse(bytes.toString('utf8')) as unknown;
+  if (wire?.page !== undefined && Array.isArray(example)) {
+    // One page of 50 holding the whole example.
+    const items = example.map((item) => Buffer.from(JSON.stringify(item)));
+    const counters = { rows: items.length, pageSize: 50 };
+    const page = wire.page.write(items, counters, EXAMPLE_REQUEST);
+    return JSON.parse(page.toString('utf8')) as unknown;
   }
   if (wire?.answer === undefined) return example;
   const copy = JSON.parse(JSON.stringify(example)) as never;

@@ -113,7 +113,7 @@ export const V2_2 = laterVersion(V2_1, {
     },
     listCatalogue: {
       response: cataloguePage(BundleSchema),
-      bytes: pageV22,
+      page: pageV22,
       description:
         'Only bundles of the organisation groups are listed. Filters combine with AND; `eq:` in front of a text filter matches it whole (`description=eq:eSIM, 1GB, 7 Days, France, V2`), and lt, lte, gt, gte do not apply to text (400). The page comes in the envelope {bundles, pageCount, rows, pageSize}; the X-Total-Count and Link headers are kept.',
     },
@@ -163,7 +163,7 @@ export const V2_4 = laterVersion(V2_3, {
       response: orderListOf(OrderV24),
       answer: (list: OrderBody[]) => ({ orders: list.map((o) => orderV24Answer(o)) }),
     },
-    listCatalogue: { response: cataloguePage(BundleV24), bytes: pageV24 },
+    listCatalogue: { response: cataloguePage(BundleV24), page: pageV24 },
     getCatalogueBundle: { response: BundleV24, answer: bundleV24Answer },
     topUpBalance: {
       querystring: TopUpQueryV24,

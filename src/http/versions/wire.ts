@@ -29,8 +29,8 @@ export interface RouteWire {
    * more (a promise), e.g. the balance an order left.
    */
   readonly answer?: (body: never, request: FastifyRequest, deps: AppDeps) => unknown;
-  /** Same as `answer`, for the routes that send prebuilt JSON bytes (catalogue pages). */
-  readonly bytes?: (body: Buffer, request: FastifyRequest, reply: FastifyReply) => Buffer;
+  /** Same as `answer`, for the routes that join a page from prebuilt JSON (catalogue pages). */
+  readonly page?: PageShape;
   /** Error answers this version adds to the operation (e.g. 503 while processing), by status. */
   readonly errors?: Readonly<Record<string, TSchema>>;
   /** The success example of this version's document, where `answer` cannot make it from v2.1's. */
@@ -39,6 +39,32 @@ export interface RouteWire {
   readonly deprecated?: boolean;
   /** Replaces the route's description in this version's document. */
   readonly description?: string;
+}
+
+/** The paging counters of a page, for the shapes that state them. */
+export interface PageCounters {
+  /** Items matching the request, over all pages. */
+  readonly rows: number;
+  /** Items per page. */
+  readonly pageSize: number;
+}
+
+/**
+ * A page in a version's shape, which the route joins from its items' prebuilt JSON (each item's
+ * bytes as v2.1 writes them) in one go: no second copy of the page, no parse. Without one (v2.1)
+ * the route answers the bare array of the items.
+ */
+export interface PageShape {
+  /**
+   * What the bytes depend on besides the items and the counters (e.g. the caller's currency);
+   * a route that keeps written pages keeps them under it.
+   */
+  readonly key: (request: FastifyRequest) => string;
+  readonly write: (
+    items: readonly Buffer[],
+    counters: PageCounters,
+    request: FastifyRequest,
+  ) => Buffer;
 }
 
 /** Extra routes of a version: registered in its scope like the shared ones. */
@@ -140,6 +166,8 @@ declare module 'fastify' {
     versionSwitches?: Switches;
     /** The version's `answer` of this route, for routes that serialise an answer themselves. */
     versionAnswer?: (body: never, request: FastifyRequest, deps: AppDeps) => unknown;
+    /** The version's `page` of this route, for routes that join pages from prebuilt JSON. */
+    versionPage?: PageShape;
   }
 }
 
@@ -151,6 +179,11 @@ export function presentIn<T>(request: FastifyRequest, body: T): unknown {
   const answer = request.routeOptions.config.versionAnswer as
     ((body: T, request: FastifyRequest) => unknown) | undefined;
   return answer === undefined ? body : answer(body, request);
+}
+
+/** How the version serving this request shapes a page of prebuilt JSON; none on v2.1. */
+export function pageShapeIn(request: FastifyRequest): PageShape | undefined {
+  return request.routeOptions.config.versionPage;
 }
 
 /** Whether the version that serves this request turns a behaviour switch on. */
@@ -252,22 +285,7 @@ export function applyWire(version: WireVersion, route: RouteOptions, deps: AppDe
     route.preSerialization = [...hooksOf(route.preSerialization), hook] as never;
     route.onSend = [...hooksOf(route.onSend), replayIn(answer, deps)] as never;
   }
-  if (wire.bytes !== undefined) {
-    const bytes = wire.bytes;
-    const hook: PayloadHook = (request, reply, payload, done) => {
-      if (!isSuccess(reply) || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-        done(null, payload);
-        return;
-      }
-      let shaped: Buffer;
-      try {
-        shaped = bytes(Buffer.isBuffer(payload) ? payload : Buffer.from(payload), request, reply);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      done(null, shaped);
-    };
-    route.onSend = [...hooksOf(route.onSend), hook] as never;
+  if (wire.page !== undefined) {
+    route.config = { ...route.config, versionPage: wire.page };
   }
 }

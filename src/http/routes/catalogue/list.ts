@@ -20,11 +20,11 @@ import type {
 import type { Executor } from '../../../store/database.js';
 import type { Api } from '../../api.js';
 import { textCondition } from '../../filters.js';
-import { switchOn } from '../../versions/wire.js';
+import { pageShapeIn, switchOn } from '../../versions/wire.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
-import { cataloguePageFromItems } from './page-json.js';
+import { catalogueArray, pageItems } from './page-json.js';
 import { createResponseCache } from './response-cache.js';
 
 const Querystring = Type.Object({
@@ -169,11 +169,11 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
   const db = deps.store.db;
   const version = versionReader(deps);
   const cacheOn = deps.config.catalogueCacheEntries > 0;
-  const read = async (filter: CatalogueFilter): Promise<{ body: Buffer; total: number }> => {
+  const read = async (filter: CatalogueFilter): Promise<{ items: Buffer[]; total: number }> => {
     const { items, total } = await listCatalogueJson(db, deps.store.dialect, filter);
-    // The bundles' stored JSON joined, the bytes the response schema would write (page-json.ts).
+    // The bundles' stored JSON, the bytes the response schema would write (page-json.ts).
     const rows = await rowsWithoutJson(db, items);
-    return { body: cataloguePageFromItems(items, rows), total };
+    return { items: pageItems(items, rows), total };
   };
   app.get('/catalogue', { schema }, async (request, reply) => {
     const query = request.query;
@@ -183,19 +183,34 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
       groups,
     );
     const page = requestedPage(query, DEFAULT_PER_PAGE);
-    let body: Buffer | string = '[]';
+    // The page in the shape of the version serving the request, joined once from its bundles.
+    const shape = pageShapeIn(request);
+    const write = (items: readonly Buffer[], total: number): Buffer =>
+      shape === undefined
+        ? catalogueArray(items)
+        : shape.write(items, { rows: total, pageSize: page.perPage }, request);
+    let body: Buffer;
     let total = 0;
-    if (filter !== undefined && !cacheOn) {
+    if (filter === undefined) {
+      body = write([], 0);
+    } else if (!cacheOn) {
       // Without the cache the version would be read for nothing.
-      ({ body, total } = await read(filter));
-    } else if (filter !== undefined) {
-      const key = JSON.stringify(filter);
+      const found = await read(filter);
+      body = write(found.items, found.total);
+      total = found.total;
+    } else {
+      const key =
+        shape === undefined
+          ? JSON.stringify(filter)
+          : `${JSON.stringify(filter)} ${shape.key(request)}`;
       const current = await version();
       const cached = cache.get(key, current);
       if (cached !== undefined) {
         ({ body, total } = cached);
       } else {
-        ({ body, total } = await read(filter));
+        const found = await read(filter);
+        body = write(found.items, found.total);
+        total = found.total;
         cache.set(key, { version: current, body, total });
       }
     }

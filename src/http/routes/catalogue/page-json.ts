@@ -105,32 +105,41 @@ export function cataloguePageJson(rows: readonly CatalogueRow[]): string {
 }
 
 /**
- * The JSON array of a catalogue page joined from its bundles' stored JSON (bundles.item_json,
- * the same bytes bundleBytes writes). A bundle without it is written from its row, which `rows`
- * gives by name.
+ * The JSON of each bundle of a page: its stored JSON (bundles.item_json, the same bytes
+ * bundleBytes writes), or for a bundle without it, written from its row, which `rows` gives by
+ * name. A bundle deleted between the page's statement and its row's is left out.
  */
-export function cataloguePageFromItems(
+export function pageItems(
   items: readonly CatalogueItemJson[],
   rows: ReadonlyMap<string, CatalogueRow>,
-): Buffer {
+): Buffer[] {
+  const out: Buffer[] = [];
+  for (const item of items) {
+    if (item.json !== null) {
+      out.push(item.json);
+      continue;
+    }
+    const row = rows.get(item.name);
+    if (row === undefined) continue;
+    const parts: Buffer[] = [];
+    const length = bundleBytes(row, true, parts);
+    out.push(Buffer.concat(parts, length));
+  }
+  return out;
+}
+
+/** The JSON array of a page's bundles (each one's JSON, from pageItems), as v2.1 answers it. */
+export function catalogueArray(items: readonly Buffer[]): Buffer {
   const parts: Buffer[] = [OPEN];
   let length = OPEN.length + CLOSE.length;
-  let first = true;
-  for (const item of items) {
-    const row = item.json === null ? rows.get(item.name) : undefined;
-    // A bundle deleted between the page's statement and its row's is left out.
-    if (item.json === null && row === undefined) continue;
-    if (!first) {
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as Buffer;
+    if (i > 0) {
       parts.push(COMMA);
       length += COMMA.length;
     }
-    first = false;
-    if (item.json !== null) {
-      parts.push(item.json);
-      length += item.json.length;
-    } else if (row !== undefined) {
-      length += bundleBytes(row, true, parts);
-    }
+    parts.push(item);
+    length += item.length;
   }
   parts.push(CLOSE);
   return Buffer.concat(parts, length);

@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import type { TSchema } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_PER_PAGE } from '../../../domain/catalogue/query.js';
+import type { FastifyRequest } from 'fastify';
 import { BundleSchema } from '../../routes/catalogue/bundle-schema.js';
 import { pagingHeaders } from '../../paging.js';
 import { toMajor } from '../money.js';
+import type { PageCounters, PageShape } from '../wire.js';
 import { money, reshaped } from './schema-tools.js';
 
 // The catalogue on the later versions. v2.2: a page is the envelope clients read,
 // {bundles, pageCount, rows, pageSize}, where v2.1 answers a bare array. v2.4: price in major
-// units. The list route sends its page as prebuilt JSON bytes (routes/catalogue/page-json.ts), so
-// both are done on the bytes: the envelope around them, each price rewritten in place, with no
-// parse and no string decoding of the page.
+// units. The list route joins a page from its bundles' prebuilt JSON (routes/catalogue/page-json.ts)
+// and a version writes the page in its shape as it is joined: the envelope around the bundles,
+// each price rewritten in place, into one buffer, with no parse and no string decoding.
 
 export const BundleV24 = reshaped(BundleSchema, {
   price: money('Price per bundle'),
@@ -33,58 +33,128 @@ export function cataloguePage(bundle: TSchema) {
   );
 }
 
-const PRICE = '"price":';
+const PRICE = Buffer.from('"price":');
+const OPEN = Buffer.from('{"bundles":[');
+const COMMA = 0x2c;
+
+/** The end of the envelope, after the page's last bundle. */
+function close({ rows, pageSize }: PageCounters): Buffer {
+  const pageCount = Math.ceil(rows / pageSize);
+  return Buffer.from(`],"pageCount":${pageCount},"rows":${rows},"pageSize":${pageSize}}`);
+}
+
+/** Where `key` last occurs in `bytes`, or -1: a bundle's price is its last field but one. */
+function lastIndexOf(bytes: Buffer, key: Buffer): number {
+  next: for (let at = bytes.length - key.length; at >= 0; at -= 1) {
+    for (let k = 0; k < key.length; k += 1) {
+      if (bytes[at + k] !== key[k]) continue next;
+    }
+    return at;
+  }
+  return -1;
+}
+
+// A catalogue has few distinct prices: each is written in major units once per currency.
+const MAJOR_TEXTS_MAX = 10_000;
+const majorTexts = new Map<string, Map<number, string>>();
+
+function majorText(minor: number, currency: string): string {
+  let texts = majorTexts.get(currency);
+  if (texts === undefined) {
+    texts = new Map();
+    majorTexts.set(currency, texts);
+  }
+  let text = texts.get(minor);
+  if (text === undefined) {
+    text = String(toMajor(minor, currency));
+    if (texts.size >= MAJOR_TEXTS_MAX) texts.clear();
+    texts.set(minor, text);
+  }
+  return text;
+}
+
+/** A bundle's price: where its digits are in the bundle's JSON, and its text in major units. */
+interface Price {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
 
 /**
- * Each `"price":<minor>` of a page as `"price":<major>`, copying everything else as bytes. The
- * search runs on the page read as Latin-1, whose offsets are the byte offsets (one character per
- * byte), so nothing is decoded as UTF-8 and the copies are of the original bytes.
+ * The price of a bundle's JSON, found by its key (which inside a JSON string would have its
+ * quotes escaped, so it can only be the price's).
  */
-export function pricesInMajorUnits(page: Buffer, currency: string): Buffer {
-  const text = page.toString('latin1');
-  let at = text.indexOf(PRICE);
-  if (at < 0) return page;
-  const parts: Buffer[] = [];
-  let from = 0;
-  let length = 0;
-  while (at >= 0) {
-    const start = at + PRICE.length;
-    let end = start;
-    for (let c = text.charCodeAt(end); c === 0x2d || (c >= 0x30 && c <= 0x39);) {
-      end += 1;
-      c = text.charCodeAt(end);
-    }
-    const head = page.subarray(from, start);
-    const price = Buffer.from(String(toMajor(Number(text.slice(start, end)), currency)), 'latin1');
-    parts.push(head, price);
-    length += head.length + price.length;
-    from = end;
-    at = text.indexOf(PRICE, from);
+function priceOf(item: Buffer, currency: string): Price | undefined {
+  const at = lastIndexOf(item, PRICE);
+  if (at < 0) return undefined;
+  const start = at + PRICE.length;
+  let end = start;
+  const negative = item[end] === 0x2d;
+  if (negative) end += 1;
+  let minor = 0;
+  for (let c = item[end] ?? 0; c >= 0x30 && c <= 0x39; c = item[end] ?? 0) {
+    minor = minor * 10 + (c - 0x30);
+    end += 1;
   }
-  const tail = page.subarray(from);
-  parts.push(tail);
-  return Buffer.concat(parts, length + tail.length);
+  return { start, end, text: majorText(negative ? -minor : minor, currency) };
 }
 
-const OPEN = Buffer.from('{"bundles":');
-
-/** A page (a JSON array) in the envelope, with its counters from the paging headers. */
-export function envelope(page: Buffer, request: FastifyRequest, reply: FastifyReply): Buffer {
-  const query = request.query as { perPage?: number } | undefined;
-  const pageSize = query?.perPage ?? DEFAULT_PER_PAGE;
-  const rows = Number(reply.getHeader('x-total-count') ?? 0);
-  const pageCount = Math.ceil(rows / pageSize);
-  const close = Buffer.from(`,"pageCount":${pageCount},"rows":${rows},"pageSize":${pageSize}}`);
-  return Buffer.concat([OPEN, page, close]);
+/**
+ * The envelope around the page's bundles, written into one buffer of the exact size; with a
+ * currency, each bundle's `"price":<minor>` as `"price":<major>`. Each bundle's bytes are copied
+ * whole and its price's digits replaced in the copy: no buffer, view or string per bundle.
+ */
+function envelope(
+  items: readonly Buffer[],
+  counters: PageCounters,
+  currency: string | undefined,
+): Buffer {
+  const end = close(counters);
+  const prices: (Price | undefined)[] = [];
+  let length = OPEN.length + end.length + Math.max(0, items.length - 1);
+  for (const item of items) {
+    length += item.length;
+    if (currency === undefined) continue;
+    const price = priceOf(item, currency);
+    prices.push(price);
+    if (price !== undefined) length += price.text.length - (price.end - price.start);
+  }
+  const out = Buffer.allocUnsafe(length);
+  out.set(OPEN, 0);
+  let to = OPEN.length;
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as Buffer;
+    if (i > 0) {
+      out[to] = COMMA;
+      to += 1;
+    }
+    out.set(item, to);
+    const price = prices[i];
+    if (price === undefined) {
+      to += item.length;
+      continue;
+    }
+    const { start, text } = price;
+    // The rest of the bundle moves to just after the new price, then the price is written.
+    out.copyWithin(to + start + text.length, to + price.end, to + item.length);
+    for (let k = 0; k < text.length; k += 1) out[to + start + k] = text.charCodeAt(k);
+    to += item.length + text.length - (price.end - start);
+  }
+  out.set(end, to);
+  return out;
 }
 
-export function pageV22(page: Buffer, request: FastifyRequest, reply: FastifyReply): Buffer {
-  return envelope(page, request, reply);
-}
+/** v2.2: the page in the envelope, its counters from the paging. */
+export const pageV22: PageShape = {
+  key: () => '',
+  write: (items, counters) => envelope(items, counters, undefined),
+};
 
-export function pageV24(page: Buffer, request: FastifyRequest, reply: FastifyReply): Buffer {
-  return envelope(pricesInMajorUnits(page, request.organisation.currency), request, reply);
-}
+/** v2.4: the same with each price in the caller's major units. */
+export const pageV24: PageShape = {
+  key: (request) => request.organisation.currency,
+  write: (items, counters, request) => envelope(items, counters, request.organisation.currency),
+};
 
 export function bundleV24Answer(
   bundle: { price: number },

@@ -136,22 +136,37 @@ export function orderV23Answer(body: OrderBody): Record<string, unknown> {
   };
 }
 
-/** allowReassign of each line of the order request, when the answer is to a POST. */
-function allowReassignOf(request: FastifyRequest | undefined): (i: number) => boolean {
-  const lines = (request?.body as { order?: { allowReassign?: boolean }[] } | undefined)?.order;
-  return (i) => lines?.[i]?.allowReassign === true;
+/** The lines of the order request, when the answer is to a POST (their allowReassign). */
+function requestLines(
+  request: FastifyRequest | undefined,
+): readonly { allowReassign?: boolean }[] | undefined {
+  return (request?.body as { order?: { allowReassign?: boolean }[] } | undefined)?.order;
 }
 
+// Each answer is one object literal per case, its fields in the order live writes them (a
+// replay sends JSON.stringify of it): no spread of a conditional object per field.
+
 function lineV24(line: Line, currency: string, allowReassign: boolean, placed: boolean) {
-  const { esims, iccids } = line;
+  const subTotal = toMajor(line.subTotal, currency);
+  const pricePerUnit = toMajor(line.pricePerUnit, currency);
+  if (!placed) {
+    return {
+      type: line.type,
+      item: line.item,
+      quantity: line.quantity,
+      subTotal,
+      pricePerUnit,
+      AllowReassign: allowReassign,
+    };
+  }
   return {
-    ...(placed ? { esims: esims ?? [] } : {}),
+    esims: line.esims ?? [],
     type: line.type,
     item: line.item,
-    ...(placed ? { iccids: iccids ?? [] } : {}),
+    iccids: line.iccids ?? [],
     quantity: line.quantity,
-    subTotal: toMajor(line.subTotal, currency),
-    pricePerUnit: toMajor(line.pricePerUnit, currency),
+    subTotal,
+    pricePerUnit,
     AllowReassign: allowReassign,
   };
 }
@@ -162,9 +177,11 @@ export function orderV24Answer(
   sourceIp?: string,
 ): Record<string, unknown> {
   const { currency } = body;
-  const reassign = allowReassignOf(request);
+  const lines = requestLines(request);
   const placed = body.status !== 'validated';
-  const order = body.order.map((line, i) => lineV24(line, currency, reassign(i), placed));
+  const order = body.order.map((line, i) =>
+    lineV24(line, currency, lines?.[i]?.allowReassign === true, placed),
+  );
   if (!placed) {
     return {
       order,
@@ -175,7 +192,7 @@ export function orderV24Answer(
       assigned: body.assign,
     };
   }
-  return {
+  const shaped: Record<string, unknown> = {
     order,
     total: toMajor(body.total, currency),
     currency,
@@ -184,8 +201,9 @@ export function orderV24Answer(
     orderReference: body.orderReference,
     createdDate: body.createDate,
     assigned: body.assign,
-    ...(sourceIp === undefined ? {} : { sourceIP: sourceIp }),
   };
+  if (sourceIp !== undefined) shaped['sourceIP'] = sourceIp;
+  return shaped;
 }
 
 // Requests.
