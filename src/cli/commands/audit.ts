@@ -1,6 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import type { AuditActor } from '../../domain/audit/audit-log.js';
-import { listAuditEntries } from '../../store/repositories/audit-repository.js';
+import { listAuditTrail } from '../../store/repositories/audit-repository.js';
 import type { Command, CommandContext } from '../command.js';
 import { parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';
@@ -30,19 +30,10 @@ export const auditList: Command = {
     );
     const limit = parseInteger(values.limit, 'limit', 1) ?? 50;
     return withServices(ctx.config(), async (deps) => {
-      const rows = await listAuditEntries(deps.store.db, {
+      const entries = await listAuditTrail(deps.store.db, {
         organisationId: values.org,
         limit: Math.min(limit, 10_000),
       });
-      const entries = rows.map((r) => ({
-        id: Number(r.id),
-        at: r.at,
-        organisationId: r.organisation_id,
-        actor: r.actor,
-        source: r.source,
-        action: r.action,
-        details: JSON.parse(r.details) as Record<string, unknown>,
-      }));
       if (values.json === true) {
         ctx.io.out(JSON.stringify(entries));
         return 0;

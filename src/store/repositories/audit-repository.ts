@@ -2,14 +2,8 @@ import type { Executor } from '../database.js';
 import type { AuditEntry } from '../domain-types.js';
 import type { AuditRow } from '../schema.js';
 
-export interface NewAuditEntry {
-  readonly at: string;
-  readonly organisationId: string | null;
-  readonly actor: string;
-  readonly source: string;
-  readonly action: string;
-  readonly details: Readonly<Record<string, unknown>>;
-}
+/** An entry to write: the log numbers it. */
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
 
 export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Promise<void> {
   await db

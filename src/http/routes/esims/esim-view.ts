@@ -97,13 +97,7 @@ export type EsimDetailBody = EsimBody &
 
 export function esimDetailBody(esim: EsimDetail): EsimDetailBody {
   return {
-    iccid: esim.iccid,
-    matchingId: esim.matchingId,
-    smdpAddress: esim.smdpAddress,
-    profileStatus: esim.profileStatus,
-    pin: esim.pin,
-    puk: esim.puk,
-    firstInstalledDateTime: esim.firstInstalledAt ?? '',
+    ...esimBody(esim),
     customerRef: esim.customerRef ?? '',
     lastAction: esim.lastAction,
     actionDate: esim.actionDate,
