@@ -28,10 +28,12 @@ import { setPassword } from '../src/domain/access/set-password-links.js';
 import { systemActor } from '../src/domain/audit/audit-log.js';
 import { openServices } from '../src/main.js';
 import { openStore, type Db } from '../src/store/database.js';
+import { startProfile } from './profile.js';
 
 const BUNDLE = 'bench_growth_unit';
 const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS_PER_STATEMENT = 1000;
+const ORDERS_MEASURED = Number(process.env['BENCH_ORDERS'] ?? '2000');
 
 async function target(
   kind: string,
@@ -199,14 +201,28 @@ async function main(): Promise<void> {
     });
     if (res.statusCode !== 200) throw new Error(`order: ${res.statusCode} ${res.body}`);
   };
-  const ordersPerSecond = async (n = 400) => {
+  /**
+   * Orders placed 8 at a time: orders per second (wall) and the process's CPU per order, which a
+   * busy machine moves far less. With BENCH_PROFILE_DIR, a CPU profile of the run is written there.
+   */
+  const ordersPerSecond = async (label: string, n = ORDERS_MEASURED) => {
+    const profile = await startProfile();
+    const c = process.cpuUsage();
     const t = performance.now();
     for (let i = 0; i < n / 8; i += 1) await Promise.all(Array.from({ length: 8 }, orderOnce));
-    return n / ((performance.now() - t) / 1000);
+    const seconds = (performance.now() - t) / 1000;
+    const d = process.cpuUsage(c);
+    await profile?.stop(`orders-${kind}-${label}`);
+    return { rate: n / seconds, cpuUs: (d.user + d.system) / n };
   };
-  const emptyRate = await ordersPerSecond();
+  // Compiled and warm before the empty organisation's figure, as at every later size.
+  await ordersPerSecond('warm-up');
+  const empty = await ordersPerSecond('empty');
+  const emptyRate = empty.rate;
   const print = (line: string) => process.stdout.write(`${line}\n`);
-  print(`growth benchmark on ${kind}; orders/s on the empty organisation: ${emptyRate.toFixed(0)}`);
+  print(
+    `growth benchmark on ${kind}; orders/s on the empty organisation: ${emptyRate.toFixed(0)} (${empty.cpuUs.toFixed(0)} µs CPU per order)`,
+  );
 
   let loaded = 0;
   let serial = 0;
@@ -393,10 +409,13 @@ async function main(): Promise<void> {
       const m = await measure(() => page(url));
       print(`| ${label} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} |`);
     }
-    const rate = await ordersPerSecond();
+    const orders = await ordersPerSecond(String(size));
     const bytes = await db0.bytes(db);
     print(
-      `| orders/s (8 at a time) | ${rate.toFixed(0)} (${((rate / emptyRate) * 100).toFixed(0)} % of empty) | |`,
+      `| orders/s (8 at a time) | ${orders.rate.toFixed(0)} (${((orders.rate / emptyRate) * 100).toFixed(0)} % of empty) | |`,
+    );
+    print(
+      `| CPU per order, µs | ${orders.cpuUs.toFixed(0)} (${((orders.cpuUs / empty.cpuUs) * 100).toFixed(0)} % of empty) | |`,
     );
     print(
       `| database bytes per order (with its eSIM, item and batch) | ${(bytes / size).toFixed(0)} | |`,
@@ -423,14 +442,25 @@ async function main(): Promise<void> {
         )
         .execute();
     }
+    // Over a socket, as a client reads it: the answer streams and nothing here keeps it
+    // (app.inject would hold all of it in this process).
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 50);
     const c = process.cpuUsage();
     const t = performance.now();
-    const res = await get('/v2.1/inventory');
+    const res = await fetch(`${url}/v2.1/inventory`, { headers });
+    if (res.status !== 200 || res.body === null) throw new Error(`inventory: ${res.status}`);
+    let received = 0;
+    for await (const chunk of res.body) received += (chunk as Uint8Array).byteLength;
     const wall = performance.now() - t;
     const d = process.cpuUsage(c);
+    clearInterval(sampler);
     print(
-      `\nGET /v2.1/inventory with ${left} batches with units left: ${(res.rawPayload.length / 1e6).toFixed(1)} MB in ${(wall / 1000).toFixed(2)} s (${((d.user + d.system) / 1e6).toFixed(2)} s CPU); RSS ${(rssBefore / 1048576).toFixed(0)} -> ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB (app.inject holds the whole answer; a socket does not)`,
+      `\nGET /v2.1/inventory with ${left} batches with units left, over a socket: ${(received / 1e6).toFixed(1)} MB in ${(wall / 1000).toFixed(2)} s (${((d.user + d.system) / 1e6).toFixed(2)} s CPU, the reading client's included); RSS ${(rssBefore / 1048576).toFixed(0)} MiB before, ${(rssPeak / 1048576).toFixed(0)} MiB at most during it`,
     );
   }
   print(`\nRSS at the end: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB`);

@@ -32,6 +32,7 @@ import { BUILT_IN_GROUPS } from '../src/domain/catalogue/naming.js';
 import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
+import { median, num, quantile } from './figures.js';
 import type { Block, BlockDone } from './version-cpu-client.js';
 
 const TARGET = 1.1;
@@ -223,20 +224,6 @@ function cpuMicros(): number {
 }
 
 // --- figures
-
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const at = (sorted.length - 1) * q;
-  const low = Math.floor(at);
-  const high = Math.ceil(at);
-  return (sorted[low] ?? NaN) + ((sorted[high] ?? NaN) - (sorted[low] ?? NaN)) * (at - low);
-}
-
-const median = (values: readonly number[]): number => quantile(values, 0.5);
-
-const num = (n: number): string =>
-  n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1);
 
 export interface VersionCpuOptions {
   readonly rounds: number;

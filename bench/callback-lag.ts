@@ -1,0 +1,274 @@
+// Benchmark: do usage callbacks keep pace with the network events that cause them, and what does
+// delivering them cost ingestion? One service process (as `esim serve` runs it: the delivery
+// worker on the same event loop as ingestion), a V3 receiver in its own process (test/receiver.ts),
+// ESIMS eSIMs installed and attached. Every event is an attach to the other of two countries, so
+// each one causes exactly one callback (CountryChange).
+//
+//   (1) ingestion alone: events as fast as INGEST_LOOPS loops make them, the delivery worker off;
+//   (2) the same with the delivery worker on;
+//   (3) events paced at RATE per second for the run, the worker on: the delay from each event's
+//       callback being written to its delivery (delivered_at - created_at), at the median, p99 and
+//       worst, and the backlog when the events stop.
+// Targets (issue: flat cost as an organisation grows): at 1,000 events/s across 20,000 eSIMs the
+// p99 delay under 1 s, and (2) at least 90 % of (1).
+//
+//   npx tsx bench/callback-lag.ts [sqlite|postgres]     (BENCH_DURATION seconds per phase, 10;
+//   BENCH_RATE events/s, 1000; BENCH_ESIMS, 20000)
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { iso } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import type { AppDeps } from '../src/deps.js';
+import { openAccount } from '../src/domain/money/ledger.js';
+import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
+import { openServices } from '../src/main.js';
+import { createSimulatedEvents } from '../src/network/simulated-events.js';
+import type { SimulatedEvents } from '../src/network/simulated-events.js';
+import { createCallbackWorker } from '../src/workers/callback-delivery.js';
+import { startReceiverProcess } from '../test/callbacks/processes.js';
+import { quantile } from './figures.js';
+import { startProfile } from './profile.js';
+
+const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const INGEST_LOOPS = 4;
+const COUNTRIES = ['FR', 'DE'] as const;
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+async function database(
+  kind: string,
+): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-callback-lag-'));
+  if (kind === 'sqlite') {
+    return {
+      url: `sqlite:${join(dir, 'esim.sqlite')}`,
+      dir,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `esim_lag_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dir,
+    async drop() {
+      const c = new pg.Client({ connectionString: ADMIN });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `count` eSIMs bought through the order endpoint, installed and attached in the first country. */
+async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise<string[]> {
+  const app = await buildApp(deps, { logLevel: 'silent' });
+  const events = createSimulatedEvents(deps, deps.random);
+  try {
+    const catalogue = (
+      await app.inject({
+        method: 'GET',
+        url: '/v2.1/catalogue?countries=FR&orderBy=dataAmount&perPage=500',
+        headers: { 'x-api-key': apiKey },
+      })
+    ).json<{ name: string; dataAmount: number; unlimited: boolean }[]>();
+    const bundle = catalogue.find((b) => !b.unlimited && b.dataAmount >= 1000);
+    if (bundle === undefined) throw new Error('no 1 GB bundle for FR in the catalogue');
+    const iccids: string[] = [];
+    while (iccids.length < count) {
+      const quantity = Math.min(1000, count - iccids.length);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2.1/orders',
+        headers: { 'x-api-key': apiKey },
+        payload: {
+          type: 'transaction',
+          assign: true,
+          order: [{ type: 'bundle', item: bundle.name, quantity }],
+        },
+      });
+      if (res.statusCode !== 200) throw new Error(`order failed: ${res.body}`);
+      iccids.push(...(res.json<{ order: { iccids: string[] }[] }>().order[0]?.iccids ?? []));
+    }
+    for (const iccid of iccids) {
+      await events.installProfile(iccid, 'Installed');
+      await events.attach(iccid, { country: COUNTRIES[0] });
+    }
+    return iccids;
+  } finally {
+    await app.close();
+  }
+}
+
+/**
+ * Attaches, each eSIM to the other country than its last: as fast as the loops go, or paced at
+ * `rate` per second. Returns the events made per second.
+ */
+async function attaches(
+  network: SimulatedEvents,
+  iccids: readonly string[],
+  next: { n: number },
+  seconds: number,
+  rate?: number,
+): Promise<number> {
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let made = 0;
+  await Promise.all(
+    Array.from({ length: INGEST_LOOPS }, async () => {
+      for (;;) {
+        const k = made;
+        if (rate !== undefined) {
+          const due = started + (k / rate) * 1000;
+          if (due >= deadline) return;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        } else if (performance.now() >= deadline) {
+          return;
+        }
+        made += 1;
+        const i = next.n;
+        next.n += 1;
+        const iccid = iccids[i % iccids.length] ?? '';
+        // The first pass attached every eSIM to COUNTRIES[0]; each later pass swaps.
+        const country = COUNTRIES[(Math.floor(i / iccids.length) + 1) % 2] ?? 'FR';
+        await network.attach(iccid, { country });
+      }
+    }),
+  );
+  return made / ((performance.now() - started) / 1000);
+}
+
+async function main(): Promise<void> {
+  const kind = process.argv[2] ?? 'sqlite';
+  const seconds = envNumber('BENCH_DURATION', 10);
+  const rate = envNumber('BENCH_RATE', 1000);
+  const esims = envNumber('BENCH_ESIMS', 20_000);
+  const print = (line: string) => console.log(line);
+  const db0 = await database(kind);
+  const receiver = await startReceiverProcess();
+  const config = loadConfig({
+    DATABASE_URL: db0.url,
+    DATA_DIR: db0.dir,
+    LOG_LEVEL: 'silent',
+    DEMO_ON_FIRST_START: 'false',
+    // The delivery settings as the environment gives them (CALLBACK_CONCURRENCY, …).
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => name.startsWith('CALLBACK_')),
+    ),
+  });
+  const services = await openServices(config, { checkpointThread: kind === 'sqlite' });
+  const { deps } = services;
+  const log = { warn: (_: object, message: string) => print(`  warn: ${message}`) };
+  try {
+    const created = await createOrganisation(
+      { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
+      { name: 'Callback lag', callbackUrl: `${receiver.url}/hook`, callbackVersion: 'V3' },
+      (trx, org) =>
+        openAccount(trx, { organisationId: org.id, balance: 1e12, at: deps.clock.now() }),
+    );
+    const setupStarted = performance.now();
+    const iccids = await readyEsims(deps, created.apiKey, esims);
+    const network = createSimulatedEvents(deps, deps.random);
+    const drain = async () => {
+      const worker = createCallbackWorker(deps, log);
+      await worker.drain();
+      await worker.stop();
+    };
+    await drain(); // the first attachments' callbacks
+    print(
+      `callback-lag on ${kind}: ${iccids.length} eSIMs ready in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; ` +
+        `${seconds} s per phase; callback concurrency ${config.callbackConcurrency}, ${config.callbackOrgConcurrency} per organisation`,
+    );
+    const next = { n: iccids.length };
+    await attaches(network, iccids, next, 1); // warm-up
+    await drain();
+
+    // (1) and (2): ingestion alone, then with the worker delivering, alternated twice; best of each.
+    let alone = 0;
+    let delivering = 0;
+    for (let round = 0; round < 2; round += 1) {
+      alone = Math.max(alone, await attaches(network, iccids, next, seconds / 2));
+      await drain();
+      const worker = createCallbackWorker(deps, log);
+      worker.start();
+      delivering = Math.max(delivering, await attaches(network, iccids, next, seconds / 2));
+      await worker.stop();
+      await drain();
+    }
+    print(`| events/s, delivery off | ${alone.toFixed(0)} |`);
+    print(
+      `| events/s, delivery on | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %) |`,
+    );
+
+    // (3) paced: the delay from each callback's writing to its delivery.
+    const from = iso(deps.clock.now());
+    const worker = createCallbackWorker(deps, log);
+    worker.start();
+    const profile = await startProfile();
+    const paced = await attaches(network, iccids, next, seconds, rate);
+    await profile?.stop(`callback-lag-${kind}-paced`);
+    const stoppedAt = iso(deps.clock.now());
+    const backlog = await deps.store.db
+      .selectFrom('callback_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    const drained = performance.now();
+    while (
+      Number(
+        (
+          await deps.store.db
+            .selectFrom('callback_events')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', 'pending')
+            .executeTakeFirstOrThrow()
+        ).n,
+      ) > 0 &&
+      performance.now() - drained < 120_000
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await worker.stop();
+    const rows = await deps.store.db
+      .selectFrom('callback_events')
+      .select(['created_at', 'delivered_at', 'status'])
+      .where('created_at', '>=', from)
+      .where('created_at', '<=', stoppedAt)
+      .execute();
+    const delays = rows
+      .filter((r) => r.delivered_at !== null)
+      .map((r) => Date.parse(String(r.delivered_at)) - Date.parse(String(r.created_at)));
+    const undelivered = rows.length - delays.length;
+    print(`| events/s asked, made | ${rate}, ${paced.toFixed(0)} |`);
+    print(
+      `| callbacks written in the paced phase | ${rows.length} (${undelivered} not delivered) |`,
+    );
+    print(`| backlog when the events stopped | ${backlog.n} |`);
+    print(
+      `| delay to delivery, ms: median, p99, worst | ${quantile(delays, 0.5).toFixed(0)}, ${quantile(delays, 0.99).toFixed(0)}, ${Math.max(...delays).toFixed(0)} (target p99 < 1,000) |`,
+    );
+  } finally {
+    await services.close();
+    await receiver.kill('SIGTERM');
+    await db0.drop();
+  }
+}
+
+await main();

@@ -1,0 +1,43 @@
+// Prints where a CPU profile (.cpuprofile, as BENCH_PROFILE_DIR writes them) spent its time: the
+// functions with the most self time, and the files with the most time of their own.
+//   npx tsx bench/profile-top.ts <file.cpuprofile> [rows]
+import { readFileSync } from 'node:fs';
+
+interface Node {
+  readonly id: number;
+  readonly callFrame: { functionName: string; url: string; lineNumber: number };
+  readonly hitCount?: number;
+}
+
+const [file, rowsArg] = process.argv.slice(2);
+if (file === undefined) {
+  console.error('usage: npx tsx bench/profile-top.ts <file.cpuprofile> [rows]');
+  process.exit(2);
+}
+const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[] };
+const rows = Number(rowsArg ?? '25');
+const total = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
+const where = (url: string): string =>
+  url === ''
+    ? '(native)'
+    : url.replace(/^file:\/\//, '').replace(/^.*?\/(node_modules|src|bench)\//, '$1/');
+const byFunction = new Map<string, number>();
+const byFile = new Map<string, number>();
+for (const node of profile.nodes) {
+  const hits = node.hitCount ?? 0;
+  if (hits === 0) continue;
+  const { functionName, url, lineNumber } = node.callFrame;
+  const name = `${functionName === '' ? '(anonymous)' : functionName} ${where(url)}:${lineNumber + 1}`;
+  byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
+  const place = where(url).replace(/^(node_modules\/(@[^/]+\/)?[^/]+).*$/, '$1');
+  byFile.set(place, (byFile.get(place) ?? 0) + hits);
+}
+const top = (map: Map<string, number>): string[] =>
+  [...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, rows)
+    .map(([name, hits]) => `${((hits / total) * 100).toFixed(1).padStart(5)} %  ${name}`);
+console.log(`${total} samples\n\nself time by function:`);
+console.log(top(byFunction).join('\n'));
+console.log('\nself time by file (node_modules by package):');
+console.log(top(byFile).join('\n'));
