@@ -154,6 +154,34 @@ for (const kind of DATABASES) {
       });
     });
 
+    it('starts an ICCID search page at its key, not at the start or end of the prefix', async () => {
+      // SQLite starts an index range at one bound a side and checks any other bound on the same
+      // column row by row, under the same plan text: a next page bounded by both the prefix and
+      // its key read every match before the key (91 ms at 1M eSIMs against 3.6 ms at 10k).
+      const org = await t.createOrg();
+      const db = t.deps.store.db;
+      const key = '8944000000000000014';
+      const boundsOf = async (search: Parameters<typeof searchEsims>[2]) => {
+        const [read] = await statementsOf(db, (d) => searchEsims(d, org.id, search));
+        assert.ok(read !== undefined);
+        const lower = read.sql.match(/"iccid" >=? (\?|\$\d+)/g) ?? [];
+        const upper = read.sql.match(/"iccid" < (\?|\$\d+)/g) ?? [];
+        return { lower: lower.length, upper: upper.length, parameters: read.parameters };
+      };
+      const after = await boundsOf({ prefix: '8944', limit: 50, after: key });
+      assert.deepEqual([after.lower, after.upper], [1, 1]);
+      assert.ok(after.parameters.includes(key));
+      assert.ok(!after.parameters.includes('8944'), 'the prefix no longer bounds the range');
+      const before = await boundsOf({ prefix: '8944', limit: 50, before: key });
+      assert.deepEqual([before.lower, before.upper], [1, 1]);
+      assert.ok(before.parameters.includes(key));
+      assert.ok(!before.parameters.includes('8945'), "the prefix's end no longer bounds it");
+      // A key outside the prefix leaves the prefix's bound.
+      const outside = await boundsOf({ prefix: '8944', limit: 50, after: '12' });
+      assert.ok(outside.parameters.includes('8944'));
+      assert.ok(!outside.parameters.includes('12'));
+    });
+
     it('reads each list through its index, sorting nothing', async () => {
       const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });
       for (let i = 0; i < 3; i += 1) await event(org);

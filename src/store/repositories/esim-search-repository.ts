@@ -40,17 +40,22 @@ export async function searchEsims(
   organisationId: string,
   search: EsimSearch,
 ): Promise<EsimSearchPage> {
+  // One bound a side: SQLite starts an index range at one lower bound and ends it at one upper
+  // bound, checking any other bound on the same column row by row. A key inside the prefix's
+  // range therefore replaces the range's bound on its side (a key is always past the prefix's
+  // start: it was read from a page of the same search), so a next page starts at its key, not at
+  // the prefix's first ICCID.
   const end = prefixEnd(search.prefix);
-  let base = db
+  const base = db
     .selectFrom('esims')
     .selectAll()
     .where('organisation_id', '=', organisationId)
-    .where('iccid', '>=', search.prefix)
     .where('seq', 'is not', null);
-  if (end !== undefined) base = base.where('iccid', '<', end);
   if (search.before !== undefined) {
+    const upper = end !== undefined && end < search.before ? end : search.before;
     const rows = await base
-      .where('iccid', '<', search.before)
+      .where('iccid', '>=', search.prefix)
+      .where('iccid', '<', upper)
       .orderBy('organisation_id', 'desc')
       .orderBy('iccid', 'desc')
       .limit(search.limit + 1)
@@ -59,8 +64,11 @@ export async function searchEsims(
     const page = rows.slice(0, search.limit).map(esimOf).reverse();
     return { esims: page, earlier, later: true };
   }
-  const from = search.after === undefined ? base : base.where('iccid', '>', search.after);
-  const rows = await from
+  const from =
+    search.after !== undefined && search.after >= search.prefix
+      ? base.where('iccid', '>', search.after)
+      : base.where('iccid', '>=', search.prefix);
+  const rows = await (end === undefined ? from : from.where('iccid', '<', end))
     .orderBy('organisation_id')
     .orderBy('iccid')
     .limit(search.limit + 1)
