@@ -34,6 +34,8 @@ const BUNDLE = 'bench_growth_unit';
 const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS_PER_STATEMENT = 1000;
 const ORDERS_MEASURED = Number(process.env['BENCH_ORDERS'] ?? '2000');
+/** Batches with units left at every size (the rest are used up). */
+const KEPT_LEFT = 50;
 
 async function target(
   kind: string,
@@ -215,10 +217,40 @@ async function main(): Promise<void> {
     await profile?.stop(`orders-${kind}-${label}`);
     return { rate: n / seconds, cpuUs: (d.user + d.system) / n };
   };
+  /**
+   * The units the measured orders bought are used up, as an assign: true order's are, so the
+   * inventory read at each size holds the used-up batches and KEPT_LEFT with units left.
+   */
+  const useUp = async () => {
+    await db
+      .updateTable('inventory_batches')
+      .set({ remaining: 0 })
+      .where('organisation_id', '=', org.id)
+      .where('remaining', '>', 0)
+      .where('order_reference', 'not like', 'left-%')
+      .where('order_reference', 'not like', 'kept-%')
+      .execute();
+  };
   // Compiled and warm before the empty organisation's figure, as at every later size.
   await ordersPerSecond('warm-up');
   const empty = await ordersPerSecond('empty');
   const emptyRate = empty.rate;
+  await useUp();
+  await db
+    .insertInto('inventory_batches')
+    .values(
+      Array.from({ length: KEPT_LEFT }, (_, i) => ({
+        organisation_id: org.id,
+        bundle_name: BUNDLE,
+        order_reference: `kept-${i}`,
+        total: 2,
+        remaining: 1,
+        expiry: new Date(deps.clock.now().getTime() + 300 * 86_400_000).toISOString(),
+        created_at: now(),
+        source_batch_id: null,
+      })),
+    )
+    .execute();
   const print = (line: string) => process.stdout.write(`${line}\n`);
   print(
     `growth benchmark on ${kind}; orders/s on the empty organisation: ${emptyRate.toFixed(0)} (${empty.cpuUs.toFixed(0)} µs CPU per order)`,
@@ -410,6 +442,7 @@ async function main(): Promise<void> {
       print(`| ${label} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} |`);
     }
     const orders = await ordersPerSecond(String(size));
+    await useUp();
     const bytes = await db0.bytes(db);
     print(
       `| orders/s (8 at a time) | ${orders.rate.toFixed(0)} (${((orders.rate / emptyRate) * 100).toFixed(0)} % of empty) | |`,
