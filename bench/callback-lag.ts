@@ -13,11 +13,15 @@
 // p99 delay under 1 s, and (2) at least 90 % of (1).
 //
 //   npx tsx bench/callback-lag.ts [sqlite|postgres]     (BENCH_DURATION seconds per phase, 10;
-//   BENCH_RATE events/s, 1000; BENCH_ESIMS, 20000)
+//   BENCH_RATE events/s, 1000; BENCH_ESIMS, 20000; BENCH_DELIVERY=process: the delivery worker in
+//   a second process on the same database, as a second instance runs it, callback-lag-worker.ts)
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
@@ -163,7 +167,7 @@ async function main(): Promise<void> {
   const print = (line: string) => console.log(line);
   const db0 = await database(kind);
   const receiver = await startReceiverProcess();
-  const config = loadConfig({
+  const env = {
     DATABASE_URL: db0.url,
     DATA_DIR: db0.dir,
     LOG_LEVEL: 'silent',
@@ -172,10 +176,38 @@ async function main(): Promise<void> {
     ...Object.fromEntries(
       Object.entries(process.env).filter(([name]) => name.startsWith('CALLBACK_')),
     ),
-  });
+  };
+  const config = loadConfig(env);
   const services = await openServices(config, { checkpointThread: kind === 'sqlite' });
   const { deps } = services;
   const log = { warn: (_: object, message: string) => print(`  warn: ${message}`) };
+  /** The delivery worker on this event loop, as `esim serve` runs it, or in a second process. */
+  const startDelivery = async (): Promise<{ stop(): Promise<void> }> => {
+    if (process.env['BENCH_DELIVERY'] !== 'process') {
+      const worker = createCallbackWorker(deps, log);
+      worker.start();
+      return worker;
+    }
+    const masterKey = config.masterKey?.toString('hex');
+    const child = fork(fileURLToPath(new URL('./callback-lag-worker.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      env: {
+        ...process.env,
+        BENCH_WORKER_ENV: JSON.stringify({
+          ...env,
+          ...(masterKey === undefined ? {} : { MASTER_KEY: masterKey }),
+        }),
+      },
+    });
+    await once(child, 'message');
+    return {
+      async stop() {
+        const exited = once(child, 'exit');
+        child.send('stop');
+        await exited;
+      },
+    };
+  };
   try {
     const created = await createOrganisation(
       { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
@@ -206,8 +238,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < 2; round += 1) {
       alone = Math.max(alone, await attaches(network, iccids, next, seconds / 2));
       await drain();
-      const worker = createCallbackWorker(deps, log);
-      worker.start();
+      const worker = await startDelivery();
       delivering = Math.max(delivering, await attaches(network, iccids, next, seconds / 2));
       await worker.stop();
       await drain();
@@ -219,8 +250,7 @@ async function main(): Promise<void> {
 
     // (3) paced: the delay from each callback's writing to its delivery.
     const from = iso(deps.clock.now());
-    const worker = createCallbackWorker(deps, log);
-    worker.start();
+    const worker = await startDelivery();
     const profile = await startProfile();
     const paced = await attaches(network, iccids, next, seconds, rate);
     await profile?.stop(`callback-lag-${kind}-paced`);
