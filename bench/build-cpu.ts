@@ -23,7 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { median, num, ratioCell } from './figures.js';
+import { envInteger, median, num, ratioCell } from './figures.js';
 import type { Block, BlockDone } from './version-cpu-client.js';
 
 const TARGET = 1.03;
@@ -313,13 +313,6 @@ export async function runBuildCpuBenchmark(options: BuildCpuOptions): Promise<bo
   }
 }
 
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [a, b] = process.argv.slice(2);
   const database = process.env['BENCH_DATABASE'] ?? 'sqlite';
@@ -333,10 +326,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await runBuildCpuBenchmark({
     trees: [a, b],
     database,
-    rounds: envNumber('BENCH_ROUNDS', 20),
-    block: envNumber('BENCH_BLOCK', 500_000),
-    warmup: envNumber('BENCH_WARMUP_REQUESTS', 2000),
-    concurrency: envNumber('BENCH_CONCURRENCY', 8),
+    rounds: envInteger('BENCH_ROUNDS', 20),
+    block: envInteger('BENCH_BLOCK', 500_000),
+    warmup: envInteger('BENCH_WARMUP_REQUESTS', 2000),
+    concurrency: envInteger('BENCH_CONCURRENCY', 8),
     operations: (process.env['BENCH_OPERATIONS'] ?? '').split(',').filter((s) => s !== ''),
     print: (line) => console.log(line),
   });

@@ -24,10 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
-import type { AppDeps } from '../src/deps.js';
 import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
@@ -35,11 +33,13 @@ import { createSimulatedEvents } from '../src/network/simulated-events.js';
 import type { SimulatedEvents } from '../src/network/simulated-events.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
+import { readyEsims } from './callbacks.js';
 import { quantile } from './figures.js';
 import { startProfile } from './profile.js';
 
 const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const INGEST_LOOPS = 4;
+// readyEsims attaches every eSIM in FR first.
 const COUNTRIES = ['FR', 'DE'] as const;
 
 function envNumber(name: string, fallback: number): number {
@@ -78,46 +78,6 @@ async function database(
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** `count` eSIMs bought through the order endpoint, installed and attached in the first country. */
-async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise<string[]> {
-  const app = await buildApp(deps, { logLevel: 'silent' });
-  const events = createSimulatedEvents(deps, deps.random);
-  try {
-    const catalogue = (
-      await app.inject({
-        method: 'GET',
-        url: '/v2.1/catalogue?countries=FR&orderBy=dataAmount&perPage=500',
-        headers: { 'x-api-key': apiKey },
-      })
-    ).json<{ name: string; dataAmount: number; unlimited: boolean }[]>();
-    const bundle = catalogue.find((b) => !b.unlimited && b.dataAmount >= 1000);
-    if (bundle === undefined) throw new Error('no 1 GB bundle for FR in the catalogue');
-    const iccids: string[] = [];
-    while (iccids.length < count) {
-      const quantity = Math.min(1000, count - iccids.length);
-      const res = await app.inject({
-        method: 'POST',
-        url: '/v2.1/orders',
-        headers: { 'x-api-key': apiKey },
-        payload: {
-          type: 'transaction',
-          assign: true,
-          order: [{ type: 'bundle', item: bundle.name, quantity }],
-        },
-      });
-      if (res.statusCode !== 200) throw new Error(`order failed: ${res.body}`);
-      iccids.push(...(res.json<{ order: { iccids: string[] }[] }>().order[0]?.iccids ?? []));
-    }
-    for (const iccid of iccids) {
-      await events.installProfile(iccid, 'Installed');
-      await events.attach(iccid, { country: COUNTRIES[0] });
-    }
-    return iccids;
-  } finally {
-    await app.close();
-  }
 }
 
 /**

@@ -61,8 +61,11 @@ async function createOrg(
   return { id: created.id, apiKey: created.apiKey };
 }
 
-/** eSIMs bought through the order endpoint (a 1 GB FR bundle each), installed and attached. */
-async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise<string[]> {
+/**
+ * eSIMs bought through the order endpoint (a 1 GB FR bundle each, at most 1,000 an order),
+ * installed and attached in FR. Also used by callback-lag.ts.
+ */
+export async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise<string[]> {
   const app = await buildApp(deps, { logLevel: 'silent' });
   const events = createSimulatedEvents(deps, deps.random);
   try {
@@ -75,18 +78,22 @@ async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise
     ).json() as { name: string; dataAmount: number; unlimited: boolean }[];
     const bundle = catalogue.find((b) => !b.unlimited && b.dataAmount >= 1000);
     if (bundle === undefined) throw new Error('no 1 GB bundle for FR in the catalogue');
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v2.1/orders',
-      headers: { 'x-api-key': apiKey },
-      payload: {
-        type: 'transaction',
-        assign: true,
-        order: [{ type: 'bundle', item: bundle.name, quantity: count }],
-      },
-    });
-    if (res.statusCode !== 200) throw new Error(`order failed: ${res.body}`);
-    const iccids = (res.json() as { order: { iccids: string[] }[] }).order[0]?.iccids ?? [];
+    const iccids: string[] = [];
+    while (iccids.length < count) {
+      const quantity = Math.min(1000, count - iccids.length);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2.1/orders',
+        headers: { 'x-api-key': apiKey },
+        payload: {
+          type: 'transaction',
+          assign: true,
+          order: [{ type: 'bundle', item: bundle.name, quantity }],
+        },
+      });
+      if (res.statusCode !== 200) throw new Error(`order failed: ${res.body}`);
+      iccids.push(...((res.json() as { order: { iccids: string[] }[] }).order[0]?.iccids ?? []));
+    }
     for (const iccid of iccids) {
       await events.installProfile(iccid, 'Installed');
       await events.attach(iccid, { country: 'FR' });

@@ -1,4 +1,4 @@
-// Small statistics the CPU benchmarks share (version-cpu.ts, build-cpu.ts).
+// Small statistics and settings the CPU benchmarks share (version-cpu.ts, build-cpu.ts).
 
 export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -26,4 +26,12 @@ export function ratioCell(
     median: mid,
     text: `${mid.toFixed(3)} (${quantile(ratios, 0.25).toFixed(3)} to ${quantile(ratios, 0.75).toFixed(3)})`,
   };
+}
+
+/** A positive whole number from the environment, or the fallback when unset. */
+export function envInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
 }

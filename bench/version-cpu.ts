@@ -32,7 +32,7 @@ import { BUILT_IN_GROUPS } from '../src/domain/catalogue/naming.js';
 import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
-import { median, num, quantile } from './figures.js';
+import { envInteger, median, num, quantile } from './figures.js';
 import type { Block, BlockDone } from './version-cpu-client.js';
 
 const TARGET = 1.1;
@@ -328,13 +328,6 @@ export async function runVersionCpuBenchmark(options: VersionCpuOptions): Promis
   }
 }
 
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
 export function versionCpuOptionsFromEnv(print: (line: string) => void): VersionCpuOptions {
   const operations = (process.env['BENCH_OPERATIONS'] ?? '').split(',').filter((s) => s !== '');
   const unknown = operations.filter((key) => !OPERATIONS.some((op) => op.key === key));
@@ -345,12 +338,12 @@ export function versionCpuOptionsFromEnv(print: (line: string) => void): Version
   }
   const fixed = process.env['BENCH_REQUESTS'];
   return {
-    rounds: envNumber('BENCH_ROUNDS', 20),
-    ...(fixed === undefined || fixed === '' ? {} : { requests: envNumber('BENCH_REQUESTS', 1) }),
+    rounds: envInteger('BENCH_ROUNDS', 20),
+    ...(fixed === undefined || fixed === '' ? {} : { requests: envInteger('BENCH_REQUESTS', 1) }),
     // A quarter of a second: several collections of the old generation in every block.
-    block: envNumber('BENCH_BLOCK', 250_000),
-    warmup: envNumber('BENCH_WARMUP_REQUESTS', 1000),
-    concurrency: envNumber('BENCH_CONCURRENCY', 8),
+    block: envInteger('BENCH_BLOCK', 250_000),
+    warmup: envInteger('BENCH_WARMUP_REQUESTS', 1000),
+    concurrency: envInteger('BENCH_CONCURRENCY', 8),
     operations,
     print,
   };
