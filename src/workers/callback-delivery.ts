@@ -91,8 +91,9 @@ async function turn(
     at: iso(ctx.clock.now()),
   });
   let worked = lapsed > 0;
+  state.claimAgain = true;
   for (;;) {
-    if (!state.stopping && state.queue.length <= ctx.concurrency / 2) {
+    if (!state.stopping && state.claimAgain && state.queue.length <= ctx.concurrency / 2) {
       const room = ctx.batchSize - state.queue.length - state.inFlight.size;
       if (room > 0 && (await claim(ctx, state, room)) > 0) worked = true;
     }
@@ -102,13 +103,17 @@ async function turn(
       if (state.queue.length === 0 || state.stopping) return worked;
       continue;
     }
-    // Wait for a send to end, or for the poll interval: a receiver that never answers holds its
-    // own sends until their timeout, never another organisation's next claim.
+    // Wait for a send to end, for outcomes to be recorded (room under the caps again), or for
+    // the poll interval (events that came due meanwhile): a receiver that never answers holds
+    // its own sends until their timeout, never another organisation's next claim.
     let cancel: (() => void) | undefined;
     const tick = new Promise<void>((resolve) => {
-      cancel = ctx.wallClock.setTimer(ctx.deps.config.callbackWorkerIntervalMs, resolve);
+      cancel = ctx.wallClock.setTimer(ctx.deps.config.callbackWorkerIntervalMs, () => {
+        state.claimAgain = true;
+        resolve();
+      });
     });
-    await Promise.race([...state.inFlight, tick]);
+    await Promise.race([...state.inFlight, tick, writer.recorded()]);
     cancel?.();
     writer.soon();
     if (state.stopping) return worked;

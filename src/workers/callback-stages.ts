@@ -49,6 +49,13 @@ export interface DeliveryState {
   readonly inFlight: Set<Promise<void>>;
   /** Outcomes waiting to be recorded. */
   outcomes: Outcome[];
+  /**
+   * Whether a claim may find anything. A claim that leased fewer events than it asked for found
+   * every organisation at its cap or nothing due: claiming again before outcomes have been
+   * recorded (which frees room under the caps) or the poll interval has passed would only repeat
+   * that empty transaction.
+   */
+  claimAgain: boolean;
   /** Set by stop(): claim nothing more, send nothing more from the queue. */
   stopping: boolean;
 }
@@ -57,6 +64,7 @@ export const emptyState = (): DeliveryState => ({
   queue: [],
   inFlight: new Set(),
   outcomes: [],
+  claimAgain: true,
   stopping: false,
 });
 
@@ -77,6 +85,7 @@ export async function claim(
   for (const event of events) {
     state.queue.push({ event, target: targets.get(event.organisationId), leaseUntil });
   }
+  state.claimAgain = events.length === limit;
   return events.length;
 }
 

@@ -12,6 +12,8 @@ const FLUSH_DELAY_MS = 5;
 export interface OutcomeWriter {
   /** Writes once a batch has gathered, or a few milliseconds after the first outcome. */
   soon(): void;
+  /** Settles when the next batch of outcomes has been written (room under the caps again). */
+  recorded(): Promise<void>;
   /** Waits until every outcome so far is written. */
   flush(): Promise<void>;
 }
@@ -22,6 +24,8 @@ export function createOutcomeWriter(
   log: Pick<WorkerLog, 'warn'>,
 ): OutcomeWriter {
   let writing: Promise<void> | undefined;
+  // One promise for every waiter on the next write, settled when it ends.
+  let next: { promise: Promise<void>; settle: () => void } | undefined;
   let cancelTimer: (() => void) | undefined;
 
   async function write(): Promise<void> {
@@ -30,10 +34,14 @@ export function createOutcomeWriter(
       state.outcomes = [];
       try {
         await recordDeliveryOutcomes(ctx.deps, batch);
+        // Recorded outcomes free room under the organisations' caps: a claim may find more.
+        state.claimAgain = true;
       } catch (error) {
         // The rows stay leased; when the lease lapses they are delivered again (at least once).
         log.warn({ err: error, events: batch.length }, 'could not record callback outcomes');
       }
+      next?.settle();
+      next = undefined;
     }
   }
 
@@ -49,6 +57,16 @@ export function createOutcomeWriter(
     soon() {
       if (state.outcomes.length >= ctx.concurrency / 2) now();
       else cancelTimer ??= ctx.wallClock.setTimer(FLUSH_DELAY_MS, now);
+    },
+    recorded() {
+      if (next === undefined) {
+        let settle = (): void => undefined;
+        const promise = new Promise<void>((resolve) => {
+          settle = resolve;
+        });
+        next = { promise, settle };
+      }
+      return next.promise;
     },
     async flush() {
       for (;;) {

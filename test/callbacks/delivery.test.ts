@@ -29,6 +29,7 @@ for (const kind of DATABASES) {
         callbackTimeoutMs: 400,
         // One organisation may fill the worker here (the stop test wants every slot under way);
         // the cap per organisation has its own test (fairness.test.ts).
+        callbackConcurrency: 16,
         callbackOrgConcurrency: 16,
         // A send that times out on a loaded machine backs the endpoint off; never for long here.
         callbackBackoffMaxSeconds: 1,

@@ -22,6 +22,7 @@ import { consoleTables } from './024-console.js';
 import { orderTimes } from './025-order-times.js';
 import { esimFilters } from './026-esim-filters.js';
 import { esimDeletions } from './027-esim-deletions.js';
+import { callbackWrites } from './028-callback-writes.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -52,5 +53,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '025-order-times': orderTimes(),
     '026-esim-filters': esimFilters(dialect),
     '027-esim-deletions': esimDeletions(dialect),
+    '028-callback-writes': callbackWrites(dialect),
   };
 }

@@ -145,9 +145,14 @@ const TURNS_PER_CLAIM = 64;
  * its room under that cap. So one organisation's backlog or silent endpoint holds at most
  * `perOrganisation` deliveries and never the others' turn.
  *
- * On PostgreSQL the organisations' rows are locked with SKIP LOCKED for the claim, so two
- * instances never claim for the same organisation at once and the cap holds across instances;
- * SQLite serialises writers, which gives the same guarantee.
+ * On PostgreSQL an organisation is claimed for under a transaction-scoped advisory lock, taken
+ * with try (an organisation another instance is claiming for is skipped), and its in-flight count
+ * is read again once the lock is held: so two instances never claim for the same organisation at
+ * once and the cap holds across instances. Not a row lock on `callback_endpoints`: every usage
+ * or attach that queues a callback updates that row's counters in its own transaction, and a
+ * claim that skipped locked rows found a busy organisation's row locked nearly always, so its
+ * callbacks waited while its traffic lasted. SQLite serialises writers, which gives the same
+ * guarantee.
  */
 export async function claimDueEvents(
   db: Db,
@@ -155,7 +160,7 @@ export async function claimDueEvents(
   claim: Claim,
 ): Promise<CallbackEvent[]> {
   return db.transaction().execute(async (trx) => {
-    const turns = await trx
+    const candidates = await trx
       .selectFrom('callback_endpoints')
       .select(['organisation_id', 'in_flight'])
       // Spelled literally, so SQLite reads the partial index of organisations with open events.
@@ -165,8 +170,8 @@ export async function claimDueEvents(
       .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]))
       .orderBy('served_at')
       .limit(TURNS_PER_CLAIM)
-      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
       .execute();
+    const turns = dialect === 'postgres' ? await lockedTurns(trx, claim, candidates) : candidates;
     const claimed: CallbackEventRow[] = [];
     const served: string[] = [];
     for (const turn of turns) {
@@ -189,6 +194,43 @@ export async function claimDueEvents(
     }
     return claimed.map(callbackEventOf);
   });
+}
+
+/** Namespace of the claims' advisory locks (pg_try_advisory_xact_lock(namespace, key)). */
+const CLAIM_LOCKS = 0x65_53_49_4d;
+
+/**
+ * PostgreSQL: the candidates whose claim lock this transaction obtained, in their turn order,
+ * with their in-flight counts as committed now (a later statement, so a later snapshot than the
+ * candidates': another instance may have claimed for one of them and committed meanwhile).
+ */
+async function lockedTurns(
+  trx: Executor,
+  claim: Claim,
+  candidates: readonly { organisation_id: string; in_flight: number | string }[],
+): Promise<{ organisation_id: string; in_flight: number | string }[]> {
+  if (candidates.length === 0) return [];
+  const ids = candidates.map((c) => c.organisation_id);
+  const locked = await sql<{ organisation_id: string }>`
+    select c.organisation_id from unnest(${ids}::text[]) as c(organisation_id)
+    where pg_try_advisory_xact_lock(${CLAIM_LOCKS}, hashtext(c.organisation_id))`.execute(trx);
+  if (locked.rows.length === 0) return [];
+  const fresh = await trx
+    .selectFrom('callback_endpoints')
+    .select(['organisation_id', 'in_flight'])
+    .where(
+      'organisation_id',
+      'in',
+      locked.rows.map((r) => r.organisation_id),
+    )
+    .where('in_flight', '<', claim.perOrganisation)
+    .where('paused_at', 'is', null)
+    .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]))
+    .execute();
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return fresh.sort(
+    (a, b) => (order.get(a.organisation_id) ?? 0) - (order.get(b.organisation_id) ?? 0),
+  );
 }
 
 /**
