@@ -499,7 +499,16 @@ async function main(): Promise<void> {
   print(`\nRSS at the end: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB`);
   await app.close();
   await opened.close();
-  await db0.drop();
+  if (process.env['BENCH_KEEP_DATABASE'] === '1') {
+    print(`database kept (BENCH_KEEP_DATABASE=1): ${describeTarget(db0.target)}`);
+  } else {
+    await db0.drop();
+  }
+}
+
+/** Where the database is, to look into it afterwards (EXPLAIN, sizes). */
+function describeTarget(t: DatabaseTarget): string {
+  return t.kind === 'postgres' ? t.url : t.path;
 }
 
 await main();
