@@ -36,19 +36,12 @@ import type { SimulatedEvents } from '../src/network/simulated-events.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';
-import { quantile } from './figures.js';
+import { envInteger, quantile } from './figures.js';
 import { startProfile } from './profile.js';
 
 const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // readyEsims attaches every eSIM in FR first.
 const COUNTRIES = ['FR', 'DE'] as const;
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-}
 
 async function database(
   kind: string,
@@ -123,10 +116,10 @@ async function attaches(
 
 async function main(): Promise<void> {
   const kind = process.argv[2] ?? 'sqlite';
-  const seconds = envNumber('BENCH_DURATION', 10);
-  const rate = envNumber('BENCH_RATE', 1000);
-  const esims = envNumber('BENCH_ESIMS', 20_000);
-  const loops = envNumber('BENCH_INGEST_LOOPS', 4);
+  const seconds = envInteger('BENCH_DURATION', 10);
+  const rate = envInteger('BENCH_RATE', 1000);
+  const esims = envInteger('BENCH_ESIMS', 20_000);
+  const loops = envInteger('BENCH_INGEST_LOOPS', 4);
   const print = (line: string) => console.log(line);
   const db0 = await database(kind);
   const receiver = await startReceiverProcess();

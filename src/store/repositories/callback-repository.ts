@@ -160,14 +160,9 @@ export async function claimDueEvents(
   claim: Claim,
 ): Promise<CallbackEvent[]> {
   return db.transaction().execute(async (trx) => {
-    const candidates = await trx
-      .selectFrom('callback_endpoints')
-      .select(['organisation_id', 'in_flight'])
+    const candidates = await servable(trx, claim)
       // Spelled literally, so SQLite reads the partial index of organisations with open events.
       .where(sql<boolean>`open_events > 0`)
-      .where('in_flight', '<', claim.perOrganisation)
-      .where('paused_at', 'is', null)
-      .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]))
       .orderBy('served_at')
       .limit(TURNS_PER_CLAIM)
       .execute();
@@ -196,6 +191,16 @@ export async function claimDueEvents(
   });
 }
 
+/** The organisations a claim may serve: under their cap, neither paused nor backed off. */
+function servable(trx: Executor, claim: Claim) {
+  return trx
+    .selectFrom('callback_endpoints')
+    .select(['organisation_id', 'in_flight'])
+    .where('in_flight', '<', claim.perOrganisation)
+    .where('paused_at', 'is', null)
+    .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]));
+}
+
 /** Namespace of the claims' advisory locks (pg_try_advisory_xact_lock(namespace, key)). */
 const CLAIM_LOCKS = 0x65_53_49_4d;
 
@@ -215,17 +220,12 @@ async function lockedTurns(
     select c.organisation_id from unnest(${ids}::text[]) as c(organisation_id)
     where pg_try_advisory_xact_lock(${CLAIM_LOCKS}, hashtext(c.organisation_id))`.execute(trx);
   if (locked.rows.length === 0) return [];
-  const fresh = await trx
-    .selectFrom('callback_endpoints')
-    .select(['organisation_id', 'in_flight'])
+  const fresh = await servable(trx, claim)
     .where(
       'organisation_id',
       'in',
       locked.rows.map((r) => r.organisation_id),
     )
-    .where('in_flight', '<', claim.perOrganisation)
-    .where('paused_at', 'is', null)
-    .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]))
     .execute();
   const order = new Map(ids.map((id, i) => [id, i]));
   return fresh.sort(
