@@ -1,12 +1,16 @@
 // Prints where a CPU profile (.cpuprofile, as BENCH_PROFILE_DIR writes them) spent its time: the
 // functions with the most self time, and the files with the most time of their own.
 //   npx tsx bench/profile-top.ts <file.cpuprofile> [rows]
+// With BENCH_PROFILE_UNDER="name=part,part;name=part" it also prints, for each name, the share of
+// samples whose stack passes through a file whose path contains one of its parts (time spent
+// under that code, callees included), and the share under none of them.
 import { readFileSync } from 'node:fs';
 
 interface Node {
   readonly id: number;
   readonly callFrame: { functionName: string; url: string; lineNumber: number };
   readonly hitCount?: number;
+  readonly children?: readonly number[];
 }
 
 const [file, rowsArg] = process.argv.slice(2);
@@ -41,3 +45,30 @@ console.log(`${total} samples\n\nself time by function:`);
 console.log(top(byFunction).join('\n'));
 console.log('\nself time by file (node_modules by package):');
 console.log(top(byFile).join('\n'));
+
+const under = (process.env['BENCH_PROFILE_UNDER'] ?? '')
+  .split(';')
+  .filter((group) => group.includes('='))
+  .map((group) => {
+    const [name = '', parts = ''] = group.split('=');
+    return { name, parts: parts.split(',').filter((part) => part !== '') };
+  });
+if (under.length > 0) {
+  // Each node's first matching group is inherited by its callees; the first group on the stack
+  // (nearest the root) wins.
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const sums = new Map<string, number>();
+  const walk = (id: number, group: string | undefined): void => {
+    const node = byId.get(id);
+    if (node === undefined) return;
+    const own =
+      group ?? under.find((g) => g.parts.some((part) => node.callFrame.url.includes(part)))?.name;
+    const key = own ?? '(none of them)';
+    sums.set(key, (sums.get(key) ?? 0) + (node.hitCount ?? 0));
+    for (const child of node.children ?? []) walk(child, own);
+  };
+  const root = profile.nodes[0];
+  if (root !== undefined) walk(root.id, undefined);
+  console.log('\ntime under (callees included):');
+  console.log(top(sums).join('\n'));
+}

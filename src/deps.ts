@@ -15,6 +15,7 @@ import type { RateLimits } from './rate-limits/limiter.js';
 import type { KeyCipher } from './security/api-keys.js';
 import type { ApiKeyCache } from './security/key-cache.js';
 import type { Store } from './store/database.js';
+import type { InsertSignal } from './store/insert-signal.js';
 import type { WriteCounter } from './store/write-watch.js';
 
 /**
@@ -29,6 +30,11 @@ export interface AppDeps {
    * answer cache can tell that nothing changed since it read; absent, nothing may be cached on it.
    */
   readonly writes?: WriteCounter;
+  /**
+   * Fires when this process inserts callback events (store/insert-signal.ts), so the delivery
+   * worker starts at once instead of at its next poll; absent, it only polls.
+   */
+  readonly callbackQueued?: InsertSignal;
   readonly clock: Clock;
   /**
    * Real time, for leases, timeouts and waits on other systems; the simulator never moves it.

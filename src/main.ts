@@ -28,6 +28,7 @@ import { startMetricsServer } from './http/metrics-server.js';
 import { startGate } from './http/starting.js';
 import { queryTimingPlugin } from './store/query-timing.js';
 import { withPlugins } from './store/store-plugins.js';
+import { insertSignal } from './store/insert-signal.js';
 import { writeCounter } from './store/write-watch.js';
 import { createKeyCipher } from './security/api-keys.js';
 import { createApiKeyCache } from './security/key-cache.js';
@@ -88,13 +89,19 @@ export async function openServices(
     (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
   const wallClock = options.wallClock ?? systemWallClock;
   const metrics = createMetrics({ store: opened, clock });
-  // One handle that counts writes (the eSIM answers held in memory) and times statements, and one
-  // group writer on it, which reports its batches.
+  // One handle that counts writes (the eSIM answers held in memory), signals new callback events
+  // (the delivery worker) and times statements, and one group writer on it, which reports its
+  // batches.
   const counter = writeCounter();
   const writes = counter.writes;
+  const callbacksQueued = insertSignal('callback_events');
   const store = withPlugins(
     opened,
-    [counter.plugin, queryTimingPlugin((seconds) => metrics.observeQuery(seconds))],
+    [
+      counter.plugin,
+      callbacksQueued.plugin,
+      queryTimingPlugin((seconds) => metrics.observeQuery(seconds)),
+    ],
     metrics.groupCommit,
   );
   if (options.deferSeed !== true) {
@@ -113,6 +120,7 @@ export async function openServices(
     config,
     store,
     writes,
+    callbackQueued: callbacksQueued.signal,
     clock,
     wallClock,
     random,

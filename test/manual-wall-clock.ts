@@ -35,6 +35,12 @@ export class ManualWallClock implements WallClock {
     return this.pending.filter((p) => !p.cancelled).length;
   }
 
+  /** Milliseconds from now until the first timer set falls due, or undefined when none is. */
+  get nextDue(): number | undefined {
+    const live = this.pending.filter((p) => !p.cancelled);
+    return live.length === 0 ? undefined : Math.min(...live.map((p) => p.at)) - this.ms;
+  }
+
   /** Moves time forward, firing due timers in the order they fall due. */
   advance(ms: number): void {
     this.ms += ms;

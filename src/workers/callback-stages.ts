@@ -13,6 +13,7 @@ import { addSeconds, iso } from '../clock.js';
 import type { AppDeps } from '../deps.js';
 import { claimDeliveries } from '../domain/callbacks/delivery-queue.js';
 import type { CallbackOutcome, Metrics } from '../metrics/metrics.js';
+import type { InsertSignal } from '../store/insert-signal.js';
 
 // The claim and act stages of callback delivery. Each is a plain function of the worker's
 // context (what never changes while it runs) and the state it hands between stages (the local
@@ -27,6 +28,8 @@ export interface DeliveryContext {
   readonly wallClock: WallClock;
   readonly transport: CallbackTransport;
   readonly instanceId: string;
+  /** Fires when this process queues callback events; absent, the worker only polls. */
+  readonly queued: InsertSignal | undefined;
   readonly concurrency: number;
   /** How many events a claim may hold locally, queued or under way. */
   readonly batchSize: number;
