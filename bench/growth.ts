@@ -503,7 +503,16 @@ async function main(): Promise<void> {
       `\nGET /v2.1/inventory with ${left} batches with units left, over a socket: ${(received / 1e6).toFixed(1)} MB in ${(wall / 1000).toFixed(2)} s (${((d.user + d.system) / 1e6).toFixed(2)} s CPU, the reading client's included); RSS ${(rssBefore / 1048576).toFixed(0)} MiB before, ${(rssPeak / 1048576).toFixed(0)} MiB at most during it`,
     );
   }
-  print(`\nRSS at the end: ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB`);
+  const snapshotPath = process.env['BENCH_HEAP_SNAPSHOT'];
+  if (snapshotPath !== undefined && snapshotPath !== '') {
+    const { writeHeapSnapshot } = await import('node:v8');
+    print(`heap snapshot: ${writeHeapSnapshot(snapshotPath)}`);
+  }
+  const memory = process.memoryUsage();
+  const mib = (bytes: number) => (bytes / 1048576).toFixed(0);
+  print(
+    `\nRSS at the end: ${mib(memory.rss)} MiB (JavaScript heap ${mib(memory.heapUsed)} MiB used of ${mib(memory.heapTotal)}, outside it ${mib(memory.external)} MiB)`,
+  );
   await app.close();
   await opened.close();
   if (process.env['BENCH_KEEP_DATABASE'] === '1') {
