@@ -196,6 +196,17 @@ async function main(): Promise<void> {
       `callback-lag on ${kind}: ${iccids.length} eSIMs ready in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; ` +
         `${seconds} s per phase; ${loops} events under way at once; callback concurrency ${config.callbackConcurrency}, ${config.callbackOrgConcurrency} per organisation`,
     );
+    /** How many callbacks are in this status now. */
+    const withStatus = async (status: 'pending' | 'delivered') =>
+      Number(
+        (
+          await deps.store.db
+            .selectFrom('callback_events')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('status', '=', status)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const next = { n: iccids.length };
     await attaches(loops, network, iccids, next, 1); // warm-up
     await drain();
@@ -204,25 +215,17 @@ async function main(): Promise<void> {
     const off: number[] = [];
     const on: number[] = [];
     const sent: number[] = [];
-    const delivered = async () =>
-      Number(
-        (
-          await deps.store.db
-            .selectFrom('callback_events')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('status', '=', 'delivered')
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     for (let round = 0; round < 2; round += 1) {
       off.push(await attaches(loops, network, iccids, next, seconds / 2));
       await drain();
       const worker = await startDelivery();
       const profile = round === 1 ? await startProfile() : undefined;
-      const before = await delivered();
+      const before = await withStatus('delivered');
       const startedAt = performance.now();
       on.push(await attaches(loops, network, iccids, next, seconds / 2));
-      sent.push(((await delivered()) - before) / ((performance.now() - startedAt) / 1000));
+      sent.push(
+        ((await withStatus('delivered')) - before) / ((performance.now() - startedAt) / 1000),
+      );
       await profile?.stop(`callback-lag-${kind}-delivery-on`);
       await worker.stop();
       await drain();
@@ -248,24 +251,9 @@ async function main(): Promise<void> {
     const paced = await attaches(loops, network, iccids, next, seconds, rate, tookOn);
     await profile?.stop(`callback-lag-${kind}-paced`);
     const stoppedAt = iso(deps.clock.now());
-    const backlog = await deps.store.db
-      .selectFrom('callback_events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'pending')
-      .executeTakeFirstOrThrow();
+    const backlog = await withStatus('pending');
     const drained = performance.now();
-    while (
-      Number(
-        (
-          await deps.store.db
-            .selectFrom('callback_events')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('status', '=', 'pending')
-            .executeTakeFirstOrThrow()
-        ).n,
-      ) > 0 &&
-      performance.now() - drained < 120_000
-    ) {
+    while ((await withStatus('pending')) > 0 && performance.now() - drained < 120_000) {
       await new Promise((r) => setTimeout(r, 50));
     }
     await worker.stop();
@@ -289,7 +277,7 @@ async function main(): Promise<void> {
     print(
       `| callbacks written in the paced phase | ${rows.length} (${undelivered} not delivered) |`,
     );
-    print(`| backlog when the events stopped | ${backlog.n} |`);
+    print(`| backlog when the events stopped | ${backlog} |`);
     print(
       `| delay to delivery, ms: median, p99, worst | ${quantile(delays, 0.5).toFixed(0)}, ${quantile(delays, 0.99).toFixed(0)}, ${Math.max(...delays).toFixed(0)} (target p99 < 1,000) |`,
     );

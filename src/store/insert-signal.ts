@@ -1,4 +1,4 @@
-import { InsertQueryNode, TableNode } from 'kysely';
+import { InsertQueryNode } from 'kysely';
 import type {
   KyselyPlugin,
   PluginTransformQueryArgs,
@@ -8,6 +8,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 import type { StorePlugin } from './store-plugins.js';
+import { tableName } from './write-watch.js';
 
 /**
  * Tells this process's listeners that rows were inserted into one table through the store, so a
@@ -28,13 +29,7 @@ export function insertSignal(table: string): { plugin: StorePlugin; signal: Inse
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
       const { node } = args;
-      if (
-        listeners.size > 0 &&
-        InsertQueryNode.is(node) &&
-        node.into !== undefined &&
-        TableNode.is(node.into) &&
-        node.into.table.identifier.name === table
-      ) {
+      if (listeners.size > 0 && InsertQueryNode.is(node) && tableName(node.into) === table) {
         inserting.add(args.queryId);
       }
       return node;

@@ -30,7 +30,8 @@ const WRITE_WORD = /\b(insert|update|delete|replace)\b/i;
 // held answer at each request.
 const UNWATCHED_TABLES: ReadonlySet<string> = new Set(['api_requests']);
 
-function tableName(node: OperationNode | undefined): string | undefined {
+/** The table a node names, when it is a table. */
+export function tableName(node: OperationNode | undefined): string | undefined {
   return node !== undefined && TableNode.is(node) ? node.table.identifier.name : undefined;
 }
 

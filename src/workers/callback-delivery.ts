@@ -84,6 +84,17 @@ function deliveryContext(
 }
 
 /**
+ * Calls `fn` GATHER_MS after this process next queues an event (never, without a signal);
+ * returns a function that cancels the call, whether still waiting for the event or the delay.
+ */
+function afterQueued(ctx: DeliveryContext, fn: () => void): (() => void) | undefined {
+  let cancel = ctx.queued?.once(() => {
+    cancel = ctx.wallClock.setTimer(GATHER_MS, fn);
+  });
+  return cancel === undefined ? undefined : () => cancel?.();
+}
+
+/**
  * One turn: runs the stages until nothing is due (or the worker is stopping); true when anything
  * was claimed. The local queue is topped up in batches while sends are under way, so a busy
  * receiver never waits on the store and the store sees few, large claims.
@@ -123,11 +134,9 @@ async function turn(
     });
     // Events queued by this process meanwhile: a claim may find them, once others have joined.
     const queued = new Promise<void>((resolve) => {
-      unheard = ctx.queued?.once(() => {
-        unheard = ctx.wallClock.setTimer(GATHER_MS, () => {
-          state.claimAgain = true;
-          resolve();
-        });
+      unheard = afterQueued(ctx, () => {
+        state.claimAgain = true;
+        resolve();
       });
     });
     await Promise.race([...state.inFlight, tick, queued, writer.recorded()]);
@@ -170,12 +179,12 @@ export function createCallbackWorker(
   // comes first (other instances' events, and retries coming due, wait for the poll).
   function wake(delayMs: number): void {
     if (!loop.running) return;
-    let cancelTimer = ctx.wallClock.setTimer(delayMs, run);
+    const cancelTimer = ctx.wallClock.setTimer(delayMs, run);
     const unheard =
       delayMs > 0
-        ? ctx.queued?.once(() => {
+        ? afterQueued(ctx, () => {
             cancelTimer();
-            cancelTimer = ctx.wallClock.setTimer(GATHER_MS, run);
+            run();
           })
         : undefined;
     loop.cancel = () => {

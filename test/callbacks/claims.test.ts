@@ -12,8 +12,7 @@ import type {
 import { sql } from 'kysely';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
-import type { CallbackTransport, SendOutcome } from '../../src/callbacks/http-sender.js';
-import { deliveries, recordUsage, snapshot, workerFor } from './fixtures.js';
+import { deliveries, instantTransport, recordUsage, snapshot, workerFor } from './fixtures.js';
 
 // A claim that leased fewer events than it asked for found every organisation at its cap: the
 // worker claims again only once outcomes have been recorded (room under the cap) or the poll
@@ -43,17 +42,7 @@ function claimCounter(): { plugin: KyselyPlugin; count(): number } {
 }
 
 /** Answers every callback 200 at once. */
-const instant: CallbackTransport = {
-  send: (): Promise<SendOutcome> =>
-    Promise.resolve({
-      statusCode: 200,
-      latencyMs: 0,
-      error: null,
-      responseSnippet: null,
-      retryAfter: undefined,
-    }),
-  close: () => undefined,
-};
+const instant = instantTransport();
 
 const iccid = (n: number): string => `894400000001${String(n).padStart(7, '0')}`;
 const PER_ORGANISATION = 4;

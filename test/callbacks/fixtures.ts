@@ -1,3 +1,4 @@
+import type { CallbackTransport, OutgoingCallback } from '../../src/callbacks/http-sender.js';
 import type {
   AssignmentSnapshot,
   NetworkEvent,
@@ -57,6 +58,23 @@ export async function recordUsage(
 /** One Utilisation event (the 1 % threshold) for the organisation; returns nothing. */
 export async function oneEvent(t: TestApp, organisationId: string): Promise<void> {
   await recordUsage(t, organisationId, snapshot({ usedBytes: 10_000_000 }), 0);
+}
+
+/** A transport that answers every callback 200 at once, keeping what it sent in `sent`. */
+export function instantTransport(sent: OutgoingCallback[] = []): CallbackTransport {
+  return {
+    send: (request) => {
+      sent.push(request);
+      return Promise.resolve({
+        statusCode: 200,
+        latencyMs: 0,
+        error: null,
+        responseSnippet: null,
+        retryAfter: undefined,
+      });
+    },
+    close: () => undefined,
+  };
 }
 
 export function workerFor(t: TestApp, options: CallbackWorkerOptions = {}): CallbackWorker {

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type {
-  CallbackTransport,
-  OutgoingCallback,
-  SendOutcome,
-} from '../../src/callbacks/http-sender.js';
+import type { OutgoingCallback } from '../../src/callbacks/http-sender.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { ManualWallClock } from '../manual-wall-clock.js';
-import { oneEvent, workerFor } from './fixtures.js';
+import { instantTransport, oneEvent, workerFor } from './fixtures.js';
 
 // An idle delivery worker polls every CALLBACK_WORKER_INTERVAL_MS, but an event this process
 // queues wakes it at once (after a few milliseconds for others to join the claim): a callback
@@ -37,20 +33,7 @@ for (const kind of DATABASES) {
 
     it('starts a turn soon after an event is queued, not at the next poll', async () => {
       const sent: OutgoingCallback[] = [];
-      const transport: CallbackTransport = {
-        send: (request): Promise<SendOutcome> => {
-          sent.push(request);
-          return Promise.resolve({
-            statusCode: 200,
-            latencyMs: 0,
-            error: null,
-            responseSnippet: null,
-            retryAfter: undefined,
-          });
-        },
-        close: () => undefined,
-      };
-      const worker = workerFor(t, { transport });
+      const worker = workerFor(t, { transport: instantTransport(sent) });
       worker.start();
       wall.advance(0); // the first turn: nothing is due
       await until(() => wall.nextDue === POLL_MS); // idle until the poll
