@@ -33,7 +33,9 @@ import { startProfile } from './profile.js';
 const BUNDLE = 'bench_growth_unit';
 const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS_PER_STATEMENT = 1000;
-const ORDERS_MEASURED = Number(process.env['BENCH_ORDERS'] ?? '2000');
+/** Orders placed per round of the order rate; rounds alternate the grown and control organisations. */
+const ORDERS_MEASURED = Number(process.env['BENCH_ORDERS'] ?? '1000');
+const ORDER_ROUNDS = Number(process.env['BENCH_ORDER_ROUNDS'] ?? '5');
 /** Batches with units left at every size (the rest are used up). */
 const KEPT_LEFT = 50;
 
@@ -88,6 +90,8 @@ function withLuhn(digits: string): string {
   }
   return `${digits}${(10 - (sum % 10)) % 10}`;
 }
+
+const pct = (share: number): string => `${(share * 100).toFixed(0)} %`;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -154,6 +158,15 @@ async function main(): Promise<void> {
       openAccount(trx, { organisationId: o.id, balance: 1_000_000_000, at: deps.clock.now() }),
   );
   const headers = { 'x-api-key': org.apiKey };
+  // An organisation that never grows, in the same database: its order rate, measured in rounds
+  // alternating with the grown organisation's, is the same-moment baseline at every size.
+  const control = await createOrganisation(
+    { db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
+    { name: 'Growth Control Org' },
+    (trx, o) =>
+      openAccount(trx, { organisationId: o.id, balance: 1_000_000_000, at: deps.clock.now() }),
+  );
+  const controlHeaders = { 'x-api-key': control.apiKey };
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url, headers });
     if (res.statusCode !== 200)
@@ -190,11 +203,11 @@ async function main(): Promise<void> {
     if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
     return res;
   };
-  const orderOnce = async () => {
+  const orderOnce = async (by: Record<string, string>) => {
     const res = await app.inject({
       method: 'POST',
       url: '/v2.1/orders',
-      headers,
+      headers: by,
       payload: {
         type: 'transaction',
         assign: false,
@@ -204,18 +217,47 @@ async function main(): Promise<void> {
     if (res.statusCode !== 200) throw new Error(`order: ${res.statusCode} ${res.body}`);
   };
   /**
-   * Orders placed 8 at a time: orders per second (wall) and the process's CPU per order, which a
-   * busy machine moves far less. With BENCH_PROFILE_DIR, a CPU profile of the run is written there.
+   * Orders placed 8 at a time by one organisation: orders per second (wall) and the process's CPU
+   * per order, which a busy machine moves far less. With BENCH_PROFILE_DIR, a CPU profile of the
+   * run is written there.
    */
-  const ordersPerSecond = async (label: string, n = ORDERS_MEASURED) => {
+  const ordersPerSecond = async (
+    label: string,
+    by: Record<string, string> = headers,
+    n = ORDERS_MEASURED,
+  ) => {
     const profile = await startProfile();
     const c = process.cpuUsage();
     const t = performance.now();
-    for (let i = 0; i < n / 8; i += 1) await Promise.all(Array.from({ length: 8 }, orderOnce));
+    for (let i = 0; i < n / 8; i += 1) {
+      await Promise.all(Array.from({ length: 8 }, () => orderOnce(by)));
+    }
     const seconds = (performance.now() - t) / 1000;
     const d = process.cpuUsage(c);
     await profile?.stop(`orders-${kind}-${label}`);
     return { rate: n / seconds, cpuUs: (d.user + d.system) / n };
+  };
+  /**
+   * ORDER_ROUNDS rounds, each the grown organisation's orders then the control's: the median of
+   * each, and the grown organisation's rate as a share of the control's, round by round. A single
+   * measurement moves by a fifth between runs of the same build; alternating rounds take the
+   * machine's drift out of the comparison.
+   */
+  const orderRounds = async (label: string) => {
+    const grown: { rate: number; cpuUs: number }[] = [];
+    const same: { rate: number; cpuUs: number }[] = [];
+    for (let round = 0; round < ORDER_ROUNDS; round += 1) {
+      grown.push(await ordersPerSecond(`${label}-${round}`));
+      same.push(await ordersPerSecond(`${label}-control-${round}`, controlHeaders));
+    }
+    const shares = grown.map((g, i) => g.rate / (same[i]?.rate ?? NaN));
+    return {
+      rate: median(grown.map((g) => g.rate)),
+      cpuUs: median(grown.map((g) => g.cpuUs)),
+      controlRate: median(same.map((g) => g.rate)),
+      share: median(shares),
+      shares,
+    };
   };
   /**
    * The units the measured orders bought are used up, as an assign: true order's are, so the
@@ -225,7 +267,7 @@ async function main(): Promise<void> {
     await db
       .updateTable('inventory_batches')
       .set({ remaining: 0 })
-      .where('organisation_id', '=', org.id)
+      .where('organisation_id', 'in', [org.id, control.id])
       .where('remaining', '>', 0)
       .where('order_reference', 'not like', 'left-%')
       .where('order_reference', 'not like', 'kept-%')
@@ -233,7 +275,8 @@ async function main(): Promise<void> {
   };
   // Compiled and warm before the empty organisation's figure, as at every later size.
   await ordersPerSecond('warm-up');
-  const empty = await ordersPerSecond('empty');
+  await ordersPerSecond('warm-up-control', controlHeaders);
+  const empty = await orderRounds('empty');
   const emptyRate = empty.rate;
   await useUp();
   await db
@@ -253,7 +296,7 @@ async function main(): Promise<void> {
     .execute();
   const print = (line: string) => process.stdout.write(`${line}\n`);
   print(
-    `growth benchmark on ${kind}; orders/s on the empty organisation: ${emptyRate.toFixed(0)} (${empty.cpuUs.toFixed(0)} µs CPU per order)`,
+    `growth benchmark on ${kind}; orders/s on the empty organisation: ${emptyRate.toFixed(0)} (${empty.cpuUs.toFixed(0)} µs CPU per order), ${pct(empty.share)} of the control's (rounds: ${empty.shares.map(pct).join(', ')}); median of ${ORDER_ROUNDS} rounds of ${ORDERS_MEASURED}`,
   );
 
   let loaded = 0;
@@ -448,11 +491,14 @@ async function main(): Promise<void> {
       const m = await measure(() => page(url));
       print(`| ${label} | ${m.cpu.toFixed(2)} | ${m.wall.toFixed(2)} |`);
     }
-    const orders = await ordersPerSecond(String(size));
+    const orders = await orderRounds(String(size));
     await useUp();
     const bytes = await db0.bytes(db);
     print(
-      `| orders/s (8 at a time) | ${orders.rate.toFixed(0)} (${((orders.rate / emptyRate) * 100).toFixed(0)} % of empty) | |`,
+      `| orders/s (8 at a time) | ${orders.rate.toFixed(0)} (${pct(orders.rate / emptyRate)} of empty) | |`,
+    );
+    print(
+      `| same rounds, as a share of the control organisation's | ${pct(orders.share)} (rounds: ${orders.shares.map(pct).join(', ')}; empty: ${pct(empty.share)}) | |`,
     );
     print(
       `| CPU per order, µs | ${orders.cpuUs.toFixed(0)} (${((orders.cpuUs / empty.cpuUs) * 100).toFixed(0)} % of empty) | |`,
