@@ -104,11 +104,16 @@ async function turn(
   state: DeliveryState,
   writer: OutcomeWriter,
 ): Promise<boolean> {
-  const lapsed = await reclaimLapsedDeliveries(ctx.deps, {
-    leaseNow: iso(ctx.wallClock.now()),
-    at: iso(ctx.clock.now()),
-  });
-  let worked = lapsed > 0;
+  let worked = false;
+  const wallNow = ctx.wallClock.now();
+  if (wallNow.getTime() >= state.lapsedCheckDue) {
+    state.lapsedCheckDue = wallNow.getTime() + ctx.deps.config.callbackWorkerIntervalMs;
+    const lapsed = await reclaimLapsedDeliveries(ctx.deps, {
+      leaseNow: iso(wallNow),
+      at: iso(ctx.clock.now()),
+    });
+    worked = lapsed > 0;
+  }
   state.claimAgain = true;
   for (;;) {
     if (!state.stopping && state.claimAgain && state.queue.length <= ctx.concurrency / 2) {

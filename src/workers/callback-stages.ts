@@ -61,6 +61,12 @@ export interface DeliveryState {
   claimAgain: boolean;
   /** Set by stop(): claim nothing more, send nothing more from the queue. */
   stopping: boolean;
+  /**
+   * Wall-clock ms from which the next turn looks for lapsed leases. A lease lasts far longer
+   * than the poll interval, so looking once per interval finds each lapse at most an interval
+   * late, where a look at every turn cost a statement per turn of a busy worker.
+   */
+  lapsedCheckDue: number;
 }
 
 export const emptyState = (): DeliveryState => ({
@@ -69,6 +75,7 @@ export const emptyState = (): DeliveryState => ({
   outcomes: [],
   claimAgain: true,
   stopping: false,
+  lapsedCheckDue: 0,
 });
 
 /** Claim: leases up to `limit` due events and queues them with their targets; how many. */
