@@ -23,13 +23,8 @@
 //   a second process on the same database, as a second instance runs it, callback-lag-worker.ts)
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { openAccount } from '../src/domain/money/ledger.js';
@@ -42,41 +37,10 @@ import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';
 import { envInteger, quantile } from './figures.js';
 import { startProfile } from './profile.js';
+import { scratchDatabase } from './scratch-database.js';
 
-const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // readyEsims attaches every eSIM in FR first.
 const COUNTRIES = ['FR', 'DE'] as const;
-
-async function database(
-  kind: string,
-): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-callback-lag-'));
-  if (kind === 'sqlite') {
-    return {
-      url: `sqlite:${join(dir, 'esim.sqlite')}`,
-      dir,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `esim_lag_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    dir,
-    async drop() {
-      const c = new pg.Client({ connectionString: ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /**
  * Attaches, each eSIM to the other country than its last: as fast as the loops go, or paced at
@@ -133,7 +97,7 @@ async function main(): Promise<void> {
   const esims = envInteger('BENCH_ESIMS', 20_000);
   const loops = envInteger('BENCH_INGEST_LOOPS', 4);
   const print = (line: string) => console.log(line);
-  const db0 = await database(kind);
+  const db0 = await scratchDatabase(kind, 'lag');
   const receiver = await startReceiverProcess();
   const env = {
     DATABASE_URL: db0.url,

@@ -9,52 +9,20 @@
 // the list.
 //   npx tsx bench/esim-delete.ts [sqlite|postgres] [10000,100000]
 // See bench/README.md.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { KyselyPlugin } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { OffsetClock } from '../src/clock.js';
-import type { DatabaseTarget } from '../src/config.js';
 import { testConfig } from '../src/config.js';
 import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
 import { openStore } from '../src/store/database.js';
 import { withPlugins } from '../src/store/store-plugins.js';
+import { scratchDatabase } from './scratch-database.js';
 
-const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS_PER_STATEMENT = 1000;
 const DELETIONS_PER_SIZE = 7;
-
-async function target(kind: string): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'esim-delete-'));
-    return {
-      target: { kind: 'sqlite', path: join(dir, 'delete.sqlite') },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `esim_delete_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    target: { kind: 'postgres', url: url.toString() },
-    async drop() {
-      const c = new pg.Client({ connectionString: ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 /** The digits with their Luhn check digit appended (an ICCID's last digit). */
 function withLuhn(digits: string): string {
@@ -78,7 +46,7 @@ async function main(): Promise<void> {
   const kind = process.argv[2] ?? 'sqlite';
   const sizes = (process.argv[3] ?? '10000,100000').split(',').map(Number);
   const scattered = Number(process.env['BENCH_SCATTERED'] ?? '0');
-  const db0 = await target(kind);
+  const db0 = await scratchDatabase(kind, 'delete');
   const config = testConfig({ database: db0.target });
   let written = 0;
   const counting: KyselyPlugin = {

@@ -12,14 +12,9 @@
 //   npx tsx bench/growth.ts [sqlite|postgres] [10000,100000,...]
 // See bench/README.md.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { OffsetClock, iso } from '../src/clock.js';
-import type { DatabaseTarget } from '../src/config.js';
 import { testConfig } from '../src/config.js';
 import { saveBundles } from '../src/domain/catalogue/save-bundles.js';
 import { openAccount } from '../src/domain/money/ledger.js';
@@ -27,58 +22,17 @@ import { addUser, createOrganisation } from '../src/domain/organisations/organis
 import { setPassword } from '../src/domain/access/set-password-links.js';
 import { systemActor } from '../src/domain/audit/audit-log.js';
 import { openServices } from '../src/main.js';
-import { openStore, type Db } from '../src/store/database.js';
+import { openStore } from '../src/store/database.js';
 import { startProfile } from './profile.js';
+import { scratchDatabase } from './scratch-database.js';
 
 const BUNDLE = 'bench_growth_unit';
-const ADMIN = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS_PER_STATEMENT = 1000;
 /** Orders placed per round of the order rate; rounds alternate the grown and control organisations. */
 const ORDERS_MEASURED = Number(process.env['BENCH_ORDERS'] ?? '1000');
 const ORDER_ROUNDS = Number(process.env['BENCH_ORDER_ROUNDS'] ?? '5');
 /** Batches with units left at every size (the rest are used up). */
 const KEPT_LEFT = 50;
-
-async function target(
-  kind: string,
-): Promise<{ target: DatabaseTarget; drop(): Promise<void>; bytes(db: Db): Promise<number> }> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'esim-growth-'));
-    const path = join(dir, 'growth.sqlite');
-    return {
-      target: { kind: 'sqlite', path },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-      async bytes(db) {
-        const { sql } = await import('kysely');
-        await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-        return statSync(path).size;
-      },
-    };
-  }
-  const name = `esim_growth_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    target: { kind: 'postgres', url: url.toString() },
-    async drop() {
-      const c = new pg.Client({ connectionString: ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-    async bytes(db) {
-      const { sql } = await import('kysely');
-      const r = await sql<{ n: string }>`select pg_database_size(current_database()) as n`.execute(
-        db,
-      );
-      return Number(r.rows[0]?.n ?? 0);
-    },
-  };
-}
 
 /** The digits with their Luhn check digit appended (an ICCID's last digit). */
 function withLuhn(digits: string): string {
@@ -120,7 +74,7 @@ async function measure(
 async function main(): Promise<void> {
   const kind = process.argv[2] ?? 'sqlite';
   const sizes = (process.argv[3] ?? '10000,100000').split(',').map(Number);
-  const db0 = await target(kind);
+  const db0 = await scratchDatabase(kind, 'growth');
   const config = testConfig({ database: db0.target, inventoryValidityDays: 365 });
   const clock = new OffsetClock();
   const store = openStore(config.database, { poolSize: 10 });
@@ -562,15 +516,10 @@ async function main(): Promise<void> {
   await app.close();
   await opened.close();
   if (process.env['BENCH_KEEP_DATABASE'] === '1') {
-    print(`database kept (BENCH_KEEP_DATABASE=1): ${describeTarget(db0.target)}`);
+    print(`database kept (BENCH_KEEP_DATABASE=1): ${db0.keep()}`);
   } else {
     await db0.drop();
   }
-}
-
-/** Where the database is, to look into it afterwards (EXPLAIN, sizes). */
-function describeTarget(t: DatabaseTarget): string {
-  return t.kind === 'postgres' ? t.url : t.path;
 }
 
 await main();

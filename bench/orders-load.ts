@@ -4,12 +4,9 @@
 // the server's CPU time and `esim ledger verify`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { iso } from '../src/clock.js';
 import { main } from '../src/cli/main.js';
 import { loadConfig } from '../src/config.js';
@@ -17,6 +14,7 @@ import { saveBundles } from '../src/domain/catalogue/save-bundles.js';
 import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
+import { scratchDatabase } from './scratch-database.js';
 
 export const BUNDLE = 'bench_orders_1GB_7D';
 const BIN = fileURLToPath(new URL('../bin/esim.js', import.meta.url));
@@ -35,34 +33,16 @@ export interface Target {
   drop(): Promise<void>;
 }
 
-export function sqliteTarget(): Target {
-  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-orders-'));
+/** A fresh database and data folder for one case; drop() removes both. */
+export async function scratchTarget(
+  kind: 'sqlite' | 'postgres',
+  postgresAdminUrl: string,
+): Promise<Target> {
+  const database = await scratchDatabase(kind, 'orders', postgresAdminUrl);
   return {
-    kind: 'sqlite',
-    env: { DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, DATA_DIR: dir },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-export async function postgresTarget(adminUrl: string): Promise<Target> {
-  const name = `esim_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const dir = mkdtempSync(join(tmpdir(), 'esim-bench-orders-'));
-  return {
-    kind: 'postgres',
-    env: { DATABASE_URL: url.toString(), DATA_DIR: dir },
-    async drop() {
-      rmSync(dir, { recursive: true, force: true });
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
+    kind,
+    env: { DATABASE_URL: database.url, DATA_DIR: database.dir },
+    drop: () => database.drop(),
   };
 }
 

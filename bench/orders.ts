@@ -19,10 +19,9 @@ import {
   ledgerVerify,
   measure,
   orderBody,
-  postgresTarget,
   prepare,
+  scratchTarget,
   serverEnv,
-  sqliteTarget,
   startServer,
 } from './orders-load.js';
 
@@ -220,8 +219,7 @@ async function runCase(c: Case, target: Target, options: OrdersBenchOptions): Pr
 
 /** The same case on a fresh database with GROUP_COMMIT=false, in the same run. */
 async function runWithoutGroupCommit(c: Case, options: OrdersBenchOptions): Promise<Row> {
-  const target =
-    c.database === 'sqlite' ? sqliteTarget() : await postgresTarget(options.postgresAdminUrl ?? '');
+  const target = await scratchTarget(c.database, options.postgresAdminUrl ?? '');
   try {
     const off = { ...options, serverEnv: { ...options.serverEnv, GROUP_COMMIT: 'false' } };
     const row = await runCase(c, target, off);
@@ -285,10 +283,7 @@ export async function runOrdersBenchmark(options: OrdersBenchOptions): Promise<b
       options.print(`  ${c.name} skipped (BENCH_POSTGRES_URL=off)`);
       continue;
     }
-    const target =
-      c.database === 'sqlite'
-        ? sqliteTarget()
-        : await postgresTarget(options.postgresAdminUrl ?? '');
+    const target = await scratchTarget(c.database, options.postgresAdminUrl ?? '');
     try {
       rows.push(await runCase(c, target, options));
     } finally {
