@@ -27,10 +27,13 @@ const CONTEXT_NAMES: Record<string, string> = {
 function describeValidation(
   issues: readonly ValidationIssue[],
   context: string | undefined,
+  query: unknown,
 ): string {
   const first = issues[0];
   const where = CONTEXT_NAMES[context ?? ''] ?? 'field';
   if (first === undefined) return 'request is invalid';
+  const repeated = repeatedParameter(first, context, query);
+  if (repeated !== undefined) return repeated;
   const path = (first.instancePath ?? '')
     .replace(/^\//, '')
     .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
@@ -50,6 +53,25 @@ function describeValidation(
   }
   if (path === '' && context === 'body') return `request body ${first.message ?? 'is invalid'}`;
   return `${where} ${path} ${first.message ?? 'is invalid'}`;
+}
+
+/**
+ * A query parameter given more than once where its schema takes one value. The query string
+ * parser makes a repeated name an array, which the schema's type then refuses ("must be
+ * string"): true, but it does not tell the caller what to change. A parameter whose schema is an
+ * array (GET /orders' createdAt) passes validation and never gets here.
+ */
+function repeatedParameter(
+  issue: ValidationIssue,
+  context: string | undefined,
+  query: unknown,
+): string | undefined {
+  if (context !== 'querystring' || issue.keyword !== 'type') return undefined;
+  const name = /^\/([^/]+)$/.exec(issue.instancePath ?? '')?.[1];
+  if (name === undefined || typeof query !== 'object' || query === null) return undefined;
+  const value: unknown = (query as Record<string, unknown>)[name];
+  if (!Array.isArray(value)) return undefined;
+  return `query parameter ${name} may be given once (it was given ${value.length} times)`;
 }
 
 /** The code of a framework error that has no finer one, by its status. */
@@ -226,7 +248,11 @@ function toErrorReply(
   if (fastifyError.validation !== undefined) {
     return {
       code: 'validation_failed',
-      message: describeValidation(fastifyError.validation, fastifyError.validationContext),
+      message: describeValidation(
+        fastifyError.validation,
+        fastifyError.validationContext,
+        request.query,
+      ),
     };
   }
   const status = fastifyError.statusCode ?? 500;

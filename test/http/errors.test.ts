@@ -106,6 +106,27 @@ for (const kind of DATABASES) {
       assert.equal(body.message, 'request body must be application/json, not text/plain');
     });
 
+    it('answers a query parameter given twice that takes one value with 400 naming it', async () => {
+      for (const [url, name] of [
+        ['/v2.1/esims?page=1&page=2', 'page'],
+        ['/v2.1/catalogue?perPage=5&perPage=5', 'perPage'],
+        ['/v2.4/esims?direction=asc&direction=desc', 'direction'],
+      ] as const) {
+        const res = await t.request(org.apiKey, { method: 'GET', url });
+        assert.equal(res.statusCode, 400, url);
+        assert.equal(
+          assertErrorBody(res.json()).message,
+          `query parameter ${name} may be given once (it was given 2 times)`,
+        );
+      }
+      // A parameter meant to repeat still does: createdAt's conditions all hold.
+      const range = await t.request(org.apiKey, {
+        method: 'GET',
+        url: '/v2.4/orders?createdAt=gte:2024-01-01&createdAt=lte:2024-02-01',
+      });
+      assert.equal(range.statusCode, 200, range.body);
+    });
+
     it('answers a malformed URL with 400 {message} and a request id', async () => {
       const res = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/esims/%E0%A4%A' });
       assert.equal(res.statusCode, 400);

@@ -323,11 +323,25 @@ for (const kind of DATABASES) {
         ['filterBy=actionDate&filter=after:2024-01-01', /unknown operator "after"/],
         ['filterBy=assignedDate&filter=yesterday', /filter: "yesterday" is not a time/],
         ['filterBy=assignedDate&filter=2024-02-30', /is not a time/],
-        // One condition: the live filter is not repeated.
+        // One condition: the live filter is not repeated, nor is any other of these parameters.
         [
           'filterBy=actionDate&filter=gte:2024-01-01&filter=lte:2024-02-01',
-          /filter must be string/,
+          /^query parameter filter may be given once \(it was given 2 times\)$/,
         ],
+        [
+          'filterBy=customerRef&filterBy=lastAction&filter=a',
+          /^query parameter filterBy may be given once/,
+        ],
+        [
+          'filterBy=customerRef&filter=a&after=8944500102198304826,t,a&after=8944500102198304826,t,b',
+          /^query parameter after may be given once/,
+        ],
+        [
+          'filterBy=customerRef&filter=a&before=end&before=end&before=end',
+          /^query parameter before may be given once \(it was given 3 times\)$/,
+        ],
+        ['filterBy=customerRef&filter=a&after=end', /after: not a key of this list/],
+        ['filterBy=customerRef&filter=a&before=start', /before: not a key of this list/],
         ['filterBy=customerRef&filter=a&after=1,2,3', /after: not a key of this list/],
         ['after=8944500102198304826,2024-01-01T00:00:00.000Z,a', /after and before page a list/],
         [
@@ -376,7 +390,13 @@ for (const kind of DATABASES) {
       ];
       for (const [column, filter, key] of cases) {
         for (const direction of ['asc', 'desc'] as const) {
-          for (const keys of [{}, { after: key }, { before: key }]) {
+          for (const keys of [
+            {},
+            { after: key },
+            { before: key },
+            { after: 'start' as const },
+            { before: 'end' as const },
+          ]) {
             const statements = await statementsOf(db, (d) =>
               listFilteredEsims(d, {
                 organisationId: org.id,
@@ -429,7 +449,7 @@ for (const kind of DATABASES) {
       const want = whole.rows.map((r) => r.iccid);
       assert.equal(want.length, 2);
       const seen: string[] = [];
-      let start: ListPosition | undefined;
+      let start: FilteredPage['next'];
       let pages = 0;
       let last: FilteredPage | undefined;
       for (;;) {
@@ -453,7 +473,7 @@ for (const kind of DATABASES) {
       assert.ok(pages > Math.ceil(want.length / 2), 'some pages were short');
       // One index entry a page: most pages are empty, and each still links both ways. Back from
       // the last page by the prev keys: every match once.
-      const one = (place: { after?: ListPosition; before?: ListPosition }) =>
+      const one = (place: { after?: FilteredPage['next']; before?: FilteredPage['prev'] }) =>
         listFilteredEsims(db, {
           organisationId: org.id,
           filter,
@@ -463,12 +483,15 @@ for (const kind of DATABASES) {
           window: 1,
           ...place,
         });
-      // (A page that reads past the last entry of the range, empty, has no key to link back by.)
+      // (A page that reads past the last entry of the range, empty, links back by the end.)
       let empty = 0;
       for (let page = await one({}); ;) {
         if (page.rows.length === 0) empty += 1;
-        if (page.next === undefined) break;
         if (page.earlier) assert.ok(page.prev !== undefined, 'a page after another links back');
+        if (page.next === undefined) {
+          assert.equal(page.prev, 'end');
+          break;
+        }
         if (page.rows.length > 0) last = page;
         page = await one({ after: page.next });
       }

@@ -1508,9 +1508,9 @@ export interface operations {
   listEsims: {
     parameters: {
       query?: {
-        /** @description Set by the next link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row before the page (<iccid>,<issue time>,<value>). Follow the links rather than building it. */
+        /** @description Set by the next link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row before the page (<iccid>,<issue time>,<value>), or, from an empty page past the start of the list, start (the page from its first row). Follow the links rather than building it. */
         after?: string;
-        /** @description Set by the prev link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row after the page (<iccid>,<issue time>,<value>). Follow the links rather than building it. */
+        /** @description Set by the prev link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row after the page (<iccid>,<issue time>,<value>), or, from an empty page past the end of the list, end (the page up to its last row). Follow the links rather than building it. */
         before?: string;
         /** @description asc: oldest first (default); desc: newest first. */
         direction?: 'asc' | 'desc';

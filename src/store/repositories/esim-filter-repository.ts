@@ -35,6 +35,13 @@ export const ESIM_FILTER_INDEX: Readonly<Record<EsimFilterColumn, string>> = {
   assigned_date: 'esim_filters_assigned_date',
 };
 
+/**
+ * The ends of a filtered list as keys, in list order: the page after its start is its first,
+ * the page before its end its last. An empty page past an end has no row beside it to name.
+ */
+export type ListStart = 'start';
+export type ListEnd = 'end';
+
 /** A place in a filtered list: a value and the eSIM's place among those sharing it. */
 export interface ListPosition {
   readonly value: string;
@@ -66,9 +73,9 @@ export interface FilteredPageRequest {
   readonly perPage: number;
   /** Matches before a page by number: (page - 1) * perPage. Unused with a key. */
   readonly offset: number;
-  /** The page after this place (a next link), or before it (a prev link). */
-  readonly after?: ListPosition;
-  readonly before?: ListPosition;
+  /** The page after this place (a next link), or before it (a prev link); or from an end. */
+  readonly after?: ListPosition | ListStart;
+  readonly before?: ListPosition | ListEnd;
   /** Index entries a page or its total may read (FILTER_WINDOW unless told). */
   readonly window?: number;
 }
@@ -79,9 +86,9 @@ export interface FilteredPage {
   /** The matches among the first FILTER_WINDOW entries of the range: all of them when fewer. */
   readonly total: number;
   /** Where the page after this one starts (after it); absent when nothing is after. */
-  readonly next?: ListPosition;
+  readonly next?: ListPosition | ListStart;
   /** Where the page before this one ends (before it), when known. */
-  readonly prev?: ListPosition;
+  readonly prev?: ListPosition | ListEnd;
   /** Whether anything may be before the page. */
   readonly earlier: boolean;
 }
@@ -202,14 +209,15 @@ interface Scan {
 }
 
 /**
- * Up to `want` matches in `direction` beyond `start`: the range read one entry past the page
+ * Up to `want` matches in `direction` beyond `start` (from the range's end that way when there
+ * is none): the range read one entry past the page
  * when every value matches, else up to FILTER_WINDOW entries, a chunk at a time.
  */
 async function scan(
   db: Executor,
   organisationId: string,
   filter: EsimFilter,
-  read: { direction: Direction; start: ListPosition; want: number; budget: number },
+  read: { direction: Direction; start: ListPosition | undefined; want: number; budget: number },
 ): Promise<Scan> {
   const { direction, want, budget } = read;
   const { matches } = filter;
@@ -315,33 +323,44 @@ export async function listFilteredEsims(
   const budget = request.window ?? FILTER_WINDOW;
   const window = await readWindow(db, organisationId, filter, direction, budget);
   let found: ListPosition[];
-  let next: ListPosition | undefined;
-  let prev: ListPosition | undefined;
   let earlier: boolean;
+  let next: ListPosition | ListStart | undefined;
+  let prev: ListPosition | ListEnd | undefined;
   if (before !== undefined) {
     const back = await scan(db, organisationId, filter, {
       direction: reverse(direction),
-      start: before,
+      start: before === 'end' ? undefined : before,
       want: perPage,
       budget,
     });
     found = [...back.found].reverse();
     prev = back.resume;
     // An empty page (a pattern's window read no match): the values between where the scan stopped
-    // and the key asked for do not match, so the next page may start from where it stopped.
-    next = found.at(-1) ?? back.resume;
+    // and the key asked for do not match, so the next page may start from where it stopped; one
+    // that read back to the start of the list, from the start (after the key asked for would
+    // leave out the key's own row). Nothing follows the end.
+    next = before === 'end' ? undefined : (found.at(-1) ?? back.resume ?? 'start');
     earlier = prev !== undefined;
   } else {
     const ahead =
       after !== undefined
-        ? await scan(db, organisationId, filter, { direction, start: after, want: perPage, budget })
+        ? await scan(db, organisationId, filter, {
+            direction,
+            start: after === 'start' ? undefined : after,
+            want: perPage,
+            budget,
+          })
         : await pageByNumber(db, request, window);
     found = ahead.found;
     next = ahead.resume;
-    earlier = after !== undefined || request.offset > 0;
+    earlier = (after !== undefined && after !== 'start') || request.offset > 0;
     // An empty page: the values up to where the scan stopped do not match, so the page before
-    // may end there.
-    prev = earlier ? (found[0] ?? ahead.resume) : undefined;
+    // may end there; one that read on to the end of the list, at the end (before the key asked
+    // for would leave out the key's own row, and a page number is no place in a list read by
+    // key). A page by number past the end keeps to numbers: its total is exact there, since
+    // pageByNumber serves no page past a window that holds more.
+    const end: ListEnd | undefined = after === undefined ? undefined : 'end';
+    prev = earlier ? (found[0] ?? ahead.resume ?? end) : undefined;
   }
   const rows = await listEsimsByIccid(
     db,

@@ -10,7 +10,9 @@ import type {
   EsimFilter,
   EsimFilterColumn,
   FilteredPage,
+  ListEnd,
   ListPosition,
+  ListStart,
 } from '../../../store/repositories/esim-filter-repository.js';
 import { indexedText, storedBounds, textCondition, timeRange } from '../../filters.js';
 import type { Page, PageKeys } from '../../paging.js';
@@ -21,7 +23,8 @@ import { switchOn } from '../../versions/wire.js';
 // are read through an index of esim_filters each (026-esim-filters): customerRef and lastAction
 // as text (eq:<text> whole, a bare text as a prefix, `*` as any run of characters), actionDate
 // and assignedDate as times with one operator (eq, lt, lte, gt, gte). The pages of those lists
-// carry keys in their Link header (after, before): the place of their neighbouring row.
+// carry keys in their Link header (after, before): the place of their neighbouring row, or an end
+// of the list (after=start, before=end) for an empty page past it, which has no such row.
 
 /** The fields of the live spec's filterBy. */
 export const ESIM_FILTER_FIELDS = [
@@ -51,8 +54,8 @@ export type EsimListFilter =
       readonly filter: EsimFilter;
       /** A time range that holds nothing: the list is empty. */
       readonly empty: boolean;
-      readonly after?: ListPosition;
-      readonly before?: ListPosition;
+      readonly after?: ListPosition | ListStart;
+      readonly before?: ListPosition | ListEnd;
     };
 
 interface FilterQuery {
@@ -116,8 +119,8 @@ export function esimListFilter(request: FastifyRequest): EsimListFilter | undefi
     by: 'index',
     filter: { column, ...range },
     empty,
-    ...(query.after === undefined ? {} : { after: parseKey('after', query.after) }),
-    ...(query.before === undefined ? {} : { before: parseKey('before', query.before) }),
+    ...(query.after === undefined ? {} : { after: parseKey('after', query.after, 'start') }),
+    ...(query.before === undefined ? {} : { before: parseKey('before', query.before, 'end') }),
   };
 }
 
@@ -135,14 +138,23 @@ function keyWithoutFilter() {
   );
 }
 
-/** A key of a filtered list: `<iccid>,<issue time>,<value>`, as its Link header writes it. */
-export function listKey(position: ListPosition): string {
+/**
+ * A key of a filtered list as its Link header writes it: `<iccid>,<issue time>,<value>`, or the
+ * end it names.
+ */
+export function listKey(position: ListPosition | ListStart | ListEnd): string {
+  if (typeof position === 'string') return position;
   return `${position.iccid},${position.createdAt},${position.value}`;
 }
 
 const KEY = /^(\d{19}),([^,]{1,40}),([\s\S]*)$/;
 
-function parseKey(name: string, raw: string): ListPosition {
+function parseKey<End extends ListStart | ListEnd>(
+  name: string,
+  raw: string,
+  end: End,
+): ListPosition | End {
+  if (raw === end) return end;
   const m = KEY.exec(raw);
   if (m === null) {
     throw badRequest(

@@ -39,10 +39,10 @@ export function limitAsPerPage(request: FastifyRequest): void {
 }
 
 /** The keys a filtered eSIM list's Link header carries. */
-const LIST_KEY = (side: string) =>
+const LIST_KEY = (side: 'next' | 'prev') =>
   Type.String({
     maxLength: 400,
-    description: `Set by the ${side} link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row ${side === 'next' ? 'before' : 'after'} the page (<iccid>,<issue time>,<value>). Follow the links rather than building it.`,
+    description: `Set by the ${side} link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row ${side === 'next' ? 'before' : 'after'} the page (<iccid>,<issue time>,<value>), or, from an empty page past the ${side === 'next' ? 'start of the list, start (the page from its first row)' : 'end of the list, end (the page up to its last row)'}. Follow the links rather than building it.`,
   });
 
 /** GET /esims on v2.2 and later: v2.1's parameters, and the live filterBy and filter. */
