@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import { badRequest } from '../domain/errors/error-codes.js';
 
 // Paging of the list routes (GET /catalogue, /orders, /esims, /callbacks): the page and perPage
 // query parameters, and the X-Total-Count and Link response headers.
@@ -64,23 +65,50 @@ export function requestedPage(
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
+/** The last page by number of `total` rows: 1 when there are none. */
+export function lastPage(total: number, perPage: number): number {
+  return Math.max(1, Math.ceil(total / perPage));
+}
+
 /**
- * Keys of a list read by key: the next link carries `next` and the prev link `prev` (for example
- * `{ before: '812' }`); every link drops the request's own values of `names`.
+ * Where a link leads: a page by number, or, in a list read by key, the page beside a key (for
+ * example `{ before: '812' }`), which carries no page number.
+ */
+export type PageLink =
+  { readonly page: number } | { readonly key: Readonly<Record<string, string>> };
+
+/**
+ * The links of a list read by key, decided by the rows the page read: a next (prev) link where a
+ * page lies that way, none where none does; the last link where the list reads its end by key
+ * (the last page by number otherwise). Every link drops the request's own values of `names`.
  */
 export interface PageKeys {
   readonly names: readonly string[];
-  readonly next?: Readonly<Record<string, string>>;
-  readonly prev?: Readonly<Record<string, string>>;
-  /** A page read by key found the end of the list that way: no next (or prev) link. */
-  readonly noNext?: boolean;
-  readonly noPrev?: boolean;
-  /**
-   * Whether a page follows (precedes) this one, when the list knows it better than its total
-   * does (a filtered eSIM list counts its matches only so far): it decides the next (prev) link.
-   */
-  readonly hasNext?: boolean;
-  readonly hasPrev?: boolean;
+  readonly next?: PageLink;
+  readonly prev?: PageLink;
+  readonly last?: PageLink;
+}
+
+/**
+ * The key a request of a list read by key gives, one of `names` (after, before), or undefined.
+ * Two keys, or a key beside a page other than 1, are a 400 naming both: a page is placed by its
+ * key or by its number, and the links by key carry no number.
+ */
+export function requestedKey<Name extends string>(
+  query: { readonly page?: string } & { readonly [K in Name]?: string },
+  names: readonly [Name, Name],
+): Name | undefined {
+  const given = names.filter((name) => query[name] !== undefined);
+  const [first, second] = given;
+  if (second !== undefined) {
+    throw badRequest(`query parameters ${first} and ${second}: give one (a Link header sets one)`);
+  }
+  if (first !== undefined && query.page !== undefined && query.page !== '1') {
+    throw badRequest(
+      `query parameters page and ${first}: give one (a page read by key has no number, and the links by key carry none)`,
+    );
+  }
+  return first;
 }
 
 /** Sets X-Total-Count and Link on the reply of a paged list. */
@@ -105,32 +133,30 @@ function declaredQuery(reply: FastifyReply): ReadonlySet<string> {
   return new Set(Object.keys(schema?.properties ?? {}).map((name) => name.toLowerCase()));
 }
 
-// The links keep the query parameters the route declares, except page, which they set, and
-// api_key, which never appears in a link: links end up in logs, proxies and browser histories.
-// Unknown parameters are dropped, so a request cannot make the header echo what it likes (or
-// grow it past what proxies accept).
+// The links keep the query parameters the route declares, except page and the keys, which they
+// set, and api_key, which never appears in a link: links end up in logs, proxies and browser
+// histories. Unknown parameters are dropped, so a request cannot make the header echo what it
+// likes (or grow it past what proxies accept).
 
 function isApiKey(name: string): boolean {
   return name.toLowerCase().startsWith('api_key');
 }
 
-function pageUrl(
+function linkUrl(
   base: string,
   path: string,
   params: URLSearchParams,
-  page: number,
   known: ReadonlySet<string>,
-  keys?: { readonly names: readonly string[]; readonly values?: Readonly<Record<string, string>> },
+  dropped: ReadonlySet<string>,
+  link: PageLink,
 ): string {
-  const dropped = new Set(keys?.names.map((name) => name.toLowerCase()) ?? []);
   const next = new URLSearchParams();
   for (const [name, value] of params) {
     const lower = name.toLowerCase();
-    if (lower !== 'page' && !isApiKey(name) && known.has(lower) && !dropped.has(lower))
-      next.append(name, value);
+    if (!isApiKey(name) && known.has(lower) && !dropped.has(lower)) next.append(name, value);
   }
-  for (const [name, value] of Object.entries(keys?.values ?? {})) next.append(name, value);
-  next.append('page', String(page));
+  if ('page' in link) next.append('page', String(link.page));
+  else for (const [name, value] of Object.entries(link.key)) next.append(name, value);
   return `${base}${path}?${next.toString()}`;
 }
 
@@ -147,22 +173,20 @@ function pagingLinks(
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
   const params = new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1));
-  const last = Math.max(1, Math.ceil(total / perPage));
+  const last = lastPage(total, perPage);
+  const dropped = new Set(['page', ...(keys?.names ?? [])].map((name) => name.toLowerCase()));
+  const to = (link: PageLink) => linkUrl(base, path, params, known, dropped, link);
+  // A list read by numbers alone: its neighbours by number, a page past the end linking back to
+  // the last page.
+  const byNumber = (): Pick<PageKeys, 'next' | 'prev'> => ({
+    ...(page < last ? { next: { page: page + 1 } } : {}),
+    ...(page > 1 ? { prev: { page: Math.min(page - 1, last) } } : {}),
+  });
+  const { next, prev } = keys ?? byNumber();
   const links: string[] = [];
-  const names = keys?.names ?? [];
-  const at = (n: number, values?: Readonly<Record<string, string>>) =>
-    pageUrl(base, path, params, n, known, { names, ...(values === undefined ? {} : { values }) });
-  if (keys?.hasNext ?? (page < last && keys?.noNext !== true)) {
-    links.push(`<${at(page + 1, keys?.next)}>; rel="next"`);
-  }
-  if (keys?.hasPrev ?? (page > 1 && keys?.noPrev !== true)) {
-    // A page past the end has no neighbour's key: its prev link is the last page by number.
-    const prev = Math.max(1, Math.min(page - 1, last));
-    links.push(
-      `<${at(prev, prev === page - 1 || keys?.hasPrev !== undefined ? keys?.prev : undefined)}>; rel="prev"`,
-    );
-  }
-  links.push(`<${at(1)}>; rel="first"`);
-  links.push(`<${at(last)}>; rel="last"`);
+  if (next !== undefined) links.push(`<${to(next)}>; rel="next"`);
+  if (prev !== undefined) links.push(`<${to(prev)}>; rel="prev"`);
+  links.push(`<${to({ page: 1 })}>; rel="first"`);
+  links.push(`<${to(keys?.last ?? { page: last })}>; rel="last"`);
   return links.join(', ');
 }

@@ -6,10 +6,8 @@ import { recordUsage, snapshot } from '../callbacks/fixtures.js';
 import { assertIndexedRead, planOf, statementsOf } from '../query-plan.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
 import { listEsimAssignments } from '../../src/store/repositories/assignment-repository.js';
-import {
-  countFailingEvents,
-  listEvents,
-} from '../../src/store/repositories/callback-repository.js';
+import { countFailingEvents } from '../../src/store/repositories/callback-repository.js';
+import { listEvents } from '../../src/store/repositories/callback-list-repository.js';
 import { countEsimsByProfileStatus } from '../../src/store/repositories/esim-repository.js';
 import { searchEsims } from '../../src/store/repositories/esim-search-repository.js';
 import { listHistory, listOwnedHistory } from '../../src/store/repositories/history-repository.js';
@@ -187,18 +185,46 @@ for (const kind of DATABASES) {
       for (let i = 0; i < 3; i += 1) await event(org);
       const db = t.deps.store.db;
       const iccid = '8944000000000000014';
-      const plans: [string, (d: typeof db) => Promise<unknown>, number?][] = [
+      // A delivery page: every statement after the total (a counter) reads the index, the page
+      // and each look-up of a neighbour beside it.
+      const EACH = 'each';
+      const plans: [string, (d: typeof db) => Promise<unknown>, (number | typeof EACH)?][] = [
         [
           'callback_events_org_seq',
           (d) => listEvents(d, { organisationId: org.id, limit: 2, offset: 1 }),
+          EACH,
         ],
         [
           'callback_events_org_seq',
           (d) => listEvents(d, { organisationId: org.id, limit: 50, offset: 0, before: '900' }),
+          EACH,
+        ],
+        [
+          'callback_events_org_seq',
+          (d) => listEvents(d, { organisationId: org.id, limit: 50, offset: 0, after: '900' }),
+          EACH,
+        ],
+        [
+          'callback_events_org_seq',
+          (d) => listEvents(d, { organisationId: org.id, limit: 1, offset: 0, after: '0' }),
+          EACH,
         ],
         [
           'callback_events_org_status_seq',
           (d) => listEvents(d, { organisationId: org.id, status: 'failed', limit: 50, offset: 0 }),
+          EACH,
+        ],
+        [
+          'callback_events_org_status_seq',
+          (d) =>
+            listEvents(d, {
+              organisationId: org.id,
+              status: 'failed',
+              limit: 50,
+              offset: 0,
+              before: '1',
+            }),
+          EACH,
         ],
         [
           'callback_events_org_status_seq',
@@ -210,6 +236,7 @@ for (const kind of DATABASES) {
               offset: 0,
               after: '12',
             }),
+          EACH,
         ],
         ['esims_org_iccid', (d) => searchEsims(d, org.id, { prefix: '894400', limit: 50 })],
         [
@@ -235,15 +262,46 @@ for (const kind of DATABASES) {
         // Once first: a statement compiled once is captured with its values only after that.
         await run(db);
         const statements = await statementsOf(db, run);
-        const read = statements.at(at ?? -1);
-        assert.ok(read !== undefined);
-        // A statement compiled once shows its plugins its placeholders (a NUL, which PostgreSQL
-        // refuses in text): any value plans the same.
-        const parameters = read.parameters.map((p) =>
-          typeof p === 'string' ? p.replace(/\0/g, '') : p,
-        );
-        // The counters are read by their primary key (organisation_id, name).
-        assertIndexedRead(await planOf(db, kind, { ...read, parameters }), index);
+        const reads = at === EACH ? statements.slice(1) : [statements.at(at ?? -1)];
+        assert.ok(reads.length > 0);
+        for (const read of reads) {
+          assert.ok(read !== undefined);
+          // A statement compiled once shows its plugins its placeholders (a NUL, which PostgreSQL
+          // refuses in text): any value plans the same.
+          const parameters = read.parameters.map((p) =>
+            typeof p === 'string' ? p.replace(/\0/g, '') : p,
+          );
+          // The counters are read by their primary key (organisation_id, name).
+          assertIndexedRead(await planOf(db, kind, { ...read, parameters }), index);
+        }
+      }
+    });
+
+    // Last: with the rows it adds in the table, PostgreSQL's planner reads the few rows of the
+    // plan test's status page through the other index.
+    it('follows the prev links from the oldest through every delivery exactly once while new ones arrive', async () => {
+      const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });
+      for (let i = 0; i < 13; i += 1) await event(org);
+      for (const query of ['', '&status=pending']) {
+        // From the start (after=0) towards the newest: the deliveries arriving meanwhile are
+        // newer than every page read, so the walk reaches them too, each once, and ends.
+        const seen: string[] = [];
+        let arrived = 0;
+        let url: string | undefined = `/v2.1/callbacks?perPage=4&after=0${query}`;
+        while (url !== undefined) {
+          const page = await list(org, url);
+          assert.ok(!/[?&]page=/.test(page.links.get('prev') ?? ''), 'a link by key has no page');
+          seen.unshift(...page.ids);
+          url = page.links.get('prev');
+          if (url !== undefined && arrived < 10) {
+            await Promise.all([event(org), event(org)]);
+            arrived += 2;
+          }
+        }
+        assert.ok(arrived > 0);
+        const now = await list(org, `/v2.1/callbacks?perPage=500${query}`);
+        assert.equal(new Set(seen).size, seen.length, 'no delivery twice');
+        assert.deepEqual(seen, now.ids);
       }
     });
   });

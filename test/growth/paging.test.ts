@@ -9,6 +9,7 @@ import { listOrders } from '../../src/store/repositories/order-repository.js';
 
 // Lists paged by number read rows by their number within the organisation, and their totals are
 // counters kept with the rows: pages stay exact while rows arrive, totals after concurrent writes.
+// A filtered eSIM list pages by key: its next links read every match once while matches arrive.
 
 const UNIT = 'test_growth_unit';
 
@@ -75,6 +76,55 @@ for (const kind of DATABASES) {
       );
     });
 
+    it('follows the next links of a filtered eSIM list through every match exactly once while matches are added', async () => {
+      const org = await t.createOrg({ balance: 1_000_000 });
+      /** A new eSIM with this reference. */
+      const issue = async (customerRef: string) => {
+        const res = await t.request(org.apiKey, {
+          method: 'POST',
+          url: '/v2.1/orders',
+          payload: {
+            type: 'transaction',
+            assign: true,
+            order: [{ type: 'bundle', item: UNIT, quantity: 1 }],
+          },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        const iccid = res.json<{ order: { iccids: string[] }[] }>().order[0]?.iccids[0] ?? '';
+        const set = await t.request(org.apiKey, {
+          method: 'PUT',
+          url: '/v2.4/esims',
+          payload: { iccid, customerRef },
+        });
+        assert.equal(set.statusCode, 200, set.body);
+        return iccid;
+      };
+      for (let i = 10; i < 19; i += 1) await issue(`fleet-${i}`);
+      const list = '/v2.4/esims?filterBy=customerRef&filter=fleet-&perPage=2';
+      const behind: string[] = [];
+      const seen: string[] = [];
+      for (let url: string | undefined = list; url !== undefined;) {
+        const res = await get(org, url);
+        seen.push(...res.json<{ esims: { iccid: string }[] }>().esims.map((e) => e.iccid));
+        url = linkOf(String(res.headers['link']), 'next');
+        if (url === undefined || behind.length >= 5) continue;
+        assert.doesNotMatch(url, /[?&]page=/);
+        // Between pages: one match before every row read so far, which the walk has passed, and
+        // one after every row, which it reaches.
+        behind.push(await issue(`fleet-00-${behind.length}`));
+        await issue(`fleet-99-${behind.length}`);
+      }
+      const now = (await get(org, `${list.replace('perPage=2', 'perPage=500')}`)).json<{
+        esims: { iccid: string }[];
+      }>();
+      assert.equal(new Set(seen).size, seen.length, 'no eSIM twice');
+      assert.deepEqual(
+        seen,
+        now.esims.map((e) => e.iccid).filter((iccid) => !behind.includes(iccid)),
+      );
+      assert.equal(seen.length, 9 + 5);
+    });
+
     it('keeps the totals and the Link header exact after concurrent orders and refunds', async () => {
       const org = await t.createOrg({ balance: 1_000_000 });
       await Promise.all(Array.from({ length: 40 }, (_, i) => order(org, i % 2 === 0)));
@@ -138,4 +188,13 @@ for (const kind of DATABASES) {
       assertIndexedRead(await planOf(db, kind, orders), 'orders_org_seq');
     });
   });
+}
+
+/** The URL of one link of a Link header, relative to the app. */
+function linkOf(header: string, rel: string): string | undefined {
+  for (const part of header.split(/,\s*(?=<)/)) {
+    const m = /^<([^>]*)>;\s*rel="([^"]+)"/.exec(part);
+    if (m?.[2] === rel) return (m[1] ?? '').replace(/^https?:\/\/[^/]+/, '');
+  }
+  return undefined;
 }

@@ -94,10 +94,11 @@ for (const kind of DATABASES) {
           const whole = pages.flatMap(iccidsOf);
           assert.ok(whole.length >= 5, `${filter} ${direction}`);
           const rows = pages.flatMap((p) => p.json<ListBody>().esims);
-          // The key as the Link header writes it: the first page's next link carries its last row's.
-          assert.match(String(linkOf(pages[0], 'next')), new RegExp(`after=${keyOf(rows[1])}&`));
-          // Past the last row, with the page number a next link would give, with another, with none.
-          for (const page of [`&page=${pages.length + 1}`, '&page=2', '']) {
+          // The key as the Link header writes it: the first page's next link carries its last
+          // row's, and no page number.
+          assert.match(String(linkOf(pages[0], 'next')), new RegExp(`&after=${keyOf(rows[1])}$`));
+          // Past the last row, with no page number and with page 1, which a key allows.
+          for (const page of ['', '&page=1']) {
             const url = `${list}&after=${keyOf(rows.at(-1))}${page}`;
             const empty = await get(url);
             assert.deepEqual(iccidsOf(empty), [], url);
@@ -179,6 +180,57 @@ for (const kind of DATABASES) {
             assert.deepEqual(await backwards(prev), whole, url);
           }
         }
+      }
+    });
+
+    it('links by key without a page number, the last link reading back from the end', async () => {
+      for (const filter of FILTERS) {
+        for (const direction of ['asc', 'desc']) {
+          const list = `/v2.4/esims?filterBy=customerRef&filter=${encodeURIComponent(filter)}&perPage=${PER_PAGE}&direction=${direction}`;
+          const pages = await forwards(list);
+          const whole = pages.flatMap(iccidsOf);
+          for (const page of pages) {
+            for (const rel of ['next', 'prev']) {
+              const url = linkOf(page, rel);
+              if (url !== undefined) assert.doesNotMatch(url, /[?&]page=/, `${rel}: ${url}`);
+            }
+            assert.equal(linkOf(page, 'first'), `${list}&page=1`);
+            // Not a page number, which would skip through the index to get there.
+            assert.equal(linkOf(page, 'last'), `${list}&before=end`);
+          }
+          const end = await get(`${list}&before=end`);
+          assert.deepEqual(iccidsOf(end), whole.slice(-PER_PAGE), `${filter} ${direction}`);
+          assert.equal(linkOf(end, 'next'), undefined);
+          assert.deepEqual(await backwards(`${list}&before=end`), whole, `${filter} ${direction}`);
+        }
+      }
+    });
+
+    it('answers a key beside a page other than 1 with a 400 naming both', async () => {
+      const list = `/v2.4/esims?filterBy=customerRef&filter=abc&perPage=${PER_PAGE}`;
+      const first = await get(list);
+      const next = linkOf(first, 'next');
+      assert.ok(next !== undefined);
+      for (const [url, key] of [
+        [`${list}&after=start&page=2`, 'after'],
+        [`${list}&page=3&before=end`, 'before'],
+        [`${next}&page=2`, 'after'],
+        [`${list}&before=${keyOf(first.json<ListBody>().esims[1])}&page=9`, 'before'],
+      ] as const) {
+        const res = await t.request(org.apiKey, { method: 'GET', url });
+        assert.equal(res.statusCode, 400, url);
+        assert.equal(
+          res.json<{ message: string }>().message,
+          `query parameters page and ${key}: give one (a page read by key has no number, and the links by key carry none)`,
+        );
+      }
+      // Page 1 is where a page read by key is anyway: the same page as without it, and nothing
+      // before the start to link back to.
+      for (const url of [`${list}&after=start&page=1`, `${list}&after=start`]) {
+        const start = await get(url);
+        assert.deepEqual(iccidsOf(start), iccidsOf(first));
+        assert.equal(linkOf(start, 'prev'), undefined, url);
+        assert.equal(linkOf(start, 'next'), next, url);
       }
     });
   });

@@ -295,7 +295,7 @@ export interface paths {
     };
     /**
      * List usage callback deliveries
-     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
+     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after) and no page number, so following them reads every delivery once while new ones arrive. There is a next (prev) link when older (newer) deliveries exist; an empty page read by key links back to the deliveries beside its key. before and after together, or either with a page other than 1, are a 400. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
      */
     get: operations['listCallbacks'];
     put?: never;
@@ -2609,9 +2609,9 @@ export interface operations {
   listCallbacks: {
     parameters: {
       query?: {
-        /** @description The deliveries newer than this key (set by the prev link). */
+        /** @description The deliveries newer than this key (set by the prev link): a delivery number within the organisation, or 0 for the oldest deliveries. */
         after?: string;
-        /** @description The deliveries older than this key (set by the next link). */
+        /** @description The deliveries older than this key (set by the next link): a delivery number within the organisation. */
         before?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */
         page?: string;

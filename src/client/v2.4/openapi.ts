@@ -30,7 +30,7 @@ export interface paths {
     };
     /**
      * List usage callback deliveries
-     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
+     * @description The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after) and no page number, so following them reads every delivery once while new ones arrive. There is a next (prev) link when older (newer) deliveries exist; an empty page read by key links back to the deliveries beside its key. before and after together, or either with a page other than 1, are a 400. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
      */
     get: operations['listCallbacks'];
     put?: never;
@@ -789,9 +789,9 @@ export interface operations {
   listCallbacks: {
     parameters: {
       query?: {
-        /** @description The deliveries newer than this key (set by the prev link). */
+        /** @description The deliveries newer than this key (set by the prev link): a delivery number within the organisation, or 0 for the oldest deliveries. */
         after?: string;
-        /** @description The deliveries older than this key (set by the next link). */
+        /** @description The deliveries older than this key (set by the next link): a delivery number within the organisation. */
         before?: string;
         /** @description Page to return, a whole number from 1. A page past the end is empty. */
         page?: string;
@@ -1619,9 +1619,9 @@ export interface operations {
   listEsims: {
     parameters: {
       query?: {
-        /** @description Set by the next link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row before the page (<iccid>,<issue time>,<value>), or, from an empty page past the start of the list, start (the page from its first row). Follow the links rather than building it. */
+        /** @description Set by the next link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row before the page (<iccid>,<issue time>,<value>), or start (the page from its first row), which an empty page past the start of the list links on with. Not with before, nor with a page other than 1 (a 400: links by key carry no page). Follow the links rather than building it. */
         after?: string;
-        /** @description Set by the prev link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row after the page (<iccid>,<issue time>,<value>), or, from an empty page past the end of the list, end (the page up to its last row). Follow the links rather than building it. */
+        /** @description Set by the prev link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row after the page (<iccid>,<issue time>,<value>), or end (the page up to its last row), which the last link carries and an empty page past the end of the list links back with. Not with after, nor with a page other than 1 (a 400: links by key carry no page). Follow the links rather than building it. */
         before?: string;
         /** @description asc: oldest first (default); desc: newest first. */
         direction?: 'asc' | 'desc';

@@ -379,7 +379,7 @@ export interface EsimClient {
    *
    * `GET /v2.5/callbacks`
    *
-   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after), so following them reads every delivery once while new ones arrive. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
+   * The organisation usage callbacks, newest first, with their delivery state. Paging metadata is in the X-Total-Count and Link headers; its next and prev links carry the key of the page beside them (before, after) and no page number, so following them reads every delivery once while new ones arrive. There is a next (prev) link when older (newer) deliveries exist; an empty page read by key links back to the deliveries beside its key. before and after together, or either with a page other than 1, are a 400. With a status filter, a page by number more than 10000 deliveries from both the first and the last page is a 400: follow the links.
    */
   listCallbacks(input?: {
     query?: NonNullable<operations['listCallbacks']['parameters']['query']>;

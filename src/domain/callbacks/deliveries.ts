@@ -3,13 +3,15 @@ import { iso } from '../../clock.js';
 import type { Db, Executor } from '../../store/database.js';
 import type { CallbackEvent, DeliveryAttempt, EventStatus } from './callback-event.js';
 import {
-  MAX_SKIPPED,
-  PageTooDeep,
   findEvent,
   listAttempts,
-  listEvents,
   requeueEvent,
 } from '../../store/repositories/callback-repository.js';
+import {
+  MAX_SKIPPED,
+  PageTooDeep,
+  listEvents,
+} from '../../store/repositories/callback-list-repository.js';
 import { findCallbackUrl } from '../../store/repositories/organisation-repository.js';
 import { DomainError, badRequest, conflict, notFound } from '../errors/error-codes.js';
 import { queueFullMessage, queueRoom } from './endpoint-health.js';
@@ -94,9 +96,10 @@ function attemptView(attempt: DeliveryAttempt): AttemptView {
 export interface DeliveryPage {
   readonly deliveries: DeliverySummary[];
   readonly total: number;
-  /** Keys of the page's newest and oldest delivery, for the links to the pages beside it. */
-  readonly first?: string;
-  readonly last?: string;
+  /** The next page's key (`before`), when older deliveries lie beside the page. */
+  readonly older?: string;
+  /** The previous page's key (`after`), when newer deliveries lie beside the page. */
+  readonly newer?: string;
 }
 
 export interface DeliveryQuery {
@@ -105,14 +108,15 @@ export interface DeliveryQuery {
   readonly perPage: number;
   /** The deliveries older than this key (a next link's `before`). */
   readonly before?: string;
-  /** The deliveries newer than this key (a previous link's `after`). */
+  /** The deliveries newer than this key (a previous link's `after`); 0: the oldest. */
   readonly after?: string;
 }
 
 /**
  * A page of the organisation's deliveries, newest first: by key after a neighbour (`before`,
- * `after`), else by number. Without a status any page by number costs the same; with one, a page
- * by number further than MAX_SKIPPED deliveries from both ends is a 400 naming the keys instead.
+ * `after`), else by number, with the keys of the pages beside it where deliveries lie that way.
+ * Without a status any page by number costs the same; with one, a page by number further than
+ * MAX_SKIPPED deliveries from both ends is a 400 naming the keys instead.
  */
 export async function listDeliveries(
   db: Db,
@@ -120,7 +124,7 @@ export async function listDeliveries(
   query: DeliveryQuery,
 ): Promise<DeliveryPage> {
   try {
-    const { events, total, first, last } = await listEvents(db, {
+    const { events, total, older, newer } = await listEvents(db, {
       organisationId,
       status: query.status,
       limit: query.perPage,
@@ -131,8 +135,8 @@ export async function listDeliveries(
     return {
       deliveries: events.map(deliverySummary),
       total,
-      ...(first === undefined ? {} : { first }),
-      ...(last === undefined ? {} : { last }),
+      ...(older === undefined ? {} : { older }),
+      ...(newer === undefined ? {} : { newer }),
     };
   } catch (e) {
     if (!(e instanceof PageTooDeep)) throw e;

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
 import type { CallbackEndpoint, CallbackEvent, DeliveryAttempt } from '../domain-types.js';
-import { pageBounds } from './count-repository.js';
 import type {
   CallbackAttemptsTable,
   CallbackEndpointsTable,
@@ -12,14 +11,15 @@ import type {
 } from '../schema.js';
 
 // Rows of the callback outbox (callback_events) and its attempt log (callback_attempts).
-// Delivery state lives here; the worker only moves rows between states.
+// Delivery state lives here; the worker only moves rows between states. The organisation's list
+// of deliveries is read in callback-list-repository.ts.
 
 export type CallbackEventRow = Selectable<CallbackEventsTable>;
 type NewCallbackEvent = Insertable<CallbackEventsTable>;
 type CallbackAttemptRow = Selectable<CallbackAttemptsTable>;
 
 /** An event row as the domain's callback event. */
-function callbackEventOf(row: CallbackEventRow): CallbackEvent {
+export function callbackEventOf(row: CallbackEventRow): CallbackEvent {
   return {
     id: row.id,
     organisationId: row.organisation_id,
@@ -444,139 +444,6 @@ export async function releaseEvents(
     .where('locked_by', '=', worker)
     .where('status', '=', 'delivering')
     .execute();
-}
-
-/** How far a page by number of a status-filtered list may skip through the index without a key. */
-export const MAX_SKIPPED = 10_000;
-
-export interface EventFilter {
-  readonly organisationId: string;
-  readonly status?: EventStatus;
-  readonly limit: number;
-  /** Rows before the page, newest first: (page - 1) * limit. */
-  readonly offset: number;
-  /** The rows older than this key, a row number (the next page's link carries it). */
-  readonly before?: string;
-  /** The rows newer than this key (the previous page's link carries it). */
-  readonly after?: string;
-}
-
-export interface EventPage {
-  /** Newest first. */
-  readonly events: CallbackEvent[];
-  readonly total: number;
-  /** Keys of the page's newest and oldest row (`org_seq`), for the neighbouring pages' links. */
-  readonly first?: string;
-  readonly last?: string;
-}
-
-/** How many events the organisation has, in one status or in all: a counter of 023-list-counters. */
-export async function countEvents(
-  db: Executor,
-  organisationId: string,
-  status?: EventStatus,
-): Promise<number> {
-  const name = status === undefined ? 'callbacks' : `callbacks:${status}`;
-  const row = await db
-    .selectFrom('organisation_counts')
-    .select('value')
-    .where('organisation_id', '=', organisationId)
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row === undefined ? 0 : Math.max(0, Number(row.value));
-}
-
-/**
- * A page of an organisation's events, newest first, and their total (a counter). A page after a
- * neighbour's key (`before`, `after`: a row number) is read by key. Otherwise, without a status,
- * the page is a range of row numbers (`org_seq`) read through `callback_events_org_seq`; with a
- * status, rows move in and out of the list as they are delivered, so they have no dense number
- * there: the page is read through `callback_events_org_status_seq` from either end of the list,
- * skipping at most MAX_SKIPPED keys of the index (a page beyond that throws PageTooDeep).
- */
-export async function listEvents(db: Executor, filter: EventFilter): Promise<EventPage> {
-  const total = await countEvents(db, filter.organisationId, filter.status);
-  const keyed = filter.before !== undefined || filter.after !== undefined;
-  let rows: CallbackEventRow[];
-  if (keyed || filter.status !== undefined) rows = await pageByKey(db, filter, total);
-  else rows = await pageByNumber(db, filter, total);
-  const first = rows[0]?.org_seq;
-  const last = rows.at(-1)?.org_seq;
-  return {
-    events: rows.map(callbackEventOf),
-    total,
-    ...(first === undefined || first === null ? {} : { first: String(first) }),
-    ...(last === undefined || last === null ? {} : { last: String(last) }),
-  };
-}
-
-async function pageByNumber(
-  db: Executor,
-  filter: EventFilter,
-  total: number,
-): Promise<CallbackEventRow[]> {
-  const { from, to } = pageBounds(total, filter, 'desc');
-  if (to < from) return [];
-  return db
-    .selectFrom('callback_events')
-    .selectAll()
-    .where('organisation_id', '=', filter.organisationId)
-    .where('org_seq', '>=', from)
-    .where('org_seq', '<=', to)
-    .orderBy('organisation_id', 'desc')
-    .orderBy('org_seq', 'desc')
-    .execute();
-}
-
-async function pageByKey(
-  db: Executor,
-  filter: EventFilter,
-  total: number,
-): Promise<CallbackEventRow[]> {
-  const { status } = filter;
-  let rows = db
-    .selectFrom('callback_events')
-    .selectAll()
-    .where('organisation_id', '=', filter.organisationId);
-  if (status !== undefined) rows = rows.where('status', '=', status);
-  // The index's own columns in its order: (organisation_id[, status], org_seq).
-  const ordered = (q: typeof rows, direction: 'asc' | 'desc') => {
-    let query = q.orderBy('organisation_id', direction);
-    if (status !== undefined) query = query.orderBy('status', direction);
-    return query.orderBy('org_seq', direction);
-  };
-  if (filter.before !== undefined) {
-    return ordered(rows.where('org_seq', '<', filter.before), 'desc')
-      .limit(filter.limit)
-      .execute();
-  }
-  if (filter.after !== undefined) {
-    const newer = await ordered(rows.where('org_seq', '>', filter.after), 'asc')
-      .limit(filter.limit)
-      .execute();
-    return newer.reverse();
-  }
-  if (filter.offset === 0) return ordered(rows, 'desc').limit(filter.limit).execute();
-  // The oldest rows, read from the other end of the index: the last page and those near it.
-  const fromEnd = total - filter.offset;
-  if (fromEnd <= 0) return [];
-  const skippedFromEnd = Math.max(0, fromEnd - filter.limit);
-  if (skippedFromEnd <= MAX_SKIPPED) {
-    const oldest = await ordered(rows, 'asc')
-      .offset(skippedFromEnd)
-      .limit(Math.min(filter.limit, fromEnd))
-      .execute();
-    return oldest.reverse();
-  }
-  if (filter.offset > MAX_SKIPPED) throw new PageTooDeep(filter.offset);
-  return ordered(rows, 'desc').offset(filter.offset).limit(filter.limit).execute();
-}
-
-/** A status-filtered page by number further than MAX_SKIPPED rows from either end. */
-export class PageTooDeep extends Error {
-  constructor(readonly skipped: number) {
-    super(`page skips ${skipped} rows`);
-  }
 }
 
 export async function findEvent(db: Executor, id: string): Promise<CallbackEvent | undefined> {

@@ -353,7 +353,7 @@ export async function listFilteredEsims(
         : await pageByNumber(db, request, window);
     found = ahead.found;
     next = ahead.resume;
-    earlier = (after !== undefined && after !== 'start') || request.offset > 0;
+    earlier = after === undefined ? request.offset > 0 : after !== 'start';
     // An empty page: the values up to where the scan stopped do not match, so the page before
     // may end there; one that read on to the end of the list, at the end (before the key asked
     // for would leave out the key's own row, and a page number is no place in a list read by

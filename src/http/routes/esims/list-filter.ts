@@ -15,6 +15,7 @@ import type {
   ListStart,
 } from '../../../store/repositories/esim-filter-repository.js';
 import { indexedText, storedBounds, textCondition, timeRange } from '../../filters.js';
+import { lastPage, requestedKey } from '../../paging.js';
 import type { Page, PageKeys } from '../../paging.js';
 import { switchOn } from '../../versions/wire.js';
 
@@ -24,7 +25,10 @@ import { switchOn } from '../../versions/wire.js';
 // as text (eq:<text> whole, a bare text as a prefix, `*` as any run of characters), actionDate
 // and assignedDate as times with one operator (eq, lt, lte, gt, gte). The pages of those lists
 // carry keys in their Link header (after, before): the place of their neighbouring row, or an end
-// of the list (after=start, before=end) for an empty page past it, which has no such row.
+// of the list (after=start, before=end) for an empty page past it, which has no such row. Their
+// last link is before=end, the last page read back from the end by key (a page number there
+// would skip through the index); links by key carry no page number, and a key beside a page
+// other than 1 is a 400.
 
 /** The fields of the live spec's filterBy. */
 export const ESIM_FILTER_FIELDS = [
@@ -59,6 +63,7 @@ export type EsimListFilter =
     };
 
 interface FilterQuery {
+  readonly page?: string;
   readonly filterBy?: string;
   readonly filter?: string;
   readonly after?: string;
@@ -112,9 +117,7 @@ export function esimListFilter(request: FastifyRequest): EsimListFilter | undefi
   } else {
     range = indexedText('filter', filter);
   }
-  if (query.after !== undefined && query.before !== undefined) {
-    throw badRequest('query parameters after and before: give one (a Link header sets one)');
-  }
+  requestedKey(query, ['after', 'before']);
   return {
     by: 'index',
     filter: { column, ...range },
@@ -165,8 +168,9 @@ function parseKey<End extends ListStart | ListEnd>(
 }
 
 /**
- * The page of a list filtered through esim_filters, and the keys of its Link header: after (the
- * next link) and before (the prev link), with whether each neighbour exists. A page by number
+ * The page of a list filtered through esim_filters, and the links of its Link header: after= (the
+ * next link) and before= (the prev link) where a neighbour exists, before=end (the last). A page
+ * by number past the end links back to the last page by number, exact there. A page by number
  * past the first FILTER_WINDOW entries the filter reads is a 400 naming the links.
  */
 export async function readFilteredPage(
@@ -196,14 +200,18 @@ export async function readFilteredPage(
     }
   }
   const { next, prev } = found;
+  const byNumber = { page: Math.min(page.page - 1, lastPage(found.total, page.perPage)) };
   return {
     ...found,
     keys: {
       names: ['after', 'before'],
-      ...(next === undefined ? {} : { next: { after: listKey(next) } }),
-      ...(prev === undefined ? {} : { prev: { before: listKey(prev) } }),
-      hasNext: next !== undefined,
-      hasPrev: found.earlier,
+      ...(next === undefined ? {} : { next: { key: { after: listKey(next) } } }),
+      ...(prev !== undefined
+        ? { prev: { key: { before: listKey(prev) } } }
+        : found.earlier
+          ? { prev: byNumber }
+          : {}),
+      last: { key: { before: 'end' } },
     },
   };
 }

@@ -42,7 +42,7 @@ export function limitAsPerPage(request: FastifyRequest): void {
 const LIST_KEY = (side: 'next' | 'prev') =>
   Type.String({
     maxLength: 400,
-    description: `Set by the ${side} link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row ${side === 'next' ? 'before' : 'after'} the page (<iccid>,<issue time>,<value>), or, from an empty page past the ${side === 'next' ? 'start of the list, start (the page from its first row)' : 'end of the list, end (the page up to its last row)'}. Follow the links rather than building it.`,
+    description: `Set by the ${side} link of a list filtered by customerRef, lastAction, actionDate or assignedDate: the place of the row ${side === 'next' ? 'before' : 'after'} the page (<iccid>,<issue time>,<value>), or ${side === 'next' ? 'start (the page from its first row), which an empty page past the start of the list links on with' : 'end (the page up to its last row), which the last link carries and an empty page past the end of the list links back with'}. Not with ${side === 'next' ? 'before' : 'after'}, nor with a page other than 1 (a 400: links by key carry no page). Follow the links rather than building it.`,
   });
 
 /** GET /esims on v2.2 and later: v2.1's parameters, and the live filterBy and filter. */
