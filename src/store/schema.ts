@@ -126,6 +126,9 @@ export interface EsimDeletionsTable {
   deleted: number;
 }
 
+/** 029-callback-deletions: the same tree over an organisation's delivery numbers (`org_seq`). */
+export type CallbackDeletionsTable = EsimDeletionsTable;
+
 export interface OrdersTable {
   reference: string;
   organisation_id: string;
@@ -423,6 +426,7 @@ export interface Database {
   inventory_batches: InventoryBatchesTable;
   organisation_counts: OrganisationCountsTable;
   esim_deletions: EsimDeletionsTable;
+  callback_deletions: CallbackDeletionsTable;
   ledger_entries: LedgerEntriesTable;
   payment_cards: PaymentCardsTable;
   topups: TopUpsTable;

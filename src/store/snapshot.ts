@@ -153,7 +153,12 @@ export async function replaceTables(
     }>`select max(version) as v from ${sql.table(name)}`.execute(trx);
     versions[name] = Number(rows[0]?.v ?? 0);
   }
-  for (const name of [...order].reverse()) await sql`delete from ${sql.table(name)}`.execute(trx);
+  // Children first. Deleting deliveries moves their status counters (029's trigger), so the
+  // counters are emptied once more just before the organisations they belong to.
+  for (const name of [...order].reverse()) {
+    if (name === 'organisations') await sql`delete from ${sql.table(COUNTS)}`.execute(trx);
+    await sql`delete from ${sql.table(name)}`.execute(trx);
+  }
   for (const name of order) {
     if (name === COUNTS) continue; // written by the numbering triggers; restored below
     const rows = (tables[name] ?? []).map(decode);

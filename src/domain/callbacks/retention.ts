@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { addSeconds, iso } from '../../clock.js';
-import type { Db } from '../../store/database.js';
+import type { DialectName, Db } from '../../store/database.js';
 import { deleteFinishedEvents } from '../../store/repositories/callback-repository.js';
 
 // Retention of the delivery log: a delivered, failed or undeliverable callback and its attempts
@@ -9,7 +9,7 @@ import { deleteFinishedEvents } from '../../store/repositories/callback-reposito
 // never holds a long transaction.
 
 export interface RetentionDeps {
-  readonly store: { readonly db: Db };
+  readonly store: { readonly db: Db; readonly dialect: DialectName };
   readonly clock: Clock;
   readonly config: { readonly callbackRetentionDays: number };
 }
@@ -23,7 +23,7 @@ export async function pruneCallbackHistory(deps: RetentionDeps): Promise<number>
   const before = iso(addSeconds(deps.clock.now(), -deps.config.callbackRetentionDays * 86_400));
   let pruned = 0;
   for (let i = 0; i < MAX_BATCHES; i += 1) {
-    const n = await deleteFinishedEvents(deps.store.db, before, BATCH);
+    const n = await deleteFinishedEvents(deps.store.db, before, BATCH, deps.store.dialect);
     pruned += n;
     if (n < BATCH) break;
   }

@@ -23,6 +23,7 @@ import { orderTimes } from './025-order-times.js';
 import { esimFilters } from './026-esim-filters.js';
 import { esimDeletions } from './027-esim-deletions.js';
 import { callbackWrites } from './028-callback-writes.js';
+import { callbackDeletions } from './029-callback-deletions.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -54,5 +55,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '026-esim-filters': esimFilters(dialect),
     '027-esim-deletions': esimDeletions(dialect),
     '028-callback-writes': callbackWrites(dialect),
+    '029-callback-deletions': callbackDeletions(dialect),
   };
 }

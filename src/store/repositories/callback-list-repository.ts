@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import type { Executor } from '../database.js';
 import type { CallbackEvent } from '../domain-types.js';
 import type { EventStatus } from '../schema.js';
 import { callbackEventOf } from './callback-repository.js';
 import type { CallbackEventRow } from './callback-repository.js';
-import { pageBounds } from './count-repository.js';
+import { deletedCount, seqOfRank } from './deletion-tree.js';
 
 // An organisation's deliveries (GET /callbacks, the CLI, the portal's delivery log), newest
 // first, by their number within the organisation (`org_seq`, 023-list-counters): a page by
@@ -53,18 +54,51 @@ export class PageTooDeep extends Error {
   }
 }
 
-/** How many events the organisation has, in one status or in all: a counter of 023-list-counters. */
+/** A page read by number retries this many times when deletions keep arriving during it. */
+const READ_ATTEMPTS = 5;
+
+/**
+ * The row numbers given out (counter 'callbacks' of 023) and how many of them were deleted by
+ * the retention (the deletion tree's node 2^40, 029-callback-deletions), in one statement.
+ */
+interface ListState {
+  readonly numbered: number;
+  readonly deleted: number;
+}
+
+async function listState(db: Executor, organisationId: string): Promise<ListState> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('organisation_counts')
+        .select('value')
+        .where('organisation_id', '=', organisationId)
+        .where('name', '=', 'callbacks')
+        .as('numbered'),
+      deletedCount('callback_deletions', organisationId).as('deleted'),
+    ])
+    .executeTakeFirst();
+  return { numbered: Number(row?.numbered ?? 0), deleted: Number(row?.deleted ?? 0) };
+}
+
+/**
+ * How many events the organisation has, in one status or in all: counters of 023-list-counters
+ * (all: the row numbers given out less those deleted, 029-callback-deletions).
+ */
 export async function countEvents(
   db: Executor,
   organisationId: string,
   status?: EventStatus,
 ): Promise<number> {
-  const name = status === undefined ? 'callbacks' : `callbacks:${status}`;
+  if (status === undefined) {
+    const state = await listState(db, organisationId);
+    return Math.max(0, state.numbered - state.deleted);
+  }
   const row = await db
     .selectFrom('organisation_counts')
     .select('value')
     .where('organisation_id', '=', organisationId)
-    .where('name', '=', name)
+    .where('name', '=', `callbacks:${status}`)
     .executeTakeFirst();
   return row === undefined ? 0 : Math.max(0, Number(row.value));
 }
@@ -86,13 +120,17 @@ interface Read {
  * of the index (a page beyond that throws PageTooDeep).
  */
 export async function listEvents(db: Executor, filter: EventFilter): Promise<EventPage> {
-  const total = await countEvents(db, filter.organisationId, filter.status);
   const { before, after } = filter;
   let read: Read;
-  if (before !== undefined) read = await readOlder(db, filter, before);
-  else if (after !== undefined) read = await readNewer(db, filter, after);
-  else if (filter.status === undefined) read = { rows: await pageByNumber(db, filter, total) };
-  else read = { rows: await pageFromEnds(db, filter, total) };
+  let total: number;
+  if (before === undefined && after === undefined && filter.status === undefined) {
+    ({ read, total } = await pageByNumber(db, filter));
+  } else {
+    total = await countEvents(db, filter.organisationId, filter.status);
+    if (before !== undefined) read = await readOlder(db, filter, before);
+    else if (after !== undefined) read = await readNewer(db, filter, after);
+    else read = { rows: await pageFromEnds(db, filter, total) };
+  }
   const { rows } = read;
   const newer = await neighbour(db, filter, '>', {
     end: seqOf(rows[0]),
@@ -194,22 +232,43 @@ async function readNewer(db: Executor, filter: EventFilter, key: string): Promis
   return { rows: rows.slice(0, filter.limit).reverse(), newer: rows.length > filter.limit };
 }
 
+/**
+ * A page by number of every delivery, newest first, with the total it was taken from. The page
+ * starts at the row number of the (total − offset)-th delivery: that number itself while none was
+ * deleted, otherwise where the deletion tree's walk finds it; its rows are read down from there
+ * through (organisation_id, org_seq). The total is read first and deliveries written meanwhile
+ * are numbered above it, so they do not shift the page. The page reads the deletion count again:
+ * it only grows, so when it is the same no deletion committed in between; otherwise both are read
+ * again, as an eSIM page is (esim-list-repository.ts).
+ */
 async function pageByNumber(
   db: Executor,
   filter: EventFilter,
-  total: number,
-): Promise<CallbackEventRow[]> {
-  const { from, to } = pageBounds(total, filter, 'desc');
-  if (to < from) return [];
-  return db
-    .selectFrom('callback_events')
-    .selectAll()
-    .where('organisation_id', '=', filter.organisationId)
-    .where('org_seq', '>=', from)
-    .where('org_seq', '<=', to)
-    .orderBy('organisation_id', 'desc')
-    .orderBy('org_seq', 'desc')
-    .execute();
+): Promise<{ read: Read; total: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const state = await listState(db, filter.organisationId);
+    const total = Math.max(0, state.numbered - state.deleted);
+    const rank = total - filter.offset;
+    if (rank < 1 || filter.limit < 1) return { read: { rows: [] }, total };
+    const start =
+      state.deleted === 0
+        ? sql<number>`${rank}`
+        : seqOfRank('callback_deletions', filter.organisationId, rank, state.numbered);
+    const rows = await db
+      .selectFrom('callback_events')
+      .selectAll()
+      .select(deletedCount('callback_deletions', filter.organisationId).as('deleted_now'))
+      .where('organisation_id', '=', filter.organisationId)
+      .where('org_seq', '<=', start)
+      .orderBy('organisation_id', 'desc')
+      .orderBy('org_seq', 'desc')
+      .limit(filter.limit)
+      .execute();
+    const still = rows.length > 0 && Number(rows[0]?.deleted_now ?? 0) === state.deleted;
+    if (still || attempt >= READ_ATTEMPTS) {
+      return { read: { rows: rows.map(({ deleted_now: _seen, ...row }) => row) }, total };
+    }
+  }
 }
 
 /** A status-filtered page by number: from the newest end, or from the oldest near the last page. */

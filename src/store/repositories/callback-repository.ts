@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { DialectName, Db, Executor } from '../database.js';
 import type { CallbackEndpoint, CallbackEvent, DeliveryAttempt } from '../domain-types.js';
+import { recordDeletions } from './deletion-tree.js';
 import type {
   CallbackAttemptsTable,
   CallbackEndpointsTable,
@@ -584,9 +585,17 @@ const FINISHED: readonly EventStatus[] = ['delivered', 'failed', 'undeliverable'
 /**
  * Deletes up to `limit` finished events (delivered, failed, undeliverable) that finished before
  * `before`, with their attempts; how many events. A finished event's next_attempt_at is when it
- * finished, so they come off the (status, next_attempt_at) index, oldest first.
+ * finished, so they come off the (status, next_attempt_at) index, oldest first. On PostgreSQL the
+ * rows are locked and those another instance holds are skipped. The deleted events' row numbers
+ * are counted in their organisation's deletion tree (029-callback-deletions), so the list's
+ * pages by number and its total stay exact; a trigger takes them out of their status's count.
  */
-export async function deleteFinishedEvents(db: Db, before: string, limit: number): Promise<number> {
+export async function deleteFinishedEvents(
+  db: Db,
+  before: string,
+  limit: number,
+  dialect: DialectName,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('callback_events')
@@ -594,15 +603,32 @@ export async function deleteFinishedEvents(db: Db, before: string, limit: number
       .where('status', 'in', [...FINISHED])
       .where('next_attempt_at', '<', before)
       .limit(limit)
+      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
       .execute();
     const ids = rows.map((r) => r.id);
     if (ids.length === 0) return 0;
     await trx.deleteFrom('callback_attempts').where('event_id', 'in', ids).execute();
-    await trx
+    const deleted = await trx
       .deleteFrom('callback_events')
       .where('id', 'in', ids)
       .where('status', 'in', [...FINISHED])
+      .returning(['organisation_id', 'org_seq'])
       .execute();
-    return ids.length;
+    const numbers = new Map<string, number[]>();
+    for (const row of deleted) {
+      if (row.org_seq === null) continue;
+      const list = numbers.get(row.organisation_id) ?? [];
+      list.push(Number(row.org_seq));
+      numbers.set(row.organisation_id, list);
+    }
+    for (const organisationId of [...numbers.keys()].sort()) {
+      await recordDeletions(
+        trx,
+        'callback_deletions',
+        organisationId,
+        numbers.get(organisationId) ?? [],
+      );
+    }
+    return deleted.length;
   });
 }

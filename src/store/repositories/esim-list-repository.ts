@@ -1,45 +1,18 @@
 import { sql } from 'kysely';
-import type { RawBuilder } from 'kysely';
 import type { Executor } from '../database.js';
 import type { Esim } from '../domain-types.js';
+import { recordDeletions, deletedCount, seqOfRank } from './deletion-tree.js';
 import { ESIM_COLUMNS, esimOf } from './esim-repository.js';
 
 // The organisation's eSIMs paged by number (GET /esims, the portal's eSIM list), in the order
 // they were issued. Every eSIM keeps the row number 022's trigger gave it (`seq`), a deleted one
 // has it cleared, and `esim_deletions` is a Fenwick tree of the deleted numbers
-// (027-esim-deletions has the why). A deletion writes at most 41 rows of the tree and a page read
+// (027-esim-deletions has the why; deletion-tree.ts reads and writes it). A deletion writes at most 41 rows of the tree and a page read
 // walks at most 41 of its keys, whatever the organisation holds (docs/esims.md, "Deleting costs
 // the same at any size").
 
-/** The tree's span: row numbers 1..2^40. Its node 2^40 counts every deletion. */
-const SPAN = 2 ** 40;
-
 /** A page read retries this many times when deletions keep arriving during it, then answers. */
 const READ_ATTEMPTS = 5;
-
-/** The lowest set bit of a positive integer up to 2^53 (bitwise operators stop at 2^31). */
-function lowbit(n: number): number {
-  let bit = 1;
-  while ((n / bit) % 2 === 0) bit *= 2;
-  return bit;
-}
-
-/** The tree nodes whose range holds row number `seq`, in increasing order. */
-function nodesAbove(seq: number): number[] {
-  if (!Number.isSafeInteger(seq) || seq < 1 || seq > SPAN) {
-    throw new Error(`row number ${seq} is outside 1..${SPAN}`);
-  }
-  const nodes: number[] = [];
-  for (let node = seq; node <= SPAN; node += lowbit(node)) nodes.push(node);
-  return nodes;
-}
-
-/** The largest power of two not above n (n ≥ 1). */
-function topStep(n: number): number {
-  let step = 1;
-  while (step * 2 <= n) step *= 2;
-  return step;
-}
 
 /**
  * Takes a deleted eSIM out of its organisation's list: its row number is counted in the deletion
@@ -60,21 +33,7 @@ export async function takeOutOfEsimList(
     .where('organisation_id', '=', organisationId)
     .executeTakeFirst();
   if (row?.seq === null || row?.seq === undefined) return;
-  await db
-    .insertInto('esim_deletions')
-    .values(
-      nodesAbove(Number(row.seq)).map((node) => ({
-        organisation_id: organisationId,
-        node,
-        deleted: 1,
-      })),
-    )
-    .onConflict((oc) =>
-      oc
-        .columns(['organisation_id', 'node'])
-        .doUpdateSet((eb) => ({ deleted: eb('esim_deletions.deleted', '+', 1) })),
-    )
-    .execute();
+  await recordDeletions(db, 'esim_deletions', organisationId, [Number(row.seq)]);
   await db.updateTable('esims').set({ seq: null }).where('iccid', '=', iccid).execute();
 }
 
@@ -95,46 +54,10 @@ async function listState(db: Executor, organisationId: string): Promise<ListStat
         .where('organisation_id', '=', organisationId)
         .where('name', '=', 'esims')
         .as('numbered'),
-      eb
-        .selectFrom('esim_deletions')
-        .select('deleted')
-        .where('organisation_id', '=', organisationId)
-        .where('node', '=', SPAN)
-        .as('deleted'),
+      deletedCount('esim_deletions', organisationId).as('deleted'),
     ])
     .executeTakeFirst();
   return { numbered: Number(row?.numbered ?? 0), deleted: Number(row?.deleted ?? 0) };
-}
-
-/**
- * The row number of the organisation's `rank`-th listed eSIM (1 ≤ rank ≤ numbered − deleted), as
- * a scalar subquery: a walk down the deletion tree from the largest power of two within
- * `numbered`. At each level the node ahead, pos + step, covers `step` numbers, `step − deleted`
- * of them listed, and the walk moves past it while they are fewer than the rank still to find.
- * Each level reads the next level's node by key (a scalar subquery: a join would let a planner
- * read every node of the organisation at each level).
- */
-function seqOfRank(organisationId: string, rank: number, numbered: number): RawBuilder<number> {
-  const deletedAt = (node: RawBuilder<unknown>) => sql`cast(coalesce((
-    select d.deleted from esim_deletions as d
-    where d.organisation_id = ${organisationId} and d.node = ${node}), 0) as bigint)`;
-  const moves = sql`(w.pos + w.step <= ${numbered} and w.step - w.deleted < w.rem)`;
-  const nextPos = sql`(case when ${moves} then w.pos + w.step else w.pos end)`;
-  const top = topStep(numbered);
-  return sql<number>`(
-    with recursive walk (step, pos, rem, deleted) as (
-      select cast(${top} as bigint), cast(0 as bigint), cast(${rank} as bigint),
-        ${deletedAt(sql`cast(${top} as bigint)`)}
-      union all
-      select
-        w.step / 2,
-        ${nextPos},
-        case when ${moves} then w.rem - (w.step - w.deleted) else w.rem end,
-        ${deletedAt(sql`${nextPos} + w.step / 2`)}
-      from walk as w
-      where w.step >= 1
-    )
-    select pos + 1 from walk where step = 0)`;
 }
 
 /**
@@ -155,18 +78,13 @@ function pageRows(
 ) {
   const { rank, state } = page;
   const start =
-    state.deleted === 0 ? sql<number>`${rank}` : seqOfRank(organisationId, rank, state.numbered);
+    state.deleted === 0
+      ? sql<number>`${rank}`
+      : seqOfRank('esim_deletions', organisationId, rank, state.numbered);
   const query = db
     .selectFrom('esims')
     .select(ESIM_COLUMNS)
-    .select((eb) =>
-      eb
-        .selectFrom('esim_deletions')
-        .select('deleted')
-        .where('organisation_id', '=', organisationId)
-        .where('node', '=', SPAN)
-        .as('deleted_now'),
-    )
+    .select(deletedCount('esim_deletions', organisationId).as('deleted_now'))
     .where('organisation_id', '=', organisationId);
   const bounded =
     page.direction === 'asc'

@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import type { Executor } from '../database.js';
+import { SPAN, deletionNodes, topStep } from '../deletion-nodes.js';
+
+// A Fenwick (binary indexed) tree of the deleted row numbers of an organisation's list, for the
+// lists whose rows keep the number they were given when a row is deleted: eSIMs
+// (027-esim-deletions, which has the why) and deliveries (029-callback-deletions). Node n holds
+// how many numbers in (n - lowbit(n), n] were deleted, a row only for nodes some deletion
+// reached. A deletion adds one to the nodes above its number, at most 41 rows; the row number of
+// the k-th listed row is a walk down the tree, one key read per level. Both costs are bounded by
+// the tree's 41 levels, whatever the organisation holds.
+
+/** The tables that hold a deletion tree, one row per (organisation, node). */
+export type DeletionTable = 'esim_deletions' | 'callback_deletions';
+
+/** Rows of one insert: three parameters each, well under either database's limit. */
+const CHUNK = 500;
+
+/**
+ * Counts deleted row numbers of an organisation's list in its tree, in the caller's transaction.
+ * The nodes are written in increasing order, so two deletions never wait on each other in a
+ * cycle; the numbers of one call share their upper nodes, which are written once each.
+ */
+export async function recordDeletions(
+  db: Executor,
+  table: DeletionTable,
+  organisationId: string,
+  seqs: readonly number[],
+): Promise<void> {
+  const rows = deletionNodes(seqs).map(([node, deleted]) => ({
+    organisation_id: organisationId,
+    node,
+    deleted,
+  }));
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + CHUNK))
+      .onConflict((oc) =>
+        oc
+          .columns(['organisation_id', 'node'])
+          .doUpdateSet({ deleted: sql`${sql.ref(`${table}.deleted`)} + excluded.deleted` }),
+      )
+      .execute();
+  }
+}
+
+/** How many of the organisation's row numbers were deleted (node 2^40), as a scalar subquery. */
+export function deletedCount(
+  table: DeletionTable,
+  organisationId: string,
+): RawBuilder<number | null> {
+  return sql<number | null>`(select d.deleted from ${sql.table(table)} as d
+    where d.organisation_id = ${organisationId} and d.node = ${SPAN})`;
+}
+
+/**
+ * The row number of the organisation's `rank`-th listed row (1 ≤ rank ≤ numbered − deleted), as
+ * a scalar subquery: a walk down the deletion tree from the largest power of two within
+ * `numbered`. At each level the node ahead, pos + step, covers `step` numbers, `step − deleted`
+ * of them listed, and the walk moves past it while they are fewer than the rank still to find.
+ * Each level reads the next level's node by key (a scalar subquery: a join would let a planner
+ * read every node of the organisation at each level).
+ */
+export function seqOfRank(
+  table: DeletionTable,
+  organisationId: string,
+  rank: number,
+  numbered: number,
+): RawBuilder<number> {
+  const deletedAt = (node: RawBuilder<unknown>) => sql`cast(coalesce((
+    select d.deleted from ${sql.table(table)} as d
+    where d.organisation_id = ${organisationId} and d.node = ${node}), 0) as bigint)`;
+  const moves = sql`(w.pos + w.step <= ${numbered} and w.step - w.deleted < w.rem)`;
+  const nextPos = sql`(case when ${moves} then w.pos + w.step else w.pos end)`;
+  const top = topStep(numbered);
+  return sql<number>`(
+    with recursive walk (step, pos, rem, deleted) as (
+      select cast(${top} as bigint), cast(0 as bigint), cast(${rank} as bigint),
+        ${deletedAt(sql`cast(${top} as bigint)`)}
+      union all
+      select
+        w.step / 2,
+        ${nextPos},
+        case when ${moves} then w.rem - (w.step - w.deleted) else w.rem end,
+        ${deletedAt(sql`${nextPos} + w.step / 2`)}
+      from walk as w
+      where w.step >= 1
+    )
+    select pos + 1 from walk where step = 0)`;
+}
