@@ -20,11 +20,13 @@
 //   BENCH_RATE events/s, 1000; BENCH_ESIMS, 20000; BENCH_INGEST_LOOPS, the events under way at
 //   once, 4 (PostgreSQL waits on the network for each, so it needs more to reach the rate);
 //   BENCH_DELIVERY=process: the delivery worker in
-//   a second process on the same database, as a second instance runs it, callback-lag-worker.ts)
+//   a second process on the same database, as a second instance runs it, callback-lag-worker.ts;
+//   BENCH_KEEP_DATABASE=1 keeps the database and prints where it is)
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { openAccount } from '../src/domain/money/ledger.js';
@@ -156,6 +158,11 @@ async function main(): Promise<void> {
       await worker.stop();
     };
     await drain(); // the first attachments' callbacks
+    // The statistics autovacuum keeps on a running server (PostgreSQL's default; it may be off on
+    // a development server). Without them the planner takes each table for a small one and reads
+    // an event's live assignments through both the eSIM's index and the index by state, so every
+    // event reads an index entry per live assignment of all eSIMs (20,000 of them here).
+    if (kind === 'postgres') await sql`analyze`.execute(deps.store.db);
     print(
       `callback-lag on ${kind}: ${iccids.length} eSIMs ready in ${((performance.now() - setupStarted) / 1000).toFixed(0)} s; ` +
         `${seconds} s per phase; ${loops} events under way at once; callback concurrency ${config.callbackConcurrency}, ${config.callbackOrgConcurrency} per organisation`,
@@ -248,7 +255,11 @@ async function main(): Promise<void> {
   } finally {
     await services.close();
     await receiver.kill('SIGTERM');
-    await db0.drop();
+    if (process.env['BENCH_KEEP_DATABASE'] === '1') {
+      print(`database kept (BENCH_KEEP_DATABASE=1): ${db0.keep()}`);
+    } else {
+      await db0.drop();
+    }
   }
 }
 
