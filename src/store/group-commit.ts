@@ -101,7 +101,7 @@ type Progress = 'not begun' | 'begun' | 'applied';
 const SAVEPOINT = sql.raw('group_commit_item');
 
 /** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
-function retryable(error: unknown): boolean {
+export function retryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '40001' || code === '40P01';
 }

@@ -137,6 +137,32 @@ for (const kind of DATABASES) {
       assert.equal((await list(other, '/v2.1/callbacks')).total, 5);
     });
 
+    it('deleting from the oldest end keeps the tree to a few rows, however many are deleted', async () => {
+      const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });
+      for (let i = 0; i < 300; i += 1) await event(org);
+      const all = (await list(org, '/v2.1/callbacks?perPage=500')).ids;
+      const treeRows = async () =>
+        Number(
+          (
+            await t.deps.store.db
+              .selectFrom('callback_deletions')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('organisation_id', '=', org.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      // Three passes from the oldest end, as the retention goes: 100, 150, then 260 deleted.
+      for (const upTo of [100, 150, 260]) {
+        await finish(all.slice(300 - upTo), LONG_AGO);
+        await pruneCallbackHistory(t.deps);
+        const left = all.slice(0, 300 - upTo);
+        await byNumber(org, 7, left);
+        // The full nodes keep their rows and lose those inside them: some 2 x 41 rows at most,
+        // where counting every number would keep one row per deleted delivery and more.
+        assert.ok((await treeRows()) <= 2 * 41, `${await treeRows()} rows of tree`);
+      }
+    });
+
     it('a page by number after deletions walks the tree by key and reads its rows by index', async () => {
       const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });
       for (let i = 0; i < 30; i += 1) await event(org);

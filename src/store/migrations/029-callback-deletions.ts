@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../database.js';
-import { deletionNodes } from '../deletion-nodes.js';
+import { writeDeletions } from '../deletion-nodes.js';
+import type { NumberRange } from '../deletion-nodes.js';
 import type { MigrationStep } from './index.js';
 
 // The deliveries list stays exact when old deliveries are deleted (CALLBACK_RETENTION_DAYS).
@@ -20,8 +21,11 @@ import type { MigrationStep } from './index.js';
 // for any deletion).
 //
 // Existing data: the status counters are counted again from the rows, and the numbers deleted
-// so far are counted into the tree, an organisation at a time, its numbers read once in index
-// order.
+// so far are counted into the tree, an organisation at a time, as runs: the gaps between its row
+// numbers, read once in index order.
+//
+// An instance older than this one still deletes deliveries without counting them in the tree:
+// stop instances older than 029 before starting this one (docs/operations.md, "Upgrading").
 
 const retrying = (r: string) => `(${r}.status in ('pending', 'delivering') and ${r}.attempts > 0)`;
 
@@ -83,30 +87,36 @@ async function recountStatuses(db: Kysely<unknown>): Promise<void> {
     where ${sql.raw(retrying('e'))} group by organisation_id`.execute(db);
 }
 
-/** The numbers 1..given of each organisation that no delivery holds any more. */
+/** Gaps written per statement batch while counting earlier deletions. */
+const GAPS_PER_WRITE = 10_000;
+
+/**
+ * The numbers 1..given of each organisation that no delivery holds any more, counted into the
+ * tree as runs: the gaps between consecutive row numbers, read in index order by a window
+ * function (one row per gap, not per number), and the run after the last one.
+ */
 async function countDeletedSoFar(db: Kysely<unknown>): Promise<void> {
   const { rows: given } = await sql<{ organisation_id: string; value: number | string }>`
     select organisation_id, value from organisation_counts where name = 'callbacks'`.execute(db);
   for (const { organisation_id: organisationId, value } of given) {
-    const { rows } = await sql<{ org_seq: number | string }>`
-      select org_seq from callback_events
-      where organisation_id = ${organisationId} and org_seq is not null
-      order by organisation_id, org_seq`.execute(db);
-    const missing: number[] = [];
-    let expected = 1;
-    for (const row of rows) {
-      const seq = Number(row.org_seq);
-      for (; expected < seq; expected += 1) missing.push(expected);
-      expected = seq + 1;
-    }
-    for (; expected <= Number(value); expected += 1) missing.push(expected);
-    const nodes = deletionNodes(missing);
-    for (let i = 0; i < nodes.length; i += 500) {
-      const values = nodes
-        .slice(i, i + 500)
-        .map(([node, deleted]) => sql`(${organisationId}, ${node}, ${deleted})`);
-      await sql`insert into callback_deletions (organisation_id, node, deleted)
-        values ${sql.join(values)}`.execute(db);
+    const { rows: gaps } = await sql<{ previous: number | string; seq: number | string }>`
+      select previous, seq from (
+        select org_seq as seq, lag(org_seq, 1, 0) over (order by org_seq) as previous
+        from callback_events where organisation_id = ${organisationId} and org_seq is not null
+      ) as numbered where seq - previous > 1`.execute(db);
+    const { rows: ends } = await sql<{ last: number | string | null }>`
+      select max(org_seq) as last from callback_events
+      where organisation_id = ${organisationId}`.execute(db);
+    const runs: NumberRange[] = gaps.map((g) => [Number(g.previous) + 1, Number(g.seq) - 1]);
+    const last = Number(ends[0]?.last ?? 0);
+    if (last < Number(value)) runs.push([last + 1, Number(value)]);
+    for (let i = 0; i < runs.length; i += GAPS_PER_WRITE) {
+      await writeDeletions(
+        db,
+        'callback_deletions',
+        organisationId,
+        runs.slice(i, i + GAPS_PER_WRITE),
+      );
     }
   }
 }

@@ -411,7 +411,13 @@ export async function recordOutcomes(trx: Executor, outcomes: readonly Outcome[]
       .where('status', '=', 'delivering')
       .execute();
   }
-  for (const o of others) {
+  // By status, so the counters of one organisation are taken in their names' order
+  // (delivered above, then failed, pending, undeliverable), as the retention's delete takes
+  // delivered, failed and undeliverable: the two never wait on each other in a cycle.
+  const byStatus = [...others].sort((a, b) =>
+    a.status < b.status ? -1 : a.status > b.status ? 1 : 0,
+  );
+  for (const o of byStatus) {
     await trx
       .updateTable('callback_events')
       .set({
@@ -585,10 +591,12 @@ const FINISHED: readonly EventStatus[] = ['delivered', 'failed', 'undeliverable'
 /**
  * Deletes up to `limit` finished events (delivered, failed, undeliverable) that finished before
  * `before`, with their attempts; how many events. A finished event's next_attempt_at is when it
- * finished, so they come off the (status, next_attempt_at) index, oldest first. On PostgreSQL the
- * rows are locked and those another instance holds are skipped. The deleted events' row numbers
- * are counted in their organisation's deletion tree (029-callback-deletions), so the list's
- * pages by number and its total stay exact; a trigger takes them out of their status's count.
+ * finished, so they come off the (status, next_attempt_at) index, oldest first. Each
+ * organisation's are deleted in a transaction of their own, so a transaction takes the status
+ * counters of one organisation only, in one statement (the delete's trigger), in their names'
+ * order. On PostgreSQL the rows are locked and those another instance holds are skipped. The
+ * deleted events' row numbers are counted in the organisation's deletion tree
+ * (029-callback-deletions), so the list's pages by number and its total stay exact.
  */
 export async function deleteFinishedEvents(
   db: Db,
@@ -596,39 +604,42 @@ export async function deleteFinishedEvents(
   limit: number,
   dialect: DialectName,
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('callback_events')
-      .select('id')
-      .where('status', 'in', [...FINISHED])
-      .where('next_attempt_at', '<', before)
-      .limit(limit)
-      .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
-      .execute();
-    const ids = rows.map((r) => r.id);
-    if (ids.length === 0) return 0;
-    await trx.deleteFrom('callback_attempts').where('event_id', 'in', ids).execute();
-    const deleted = await trx
-      .deleteFrom('callback_events')
-      .where('id', 'in', ids)
-      .where('status', 'in', [...FINISHED])
-      .returning(['organisation_id', 'org_seq'])
-      .execute();
-    const numbers = new Map<string, number[]>();
-    for (const row of deleted) {
-      if (row.org_seq === null) continue;
-      const list = numbers.get(row.organisation_id) ?? [];
-      list.push(Number(row.org_seq));
-      numbers.set(row.organisation_id, list);
-    }
-    for (const organisationId of [...numbers.keys()].sort()) {
-      await recordDeletions(
-        trx,
-        'callback_deletions',
-        organisationId,
-        numbers.get(organisationId) ?? [],
-      );
-    }
-    return deleted.length;
-  });
+  const found = await db
+    .selectFrom('callback_events')
+    .select(['id', 'organisation_id'])
+    .where('status', 'in', [...FINISHED])
+    .where('next_attempt_at', '<', before)
+    .limit(limit)
+    .execute();
+  const byOrganisation = new Map<string, string[]>();
+  for (const row of found) {
+    byOrganisation.set(row.organisation_id, [
+      ...(byOrganisation.get(row.organisation_id) ?? []),
+      row.id,
+    ]);
+  }
+  let deleted = 0;
+  for (const [organisationId, ids] of byOrganisation) {
+    deleted += await db.transaction().execute(async (trx) => {
+      const locked = await trx
+        .selectFrom('callback_events')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('status', 'in', [...FINISHED])
+        .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+        .execute();
+      const held = locked.map((r) => r.id);
+      if (held.length === 0) return 0;
+      await trx.deleteFrom('callback_attempts').where('event_id', 'in', held).execute();
+      const rows = await trx
+        .deleteFrom('callback_events')
+        .where('id', 'in', held)
+        .returning('org_seq')
+        .execute();
+      const numbers = rows.flatMap((r) => (r.org_seq === null ? [] : [Number(r.org_seq)]));
+      await recordDeletions(trx, 'callback_deletions', organisationId, numbers);
+      return rows.length;
+    });
+  }
+  return deleted;
 }

@@ -1,26 +1,24 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import type { Executor } from '../database.js';
-import { SPAN, deletionNodes, topStep } from '../deletion-nodes.js';
+import { SPAN, runsOf, topStep, writeDeletions } from '../deletion-nodes.js';
 
 // A Fenwick (binary indexed) tree of the deleted row numbers of an organisation's list, for the
 // lists whose rows keep the number they were given when a row is deleted: eSIMs
 // (027-esim-deletions, which has the why) and deliveries (029-callback-deletions). Node n holds
 // how many numbers in (n - lowbit(n), n] were deleted, a row only for nodes some deletion
-// reached. A deletion adds one to the nodes above its number, at most 41 rows; the row number of
-// the k-th listed row is a walk down the tree, one key read per level. Both costs are bounded by
-// the tree's 41 levels, whatever the organisation holds.
+// reached (the rows inside a full node are removed: deletion-nodes.ts). A deletion writes at most
+// 41 rows, a run of them at most some 82; the row number of the k-th listed row is a walk down
+// the tree, one key read per level. Both costs are bounded by the tree's 41 levels, whatever the
+// organisation holds.
 
 /** The tables that hold a deletion tree, one row per (organisation, node). */
 export type DeletionTable = 'esim_deletions' | 'callback_deletions';
 
-/** Rows of one insert: three parameters each, well under either database's limit. */
-const CHUNK = 500;
-
 /**
- * Counts deleted row numbers of an organisation's list in its tree, in the caller's transaction.
- * The nodes are written in increasing order, so two deletions never wait on each other in a
- * cycle; the numbers of one call share their upper nodes, which are written once each.
+ * Counts deleted row numbers of an organisation's list in its tree, in the caller's transaction:
+ * the nodes their runs reach, in increasing order (so two deletions never wait on each other in a
+ * cycle), each written once; the rows inside a node that became full are removed.
  */
 export async function recordDeletions(
   db: Executor,
@@ -28,22 +26,7 @@ export async function recordDeletions(
   organisationId: string,
   seqs: readonly number[],
 ): Promise<void> {
-  const rows = deletionNodes(seqs).map(([node, deleted]) => ({
-    organisation_id: organisationId,
-    node,
-    deleted,
-  }));
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    await db
-      .insertInto(table)
-      .values(rows.slice(i, i + CHUNK))
-      .onConflict((oc) =>
-        oc
-          .columns(['organisation_id', 'node'])
-          .doUpdateSet({ deleted: sql`${sql.ref(`${table}.deleted`)} + excluded.deleted` }),
-      )
-      .execute();
-  }
+  await writeDeletions(db, table, organisationId, runsOf(seqs));
 }
 
 /** How many of the organisation's row numbers were deleted (node 2^40), as a scalar subquery. */
