@@ -4,7 +4,7 @@ import type { CallbackEvent } from '../domain-types.js';
 import type { EventStatus } from '../schema.js';
 import { callbackEventOf } from './callback-repository.js';
 import type { CallbackEventRow } from './callback-repository.js';
-import { deletedCount, seqOfRank } from './deletion-tree.js';
+import { deletedCount, readListState, seqOfRank } from './deletion-tree.js';
 
 // An organisation's deliveries (GET /callbacks, the CLI, the portal's delivery log), newest
 // first, by their number within the organisation (`org_seq`, 023-list-counters): a page by
@@ -57,28 +57,9 @@ export class PageTooDeep extends Error {
 /** A page read by number retries this many times when deletions keep arriving during it. */
 const READ_ATTEMPTS = 5;
 
-/**
- * The row numbers given out (counter 'callbacks' of 023) and how many of them were deleted by
- * the retention (the deletion tree's node 2^40, 029-callback-deletions), in one statement.
- */
-interface ListState {
-  readonly numbered: number;
-  readonly deleted: number;
-}
-
-async function listState(db: Executor, organisationId: string): Promise<ListState> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('organisation_counts')
-        .select('value')
-        .where('organisation_id', '=', organisationId)
-        .where('name', '=', 'callbacks')
-        .as('numbered'),
-      deletedCount('callback_deletions', organisationId).as('deleted'),
-    ])
-    .executeTakeFirst();
-  return { numbered: Number(row?.numbered ?? 0), deleted: Number(row?.deleted ?? 0) };
+/** The numbers given out (counter 'callbacks' of 023) and deleted (029-callback-deletions). */
+function listState(db: Executor, organisationId: string) {
+  return readListState(db, 'callback_deletions', 'callbacks', organisationId);
 }
 
 /**

@@ -29,6 +29,36 @@ export async function recordDeletions(
   await writeDeletions(db, table, organisationId, runsOf(seqs));
 }
 
+/** The row numbers a list has given out (1..numbered) and how many of them were deleted. */
+export interface ListState {
+  readonly numbered: number;
+  readonly deleted: number;
+}
+
+/**
+ * A list's state, read in one statement (one snapshot), two keys: `counter`, its organisation's
+ * count of numbers given out, and the tree's node 2^40.
+ */
+export async function readListState(
+  db: Executor,
+  table: DeletionTable,
+  counter: string,
+  organisationId: string,
+): Promise<ListState> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('organisation_counts')
+        .select('value')
+        .where('organisation_id', '=', organisationId)
+        .where('name', '=', counter)
+        .as('numbered'),
+      deletedCount(table, organisationId).as('deleted'),
+    ])
+    .executeTakeFirst();
+  return { numbered: Number(row?.numbered ?? 0), deleted: Number(row?.deleted ?? 0) };
+}
+
 /** How many of the organisation's row numbers were deleted (node 2^40), as a scalar subquery. */
 export function deletedCount(
   table: DeletionTable,

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../database.js';
 import type { Esim } from '../domain-types.js';
-import { recordDeletions, deletedCount, seqOfRank } from './deletion-tree.js';
+import { deletedCount, readListState, recordDeletions, seqOfRank } from './deletion-tree.js';
+import type { ListState } from './deletion-tree.js';
 import { ESIM_COLUMNS, esimOf } from './esim-repository.js';
 
 // The organisation's eSIMs paged by number (GET /esims, the portal's eSIM list), in the order
@@ -35,29 +36,6 @@ export async function takeOutOfEsimList(
   if (row?.seq === null || row?.seq === undefined) return;
   await recordDeletions(db, 'esim_deletions', organisationId, [Number(row.seq)]);
   await db.updateTable('esims').set({ seq: null }).where('iccid', '=', iccid).execute();
-}
-
-interface ListState {
-  /** Row numbers given out: 1..numbered (counter 'esims' of 022). */
-  readonly numbered: number;
-  /** How many of them were deleted (the tree's node 2^40). */
-  readonly deleted: number;
-}
-
-/** The numbers given out and deleted, read in one statement (one snapshot): two keys. */
-async function listState(db: Executor, organisationId: string): Promise<ListState> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('organisation_counts')
-        .select('value')
-        .where('organisation_id', '=', organisationId)
-        .where('name', '=', 'esims')
-        .as('numbered'),
-      deletedCount('esim_deletions', organisationId).as('deleted'),
-    ])
-    .executeTakeFirst();
-  return { numbered: Number(row?.numbered ?? 0), deleted: Number(row?.deleted ?? 0) };
 }
 
 /**
@@ -120,7 +98,7 @@ export async function readEsimPage(
   page: { offset: number; limit: number; direction: 'asc' | 'desc' },
 ): Promise<EsimPage> {
   for (let attempt = 1; ; attempt += 1) {
-    const state = await listState(db, organisationId);
+    const state = await readListState(db, 'esim_deletions', 'esims', organisationId);
     const total = state.numbered - state.deleted;
     const rank = page.direction === 'asc' ? page.offset + 1 : total - page.offset;
     if (rank < 1 || rank > total || page.limit < 1) return { total, rows: [] };
