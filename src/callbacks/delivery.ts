@@ -3,6 +3,7 @@ import type { DeliveryTarget } from '../domain/callbacks/delivery-queue.js';
 import type { RandomSource } from '../random.js';
 import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../http/schemas/usage-callback.js';
 import type { CallbackEvent, DeliveryAttempt } from '../domain/callbacks/callback-event.js';
+import { bodyKept } from '../domain/callbacks/callback-event.js';
 import type { Outcome } from '../store/repositories/callback-repository.js';
 import type { OutgoingCallback, SendOutcome } from './http-sender.js';
 import type { CallbackV3 } from '../domain/callbacks/callback-body.js';
@@ -90,9 +91,10 @@ export function afterAttempt(
     latencyMs: sent.latencyMs,
     error: sent.error,
     responseSnippet: sent.responseSnippet,
-    // What was sent, as sent: the simulator console shows it (024-console).
+    // What was sent, as sent: the simulator console shows it (024-console). A body that is the
+    // event's payload as stored (every V3 attempt's) is not kept a second time.
     requestHeaders: JSON.stringify(request.headers),
-    requestBody: request.body.toString('utf8'),
+    requestBody: bodyKept(request.body, event.payload),
   };
   const common = {
     eventId: event.id,

@@ -148,6 +148,55 @@ for (const kind of DATABASES) {
       },
     );
 
+    test('each attempt shows the body it sent, V2 and V3; a V3 body is kept once, in its delivery', async () => {
+      const developer = await signInHttp(portal.baseUrl, 'Developer');
+      const db = portal.deps.store.db;
+      const worker = createCallbackWorker(portal.deps, { warn: () => undefined });
+      const unescape = (text: string) =>
+        text
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&amp;/g, '&');
+      /** Attaches the eSIM in `country` with callbacks in `version`: what was sent and shown. */
+      const attachSent = async (version: 'V2' | 'V3', country: string) => {
+        await updateOrganisationSettings({ ...portal.deps, db }, portal.organisationId, {
+          callbackUrl: `${receiver.url}/hook`,
+          callbackVersion: version,
+        });
+        const before = receiver.at('/hook').length;
+        const attached = await fetch(`${portal.baseUrl}/_sim/esims/${iccid}/attach`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ country }),
+        });
+        assert.equal(attached.status, 200, await attached.text());
+        await worker.drain();
+        const sent = receiver.at('/hook').slice(before);
+        assert.equal(sent.length, 1, `one ${version} callback for the attach in ${country}`);
+        const id = String(sent[0]?.headers['x-event-id']);
+        const page = await developer.get(`/portal/simulator/callbacks/${id}`);
+        assert.equal(page.status, 200);
+        const shown = /data-testid="request-body">\n?([\s\S]*?)<\/pre>/.exec(await page.text());
+        assert.ok(shown?.[1] !== undefined, 'the page shows the body sent');
+        const kept = await db
+          .selectFrom('callback_attempts')
+          .select('request_body')
+          .where('event_id', '=', id)
+          .executeTakeFirstOrThrow();
+        return { rawBody: sent[0]?.rawBody ?? '', shown: JSON.parse(unescape(shown[1])), kept };
+      };
+      const v2 = await attachSent('V2', 'FR');
+      assert.deepEqual(v2.shown, JSON.parse(v2.rawBody));
+      assert.equal(v2.kept.request_body, v2.rawBody, 'a V2 body differs from the payload: kept');
+      assert.equal((v2.shown as { country?: unknown }).country, undefined, 'the V2 shape');
+      const v3 = await attachSent('V3', 'DE');
+      assert.deepEqual(v3.shown, JSON.parse(v3.rawBody));
+      assert.equal((v3.shown as { country?: unknown }).country, 'DE', 'the V3 shape');
+      assert.equal(v3.kept.request_body, null, 'a V3 body is the payload: not kept twice');
+    });
+
     test("another organisation's eSIM cannot be driven from the console (404, nothing used)", async () => {
       const session = await signInHttp(portal.baseUrl, 'Admin');
       const res = await session.post('/portal/simulator/esim', {

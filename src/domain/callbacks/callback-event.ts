@@ -38,6 +38,18 @@ export interface DeliveryAttempt {
   readonly responseSnippet: string | null;
   /** The headers sent, a JSON object; null for attempts logged before they were kept. */
   readonly requestHeaders: string | null;
-  /** The body sent; null likewise. */
+  /**
+   * The body sent; null likewise. Written as null when the body was the event's payload as stored
+   * (bodyKept), which listAttempts reads back in its place.
+   */
   readonly requestBody: string | null;
+}
+
+/**
+ * An attempt's body as its row keeps it: null when it is the event's payload as stored, so a
+ * delivery's bytes are kept once however often they are sent.
+ */
+export function bodyKept(body: Buffer, payload: string): string | null {
+  const sent = body.toString('utf8');
+  return sent === payload ? null : sent;
 }

@@ -24,6 +24,7 @@ import { esimFilters } from './026-esim-filters.js';
 import { esimDeletions } from './027-esim-deletions.js';
 import { callbackWrites } from './028-callback-writes.js';
 import { callbackDeletions } from './029-callback-deletions.js';
+import { unreadIndexes } from './030-unread-indexes.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -56,5 +57,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '027-esim-deletions': esimDeletions(dialect),
     '028-callback-writes': callbackWrites(dialect),
     '029-callback-deletions': callbackDeletions(dialect),
+    '030-unread-indexes': unreadIndexes(),
   };
 }

@@ -462,13 +462,33 @@ export async function findEvent(db: Executor, id: string): Promise<CallbackEvent
   return row === undefined ? undefined : callbackEventOf(row);
 }
 
+/**
+ * The event's attempts in order. A body written as null beside its headers was the event's
+ * payload (bodyKept), read back from the event here.
+ */
 export async function listAttempts(db: Executor, eventId: string): Promise<DeliveryAttempt[]> {
   const rows = await db
-    .selectFrom('callback_attempts')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .orderBy('attempt_no')
-    .orderBy('id')
+    .selectFrom('callback_attempts as a')
+    .leftJoin('callback_events as e', 'e.id', 'a.event_id')
+    .select([
+      'a.id',
+      'a.event_id',
+      'a.attempt_no',
+      'a.attempted_at',
+      'a.url',
+      'a.status_code',
+      'a.latency_ms',
+      'a.error',
+      'a.response_snippet',
+      'a.request_headers',
+    ])
+    .select(
+      sql<string | null>`case when a.request_body is null and a.request_headers is not null
+        then e.payload else a.request_body end`.as('request_body'),
+    )
+    .where('a.event_id', '=', eventId)
+    .orderBy('a.attempt_no')
+    .orderBy('a.id')
     .execute();
   return rows.map(attemptOf);
 }
