@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { openServices } from '../../src/main.js';
-import { DATABASES, startTestApp } from '../harness.js';
+import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { recordUsage, snapshot } from '../callbacks/fixtures.js';
 import { planOf, statementsOf } from '../query-plan.js';
@@ -16,7 +16,8 @@ import { listEvents } from '../../src/store/repositories/callback-list-repositor
 // The retention deletes finished deliveries older than CALLBACK_RETENTION_DAYS. The deliveries
 // left keep their row numbers (029-callback-deletions): GET /callbacks pages by number and by key
 // hold each of them once, anywhere the deleted ones were, and its totals (all, per status) count
-// exactly the deliveries left, while new ones arrive and more are deleted.
+// exactly the deliveries left, while new ones arrive and more are deleted. A resend of a deleted
+// delivery is a 404, also when the retention deletes it while the resend runs.
 
 interface Listed {
   ids: string[];
@@ -136,6 +137,77 @@ for (const kind of DATABASES) {
       await byNumber(other, 2, (await list(other, '/v2.1/callbacks?perPage=500')).ids);
       assert.equal((await list(other, '/v2.1/callbacks')).total, 5);
     });
+
+    it('a resend of a delivery the retention deleted is a 404 naming it, not a 409', async () => {
+      const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });
+      for (let i = 0; i < 3; i += 1) await event(org);
+      const [queued = '', kept = '', gone = ''] = (await list(org, '/v2.1/callbacks')).ids;
+      await finish([gone], LONG_AGO);
+      await finish([kept], t.deps.clock.now().toISOString());
+      assert.equal(await pruneCallbackHistory(t.deps), 1);
+      const resend = (id: string) =>
+        t.request(org.apiKey, { method: 'POST', url: `/v2.1/callbacks/${id}/resend` });
+      const deleted = await resend(gone);
+      assert.equal(deleted.statusCode, 404, deleted.body);
+      assert.equal(deleted.json<{ message: string }>().message, `callback ${gone} not found`);
+      const still = await resend(queued);
+      assert.equal(still.statusCode, 409, still.body);
+      assert.equal((await resend(kept)).statusCode, 202);
+    });
+
+    if (kind === 'postgres') {
+      it('a resend that waited for the retention deleting its delivery is a 404', async () => {
+        const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });
+        await event(org);
+        const [id = ''] = (await list(org, '/v2.1/callbacks')).ids;
+        await finish([id], LONG_AGO);
+        const db = t.deps.store.db;
+        /** Backends of this database waiting for a lock: PostgreSQL shows progress, not time. */
+        const waiting = (n: number) =>
+          eventually(
+            async () => {
+              const r = await sql<{ n: string }>`
+                select count(*) as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+              return Number(r.rows[0]?.n ?? 0) >= n ? true : undefined;
+            },
+            10_000,
+            `${n} backends waiting for a lock`,
+          );
+        // Holding the deletion tree stops the retention's transaction after it has locked and
+        // deleted the delivery's row, before it commits.
+        let release = (): void => undefined;
+        const released = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let holding = (): void => undefined;
+        const held = new Promise<void>((resolve) => {
+          holding = resolve;
+        });
+        const tree = db.transaction().execute(async (trx) => {
+          await sql`lock table callback_deletions in exclusive mode`.execute(trx);
+          holding();
+          await released;
+        });
+        await held;
+        const pruned = pruneCallbackHistory(t.deps);
+        let resent: ReturnType<typeof t.request> | undefined;
+        try {
+          await waiting(1);
+          // The resend reads the delivery as it was (the delete is not committed), and its
+          // update waits for the retention's row lock.
+          resent = t.request(org.apiKey, { method: 'POST', url: `/v2.1/callbacks/${id}/resend` });
+          await waiting(2);
+        } finally {
+          release();
+          await tree;
+        }
+        assert.equal(await pruned, 1);
+        const res = await resent;
+        assert.equal(res.statusCode, 404, res.body);
+        assert.equal(res.json<{ message: string }>().message, `callback ${id} not found`);
+      });
+    }
 
     it('deleting from the oldest end keeps the tree to a few rows, however many are deleted', async () => {
       const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });

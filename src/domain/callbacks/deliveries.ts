@@ -194,9 +194,10 @@ export interface ResendDeps {
 
 /**
  * Queues a delivered, failed or undeliverable event again, with a fresh retry round, in the
- * caller's transaction. A delivery that is already queued or under way is a 409; an organisation
- * without a callback URL is a 400. organisationId undefined: an operator (the CLI) may resend any
- * organisation's delivery.
+ * caller's transaction. A delivery that is already queued or under way is a 409; one that does
+ * not exist, or no longer does (the retention deleted it, even while this ran), is a 404; an
+ * organisation without a callback URL is a 400. organisationId undefined: an operator (the CLI)
+ * may resend any organisation's delivery.
  */
 export async function applyResend(
   trx: Executor,
@@ -218,6 +219,11 @@ export async function applyResend(
   }
   const requeued = await requeueEvent(trx, id, RESENDABLE, iso(deps.clock.now()));
   if (requeued === undefined) {
+    // The update found no resendable row: either the delivery is queued or under way, or the
+    // retention deleted it since it was read above (PostgreSQL: the update waited for the
+    // retention's row lock and then found the row gone). Read again, in a statement of its own
+    // (a snapshot taken after that wait), to tell them apart.
+    if ((await findEvent(trx, id)) === undefined) throw notFound(`callback ${id} not found`);
     throw conflict(
       `callback ${id} is already queued for delivery; only ${RESENDABLE.join(', ')} callbacks can be resent`,
       'callback_in_progress',
