@@ -189,7 +189,8 @@ for (const kind of DATABASES) {
           holding();
           await released;
         });
-        await held;
+        // The lock taken, or its transaction failed (then this throws instead of waiting).
+        await Promise.race([held, tree]);
         const pruned = pruneCallbackHistory(t.deps);
         let resent: ReturnType<typeof t.request> | undefined;
         try {
@@ -197,6 +198,7 @@ for (const kind of DATABASES) {
           // The resend reads the delivery as it was (the delete is not committed), and its
           // update waits for the retention's row lock.
           resent = t.request(org.apiKey, { method: 'POST', url: `/v2.1/callbacks/${id}/resend` });
+          resent.catch(() => undefined); // awaited below; a failure before then is not unhandled
           await waiting(2);
         } finally {
           release();

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MigrationStep } from './index.js';
 
 // Less kept per order and per eSIM. Three indexes no statement reads any more are dropped; each
-// cost every order or eSIM its entry (bench/space.ts, SQLite: 78 bytes per order, 79 and 60
+// cost every order or eSIM its entry (bench/space.ts, SQLite: 79 bytes per order, 79 and 60
 // bytes per eSIM) and a write on every insert.
 //
 // - `orders_org_created` (organisation_id, created_at): an organisation's orders are listed by
