@@ -39,7 +39,7 @@ import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';
 import { envInteger, quantile } from './figures.js';
 import { startProfile } from './profile.js';
-import { scratchDatabase } from './scratch-database.js';
+import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
 
 // readyEsims attaches every eSIM in FR first.
 const COUNTRIES = ['FR', 'DE'] as const;
@@ -255,11 +255,8 @@ async function main(): Promise<void> {
   } finally {
     await services.close();
     await receiver.kill('SIGTERM');
-    if (process.env['BENCH_KEEP_DATABASE'] === '1') {
-      print(`database kept (BENCH_KEEP_DATABASE=1): ${db0.keep()}`);
-    } else {
-      await db0.drop();
-    }
+    const kept = await dropUnlessKept(db0);
+    if (kept !== undefined) print(kept);
   }
 }
 

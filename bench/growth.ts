@@ -26,7 +26,7 @@ import { systemActor } from '../src/domain/audit/audit-log.js';
 import { openServices } from '../src/main.js';
 import { openStore } from '../src/store/database.js';
 import { startProfile } from './profile.js';
-import { scratchDatabase } from './scratch-database.js';
+import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
 
 const BUNDLE = 'bench_growth_unit';
 const ROWS_PER_STATEMENT = 1000;
@@ -542,11 +542,8 @@ async function main(): Promise<void> {
   );
   await app.close();
   await opened.close();
-  if (process.env['BENCH_KEEP_DATABASE'] === '1') {
-    print(`database kept (BENCH_KEEP_DATABASE=1): ${db0.keep()}`);
-  } else {
-    await db0.drop();
-  }
+  const kept = await dropUnlessKept(db0);
+  if (kept !== undefined) print(kept);
 }
 
 await main();

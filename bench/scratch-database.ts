@@ -88,3 +88,15 @@ export async function scratchDatabase(
     },
   };
 }
+
+/**
+ * The end of a run: drops the database, or with BENCH_KEEP_DATABASE=1 keeps it, to look into,
+ * and returns the line that says where it is.
+ */
+export async function dropUnlessKept(database: ScratchDatabase): Promise<string | undefined> {
+  if (process.env['BENCH_KEEP_DATABASE'] !== '1') {
+    await database.drop();
+    return undefined;
+  }
+  return `database kept (BENCH_KEEP_DATABASE=1): ${database.keep()}`;
+}

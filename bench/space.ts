@@ -28,7 +28,7 @@ import { createSimulatedEvents } from '../src/network/simulated-events.js';
 import type { Db } from '../src/store/database.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
-import { scratchDatabase } from './scratch-database.js';
+import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
 
 const BUNDLE = 'bench_space_unit';
 /** Requests under way at once while ordering. */
@@ -47,43 +47,38 @@ const LEFT_OUT: ReadonlySet<string> = new Set(['api_requests']);
 
 /** Every table and index with its size now. */
 async function relations(kind: string, db: Db): Promise<Map<string, Relation>> {
-  const found = new Map<string, Relation>();
+  type Row = { name: string; table: string; is_index: number | boolean; bytes: number | string };
+  let rows: Row[];
   if (kind === 'sqlite') {
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-    const rows = await sql<{ name: string; table: string; type: string; bytes: number }>`
-      select d.name as name, coalesce(m.tbl_name, d.name) as "table", coalesce(m.type, 'table') as type,
-             sum(d.pgsize) as bytes
-      from dbstat d left join sqlite_master m on m.name = d.name
-      group by d.name`.execute(db);
-    for (const r of rows.rows) {
-      found.set(r.name, {
-        name: r.name,
-        table: r.table,
-        index: r.type === 'index',
-        bytes: Number(r.bytes),
-      });
-    }
-    return found;
+    rows = (
+      await sql<Row>`
+        select d.name as name, coalesce(m.tbl_name, d.name) as "table",
+               coalesce(m.type, 'table') = 'index' as is_index, sum(d.pgsize) as bytes
+        from dbstat d left join sqlite_master m on m.name = d.name
+        group by d.name`.execute(db)
+    ).rows;
+  } else {
+    rows = (
+      await sql<Row>`
+        select c.relname as name, coalesce(t.relname, c.relname) as "table",
+               c.relkind = 'i' as is_index,
+               pg_relation_size(c.oid)
+                 + case when c.reltoastrelid = 0 then 0
+                   else pg_total_relation_size(c.reltoastrelid) end as bytes
+        from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
+        left join pg_index i on i.indexrelid = c.oid
+        left join pg_class t on t.oid = i.indrelid
+        where c.relkind in ('r', 'i')`.execute(db)
+    ).rows;
   }
-  const rows = await sql<{ name: string; table: string; kind: string; bytes: string }>`
-    select c.relname as name, coalesce(t.relname, c.relname) as "table", c.relkind as kind,
-           pg_relation_size(c.oid)
-             + case when c.reltoastrelid = 0 then 0 else pg_total_relation_size(c.reltoastrelid) end
-             as bytes
-    from pg_class c
-    join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
-    left join pg_index i on i.indexrelid = c.oid
-    left join pg_class t on t.oid = i.indrelid
-    where c.relkind in ('r', 'i')`.execute(db);
-  for (const r of rows.rows) {
-    found.set(r.name, {
-      name: r.name,
-      table: r.table,
-      index: r.kind === 'i',
-      bytes: Number(r.bytes),
-    });
-  }
-  return found;
+  return new Map(
+    rows.map((r) => [
+      r.name,
+      { name: r.name, table: r.table, index: Boolean(r.is_index), bytes: Number(r.bytes) },
+    ]),
+  );
 }
 
 /** The growth of each relation between two readings, per unit, largest table first. */
@@ -248,11 +243,8 @@ async function main(): Promise<void> {
     await app.close();
     await services.close();
     await receiver.kill('SIGTERM');
-    if (process.env['BENCH_KEEP_DATABASE'] === '1') {
-      print(`database kept (BENCH_KEEP_DATABASE=1): ${db0.keep()}`);
-    } else {
-      await db0.drop();
-    }
+    const kept = await dropUnlessKept(db0);
+    if (kept !== undefined) print(kept);
   }
 }
 

@@ -9,8 +9,8 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import { sql } from 'kysely';
 import { DATABASES, startTestApp } from '../harness.js';
+import { holdLocks, waitingOnLocks } from '../locks.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { deliveries, instantTransport, recordUsage, snapshot, workerFor } from './fixtures.js';
 
@@ -101,24 +101,13 @@ for (const kind of DATABASES) {
         }
         // A usage or attach of the organisation's, not yet committed: its callback's counters
         // hold the organisation's callback_endpoints row until it commits.
-        let release = (): void => undefined;
-        const released = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        let holding = (): void => undefined;
-        const held = new Promise<void>((resolve) => {
-          holding = resolve;
-        });
-        const traffic = t.deps.store.db.transaction().execute(async (trx) => {
-          await trx
+        const traffic = await holdLocks(t.deps.store.db, (trx) =>
+          trx
             .updateTable('callback_endpoints')
             .set((eb) => ({ open_events: eb('open_events', '+', 0) }))
             .where('organisation_id', '=', org.id)
-            .execute();
-          holding();
-          await released;
-        });
-        await held;
+            .execute(),
+        );
 
         const worker = workerFor(t, { transport: instant });
         let settled = false;
@@ -129,16 +118,10 @@ for (const kind of DATABASES) {
         // for the row, which PostgreSQL shows as a backend waiting on a lock.
         for (;;) {
           if (settled) break;
-          const waiting = await sql<{ n: string }>`
-            select count(*) as n from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`.execute(
-            t.deps.store.db,
-          );
-          if (Number(waiting.rows[0]?.n ?? 0) > 0) break;
+          if ((await waitingOnLocks(t.deps.store.db)) > 0) break;
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
-        release();
-        await traffic;
+        await traffic.release();
         await drained;
         await worker.stop();
         const left = await deliveries(t, org.apiKey, '?status=pending&perPage=100');

@@ -9,6 +9,7 @@ import { openServices } from '../../src/main.js';
 import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { recordUsage, snapshot } from '../callbacks/fixtures.js';
+import { holdLocks, waitingOnLocks } from '../locks.js';
 import { planOf, statementsOf } from '../query-plan.js';
 import { pruneCallbackHistory } from '../../src/domain/callbacks/retention.js';
 import { listEvents } from '../../src/store/repositories/callback-list-repository.js';
@@ -165,32 +166,15 @@ for (const kind of DATABASES) {
         /** Backends of this database waiting for a lock: PostgreSQL shows progress, not time. */
         const waiting = (n: number) =>
           eventually(
-            async () => {
-              const r = await sql<{ n: string }>`
-                select count(*) as n from pg_stat_activity
-                where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
-              return Number(r.rows[0]?.n ?? 0) >= n ? true : undefined;
-            },
+            async () => ((await waitingOnLocks(db)) >= n ? true : undefined),
             10_000,
             `${n} backends waiting for a lock`,
           );
         // Holding the deletion tree stops the retention's transaction after it has locked and
         // deleted the delivery's row, before it commits.
-        let release = (): void => undefined;
-        const released = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        let holding = (): void => undefined;
-        const held = new Promise<void>((resolve) => {
-          holding = resolve;
-        });
-        const tree = db.transaction().execute(async (trx) => {
-          await sql`lock table callback_deletions in exclusive mode`.execute(trx);
-          holding();
-          await released;
-        });
-        // The lock taken, or its transaction failed (then this throws instead of waiting).
-        await Promise.race([held, tree]);
+        const tree = await holdLocks(db, (trx) =>
+          sql`lock table callback_deletions in exclusive mode`.execute(trx),
+        );
         const pruned = pruneCallbackHistory(t.deps);
         let resent: ReturnType<typeof t.request> | undefined;
         try {
@@ -201,8 +185,7 @@ for (const kind of DATABASES) {
           resent.catch(() => undefined); // awaited below; a failure before then is not unhandled
           await waiting(2);
         } finally {
-          release();
-          await tree;
+          await tree.release();
         }
         assert.equal(await pruned, 1);
         const res = await resent;
