@@ -4,7 +4,12 @@ import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { addBundles, fixtureBundle } from '../fixtures/orders.js';
 import { assertIndexedRead, planOf, statementsOf } from '../query-plan.js';
-import { pageLedgerEntries } from '../../src/store/repositories/ledger-repository.js';
+import {
+  ledgerEntriesAfter,
+  listLedgerEntries,
+  pageLedgerEntries,
+  testCreditExpiredSince,
+} from '../../src/store/repositories/ledger-repository.js';
 import { listOrders } from '../../src/store/repositories/order-repository.js';
 
 // Lists paged by number read rows by their number within the organisation, and their totals are
@@ -186,6 +191,48 @@ for (const kind of DATABASES) {
       const [orders] = statements;
       assert.ok(orders !== undefined);
       assertIndexedRead(await planOf(db, kind, orders), 'orders_org_seq');
+    });
+
+    it('reads the journal in its order through its row numbers: newest, export chunks, expiry check', async () => {
+      const org = await t.createOrg({ balance: 1_000 });
+      const db = t.deps.store.db;
+      for (const read of [
+        (d: typeof db) => listLedgerEntries(d, org.id, 20),
+        (d: typeof db) => ledgerEntriesAfter(d, org.id, 5, 500),
+        (d: typeof db) => testCreditExpiredSince(d, org.id, 5),
+      ]) {
+        const [statement] = await statementsOf(db, read);
+        assert.ok(statement !== undefined);
+        assertIndexedRead(await planOf(db, kind, statement), 'ledger_entries_org_seq');
+      }
+    });
+
+    it('exports the journal in chunks, every entry once and in order, while entries are added', async () => {
+      const org = await t.createOrg({ balance: 1_000_000 });
+      const other = await t.createOrg({ balance: 1_000_000 });
+      for (let i = 0; i < 9; i += 1) await order(org, false);
+      const db = t.deps.store.db;
+      const seen: number[] = [];
+      let after = 0;
+      for (;;) {
+        const chunk = await ledgerEntriesAfter(db, org.id, after, 4);
+        if (chunk.length === 0) break;
+        seen.push(...chunk.map((e) => e.id));
+        after = chunk.at(-1)?.id ?? after;
+        // Entries of this organisation and another arrive between chunks.
+        if (seen.length < 12) await Promise.all([order(org, false), order(other, false)]);
+      }
+      const newest = await listLedgerEntries(db, org.id, 500);
+      assert.deepEqual(
+        seen,
+        newest.map((e) => e.id).reverse(),
+        'every entry of the organisation once, oldest first',
+      );
+      assert.ok(seen.length >= 12);
+      assert.deepEqual(
+        seen,
+        [...seen].sort((a, b) => a - b),
+      );
     });
   });
 }

@@ -25,6 +25,7 @@ import { esimDeletions } from './027-esim-deletions.js';
 import { callbackWrites } from './028-callback-writes.js';
 import { callbackDeletions } from './029-callback-deletions.js';
 import { unreadIndexes } from './030-unread-indexes.js';
+import { ledgerBySeq } from './031-ledger-by-seq.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -58,5 +59,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '028-callback-writes': callbackWrites(dialect),
     '029-callback-deletions': callbackDeletions(dialect),
     '030-unread-indexes': unreadIndexes(),
+    '031-ledger-by-seq': ledgerBySeq(),
   };
 }

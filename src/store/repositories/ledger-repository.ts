@@ -483,6 +483,15 @@ export interface LedgerEntry {
   createdAt: string;
 }
 
+// An organisation's entries are numbered (`seq`) in the order they were applied, as their ids
+// are: every movement updates the organisation's balance row before it journals, so its entries
+// are written one at a time. Reads in journal order go through `ledger_entries_org_seq`.
+
+/** The seq of entry `id` of the organisation, 0 when it has none (reads after it start there). */
+const seqOf = (organisationId: string, id: number) =>
+  sql<number>`coalesce((select seq from ledger_entries
+    where id = ${id} and organisation_id = ${organisationId}), 0)`;
+
 /** The newest entries of an organisation's journal, newest first. */
 export async function listLedgerEntries(
   db: Executor,
@@ -493,7 +502,8 @@ export async function listLedgerEntries(
     .selectFrom('ledger_entries')
     .selectAll()
     .where('organisation_id', '=', organisationId)
-    .orderBy('id', 'desc')
+    .orderBy('organisation_id', 'desc')
+    .orderBy('seq', 'desc')
     .limit(limit)
     .execute();
   return rows.map(ledgerEntryOf);
@@ -564,8 +574,8 @@ export interface BrokenLink {
 
 /**
  * Journal entries whose running balances do not follow from the previous entry plus their own
- * deltas (or went below zero). Entry ids are assigned after the balance row is locked, so id
- * order is the order in which movements were applied.
+ * deltas (or went below zero). Each organisation's entries are chained in `seq` order, the
+ * order in which its movements were applied.
  */
 export async function brokenLinks(db: Executor, limit = 100): Promise<BrokenLink[]> {
   const result = await sql<{
@@ -580,9 +590,9 @@ export async function brokenLinks(db: Executor, limit = 100): Promise<BrokenLink
            expected_test_credit, test_credit_after
     from (
       select id, organisation_id, balance_after, test_credit_after,
-        coalesce(lag(balance_after) over (partition by organisation_id order by id), 0)
+        coalesce(lag(balance_after) over (partition by organisation_id order by seq), 0)
           + balance_delta as expected_balance,
-        coalesce(lag(test_credit_after) over (partition by organisation_id order by id), 0)
+        coalesce(lag(test_credit_after) over (partition by organisation_id order by seq), 0)
           + test_credit_delta as expected_test_credit
       from ledger_entries
     ) chained
@@ -689,8 +699,8 @@ export async function testCreditExpiredSince(
     .selectFrom('ledger_entries')
     .select('id')
     .where('organisation_id', '=', organisationId)
+    .where('seq', '>', seqOf(organisationId, entryId))
     .where('kind', '=', 'test_credit_expiry')
-    .where('id', '>', entryId)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -731,8 +741,9 @@ export async function ledgerEntriesAfter(
     .selectFrom('ledger_entries')
     .selectAll()
     .where('organisation_id', '=', organisationId)
-    .where('id', '>', afterId)
-    .orderBy('id', 'asc')
+    .where('seq', '>', seqOf(organisationId, afterId))
+    .orderBy('organisation_id')
+    .orderBy('seq')
     .limit(limit)
     .execute();
   return rows.map(ledgerEntryOf);
