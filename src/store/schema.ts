@@ -110,6 +110,12 @@ export interface BundleGroupsTable {
 }
 
 /** 022-growth: how many rows an organisation has of a kind ('orders:order', 'esims', …). */
+/** The bundles an organisation ever bought (032): one row per pair, written by a trigger. */
+export interface OrganisationBundlesTable {
+  organisation_id: string;
+  bundle_name: string;
+}
+
 export interface OrganisationCountsTable {
   organisation_id: string;
   name: string;
@@ -425,6 +431,7 @@ export interface Database {
   order_items: OrderItemsTable;
   inventory_batches: InventoryBatchesTable;
   organisation_counts: OrganisationCountsTable;
+  organisation_bundles: OrganisationBundlesTable;
   esim_deletions: EsimDeletionsTable;
   callback_deletions: CallbackDeletionsTable;
   ledger_entries: LedgerEntriesTable;

@@ -8,8 +8,10 @@ import { writeEsimFilters } from './repositories/esim-filter-repository.js';
 // database itself), in one transaction, so a failed import leaves the state as it was.
 
 // esim_filters (026) is what the eSIMs, their history and assignments say: it is not saved, and
-// is filled again from them once they are back.
-const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock', 'esim_filters']);
+// is filled again from them once they are back. organisation_bundles (032) is what the inventory
+// batches say: emptied with the rest, it is written again by their triggers as they go back in.
+const DERIVED = ['esim_filters', 'organisation_bundles'] as const;
+const SKIPPED = new Set<string>(['kysely_migration', 'kysely_migration_lock', ...DERIVED]);
 
 // The row numbers of 022-growth and 023-list-counters: the triggers number rows as they are
 // inserted, which here is the snapshot's order, not the order they were first written in; a
@@ -155,6 +157,7 @@ export async function replaceTables(
   }
   // Children first. Deleting deliveries moves their status counters (029's trigger), so the
   // counters are emptied once more just before the organisations they belong to.
+  await sql`delete from organisation_bundles`.execute(trx);
   for (const name of [...order].reverse()) {
     if (name === 'organisations') await sql`delete from ${sql.table(COUNTS)}`.execute(trx);
     await sql`delete from ${sql.table(name)}`.execute(trx);

@@ -26,6 +26,7 @@ import { callbackWrites } from './028-callback-writes.js';
 import { callbackDeletions } from './029-callback-deletions.js';
 import { unreadIndexes } from './030-unread-indexes.js';
 import { ledgerBySeq } from './031-ledger-by-seq.js';
+import { bundlesHeld } from './032-bundles-held.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -60,5 +61,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '029-callback-deletions': callbackDeletions(dialect),
     '030-unread-indexes': unreadIndexes(),
     '031-ledger-by-seq': ledgerBySeq(),
+    '032-bundles-held': bundlesHeld(dialect),
   };
 }

@@ -272,7 +272,7 @@ export async function listBundleNames(db: Executor): Promise<string[]> {
 /** Names of bundles that inventory or eSIM assignments refer to: they must never be deleted. */
 export async function referencedBundleNames(db: Executor): Promise<Set<string>> {
   const rows = await db
-    .selectFrom('inventory_batches')
+    .selectFrom('organisation_bundles')
     .select('bundle_name')
     .distinct()
     .union(db.selectFrom('assignments').select('bundle_name').distinct())

@@ -62,11 +62,10 @@ export async function holdsBundle(
   bundleName: string,
 ): Promise<boolean> {
   const row = await db
-    .selectFrom('inventory_batches')
-    .select('id')
+    .selectFrom('organisation_bundles')
+    .select('bundle_name')
     .where('organisation_id', '=', organisationId)
     .where('bundle_name', '=', bundleName)
-    .limit(1)
     .executeTakeFirst();
   return row !== undefined;
 }
