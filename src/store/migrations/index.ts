@@ -27,6 +27,7 @@ import { callbackDeletions } from './029-callback-deletions.js';
 import { unreadIndexes } from './030-unread-indexes.js';
 import { ledgerBySeq } from './031-ledger-by-seq.js';
 import { bundlesHeld } from './032-bundles-held.js';
+import { dueIndexes } from './033-due-indexes.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -62,5 +63,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '030-unread-indexes': unreadIndexes(),
     '031-ledger-by-seq': ledgerBySeq(),
     '032-bundles-held': bundlesHeld(dialect),
+    '033-due-indexes': dueIndexes(),
   };
 }

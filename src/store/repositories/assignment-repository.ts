@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { Assignment, AssignmentChanges } from '../domain-types.js';
@@ -158,24 +159,27 @@ export async function listDueAssignments(
   at: string,
   limit: number,
 ): Promise<Assignment[]> {
+  // Each kind reads its partial index (033-due-indexes) in order: the state condition is
+  // spelled literally, as the index's, for SQLite's planner to match it.
   let query = db.selectFrom('assignments').selectAll();
   if (kind === 'processing') {
     query = query
-      .where('state', '=', 'Processing')
+      .where(sql<boolean>`state = 'Processing'`)
       .where('processing_due_at', '<=', at)
       .orderBy('processing_due_at');
   } else if (kind === 'ended') {
     query = query
-      .where('state', 'in', ['Active', 'Depleted'])
+      .where(sql<boolean>`state in ('Active', 'Depleted')`)
       .where('end_time', '<=', at)
       .orderBy('end_time');
   } else {
     query = query
-      .where('state', '=', 'Queued')
+      .where(sql<boolean>`state = 'Queued'`)
       .where('valid_until', '<=', at)
       .orderBy('valid_until');
   }
-  const rows = await query.orderBy('id').limit(limit).execute();
+  // Ties in due time come in the index's order: the scheduler needs none among them.
+  const rows = await query.limit(limit).execute();
   return rows.map(assignmentOf);
 }
 
