@@ -261,7 +261,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   });
   new Gauge({
     name: 'esim_esims',
-    help: 'eSIMs by profile status (Released, Downloaded, Installed, Unavailable); the whole deployment.',
+    help: 'eSIMs in organisations’ lists by profile status (Released, Downloaded, Installed, Unavailable); a deleted eSIM leaves it; the whole deployment.',
     labelNames: ['profile_status'] as const,
     registers,
     async collect() {

@@ -28,6 +28,7 @@ import { unreadIndexes } from './030-unread-indexes.js';
 import { ledgerBySeq } from './031-ledger-by-seq.js';
 import { bundlesHeld } from './032-bundles-held.js';
 import { dueIndexes } from './033-due-indexes.js';
+import { assignmentCounts } from './034-assignment-counts.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -64,5 +65,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '031-ledger-by-seq': ledgerBySeq(),
     '032-bundles-held': bundlesHeld(dialect),
     '033-due-indexes': dueIndexes(),
+    '034-assignment-counts': assignmentCounts(dialect),
   };
 }

@@ -129,18 +129,22 @@ export async function readBusinessFigures(db: Executor, now: string): Promise<Bu
     .select((eb) => eb.fn.countAll().as('n'))
     .groupBy('status')
     .execute();
-  const esims = await db
-    .selectFrom('esims')
-    .select('profile_status')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .groupBy('profile_status')
-    .execute();
-  const assignments = await db
-    .selectFrom('assignments')
-    .select('state')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .groupBy('state')
-    .execute();
+  // Counters kept with the rows (023 and 034), summed over the organisations: a scrape costs
+  // the number of organisations, not the eSIMs and assignments they ever had.
+  const counted = async (prefix: 'esims:' | 'assignments:') =>
+    (
+      await db
+        .selectFrom('organisation_counts')
+        .select('name')
+        .select((eb) => eb.fn.sum<number | string>('value').as('n'))
+        .where('name', 'like', `${prefix}%`)
+        .groupBy('name')
+        .execute()
+    )
+      .map((r) => ({ key: r.name.slice(prefix.length), count: num(r.n) }))
+      .filter((r) => r.count !== 0);
+  const esims = await counted('esims:');
+  const assignments = await counted('assignments:');
   const queue = await db
     .selectFrom('callback_events')
     .select('status')
@@ -162,19 +166,19 @@ export async function readBusinessFigures(db: Executor, now: string): Promise<Bu
   const dueProcessing = await db
     .selectFrom('assignments')
     .select((eb) => eb.fn.min('processing_due_at').as('due'))
-    .where('state', '=', 'Processing')
+    .where(sql<boolean>`state = 'Processing'`)
     .where('processing_due_at', '<=', now)
     .executeTakeFirst();
   const dueEnded = await db
     .selectFrom('assignments')
     .select((eb) => eb.fn.min('end_time').as('due'))
-    .where('state', 'in', ['Active', 'Depleted'])
+    .where(sql<boolean>`state in ('Active', 'Depleted')`)
     .where('end_time', '<=', now)
     .executeTakeFirst();
   const dueLapsed = await db
     .selectFrom('assignments')
     .select((eb) => eb.fn.min('valid_until').as('due'))
-    .where('state', '=', 'Queued')
+    .where(sql<boolean>`state = 'Queued'`)
     .where('valid_until', '<=', now)
     .executeTakeFirst();
   const dueTopUp = await db
@@ -185,8 +189,8 @@ export async function readBusinessFigures(db: Executor, now: string): Promise<Bu
     .executeTakeFirst();
   return {
     topUps: topUps.map((r) => ({ status: r.status, count: num(r.n) })),
-    esims: esims.map((r) => ({ profileStatus: r.profile_status, count: num(r.n) })),
-    assignments: assignments.map((r) => ({ state: r.state, count: num(r.n) })),
+    esims: esims.map((r) => ({ profileStatus: r.key, count: r.count })),
+    assignments: assignments.map((r) => ({ state: r.key, count: r.count })),
     callbackQueue: queue.map((r) => ({
       status: r.status,
       count: num(r.n),
