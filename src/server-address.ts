@@ -18,8 +18,12 @@ export function recordServerAddress(dataDir: string, url: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, ADDRESS_FILE);
   const record: AddressRecord = { url, pid: process.pid };
-  writeFileSync(`${file}.tmp`, JSON.stringify(record) + '\n');
-  renameSync(`${file}.tmp`, file);
+  // A temporary file of this process's own: instances started at once from one data folder
+  // (several servers on one PostgreSQL database) each write theirs and rename it into place,
+  // the last one standing, where one shared name let a rename find the file already taken.
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(record) + '\n');
+  renameSync(temporary, file);
   return () => {
     if (readRecord(file)?.pid === process.pid) rmSync(file, { force: true });
   };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -54,6 +54,9 @@ describe('the CLI finds the running server', () => {
 
   it('reads the address the server recorded in its data folder', async () => {
     port = await freePort();
+    // Another server of this data folder in the middle of writing its record (servers started
+    // at once on one PostgreSQL database): its temporary file is its own, and so is this one's.
+    mkdirSync(join(checkout.path, 'data', 'server.json.tmp'), { recursive: true });
     server = spawnEsimIn(checkout.path, { PORT: String(port), LOG_LEVEL: 'warn' }, 'serve');
     const url = await started(server);
     assert.equal(url, `http://127.0.0.1:${port}`);
