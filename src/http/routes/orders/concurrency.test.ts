@@ -8,7 +8,7 @@ import {
   fixtureBundle,
   runCli,
   startFileBackedApp,
-  startServerProcess,
+  startServerProcesses,
 } from '../../../../test/fixtures/orders.js';
 
 const UNIT = 'test_concurrency_unit';
@@ -196,7 +196,7 @@ if (DATABASES.includes('postgres')) {
     before(async () => {
       f = await startFileBackedApp('postgres');
       await addBundles(f.t, [fixtureBundle(UNIT, PRICE)]);
-      servers = await Promise.all([startServerProcess(f.env), startServerProcess(f.env)]);
+      servers = await startServerProcesses(f.env, 2);
     });
     after(async () => {
       await Promise.all(servers.map((s) => s.stop()));

@@ -11,7 +11,7 @@ import {
   fixtureBundle,
   runCli,
   startFileBackedApp,
-  startServerProcess,
+  startServerProcesses,
 } from '../../../../test/fixtures/orders.js';
 
 // Orders with an Idempotency-Key committed together by the group writer: the key's record is
@@ -256,7 +256,7 @@ if (DATABASES.includes('postgres')) {
     before(async () => {
       f = await startFileBackedApp('postgres');
       await addBundles(f.t, [fixtureBundle(UNIT, PRICE)]);
-      servers = await Promise.all([startServerProcess(f.env), startServerProcess(f.env)]);
+      servers = await startServerProcesses(f.env, 2);
     });
     after(async () => {
       await Promise.all(servers.map((s) => s.stop()));
