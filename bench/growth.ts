@@ -11,6 +11,7 @@
 // database's bytes per order, and the process RSS at the end. One database per run:
 //   npx tsx bench/growth.ts [sqlite|postgres] [10000,100000,...]
 // See bench/README.md.
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -77,6 +78,25 @@ async function measure(
     cpu.push((d.user + d.system) / 1000);
   }
   return { cpu: median(cpu), wall: median(wall) };
+}
+
+/**
+ * Where the resident memory is, on Linux: anonymous (heaps, native allocations), file-backed
+ * (code, mapped files) and shared (SQLite's WAL index); empty elsewhere.
+ */
+function rssParts(): string {
+  let status: string;
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    return '';
+  }
+  const kib = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  const parts = ['RssAnon', 'RssFile', 'RssShmem'].map(
+    (f) => `${f} ${(kib(f) / 1024).toFixed(0)} MiB`,
+  );
+  return `; ${parts.join(', ')}`;
 }
 
 async function main(): Promise<void> {
@@ -538,7 +558,7 @@ async function main(): Promise<void> {
   collectGarbage();
   const collected = process.memoryUsage();
   print(
-    `RSS after a full collection: ${mib(collected.rss)} MiB (JavaScript heap ${mib(collected.heapUsed)} MiB used of ${mib(collected.heapTotal)})`,
+    `RSS after a full collection: ${mib(collected.rss)} MiB (JavaScript heap ${mib(collected.heapUsed)} MiB used of ${mib(collected.heapTotal)})${rssParts()}`,
   );
   await app.close();
   await opened.close();

@@ -6,6 +6,7 @@
 // an empty database to fill. A measurement, not a test: exits 0 either way.
 //
 //   npx tsx bench/metrics.ts
+//   BENCH_SQLITE_FILE=<path> npx tsx bench/metrics.ts   (an existing database, migrated first)
 //   BENCH_ORDERS=50000 BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/esim_bench npx tsx bench/metrics.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,13 +88,39 @@ async function measure(label: string, target: DatabaseTarget, orders: number): P
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'esim-bench-metrics-'));
-try {
+/**
+ * An existing SQLite database (BENCH_SQLITE_FILE, e.g. the growth benchmark's, kept with
+ * BENCH_KEEP_DATABASE=1): the migrations it lacks, timed, then the scrapes.
+ */
+async function measureFile(path: string): Promise<void> {
+  const store = openStore({ kind: 'sqlite', path });
+  try {
+    const started = Date.now();
+    await migrate(store);
+    console.log(`${path}: migrations it lacked applied in ${Date.now() - started} ms`);
+    const { first, median, p95, bytes } = await scrapeTimes(store);
+    console.log(
+      `${path}: /metrics render: first ${first.toFixed(1)} ms, then median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (${bytes} bytes)`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+/** A fresh database, empty and then filled, on SQLite and on PostgreSQL when asked. */
+async function measureFresh(): Promise<void> {
   await measure('sqlite', { kind: 'sqlite', path: join(dir, 'empty.sqlite') }, 0);
   await measure('sqlite', { kind: 'sqlite', path: join(dir, 'full.sqlite') }, ORDERS);
   const pg = process.env['BENCH_POSTGRES_URL'];
   if (pg !== undefined && pg !== '')
     await measure('postgres', { kind: 'postgres', url: pg }, ORDERS);
+}
+
+const file = process.env['BENCH_SQLITE_FILE'];
+const dir = mkdtempSync(join(tmpdir(), 'esim-bench-metrics-'));
+try {
+  if (file !== undefined && file !== '') await measureFile(file);
+  else await measureFresh();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

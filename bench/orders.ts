@@ -1,8 +1,8 @@
 // Benchmark: POST /v2.1/orders (type transaction, one unit of one bundle) against the real server
-// process (`esim serve`, simulator mode, workers running), 32 connections, in six cases:
+// process (`esim serve`, simulator mode, workers running), 32 connections, in seven cases:
 // SQLite with 32 organisations (one per connection) and with one organisation; SQLite with a
 // unique Idempotency-Key on every order; SQLite with assign: true (a new eSIM per order);
-// PostgreSQL with 32 organisations and with one. Each case runs on a fresh database, is followed
+// PostgreSQL with 32 organisations, with one, and with assign: true. Each case runs on a fresh database, is followed
 // in the same run by its baseline (a bare Fastify route answering the very bytes the service
 // answered, same requests and headers), and ends with `esim ledger verify`.
 // BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_POSTGRES_URL (an admin URL;
@@ -87,6 +87,14 @@ export const CASES: readonly Case[] = [
     idempotencyKeys: false,
     assign: false,
     target: 1500,
+  },
+  {
+    name: 'postgres-assign',
+    database: 'postgres',
+    organisations: 32,
+    idempotencyKeys: false,
+    assign: true,
+    target: 1300,
   },
 ];
 
