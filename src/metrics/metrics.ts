@@ -190,7 +190,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
     const totals = tallying.then(updateTally, updateTally);
     tallying = totals.catch(() => undefined);
     const [business, { orders, money }] = await Promise.all([
-      readBusinessFigures(store.db, clock.now().toISOString()),
+      readBusinessFigures(store.db, store.dialect, clock.now().toISOString()),
       totals,
     ]);
     return { ...business, orders, money };

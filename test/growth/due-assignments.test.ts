@@ -35,7 +35,7 @@ for (const kind of DATABASES) {
 
     it('/metrics finds the oldest due assignment of each kind through the same indexes', async () => {
       const db = t.deps.store.db;
-      const statements = await statementsOf(db, (d) => readBusinessFigures(d, AT));
+      const statements = await statementsOf(db, (d) => readBusinessFigures(d, kind, AT));
       for (const [column, index] of [
         ['processing_due_at', 'assignments_processing_due'],
         ['end_time', 'assignments_ending'],

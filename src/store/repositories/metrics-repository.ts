@@ -122,15 +122,20 @@ function earliest(...values: (string | null)[]): string | null {
   return present.length === 0 ? null : present.reduce((a, b) => (a < b ? a : b));
 }
 
-export async function readBusinessFigures(db: Executor, now: string): Promise<BusinessFigures> {
+export async function readBusinessFigures(
+  db: Executor,
+  dialect: 'sqlite' | 'postgres',
+  now: string,
+): Promise<BusinessFigures> {
   const topUps = await db
     .selectFrom('topups')
     .select('status')
     .select((eb) => eb.fn.countAll().as('n'))
     .groupBy('status')
     .execute();
-  // Counters kept with the rows (023 and 034), summed over the organisations: a scrape costs
-  // the number of organisations, not the eSIMs and assignments they ever had.
+  // Counters kept with the rows (023; 034 on SQLite), summed over the organisations: a scrape
+  // costs the number of organisations, not the eSIMs and assignments they ever had. PostgreSQL
+  // keeps no assignment counters (034) and counts the table, in the database.
   const counted = async (prefix: 'esims:' | 'assignments:') =>
     (
       await db
@@ -144,7 +149,17 @@ export async function readBusinessFigures(db: Executor, now: string): Promise<Bu
       .map((r) => ({ key: r.name.slice(prefix.length), count: num(r.n) }))
       .filter((r) => r.count !== 0);
   const esims = await counted('esims:');
-  const assignments = await counted('assignments:');
+  const assignments =
+    dialect === 'sqlite'
+      ? await counted('assignments:')
+      : (
+          await db
+            .selectFrom('assignments')
+            .select('state')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .groupBy('state')
+            .execute()
+        ).map((r) => ({ key: r.state, count: num(r.n) }));
   const queue = await db
     .selectFrom('callback_events')
     .select('status')
