@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { MigrationStep } from './index.js';
 
 // An organisation's journal is read in one order only, the order its movements were applied,
-// which its entries' numbers (`seq`, 022) and ids both follow: every movement updates the
+// which its entries' numbers (`seq`, 022) and ids both follow: every movement locks the
 // organisation's balance row before it journals, so one organisation's entries are written one
-// at a time. The reads that went through `ledger_org` (organisation_id, id) — the newest
+// transaction at a time. The reads that went through `ledger_org` (organisation_id, id) — the newest
 // entries (`esim ledger`), the CSV export's chunks, whether test credit expired after an order,
 // the journal check — now go through `ledger_entries_org_seq` (organisation_id, seq), which the
 // journal's pages by number already read, and `ledger_org` is dropped: 53 bytes less per

@@ -12,9 +12,11 @@ import type { MigrationStep } from './index.js';
 // A trigger on inventory_batches writes the row with the organisation's first batch of the
 // bundle, whatever code path inserts the batch; every later batch finds it there and writes
 // nothing. On PostgreSQL it runs once per statement (a batch insert of many orders takes each
-// pair once, in one order). Only an organisation's first batch of a bundle can wait on another
-// transaction's insert of the same pair, and an organisation's orders already take its balance
-// row first, one at a time. Batches are never deleted, so a pair is never either.
+// pair once, in one order). Only an organisation's first purchase of a bundle can wait on
+// another transaction's insert of the same pair: two instances buying it for the organisation
+// at the same moment. An order locks its organisation's balance row after its batches, so those
+// two can deadlock on that row; PostgreSQL ends one, and group commit runs its orders again.
+// Batches are never deleted, so a pair is never either.
 //
 // The snapshot (`esim sim export` / `import`) does not carry the table: the import's batches
 // write it again through the trigger.
@@ -30,6 +32,12 @@ export const bundlesHeld = (dialect: DialectName): MigrationStep => ({
       .addPrimaryKeyConstraint('organisation_bundles_pk', ['organisation_id', 'bundle_name'])
       .$call((t) => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t))
       .execute();
+    // PostgreSQL: other instances may be writing while this runs (one transaction). Until the
+    // trigger exists, a batch committed after the fill's snapshot would never reach the table,
+    // so inventory_batches is held still (reads go on) from before the fill to the commit.
+    if (dialect === 'postgres') {
+      await sql`lock table inventory_batches in share row exclusive mode`.execute(db);
+    }
     await sql`
       insert into organisation_bundles (organisation_id, bundle_name)
       select distinct organisation_id, bundle_name from inventory_batches`.execute(db);

@@ -484,8 +484,9 @@ export interface LedgerEntry {
 }
 
 // An organisation's entries are numbered (`seq`) in the order they were applied, as their ids
-// are: every movement updates the organisation's balance row before it journals, so its entries
-// are written one at a time. Reads in journal order go through `ledger_entries_org_seq`.
+// are: every movement locks the organisation's balance row before it journals, so its entries
+// are written one transaction at a time. Reads in journal order go through
+// `ledger_entries_org_seq`.
 
 /** The seq of entry `id` of the organisation, 0 when it has none (reads after it start there). */
 const seqOf = (organisationId: string, id: number) =>
