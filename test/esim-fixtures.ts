@@ -150,3 +150,26 @@ export async function assignmentsOf(
   };
   return body.bundles.flatMap((b) => b.assignments.map((a) => ({ name: b.name, assignment: a })));
 }
+
+/** A saved snapshot of the whole state, as GET /_sim/snapshot answers it. */
+export interface SavedSnapshot {
+  readonly body: string;
+  readonly contentType: string;
+}
+
+export async function saveSnapshot(t: TestApp): Promise<SavedSnapshot> {
+  const res = await t.app.inject({ url: '/_sim/snapshot' });
+  assert.equal(res.statusCode, 200, res.body);
+  return { body: res.body, contentType: String(res.headers['content-type']) };
+}
+
+/** Puts a saved snapshot back (PUT /_sim/snapshot); fails unless it is taken. */
+export async function restoreSnapshot(t: TestApp, saved: SavedSnapshot): Promise<void> {
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: '/_sim/snapshot',
+    headers: { 'content-type': saved.contentType },
+    payload: saved.body,
+  });
+  assert.equal(res.statusCode, 200, res.body);
+}

@@ -98,6 +98,24 @@ export async function startTestApp(
   };
 }
 
+/**
+ * The test app's database opened again, as the server's next start opens it (running the
+ * migrations it lacks): `run` gets the new app and its dependencies, closed after it.
+ */
+export async function restartedApp<T>(
+  t: TestApp,
+  run: (app: FastifyInstance, deps: AppDeps) => Promise<T>,
+): Promise<T> {
+  const services = await openServices(t.config, { clock: t.clock });
+  const app = await buildApp(services.deps, { logLevel: 'silent' });
+  try {
+    return await run(app, services.deps);
+  } finally {
+    await app.close();
+    await services.close();
+  }
+}
+
 /** Polls fn until it returns a value that is not undefined, or fails after the deadline. */
 export async function eventually<T>(
   fn: () => Promise<T | undefined>,

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { buildApp } from '../../src/app.js';
 import { updateOrganisationSettings } from '../../src/domain/organisations/organisation-changes.js';
-import { openServices } from '../../src/main.js';
-import { addBundles, fixtureBundle, GROUP } from '../fixtures/orders.js';
-import { buy } from '../esim-fixtures.js';
-import { DATABASES, startTestApp } from '../harness.js';
+import { addBundles, fixtureBundle, GROUP, startFileBackedApp } from '../fixtures/orders.js';
+import { buy, restoreSnapshot, saveSnapshot } from '../esim-fixtures.js';
+import { DATABASES, restartedApp, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 
 // What an organisation ever bought is one row per organisation and bundle (032-bundles-held),
@@ -41,11 +36,13 @@ async function buyerLeftGroup(t: TestApp): Promise<TestOrg> {
   return org;
 }
 
-async function leaveGroup(t: TestApp, org: TestOrg): Promise<void> {
+async function setGroups(t: TestApp, org: TestOrg, groups: string[]): Promise<void> {
   const { clock, random, cipher, apiKeys } = t.deps;
   const deps = { db: t.deps.store.db, clock, random, cipher, apiKeys };
-  await updateOrganisationSettings(deps, org.id, { groups: [GROUP] });
+  await updateOrganisationSettings(deps, org.id, { groups });
 }
+
+const leaveGroup = (t: TestApp, org: TestOrg) => setGroups(t, org, [GROUP]);
 
 const bundles = () => [
   fixtureBundle(OPEN, 100),
@@ -74,29 +71,17 @@ for (const kind of DATABASES) {
       const t = await startTestApp(kind);
       try {
         await addBundles(t, bundles());
-        const restore = async (saved: { body: string; headers: Record<string, unknown> }) => {
-          const restored = await t.app.inject({
-            method: 'PUT',
-            url: '/_sim/snapshot',
-            headers: { 'content-type': String(saved.headers['content-type']) },
-            payload: saved.body,
-          });
-          assert.equal(restored.statusCode, 200, restored.body);
-        };
         const org = await buyerLeftGroup(t);
         await leaveGroup(t, org);
-        const bought = await t.app.inject({ url: '/_sim/snapshot' });
-        assert.equal(bought.statusCode, 200);
+        const bought = await saveSnapshot(t);
         // Back in the group, it buys OTHER too, then leaves again.
-        const { clock, random, cipher, apiKeys } = t.deps;
-        const deps = { db: t.deps.store.db, clock, random, cipher, apiKeys };
-        await updateOrganisationSettings(deps, org.id, { groups: [GROUP, 'Private Deals'] });
+        await setGroups(t, org, [GROUP, 'Private Deals']);
         await buy(t, org, OTHER, { assign: false });
         await leaveGroup(t, org);
         assert.equal((await apply(t.request, org, OTHER)).status, 200);
 
         // The state before OTHER was bought: PRIVATE is known, OTHER is not (it was never bought).
-        await restore(bought);
+        await restoreSnapshot(t, bought);
         assert.equal((await apply(t.request, org, PRIVATE)).status, 200);
         const other = await apply(t.request, org, OTHER);
         assert.equal(other.status, 400);
@@ -107,9 +92,8 @@ for (const kind of DATABASES) {
     });
 
     it('032 fills in the bundles bought before it', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'bundles-held-'));
-      const file = { kind: 'sqlite' as const, path: join(dir, 'esim.sqlite') };
-      const t = await startTestApp(kind, kind === 'sqlite' ? { database: file } : {});
+      const f = await startFileBackedApp(kind);
+      const { t } = f;
       try {
         await addBundles(t, bundles());
         const org = await buyerLeftGroup(t);
@@ -124,20 +108,14 @@ for (const kind of DATABASES) {
         await sql`delete from kysely_migration where name = '032-bundles-held'`.execute(db);
 
         // The next start runs 032 on that data.
-        const services = await openServices(t.config, { clock: t.clock });
-        const app = await buildApp(services.deps, { logLevel: 'silent' });
-        try {
+        await restartedApp(t, async (app) => {
           const request: TestApp['request'] = (apiKey, options) =>
             app.inject({ ...options, headers: { ...options.headers, 'x-api-key': apiKey } });
           assert.equal((await apply(request, org, PRIVATE)).status, 200);
           assert.notEqual((await apply(request, org, OTHER)).status, 200);
-        } finally {
-          await app.close();
-          await services.close();
-        }
+        });
       } finally {
-        await t.close();
-        rmSync(dir, { recursive: true, force: true });
+        await f.close();
       }
     });
   });

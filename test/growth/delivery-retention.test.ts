@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { buildApp } from '../../src/app.js';
-import { openServices } from '../../src/main.js';
-import { DATABASES, eventually, startTestApp } from '../harness.js';
+import { DATABASES, eventually, restartedApp, startTestApp } from '../harness.js';
+import { startFileBackedApp } from '../fixtures/orders.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { recordUsage, snapshot } from '../callbacks/fixtures.js';
 import { holdLocks, waitingOnLocks } from '../locks.js';
@@ -255,9 +251,8 @@ for (const kind of DATABASES) {
 for (const kind of DATABASES) {
   describe(`029-callback-deletions on deliveries deleted before it [${kind}]`, () => {
     it('counts their numbers into the tree and the status totals again', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'callback-deletions-'));
-      const file = { kind: 'sqlite' as const, path: join(dir, 'esim.sqlite') };
-      const t = await startTestApp(kind, kind === 'sqlite' ? { database: file } : {});
+      const f = await startFileBackedApp(kind);
+      const { t } = f;
       try {
         const org = await t.createOrg({ callbackUrl: 'http://127.0.0.1:9/hook' });
         for (let i = 0; i < 12; i += 1) {
@@ -288,9 +283,7 @@ for (const kind of DATABASES) {
         await sql`delete from kysely_migration where name = '029-callback-deletions'`.execute(db);
 
         // The next start runs 029 on that data.
-        const services = await openServices(t.config, { clock: t.clock });
-        const app = await buildApp(services.deps, { logLevel: 'silent' });
-        try {
+        await restartedApp(t, async (app) => {
           const ask = async (url: string) => {
             const res = await app.inject({ url, headers: { 'x-api-key': org.apiKey } });
             assert.equal(res.statusCode, 200, res.body);
@@ -309,13 +302,9 @@ for (const kind of DATABASES) {
           assert.deepEqual(seen, left);
           assert.equal((await ask('/v2.1/callbacks?status=delivered')).total, 0);
           assert.equal((await ask('/v2.1/callbacks?status=pending')).total, left.length);
-        } finally {
-          await app.close();
-          await services.close();
-        }
+        });
       } finally {
-        await t.close();
-        rmSync(dir, { recursive: true, force: true });
+        await f.close();
       }
     });
   });

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import type { KyselyPlugin } from 'kysely';
-import { buildApp } from '../../src/app.js';
-import { openServices } from '../../src/main.js';
-import { DATABASES, startTestApp } from '../harness.js';
+import { DATABASES, restartedApp, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
-import { addBundles, fixtureBundle } from '../fixtures/orders.js';
+import { addBundles, fixtureBundle, startFileBackedApp } from '../fixtures/orders.js';
 import { seedEsims } from '../portal/shop-fixtures.js';
 import { planOf, statementsOf, assertIndexedRead } from '../query-plan.js';
 import { readEsimPage } from '../../src/store/repositories/esim-list-repository.js';
@@ -359,9 +354,8 @@ for (const kind of DATABASES) {
 
   describe(`027-esim-deletions on eSIMs deleted before it [${kind}]`, () => {
     it('lists what earlier deletions left, then deletes and issues by the new rule', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'esim-deletions-'));
-      const file = { kind: 'sqlite' as const, path: join(dir, 'esim.sqlite') };
-      const t = await startTestApp(kind, kind === 'sqlite' ? { database: file } : {});
+      const f = await startFileBackedApp(kind);
+      const { t } = f;
       try {
         const org = await t.createOrg({ balance: 1_000 });
         const iccids = await seedEsims(t.deps, org.id, 12, 90);
@@ -387,9 +381,7 @@ for (const kind of DATABASES) {
         await sql`delete from kysely_migration where name = '027-esim-deletions'`.execute(db);
 
         // The next start runs 027 on that data.
-        const services = await openServices(t.config, { clock: t.clock });
-        const app = await buildApp(services.deps, { logLevel: 'silent' });
-        try {
+        await restartedApp(t, async (app, deps) => {
           const ask = (url: string) => app.inject({ url, headers: { 'x-api-key': org.apiKey } });
           let listed = iccids.filter((_, i) => ![0, 5, 11].includes(i));
           await assertPagesOf(ask, listed);
@@ -402,15 +394,11 @@ for (const kind of DATABASES) {
             assert.equal(res.statusCode, 200, res.body);
             listed = listed.filter((i) => i !== iccid);
           }
-          listed = [...listed, ...(await seedEsims(services.deps, org.id, 4, 91))];
+          listed = [...listed, ...(await seedEsims(deps, org.id, 4, 91))];
           await assertPagesOf(ask, listed);
-        } finally {
-          await app.close();
-          await services.close();
-        }
+        });
       } finally {
-        await t.close();
-        rmSync(dir, { recursive: true, force: true });
+        await f.close();
       }
     });
   });

@@ -13,7 +13,7 @@ import type {
   FilteredPage,
   ListPosition,
 } from '../../src/store/repositories/esim-filter-repository.js';
-import { FR_1MB, buy, seedTestBundles } from '../esim-fixtures.js';
+import { FR_1MB, buy, restoreSnapshot, saveSnapshot, seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { assertIndexedRead, planOf, statementsOf } from '../query-plan.js';
@@ -538,15 +538,7 @@ for (const kind of DATABASES) {
 
     it('fills the filters again when a snapshot is restored', async () => {
       const refs = await filtered('customerRef', '*');
-      const saved = await t.app.inject({ url: '/_sim/snapshot' });
-      assert.equal(saved.statusCode, 200);
-      const restored = await t.app.inject({
-        method: 'PUT',
-        url: '/_sim/snapshot',
-        headers: { 'content-type': String(saved.headers['content-type']) },
-        payload: saved.body,
-      });
-      assert.equal(restored.statusCode, 200, restored.body);
+      await restoreSnapshot(t, await saveSnapshot(t));
       assert.deepEqual(await filtered('customerRef', '*'), refs);
     });
   });
