@@ -12,7 +12,7 @@ import globals from 'globals';
 const WRITING_VERBS =
   'insert|update|upsert|delete|set|write|touch|claim|reclaim|record|release|requeue|retire|' +
   'complete|take|transfer|purge|draw|refund|settle|postpone|finish|consume|end|apply|lock|add|make|' +
-  'queue|debit';
+  'queue|debit|fold';
 // Reads that lock rows (FOR UPDATE on PostgreSQL), so they belong inside a use case's transaction.
 const LOCKING_READS = ['readUsageView'];
 

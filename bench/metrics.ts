@@ -7,7 +7,9 @@
 //
 //   npx tsx bench/metrics.ts
 //   BENCH_SQLITE_FILE=<path> npx tsx bench/metrics.ts   (an existing database, migrated first)
+//   BENCH_DATABASE_URL=<postgres url> npx tsx bench/metrics.ts   (the same, on PostgreSQL)
 //   BENCH_ORDERS=50000 BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/esim_bench npx tsx bench/metrics.ts
+//   (BENCH_ASSIGNMENTS=n adds n bundle assignments on PostgreSQL, with the triggers off)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,11 @@ import { migrate, openStore } from '../src/store/database.js';
 import type { Store } from '../src/store/database.js';
 
 const ORDERS = Number(process.env['BENCH_ORDERS'] ?? 200_000);
+/**
+ * PostgreSQL: bundle assignments (one in ten Active, one Queued, the rest Expired), as
+ * /metrics counts them by state.
+ */
+const ASSIGNMENTS = Number(process.env['BENCH_ASSIGNMENTS'] ?? 0);
 const RUNS = 15;
 const clock = { now: () => new Date() };
 
@@ -36,6 +43,22 @@ async function fill(store: Store, orders: number): Promise<void> {
     select 'bench-org', 'order', -1000, 0, 0, 0, 'ref-' || i, 'order', ${now} from n`.execute(
     store.db,
   );
+  if (ASSIGNMENTS === 0 || store.dialect !== 'postgres') return;
+  // Written with the triggers off (session_replication_role = replica; foreign keys unchecked):
+  // row by row they would take the numbering counter a million times in one transaction. So no
+  // counter knows of these rows: an existing database measured with BENCH_DATABASE_URL after
+  // migration 035 counts them from the rows.
+  await store.db.transaction().execute(async (trx) => {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    await sql`insert into assignments (id, reference, iccid, organisation_id, bundle_name, state,
+        initial_bytes, remaining_bytes, used_bytes, unlimited, duration_days, queue_position,
+        valid_until, alerts_sent, created_at, updated_at)
+      select 'a-' || i, 'ref-' || i, 'bench-' || i, 'bench-org', 'bench-bundle',
+        case i % 10 when 0 then 'Active' when 1 then 'Queued' else 'Expired' end,
+        1000, 1000, 0, 0, 7, 1, ${now}, '[]', ${now}, ${now}
+      from generate_series(1, ${ASSIGNMENTS}::integer) as i`.execute(trx);
+  });
+  await sql`vacuum analyze assignments`.execute(store.db);
 }
 
 interface Times {
@@ -89,18 +112,19 @@ async function measure(label: string, target: DatabaseTarget, orders: number): P
 }
 
 /**
- * An existing SQLite database (BENCH_SQLITE_FILE, e.g. the growth benchmark's, kept with
- * BENCH_KEEP_DATABASE=1): the migrations it lacks, timed, then the scrapes.
+ * An existing database (BENCH_SQLITE_FILE, e.g. the growth benchmark's, kept with
+ * BENCH_KEEP_DATABASE=1, or BENCH_DATABASE_URL, a PostgreSQL one): the migrations it lacks,
+ * timed, then the scrapes.
  */
-async function measureFile(path: string): Promise<void> {
-  const store = openStore({ kind: 'sqlite', path });
+async function measureExisting(target: DatabaseTarget, label: string): Promise<void> {
+  const store = openStore(target);
   try {
     const started = Date.now();
     await migrate(store);
-    console.log(`${path}: migrations it lacked applied in ${Date.now() - started} ms`);
+    console.log(`${label}: migrations it lacked applied in ${Date.now() - started} ms`);
     const { first, median, p95, bytes } = await scrapeTimes(store);
     console.log(
-      `${path}: /metrics render: first ${first.toFixed(1)} ms, then median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (${bytes} bytes)`,
+      `${label}: /metrics render: first ${first.toFixed(1)} ms, then median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (${bytes} bytes)`,
     );
   } finally {
     await store.close();
@@ -116,10 +140,12 @@ async function measureFresh(): Promise<void> {
     await measure('postgres', { kind: 'postgres', url: pg }, ORDERS);
 }
 
-const file = process.env['BENCH_SQLITE_FILE'];
+const file = process.env['BENCH_SQLITE_FILE'] ?? '';
+const url = process.env['BENCH_DATABASE_URL'] ?? '';
 const dir = mkdtempSync(join(tmpdir(), 'esim-bench-metrics-'));
 try {
-  if (file !== undefined && file !== '') await measureFile(file);
+  if (file !== '') await measureExisting({ kind: 'sqlite', path: file }, file);
+  else if (url !== '') await measureExisting({ kind: 'postgres', url }, url);
   else await measureFresh();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -109,14 +109,24 @@ export interface BundleGroupsTable {
   group_name: string;
 }
 
-/** 022-growth: how many rows an organisation has of a kind ('orders:order', 'esims', …). */
 /** The bundles an organisation ever bought (032): one row per pair, written by a trigger. */
 export interface OrganisationBundlesTable {
   organisation_id: string;
   bundle_name: string;
 }
 
+/** 022-growth: how many rows an organisation has of a kind ('orders:order', 'esims', …). */
 export interface OrganisationCountsTable {
+  organisation_id: string;
+  name: string;
+  value: number;
+}
+
+/**
+ * 035-count-deltas, PostgreSQL only: changes to organisation_counts not folded into it yet, one
+ * row per writing statement, organisation and counter; never updated, deleted by the fold.
+ */
+export interface CountDeltasTable {
   organisation_id: string;
   name: string;
   value: number;
@@ -431,6 +441,7 @@ export interface Database {
   order_items: OrderItemsTable;
   inventory_batches: InventoryBatchesTable;
   organisation_counts: OrganisationCountsTable;
+  count_deltas: CountDeltasTable;
   organisation_bundles: OrganisationBundlesTable;
   esim_deletions: EsimDeletionsTable;
   callback_deletions: CallbackDeletionsTable;

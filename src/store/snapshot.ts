@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, DialectName, Executor } from './database.js';
+import { COUNTED_FROM_ROWS } from './migrations/035-count-deltas.js';
+import { FOLD_LOCK } from './repositories/count-repository.js';
 import { writeEsimFilters } from './repositories/esim-filter-repository.js';
 
 // The whole database as plain JSON and back: `esim sim export` / `import` and /_sim/snapshot.
@@ -10,11 +12,15 @@ import { writeEsimFilters } from './repositories/esim-filter-repository.js';
 // esim_filters (026) is what the eSIMs, their history and assignments say: it is not saved, and
 // is filled again from them once they are back. organisation_bundles (032) is what the inventory
 // batches say: emptied with the rest, it is written again by their triggers as they go back in.
+// count_deltas (035, PostgreSQL) holds changes to the assignment counters not folded in yet: a
+// snapshot's counters may lack them, so those counters are counted again from the rows once they
+// are back, and the deltas the restore itself left are dropped.
 const SKIPPED = new Set([
   'kysely_migration',
   'kysely_migration_lock',
   'esim_filters',
   'organisation_bundles',
+  'count_deltas',
 ]);
 
 // The row numbers of 022-growth and 023-list-counters: the triggers number rows as they are
@@ -47,6 +53,20 @@ async function restoreNumbering(trx: Executor, tables: SnapshotTables): Promise<
       values (${row['organisation_id'] ?? null}, ${row['name'] ?? null}, ${row['value'] ?? null})`.execute(
       trx,
     );
+  }
+}
+
+/**
+ * The assignment counters (034, 035) counted from the restored rows, whatever the snapshot says:
+ * one saved on PostgreSQL lacks the changes not folded when it was taken. The deltas the
+ * restore's own writes left are dropped (PostgreSQL).
+ */
+async function recountAssignments(trx: Executor, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') await sql`delete from count_deltas`.execute(trx);
+  await sql`delete from ${sql.table(COUNTS)} where name like 'assignments:%'`.execute(trx);
+  for (const counted of COUNTED_FROM_ROWS) {
+    await sql`insert into ${sql.table(COUNTS)} (organisation_id, name, value)
+      select organisation_id, name, value from (${sql.raw(counted)}) as c`.execute(trx);
   }
 }
 
@@ -159,6 +179,9 @@ export async function replaceTables(
     }>`select max(version) as v from ${sql.table(name)}`.execute(trx);
     versions[name] = Number(rows[0]?.v ?? 0);
   }
+  // No fold (035) runs from here to the commit: it would wait for the counters deleted below
+  // while holding deltas this restore deletes too.
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${FOLD_LOCK}, 0)`.execute(trx);
   // Children first. Deleting deliveries moves their status counters (029's trigger), so the
   // counters are emptied once more just before the organisations they belong to.
   await sql`delete from organisation_bundles`.execute(trx);
@@ -183,6 +206,7 @@ export async function replaceTables(
     }
   }
   await restoreNumbering(trx, tables);
+  await recountAssignments(trx, dialect);
   // PostgreSQL defers esim_filters' triggers to the commit: they fire now, before the filters
   // are written afresh, so that none of them runs on the new rows afterwards.
   if (dialect === 'postgres') await sql`set constraints all immediate`.execute(trx);

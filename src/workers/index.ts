@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import { createCallbackWorker } from './callback-delivery.js';
 import { createCallbackRetention } from './callback-retention.js';
+import { createCountFold } from './count-fold.js';
 import { createDeferredWorker } from './deferred-requests.js';
 import { createLifecycleWorker } from './lifecycle-scheduler.js';
 import { createMoneyHousekeeping, createTopUpReconciler } from './money.js';
@@ -17,5 +18,6 @@ export function createWorkers(deps: AppDeps, log: WorkerLog): Worker[] {
     createTopUpReconciler(deps, log),
     createMoneyHousekeeping(deps, log),
     createDeferredWorker(deps, log),
+    createCountFold(deps, log),
   ];
 }

@@ -29,6 +29,7 @@ import { ledgerBySeq } from './031-ledger-by-seq.js';
 import { bundlesHeld } from './032-bundles-held.js';
 import { dueIndexes } from './033-due-indexes.js';
 import { assignmentCounts } from './034-assignment-counts.js';
+import { countDeltas } from './035-count-deltas.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -66,5 +67,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '032-bundles-held': bundlesHeld(dialect),
     '033-due-indexes': dueIndexes(),
     '034-assignment-counts': assignmentCounts(dialect),
+    '035-count-deltas': countDeltas(dialect),
   };
 }

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../database.js';
+import type { NumberedMarks } from './numbered-tally.js';
+import { readNumberedTally } from './numbered-tally.js';
 
 // The figures /metrics reads from the database at scrape time. They describe the whole
 // deployment, not one instance, so every instance reports the same values.
@@ -19,12 +21,14 @@ export interface MoneyTotal {
 }
 
 /**
- * Where a running tally of orders and ledger entries stands: the highest row read of each table
- * (SQLite rowid / ledger id), or undefined before the first read.
+ * Where a running tally of orders and ledger entries stands: on SQLite the highest row read of
+ * each table (rowid / ledger id); on PostgreSQL the highest row numbers read per organisation
+ * (numbered-tally.ts); undefined before the first read.
  */
 export interface TallyMarks {
   readonly orders: number;
   readonly ledger: number;
+  readonly numbered?: NumberedMarks;
 }
 
 export interface Tally {
@@ -40,16 +44,20 @@ export interface Tally {
  * not the whole history, which matters because SQLite reads block the process. A table whose
  * highest id went below the mark (the simulator's reset) makes the caller start afresh
  * (`fresh: true`). PostgreSQL assigns ids before commit, so a later id can become visible first:
- * it sums everything each time, off the event loop.
+ * it reads by the organisations' row numbers instead, which become visible in order
+ * (numbered-tally.ts).
  */
 export async function readTally(
   db: Executor,
   dialect: 'sqlite' | 'postgres',
   since: TallyMarks | undefined,
 ): Promise<Tally & { fresh: boolean }> {
+  if (dialect === 'postgres') {
+    const read = await readNumberedTally(db, since?.numbered);
+    return { ...read, marks: { orders: 0, ledger: 0, numbered: read.marks } };
+  }
   let from = since ?? { orders: 0, ledger: 0 };
-  if (dialect === 'postgres') from = { orders: 0, ledger: 0 };
-  else if (since !== undefined) {
+  if (since !== undefined) {
     const top = await sql<{ orders: number | null; ledger: number | null }>`
       select (select max(rowid) from orders) as orders,
              (select max(id) from ledger_entries) as ledger`.execute(db);
@@ -58,13 +66,12 @@ export async function readTally(
       from = { orders: 0, ledger: 0 };
     }
   }
-  const incremental = dialect === 'sqlite';
   const orders = await db
     .selectFrom('orders')
     .select(['status', 'currency'])
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('total').as('total')])
-    .select(sql<number>`max(${sql.raw(incremental ? 'rowid' : '0')})`.as('mark'))
-    .$if(incremental, (q) => q.where(sql<boolean>`rowid > ${from.orders}`))
+    .select(sql<number>`max(rowid)`.as('mark'))
+    .where(sql<boolean>`rowid > ${from.orders}`)
     .groupBy(['status', 'currency'])
     .execute();
   const money = await db
@@ -76,7 +83,7 @@ export async function readTally(
       sql<number>`sum(abs(l.test_credit_delta))`.as('test_credit'),
       sql<number>`max(l.id)`.as('mark'),
     ])
-    .$if(incremental, (q) => q.where('l.id', '>', from.ledger))
+    .where('l.id', '>', from.ledger)
     .groupBy(['l.kind', 'o.currency'])
     .execute();
   return {
@@ -133,33 +140,33 @@ export async function readBusinessFigures(
     .select((eb) => eb.fn.countAll().as('n'))
     .groupBy('status')
     .execute();
-  // Counters kept with the rows (023; 034 on SQLite), summed over the organisations: a scrape
-  // costs the number of organisations, not the eSIMs and assignments they ever had. PostgreSQL
-  // keeps no assignment counters (034) and counts the table, in the database.
-  const counted = async (prefix: 'esims:' | 'assignments:') =>
+  // Counters kept with the rows (023, 034), summed over the organisations: a scrape costs the
+  // number of organisations, not the eSIMs and assignments they ever had. On PostgreSQL the
+  // assignment counters also have changes not folded in yet (035-count-deltas), read in the same
+  // statement, so a fold committing meanwhile is seen either wholly or not at all.
+  const counted = async (prefix: 'esims:' | 'assignments:', deltas: boolean) =>
     (
       await db
-        .selectFrom('organisation_counts')
+        .selectFrom((eb) => {
+          const kept = eb
+            .selectFrom('organisation_counts')
+            .select(['name', 'value'])
+            .where('name', 'like', `${prefix}%`);
+          const due = eb
+            .selectFrom('count_deltas')
+            .select(['name', 'value'])
+            .where('name', 'like', `${prefix}%`);
+          return (deltas ? kept.unionAll(due) : kept).as('c');
+        })
         .select('name')
         .select((eb) => eb.fn.sum<number | string>('value').as('n'))
-        .where('name', 'like', `${prefix}%`)
         .groupBy('name')
         .execute()
     )
       .map((r) => ({ key: r.name.slice(prefix.length), count: num(r.n) }))
       .filter((r) => r.count !== 0);
-  const esims = await counted('esims:');
-  const assignments =
-    dialect === 'sqlite'
-      ? await counted('assignments:')
-      : (
-          await db
-            .selectFrom('assignments')
-            .select('state')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .groupBy('state')
-            .execute()
-        ).map((r) => ({ key: r.state, count: num(r.n) }));
+  const esims = await counted('esims:', false);
+  const assignments = await counted('assignments:', dialect === 'postgres');
   const queue = await db
     .selectFrom('callback_events')
     .select('status')
