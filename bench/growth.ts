@@ -11,10 +11,10 @@
 // database's bytes per order, and the process RSS at the end. One database per run:
 //   npx tsx bench/growth.ts [sqlite|postgres] [10000,100000,...]
 // See bench/README.md.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildApp } from '../src/app.js';
 import { OffsetClock, iso } from '../src/clock.js';
@@ -97,6 +97,121 @@ function rssParts(): string {
     (f) => `${f} ${(kib(f) / 1024).toFixed(0)} MiB`,
   );
   return `; ${parts.join(', ')}`;
+}
+
+/** One mapping of /proc/self/smaps: its addresses, permissions, what backs it and its Rss. */
+interface Mapping {
+  start: bigint;
+  end: bigint;
+  perms: string;
+  path: string;
+  rss: number;
+}
+
+function smaps(): Mapping[] {
+  const maps: Mapping[] = [];
+  let current: Mapping | undefined;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \d+\s*(.*)$/.exec(line);
+    if (header !== null) {
+      current = {
+        start: BigInt(`0x${header[1]}`),
+        end: BigInt(`0x${header[2]}`),
+        perms: header[3] ?? '',
+        path: header[4] ?? '',
+        rss: 0,
+      };
+      maps.push(current);
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss !== null && current !== undefined) current.rss = Number(rss[1]) * 1024;
+  }
+  return maps;
+}
+
+/** glibc's heaps of the arenas other than the main one: reservations of 64 MiB, so aligned. */
+const ARENA_HEAP = 64n * 1024n * 1024n;
+
+/**
+ * Resident memory by kind of mapping (BENCH_SMAPS=1, Linux): the main malloc arena ([heap]: the
+ * main thread's allocations, SQLite's page cache among them), the other threads' arenas (each
+ * heap a 64 MiB-aligned reservation, the unused rest of it inaccessible), thread stacks (behind a
+ * guard page), the other anonymous mappings (V8's heap pages and code, and malloc's own mappings
+ * of large blocks) with the share V8 counts as its heap spaces, and file-backed mappings (the
+ * binary, its libraries, the driver's addon); then V8's spaces and process.memoryUsage().
+ */
+function smapsBreakdown(): string {
+  let maps: Mapping[];
+  try {
+    maps = smaps();
+  } catch {
+    return '';
+  }
+  const sums = { heap: 0, arenas: 0, stacks: 0, otherAnon: 0, file: 0, other: 0 };
+  const arenas: number[] = [];
+  maps.forEach((m, i) => {
+    const next = maps[i + 1];
+    const prev = maps[i - 1];
+    if (m.path === '[heap]') sums.heap += m.rss;
+    else if (m.path.startsWith('/')) sums.file += m.rss;
+    else if (m.path !== '') sums.other += m.rss;
+    else if (
+      m.start % ARENA_HEAP === 0n &&
+      m.perms.startsWith('rw') &&
+      (m.end - m.start === ARENA_HEAP ||
+        (next !== undefined &&
+          next.start === m.end &&
+          next.perms.startsWith('---') &&
+          next.path === '' &&
+          next.end === m.start + ARENA_HEAP))
+    ) {
+      sums.arenas += m.rss;
+      arenas.push(m.rss);
+    } else if (
+      m.perms.startsWith('rw') &&
+      prev !== undefined &&
+      prev.end === m.start &&
+      prev.perms.startsWith('---') &&
+      prev.path === '' &&
+      prev.end - prev.start <= 65536n
+    )
+      sums.stacks += m.rss;
+    else sums.otherAnon += m.rss;
+  });
+  const spaces = getHeapSpaceStatistics();
+  const v8Heap = spaces.reduce((n, s) => n + s.physical_space_size, 0);
+  const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+  const big = arenas.filter((r) => r >= 1048576).sort((a, b) => b - a);
+  const memory = process.memoryUsage();
+  return [
+    `smaps: [heap] (main arena) ${mib(sums.heap)} MiB; thread arenas ${mib(sums.arenas)} MiB in ${arenas.length} heaps (over 1 MiB: ${big.map(mib).join(', ') || 'none'}); thread stacks ${mib(sums.stacks)} MiB; other anonymous ${mib(sums.otherAnon)} MiB (V8's heap spaces ${mib(v8Heap)} MiB of it); file-backed ${mib(sums.file)} MiB; [stack], [vdso] and the like ${mib(sums.other)} MiB`,
+    `V8 spaces (resident / used MiB): ${spaces
+      .filter((s) => s.physical_space_size > 0)
+      .map(
+        (s) =>
+          `${s.space_name} ${(s.physical_space_size / 1048576).toFixed(1)}/${(s.space_used_size / 1048576).toFixed(1)}`,
+      )
+      .join(', ')}`,
+    `process.memoryUsage(): rss ${mib(memory.rss)}, heapTotal ${mib(memory.heapTotal)}, heapUsed ${mib(memory.heapUsed)}, external ${mib(memory.external)}, arrayBuffers ${mib(memory.arrayBuffers)} MiB; ${readdirSync('/proc/self/task').length} threads`,
+  ].join('\n');
+}
+
+/**
+ * Memory once V8 has given back the pages a collection emptied: it unmaps them on a background
+ * thread some milliseconds after the collection returns (6 to 30 ms later on a busy two-core
+ * machine), so RSS read at once still counts them. Read every 100 ms until it stops falling (at
+ * most 2 s).
+ */
+async function settledMemory(): Promise<NodeJS.MemoryUsage> {
+  let last = process.memoryUsage();
+  for (let waited = 0; waited < 2000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = process.memoryUsage();
+    if (now.rss >= last.rss) return now;
+    last = now;
+  }
+  return last;
 }
 
 async function main(): Promise<void> {
@@ -554,12 +669,16 @@ async function main(): Promise<void> {
     `\nRSS at the end: ${mib(memory.rss)} MiB (JavaScript heap ${mib(memory.heapUsed)} MiB used of ${mib(memory.heapTotal)}, outside it ${mib(memory.external)} MiB)`,
   );
   // What the process holds once its garbage is collected: RSS above keeps the heap V8 grew to
-  // while the measurements made garbage, which it reuses rather than returns at once.
+  // while the measurements made garbage, which it reuses rather than returns at once. Read once V8
+  // has unmapped the pages the collection emptied; the figure the moment it returned still
+  // counts them (up to 90 MiB more when the run ended with a large heap).
   collectGarbage();
-  const collected = process.memoryUsage();
+  const atOnce = process.memoryUsage().rss;
+  const collected = await settledMemory();
   print(
-    `RSS after a full collection: ${mib(collected.rss)} MiB (JavaScript heap ${mib(collected.heapUsed)} MiB used of ${mib(collected.heapTotal)})${rssParts()}`,
+    `RSS after a full collection: ${mib(collected.rss)} MiB (JavaScript heap ${mib(collected.heapUsed)} MiB used of ${mib(collected.heapTotal)}; ${mib(atOnce)} MiB as the collection returned)${rssParts()}`,
   );
+  if (process.env['BENCH_SMAPS'] === '1') print(smapsBreakdown());
   await app.close();
   await opened.close();
   const kept = await dropUnlessKept(db0);
