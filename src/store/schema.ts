@@ -109,6 +109,12 @@ export interface BundleGroupsTable {
   group_name: string;
 }
 
+/** 035-count-deltas: one row, the number of snapshots restored into this database. */
+export interface RestoreStateTable {
+  id: number;
+  version: number;
+}
+
 /** The bundles an organisation ever bought (032): one row per pair, written by a trigger. */
 export interface OrganisationBundlesTable {
   organisation_id: string;
@@ -123,10 +129,12 @@ export interface OrganisationCountsTable {
 }
 
 /**
- * 035-count-deltas, PostgreSQL only: changes to organisation_counts not folded into it yet, one
- * row per writing statement, organisation and counter; never updated, deleted by the fold.
+ * 035-count-deltas, PostgreSQL only: changes to the assignment counters of organisation_counts
+ * not folded into it yet, one row per assignment inserted or deleted, two per state change;
+ * never updated, deleted by the fold.
  */
 export interface CountDeltasTable {
+  id: Generated<number>;
   organisation_id: string;
   name: string;
   value: number;
@@ -442,6 +450,7 @@ export interface Database {
   inventory_batches: InventoryBatchesTable;
   organisation_counts: OrganisationCountsTable;
   count_deltas: CountDeltasTable;
+  restore_state: RestoreStateTable;
   organisation_bundles: OrganisationBundlesTable;
   esim_deletions: EsimDeletionsTable;
   callback_deletions: CallbackDeletionsTable;

@@ -15,12 +15,15 @@ import { writeEsimFilters } from './repositories/esim-filter-repository.js';
 // count_deltas (035, PostgreSQL) holds changes to the assignment counters not folded in yet: a
 // snapshot's counters may lack them, so those counters are counted again from the rows once they
 // are back, and the deltas the restore itself left are dropped.
+// restore_state (035) counts the restores themselves: each one increments it, so /metrics
+// knows the running totals it keeps were replaced beneath it.
 const SKIPPED = new Set([
   'kysely_migration',
   'kysely_migration_lock',
   'esim_filters',
   'organisation_bundles',
   'count_deltas',
+  'restore_state',
 ]);
 
 // The row numbers of 022-growth and 023-list-counters: the triggers number rows as they are
@@ -181,7 +184,11 @@ export async function replaceTables(
   }
   // No fold (035) runs from here to the commit: it would wait for the counters deleted below
   // while holding deltas this restore deletes too.
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${FOLD_LOCK}, 0)`.execute(trx);
+  // Nor does any assignment written meanwhile both keep its delta and reach the recount.
+  if (dialect === 'postgres') {
+    await sql`select pg_advisory_xact_lock(${FOLD_LOCK}, 0)`.execute(trx);
+    await sql`lock table assignments in share row exclusive mode`.execute(trx);
+  }
   // Children first. Deleting deliveries moves their status counters (029's trigger), so the
   // counters are emptied once more just before the organisations they belong to.
   await sql`delete from organisation_bundles`.execute(trx);
@@ -207,6 +214,7 @@ export async function replaceTables(
   }
   await restoreNumbering(trx, tables);
   await recountAssignments(trx, dialect);
+  await sql`update restore_state set version = version + 1`.execute(trx);
   // PostgreSQL defers esim_filters' triggers to the commit: they fire now, before the filters
   // are written afresh, so that none of them runs on the new rows afterwards.
   if (dialect === 'postgres') await sql`set constraints all immediate`.execute(trx);

@@ -122,9 +122,11 @@ for (const kind of DATABASES) {
           const db = t.deps.store.db;
           const first = await readTally(db, kind, undefined);
           const statements = await statementsOf(db, (d) => readTally(d, kind, first.marks));
-          // Whether numbers went back (a restore), then the orders and the journal entries added.
-          assert.equal(statements.length, 3, JSON.stringify(statements.map((x) => x.sql)));
-          const plans = await Promise.all(statements.map((x) => planOf(db, kind, x)));
+          // The restores counted, whether numbers went back, then the orders and the journal
+          // entries numbered above the marks: each read from its mark on, in the index.
+          const reads = statements.filter((x) => /\b(orders|ledger_entries)\b/.test(x.sql));
+          assert.equal(reads.length, 3, JSON.stringify(statements.map((x) => x.sql)));
+          const plans = await Promise.all(reads.map((x) => planOf(db, kind, x)));
           for (const plan of plans)
             assert.doesNotMatch(plan, /Seq Scan on (orders|ledger_entries)/);
           for (const [plan, indexes] of [
@@ -134,9 +136,53 @@ for (const kind of DATABASES) {
           ] as const) {
             for (const index of indexes) assert.ok(plan?.includes(index), plan);
           }
+          for (const plan of [plans[1], plans[2]]) {
+            assert.match(plan ?? '', /Index Cond: \(.*\bseq > /, plan);
+          }
           // Nothing added since: nothing read.
           const again = await readTally(db, kind, first.marks);
           assert.deepEqual([again.orders, again.money, again.fresh], [[], [], false]);
+        } finally {
+          await t.close();
+        }
+      });
+
+      it('counts a journal entry committed after a later one was read', async () => {
+        const t = await startTestApp(kind);
+        try {
+          await seedTestBundles(t);
+          const [a, b] = [
+            await t.createOrg({ balance: 1_000_000 }),
+            await t.createOrg({ balance: 1_000_000 }),
+          ] as [TestOrg, TestOrg];
+          assert.deepEqual(await reported(t), await summed(t));
+          // A's entry takes its id first and stays uncommitted while B's order commits and a
+          // scrape reads past B's later id.
+          let commitA: () => void = () => undefined;
+          const held = new Promise<void>((resolve) => {
+            commitA = resolve;
+          });
+          let inserted: () => void = () => undefined;
+          const written = new Promise<void>((resolve) => {
+            inserted = resolve;
+          });
+          const pending = t.deps.store.db.transaction().execute(async (trx) => {
+            const now = new Date().toISOString();
+            await sql`insert into ledger_entries (organisation_id, kind, balance_delta,
+                test_credit_delta, balance_after, test_credit_after, reference, description,
+                created_at)
+              values (${a.id}, 'adjustment', 777, 0, 0, 0, 'held', 'held', ${now})`.execute(trx);
+            inserted();
+            await held;
+          });
+          await written;
+          await buy(t, b, FR_1MB.name);
+          const early = await reported(t);
+          commitA();
+          await pending;
+          const rows = await summed(t);
+          assert.notDeepEqual(early, rows);
+          assert.deepEqual(await reported(t), rows);
         } finally {
           await t.close();
         }

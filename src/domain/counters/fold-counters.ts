@@ -2,8 +2,8 @@ import type { Db, DialectName } from '../../store/database.js';
 import { foldCountDeltas } from '../../store/repositories/count-repository.js';
 
 // Counters that writers record as changes rather than move in place (035-count-deltas, on
-// PostgreSQL: assignments by state, orders and money moved, for /metrics) are brought up to date
-// here, so the changes a scrape reads beside them stay the last interval's.
+// PostgreSQL: assignments by state, for /metrics) are brought up to date here, so the changes a
+// scrape reads beside them stay the last interval's.
 
 export interface FoldCountersDeps {
   readonly store: { readonly db: Db; readonly dialect: DialectName };

@@ -20,6 +20,8 @@ import type { MigrationStep } from './index.js';
 // change no state (usage, alerts) cost nothing; one order's assignment costs one small insert.
 //
 // SQLite keeps 034's counters, moved in the writing transaction (one writer at a time).
+//
+// Also, on both databases, `restore_state`: a number every snapshot restore increments.
 
 export const COUNT_DELTAS = 'count_deltas';
 
@@ -63,9 +65,20 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
 
 export const countDeltas = (dialect: DialectName): MigrationStep => ({
   async up(db: Kysely<unknown>) {
+    // Both databases: how many snapshots were restored here. /metrics keeps running totals of
+    // the orders and money it has read, which a restore replaces beneath it; a change of this
+    // number, read with the totals, makes it start again (metrics-repository.ts, readTally).
+    await db.schema
+      .createTable('restore_state')
+      .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .execute();
+    await sql`insert into restore_state (id, version) values (1, 0)`.execute(db);
     if (dialect !== 'postgres') return;
     await db.schema
       .createTable(COUNT_DELTAS)
+      // A key, so that the fold's delete can be replicated (logical replication needs one).
+      .addColumn('id', 'bigint', (c) => c.primaryKey().generatedAlwaysAsIdentity())
       .addColumn('organisation_id', 'text', (c) => c.notNull())
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('value', 'bigint', (c) => c.notNull())
@@ -74,12 +87,14 @@ export const countDeltas = (dialect: DialectName): MigrationStep => ({
     // written by another instance meanwhile could be missed: writers wait from here to the
     // commit (reads go on).
     await sql`lock table assignments in share row exclusive mode`.execute(db);
+    // Counters of assignments a restore brought in before 035 (copied from the snapshot, unread
+    // while /metrics counted the table) go: a state with no assignment left must read 0.
+    await sql`delete from organisation_counts where name like 'assignments:%'`.execute(db);
     for (const counted of COUNTED_FROM_ROWS) {
       await sql
         .raw(
           `insert into organisation_counts (organisation_id, name, value)
-          select organisation_id, name, value from (${counted}) as c
-          on conflict (organisation_id, name) do update set value = excluded.value`,
+          select organisation_id, name, value from (${counted}) as c`,
         )
         .execute(db);
     }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../database.js';
+import type { Db, Executor } from '../database.js';
+import { readSnapshot } from '../read-snapshot.js';
 import type { NumberedMarks } from './numbered-tally.js';
 import { readNumberedTally } from './numbered-tally.js';
 
@@ -29,6 +30,14 @@ export interface TallyMarks {
   readonly orders: number;
   readonly ledger: number;
   readonly numbered?: NumberedMarks;
+  /** How many snapshots had been restored (035's restore_state): another number starts afresh. */
+  readonly restores?: number;
+}
+
+/** The number of snapshots restored into this database (restore_state, 035). */
+async function restoreCount(db: Executor): Promise<number> {
+  const row = await db.selectFrom('restore_state').select('version').executeTakeFirst();
+  return num(row?.version);
 }
 
 export interface Tally {
@@ -48,16 +57,25 @@ export interface Tally {
  * (numbered-tally.ts).
  */
 export async function readTally(
-  db: Executor,
+  db: Db,
   dialect: 'sqlite' | 'postgres',
   since: TallyMarks | undefined,
 ): Promise<Tally & { fresh: boolean }> {
   if (dialect === 'postgres') {
-    const read = await readNumberedTally(db, since?.numbered);
-    return { ...read, marks: { orders: 0, ledger: 0, numbered: read.marks } };
+    // One snapshot for the restore count, the check and the reads: a restore committing between
+    // them cannot mix its rows with the tally's.
+    return readSnapshot(db, async (trx) => {
+      const restores = await restoreCount(trx);
+      const read = await readNumberedTally(
+        trx,
+        since?.restores === restores ? since.numbered : undefined,
+      );
+      return { ...read, marks: { orders: 0, ledger: 0, numbered: read.marks, restores } };
+    });
   }
-  let from = since ?? { orders: 0, ledger: 0 };
-  if (since !== undefined) {
+  const restores = await restoreCount(db);
+  let from = since?.restores === restores ? since : { orders: 0, ledger: 0 };
+  if (since !== undefined && from === since) {
     const top = await sql<{ orders: number | null; ledger: number | null }>`
       select (select max(rowid) from orders) as orders,
              (select max(id) from ledger_entries) as ledger`.execute(db);
@@ -103,6 +121,7 @@ export async function readTally(
     marks: {
       orders: Math.max(from.orders, ...orders.map((r) => num(r.mark))),
       ledger: Math.max(from.ledger, ...money.map((r) => num(r.mark))),
+      restores,
     },
   };
 }
