@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, DialectName, Executor } from './database.js';
-import { COUNTED_FROM_ROWS } from './migrations/035-count-deltas.js';
+import { ASSIGNMENTS_BY_STATE } from './migrations/035-count-deltas.js';
 import { FOLD_LOCK } from './repositories/count-repository.js';
 import { writeEsimFilters } from './repositories/esim-filter-repository.js';
 
@@ -67,10 +67,8 @@ async function restoreNumbering(trx: Executor, tables: SnapshotTables): Promise<
 async function recountAssignments(trx: Executor, dialect: DialectName): Promise<void> {
   if (dialect === 'postgres') await sql`delete from count_deltas`.execute(trx);
   await sql`delete from ${sql.table(COUNTS)} where name like 'assignments:%'`.execute(trx);
-  for (const counted of COUNTED_FROM_ROWS) {
-    await sql`insert into ${sql.table(COUNTS)} (organisation_id, name, value)
-      select organisation_id, name, value from (${sql.raw(counted)}) as c`.execute(trx);
-  }
+  await sql`insert into ${sql.table(COUNTS)} (organisation_id, name, value)
+    select organisation_id, name, value from (${sql.raw(ASSIGNMENTS_BY_STATE)}) as c`.execute(trx);
 }
 
 export type SnapshotRow = Record<string, unknown>;

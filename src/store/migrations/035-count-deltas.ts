@@ -25,11 +25,9 @@ import type { MigrationStep } from './index.js';
 
 export const COUNT_DELTAS = 'count_deltas';
 
-/** The counters as the rows there now say, grouped by organisation and name. */
-export const COUNTED_FROM_ROWS = [
-  `select organisation_id, 'assignments:' || state as name, count(*) as value
-  from assignments group by organisation_id, state`,
-];
+/** The assignment counters as the rows there now say, by organisation and state. */
+export const ASSIGNMENTS_BY_STATE = `select organisation_id, 'assignments:' || state as name,
+  count(*) as value from assignments group by organisation_id, state`;
 
 async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
   const delta = (row: string, by: string) =>
@@ -90,14 +88,12 @@ export const countDeltas = (dialect: DialectName): MigrationStep => ({
     // Counters of assignments a restore brought in before 035 (copied from the snapshot, unread
     // while /metrics counted the table) go: a state with no assignment left must read 0.
     await sql`delete from organisation_counts where name like 'assignments:%'`.execute(db);
-    for (const counted of COUNTED_FROM_ROWS) {
-      await sql
-        .raw(
-          `insert into organisation_counts (organisation_id, name, value)
-          select organisation_id, name, value from (${counted}) as c`,
-        )
-        .execute(db);
-    }
+    await sql
+      .raw(
+        `insert into organisation_counts (organisation_id, name, value)
+        select organisation_id, name, value from (${ASSIGNMENTS_BY_STATE}) as c`,
+      )
+      .execute(db);
     await postgresTriggers(db);
   },
 });

@@ -49,12 +49,17 @@ const num = (value: unknown): number => Number(value ?? 0);
 
 const EMPTY: NumberedMarks = { orders: {}, ledger: {} };
 
-/** Whether any organisation's numbers went below what was read (a snapshot restored). */
-async function wentBack(db: Executor, marks: NumberedMarks): Promise<boolean> {
-  const orders = Object.entries(marks.orders).map(([key, mark]) => {
+/** The order marks as (organisation, source, mark), from their `${organisation_id} ${source}` keys. */
+function orderMarksOf(marks: NumberedMarks): { org: string; source: string; mark: number }[] {
+  return Object.entries(marks.orders).map(([key, mark]) => {
     const [org = '', source = ''] = key.split(' ');
     return { org, source, mark };
   });
+}
+
+/** Whether any organisation's numbers went below what was read (a snapshot restored). */
+async function wentBack(db: Executor, marks: NumberedMarks): Promise<boolean> {
+  const orders = orderMarksOf(marks);
   const ledger = Object.entries(marks.ledger).map(([org, mark]) => ({ org, mark }));
   const { rows } = await sql<{ back: boolean }>`
     select exists (
@@ -79,10 +84,7 @@ export async function readNumberedTally(
 ): Promise<NumberedTally> {
   const fresh = since === undefined || (await wentBack(db, since));
   const marks = fresh ? EMPTY : since;
-  const orderMarks = Object.entries(marks.orders).map(([key, mark]) => {
-    const [org = '', source = ''] = key.split(' ');
-    return { org, source, mark };
-  });
+  const orderMarks = orderMarksOf(marks);
   const ledgerMarks = Object.entries(marks.ledger);
   const orders = await sql<{
     organisation_id: string;
