@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, DialectName, Executor } from './database.js';
+import type { DialectName, Executor } from './database.js';
 import { ASSIGNMENTS_BY_STATE } from './migrations/035-count-deltas.js';
 import { FOLD_LOCK } from './repositories/count-repository.js';
 import { writeEsimFilters } from './repositories/esim-filter-repository.js';
@@ -142,10 +142,19 @@ function decode(row: SnapshotRow): Record<string, unknown> {
   return out;
 }
 
-/** Every row of every table, tables parents first. */
-export async function dumpTables(db: Db, dialect: DialectName): Promise<SnapshotTables> {
+/**
+ * Every row of every table (or of the tables named in `only`), tables parents first. Run it in
+ * one snapshot (readSnapshot): each statement reads a table, and rows committed between two of
+ * them would otherwise be in one table and not in another.
+ */
+export async function dumpTables(
+  db: Executor,
+  dialect: DialectName,
+  only?: ReadonlySet<string>,
+): Promise<SnapshotTables> {
   const tables: SnapshotTables = {};
   for (const name of await parentsFirst(db, dialect)) {
+    if (only !== undefined && !only.has(name)) continue;
     const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db);
     tables[name] = rows.rows.map(encode);
   }
@@ -153,7 +162,7 @@ export async function dumpTables(db: Db, dialect: DialectName): Promise<Snapshot
 }
 
 /** The migrations applied to this database, in order. */
-export async function appliedMigrations(db: Db): Promise<string[]> {
+export async function appliedMigrations(db: Executor): Promise<string[]> {
   const { rows } = await sql<{
     name: string;
   }>`select name from kysely_migration order by name`.execute(db);

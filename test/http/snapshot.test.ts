@@ -240,5 +240,72 @@ for (const kind of DATABASES) {
       >();
       assert.equal(Array.isArray(orders) ? orders.length : orders.orders.length, 4);
     });
+
+    it('saves one moment of the database while orders are being placed', async () => {
+      type Row = Record<string, unknown>;
+      // Three loops place orders to inventory while snapshots are taken: each snapshot must show
+      // every organisation's balance as its newest journal entry left it, and its order counters
+      // as the orders it holds, whatever committed while the tables were being read.
+      let placing = true;
+      let placed = 0;
+      const placers = Array.from({ length: 3 }, async () => {
+        for (let n = 0; placing && n < 200; n += 1) {
+          const res = await t.request(ACME, {
+            method: 'POST',
+            url: '/v2.1/orders',
+            payload: {
+              type: 'transaction',
+              assign: false,
+              order: [{ type: 'bundle', item: 'esim_1GB_7D_FR_V2', quantity: 1 }],
+            },
+          });
+          assert.equal(res.statusCode, 200, res.body);
+          placed += 1;
+        }
+      });
+      const ordersSeen: number[] = [];
+      try {
+        for (let i = 0; i < 6; i += 1) {
+          // Each snapshot after at least one more order, so orders land between and during them.
+          const from = placed;
+          while (placed === from) await new Promise((resolve) => setImmediate(resolve));
+          const saved = await t.app.inject({ url: '/_sim/snapshot' });
+          assert.equal(saved.statusCode, 200);
+          const tables = saved.json<{ tables: Record<string, Row[]> }>().tables;
+          const newest = new Map<string, Row>();
+          for (const entry of tables['ledger_entries'] ?? []) {
+            const org = String(entry['organisation_id']);
+            const held = newest.get(org);
+            if (held === undefined || Number(entry['seq']) > Number(held['seq']))
+              newest.set(org, entry);
+          }
+          for (const org of tables['organisations'] ?? []) {
+            const entry = newest.get(String(org['id']));
+            if (entry !== undefined)
+              assert.equal(org['balance'], entry['balance_after'], `snapshot ${i}: balance`);
+          }
+          const counted = new Map<string, number>();
+          for (const order of tables['orders'] ?? []) {
+            const key = `${String(order['organisation_id'])} orders:${String(order['source'])}`;
+            counted.set(key, (counted.get(key) ?? 0) + 1);
+          }
+          const counters = new Map<string, number>();
+          for (const c of tables['organisation_counts'] ?? []) {
+            const name = String(c['name']);
+            if (name.startsWith('orders:'))
+              counters.set(`${String(c['organisation_id'])} ${name}`, Number(c['value']));
+          }
+          assert.deepEqual(counters, counted, `snapshot ${i}: order counters`);
+          ordersSeen.push((tables['orders'] ?? []).length);
+        }
+      } finally {
+        placing = false;
+        await Promise.all(placers);
+      }
+      assert.ok(
+        (ordersSeen.at(-1) ?? 0) > (ordersSeen[0] ?? 0),
+        `orders were placed while the snapshots were taken: ${ordersSeen.join(', ')}`,
+      );
+    });
   });
 }

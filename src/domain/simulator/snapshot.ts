@@ -2,6 +2,7 @@ import type { SimulatorDeps } from './simulator-deps.js';
 import { iso } from '../../clock.js';
 import { SIM_KEYS, readSimState } from '../../store/repositories/sim-repository.js';
 import type { SnapshotTables } from '../../store/snapshot.js';
+import { readSnapshot } from '../../store/read-snapshot.js';
 import { appliedMigrations, dumpTables, replaceTables } from '../../store/snapshot.js';
 import { badRequest } from '../errors/error-codes.js';
 import { runWrite } from '../runner/use-case-runner.js';
@@ -17,6 +18,16 @@ import { FixtureError, readFixtureFile } from './fixture-file.js';
 // transaction. API keys are stored in the snapshot in clear (they are test keys) and encrypted
 // again on import with the importing simulator's master key, so a snapshot moves between
 // machines.
+
+// What a reset to the seed keeps: the catalogue, and the versions that tell every instance its
+// cached catalogue and sign-ins are stale.
+const CATALOGUE_TABLES = [
+  'bundles',
+  'bundle_countries',
+  'bundle_groups',
+  'catalogue_state',
+  'auth_state',
+] as const;
 
 export const SNAPSHOT_FORMAT = 'esim-simulator-snapshot';
 export const SNAPSHOT_VERSION = 1;
@@ -52,29 +63,25 @@ function simulatorDeps(deps: SimulatorDeps): NonNullable<SimulatorDeps['simulato
 
 export async function exportSnapshot(deps: SimulatorDeps): Promise<Snapshot> {
   simulatorDeps(deps);
-  // One transaction: a consistent picture even while requests run.
-  return runWrite(
-    deps,
-    async (trx) => {
-      const tables = await dumpTables(trx, deps.store.dialect);
-      const apiKeys: Record<string, string> = {};
-      for (const row of tables['organisations'] ?? []) {
-        const id = String(row['id']);
-        apiKeys[id] = deps.cipher.decrypt(String(row['api_key_enc']));
-        row['api_key_enc'] = '';
-      }
-      return {
-        format: SNAPSHOT_FORMAT,
-        version: SNAPSHOT_VERSION,
-        exportedAt: iso(deps.clock.now()),
-        clock: clockOf(deps),
-        migrations: await appliedMigrations(trx),
-        apiKeys,
-        tables,
-      };
-    },
-    undefined,
-  );
+  // One snapshot of the database: a consistent picture even while requests commit.
+  return readSnapshot(deps.store.db, async (trx) => {
+    const tables = await dumpTables(trx, deps.store.dialect);
+    const apiKeys: Record<string, string> = {};
+    for (const row of tables['organisations'] ?? []) {
+      const id = String(row['id']);
+      apiKeys[id] = deps.cipher.decrypt(String(row['api_key_enc']));
+      row['api_key_enc'] = '';
+    }
+    return {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      exportedAt: iso(deps.clock.now()),
+      clock: clockOf(deps),
+      migrations: await appliedMigrations(trx),
+      apiKeys,
+      tables,
+    };
+  });
 }
 
 function checkSnapshot(value: unknown, migrations: readonly string[]): Snapshot {
@@ -149,19 +156,22 @@ export async function resetToSeed(deps: SimulatorDeps): Promise<LoadedOrganisati
     if (error instanceof FixtureError) throw badRequest(error.message);
     throw error;
   }
-  const kept = await runWrite(deps, (trx) => dumpTables(trx, deps.store.dialect), undefined);
-  const catalogue: SnapshotTables = {};
-  for (const name of [
-    'bundles',
-    'bundle_countries',
-    'bundle_groups',
-    'catalogue_state',
-    'auth_state',
-  ]) {
-    catalogue[name] = kept[name] ?? [];
-  }
-  const organisations = (kept['organisations'] ?? []).map((r) => String(r['id']));
-  await runWrite(deps, (trx) => replaceTables(trx, deps.store.dialect, catalogue), undefined);
+  // The catalogue is read and put back in the transaction that empties everything else.
+  const organisations = await runWrite(
+    deps,
+    async (trx) => {
+      const kept = await dumpTables(
+        trx,
+        deps.store.dialect,
+        new Set([...CATALOGUE_TABLES, 'organisations']),
+      );
+      const catalogue: SnapshotTables = {};
+      for (const name of CATALOGUE_TABLES) catalogue[name] = kept[name] ?? [];
+      await replaceTables(trx, deps.store.dialect, catalogue);
+      return (kept['organisations'] ?? []).map((r) => String(r['id']));
+    },
+    undefined,
+  );
   for (const id of organisations) deps.apiKeys.forget(id);
   simulator.clock.setOffset(0);
   await resetSimulator(deps, simulator);
