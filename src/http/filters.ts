@@ -122,7 +122,8 @@ export interface IndexedText {
   readonly from: string;
   readonly to?: string;
   readonly below?: string;
-  readonly matches?: (value: string) => boolean;
+  /** Checked on each value, whole, `*` matching any run of characters (see indexedText). */
+  readonly pattern?: string;
 }
 
 /**
@@ -143,7 +144,7 @@ export function indexedText(field: string, raw: string): IndexedText {
   const head = star === -1 ? value : value.slice(0, star);
   const range = prefixRange(head);
   if (star === -1 || /^\*+$/.test(value.slice(star))) return range;
-  return { ...range, matches: (candidate) => globMatches(value, candidate) };
+  return { ...range, pattern: value };
 }
 
 /** The values starting with `prefix`, in byte-wise (code point) order; every value when empty. */
@@ -158,34 +159,4 @@ function prefixRange(prefix: string): IndexedText {
   // UTF-8 has no surrogates: after U+D7FF comes U+E000.
   const raised = String.fromCodePoint(code === 0xd800 ? 0xe000 : code);
   return { from: prefix, below: points.join('') + raised };
-}
-
-/**
- * Whether `text` matches `pattern` whole, `*` standing for any run of characters: greedy with
- * one step back to the last `*`, so a long pattern of many `*` costs at most the product of the
- * two lengths (a regular expression could take exponential time).
- */
-export function globMatches(pattern: string, text: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < text.length) {
-    if (p < pattern.length && pattern[p] === '*') {
-      star = p;
-      p += 1;
-      mark = t;
-    } else if (p < pattern.length && pattern[p] === text[t]) {
-      p += 1;
-      t += 1;
-    } else if (star !== -1) {
-      p = star + 1;
-      mark += 1;
-      t = mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.length && pattern[p] === '*') p += 1;
-  return p === pattern.length;
 }

@@ -172,6 +172,31 @@ for (const kind of DATABASES) {
       void e4;
     });
 
+    it('takes every character of a pattern but * literally, on either database', async () => {
+      // GLOB's ? and [ and LIKE's %, _ and \ are ordinary characters of a reference.
+      const third = await t.createOrg({ balance: 10_000_000 });
+      const refs = ['a?c', 'abc', 'a[b]c', 'a%c', 'a_c', 'ab\\c', 'a*c', 'A?C'];
+      const mine = (await buy(t, third, FR_1MB.name, { quantity: refs.length })).iccids;
+      for (const [i, ref] of refs.entries()) await setRef(third, mine[i] ?? '', ref);
+      const all = (await get('/v2.4/esims?perPage=500', third)).json<ListBody>().esims;
+      const byRef = new Map(all.map((e) => [e.iccid, e.customerRef]));
+      for (const pattern of ['*?c', '*[b]*', '*%c', '*_c', '*\\c', 'a*c', '*?*', '*b*', '**c']) {
+        // The pattern as a regular expression: * any run, everything else itself.
+        const whole = new RegExp(
+          `^${pattern
+            .split('*')
+            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.*')}$`,
+          's',
+        );
+        const res = await get(query('customerRef', pattern, '&perPage=500'), third);
+        const got = res.json<ListBody>().esims.map((e) => byRef.get(e.iccid));
+        const want = refs.filter((r) => whole.test(r)).sort(cmp);
+        assert.deepEqual(got, want, `filter=${pattern}`);
+        assert.equal(res.headers['x-total-count'], String(want.length), `filter=${pattern}`);
+      }
+    });
+
     it('matches lastAction, the newest history entry the list shows', async () => {
       const all = await listed();
       const actions = new Set(all.map((e) => e.lastAction));
@@ -375,11 +400,7 @@ for (const kind of DATABASES) {
       });
       const cases: [EsimFilterColumn, EsimFilter, ListPosition][] = [
         ['customer_ref', { column: 'customer_ref', from: 'fleet', below: 'fleeu' }, at('fleet-1')],
-        [
-          'customer_ref',
-          { column: 'customer_ref', from: '', matches: (v) => v.endsWith('1') },
-          at('fleet-1'),
-        ],
+        ['customer_ref', { column: 'customer_ref', from: '', pattern: '*1' }, at('fleet-1')],
         [
           'last_action',
           { column: 'last_action', from: 'eSIM Updated', to: 'eSIM Updated' },
@@ -399,6 +420,7 @@ for (const kind of DATABASES) {
           ]) {
             const statements = await statementsOf(db, (d) =>
               listFilteredEsims(d, {
+                dialect: kind,
                 organisationId: org.id,
                 filter,
                 direction,
@@ -431,15 +453,12 @@ for (const kind of DATABASES) {
 
     it('reads a pattern a window at a time, carrying on from where it stopped', async () => {
       const db = t.deps.store.db;
-      // Three index entries a page at most.
+      // Two index entries a page at most.
       // In value order the references are FLEET-2, depot-1, fleet-1, fleet-1, fleet-10: the first
-      // window holds one match, the next one.
-      const filter: EsimFilter = {
-        column: 'customer_ref',
-        from: '',
-        matches: (v) => v.startsWith('F') || v.endsWith('0'),
-      };
+      // window holds one match, the next two, the last one.
+      const filter: EsimFilter = { column: 'customer_ref', from: '', pattern: '*-1*' };
       const whole = await listFilteredEsims(db, {
+        dialect: kind,
         organisationId: org.id,
         filter,
         direction: 'asc',
@@ -447,22 +466,23 @@ for (const kind of DATABASES) {
         offset: 0,
       });
       const want = whole.rows.map((r) => r.iccid);
-      assert.equal(want.length, 2);
+      assert.equal(want.length, 4);
       const seen: string[] = [];
       let start: FilteredPage['next'];
       let pages = 0;
       let last: FilteredPage | undefined;
       for (;;) {
         const page = await listFilteredEsims(db, {
+          dialect: kind,
           organisationId: org.id,
           filter,
           direction: 'asc',
           perPage: 2,
           offset: 0,
-          window: 3,
+          window: 2,
           ...(start === undefined ? {} : { after: start }),
         });
-        assert.ok(page.total <= 3);
+        assert.ok(page.total <= 2);
         seen.push(...page.rows.map((r) => r.iccid));
         pages += 1;
         last = page;
@@ -475,6 +495,7 @@ for (const kind of DATABASES) {
       // the last page by the prev keys: every match once.
       const one = (place: { after?: FilteredPage['next']; before?: FilteredPage['prev'] }) =>
         listFilteredEsims(db, {
+          dialect: kind,
           organisationId: org.id,
           filter,
           direction: 'asc',
@@ -506,6 +527,7 @@ for (const kind of DATABASES) {
       assert.deepEqual([...back, ...(last?.rows.map((r) => r.iccid) ?? [])], want);
       await assert.rejects(
         listFilteredEsims(db, {
+          dialect: kind,
           organisationId: org.id,
           filter,
           direction: 'asc',

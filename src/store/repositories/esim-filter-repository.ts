@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../database.js';
+import type { RawBuilder } from 'kysely';
+import type { DialectName, Executor } from '../database.js';
 import type { Esim } from '../domain-types.js';
 import { listEsimsByIccid } from './esim-repository.js';
 
@@ -12,17 +13,16 @@ import { listEsimsByIccid } from './esim-repository.js';
 // - A range every value of which matches (a whole value, a prefix, a time range) reads what it
 //   answers: the page and one entry beyond it. Its total counts the range up to WINDOW.
 // - A pattern with `*` before its end is checked on each value of the range of its head (the
-//   text before the first `*`; all of the organisation's values when there is none). A page reads
-//   up to WINDOW entries from its key: it holds the matches found, and its next link carries on
-//   from the last entry read, so a rare match may take more than one page. Its total counts the
-//   matches among the first WINDOW entries of the range.
+//   text before the first `*`; all of the organisation's values when there is none), by the
+//   database (GLOB on SQLite, LIKE on PostgreSQL), on an index range bounded by a LIMIT: no row
+//   comes back that does not match. A page reads up to WINDOW entries from its key: it holds the
+//   matches found, and its next link carries on from the last entry read, so a rare match may
+//   take more than one page. Its total counts the matches among the first WINDOW entries of the
+//   range.
 // - A page by number must start within the first WINDOW entries (the next links go on past it).
 
 /** How many index entries a filtered page or its total may read. */
 export const FILTER_WINDOW = 10_000;
-
-/** Entries read at a time while looking for the matches of a pattern. */
-const CHUNK = 1_000;
 
 /** A column of esim_filters, each read through an index of its own. */
 export type EsimFilterColumn = 'customer_ref' | 'last_action' | 'action_date' | 'assigned_date';
@@ -62,11 +62,15 @@ export interface EsimFilter {
   readonly to?: string;
   /** Below (exclusive). */
   readonly below?: string;
-  /** Checked on each value of the range; absent: every value in it matches. */
-  readonly matches?: (value: string) => boolean;
+  /**
+   * Checked on each value of the range, whole: `*` matches any run of characters, every other
+   * character itself (case-sensitive). Absent: every value in the range matches.
+   */
+  readonly pattern?: string;
 }
 
 export interface FilteredPageRequest {
+  readonly dialect: DialectName;
   readonly organisationId: string;
   readonly filter: EsimFilter;
   readonly direction: 'asc' | 'desc';
@@ -104,13 +108,16 @@ type Direction = 'asc' | 'desc';
 
 const reverse = (direction: Direction): Direction => (direction === 'asc' ? 'desc' : 'asc');
 
-/** Entries of the range in `direction`, strictly beyond `start` when given, index-only. */
-async function readEntries(
-  db: Executor,
-  organisationId: string,
-  filter: EsimFilter,
-  read: { direction: Direction; start?: ListPosition; offset?: number; limit: number },
-): Promise<ListPosition[]> {
+/** Where a read of the range starts and which way it goes, and how many entries it reads. */
+interface Read {
+  readonly direction: Direction;
+  /** Strictly beyond this entry; from the range's end that way when absent. */
+  readonly start?: ListPosition | undefined;
+  readonly limit: number;
+}
+
+/** The statement reading entries of the range in `direction`, index-only. */
+function entriesQuery(db: Executor, organisationId: string, filter: EsimFilter, read: Read) {
   const { column } = filter;
   const { direction } = read;
   // The indexes hold only listed eSIMs with a value: the query spells both conditions out.
@@ -142,15 +149,86 @@ async function readEntries(
       ),
     );
   }
-  const rows = await query
+  return query
     .orderBy('organisation_id', direction)
     .orderBy(column, direction)
     .orderBy('created_at', direction)
     .orderBy('iccid', direction)
+    .limit(read.limit);
+}
+
+const positionOf = (r: { value: unknown; created_at: string; iccid: string }): ListPosition => ({
+  value: String(r.value),
+  createdAt: r.created_at,
+  iccid: r.iccid,
+});
+
+/** Entries of the range (`offset` of them skipped first), index-only. */
+async function readEntries(
+  db: Executor,
+  organisationId: string,
+  filter: EsimFilter,
+  read: Read & { offset?: number },
+): Promise<ListPosition[]> {
+  const rows = await entriesQuery(db, organisationId, filter, read)
+    .$if((read.offset ?? 0) > 0, (q) => q.offset(read.offset ?? 0))
+    .execute();
+  return rows.map(positionOf);
+}
+
+/**
+ * The condition that a value (`w.value`) matches `pattern` whole. SQLite: GLOB, whose `*` is
+ * ours and whose other specials (`?`, `[`) are written as one-character classes. PostgreSQL:
+ * LIKE, `*` as `%`, and `%`, `_` and its escape character `\` escaped. Both compare characters
+ * exactly (GLOB and LIKE are case-sensitive there).
+ */
+function matchesPattern(dialect: DialectName, pattern: string): RawBuilder<boolean> {
+  if (dialect === 'sqlite') {
+    return sql<boolean>`w.value glob ${pattern.replace(/[?[]/g, (c) => `[${c}]`)}`;
+  }
+  const like = pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
+  return sql<boolean>`w.value like ${like}`;
+}
+
+/**
+ * The matches of `pattern` among the first `budget` entries of a read (`offset` matches skipped,
+ * `limit` returned), in its order: the database checks each entry and stops once it has them.
+ * The rows come in the subquery's index order (SQLite runs it as a co-routine, PostgreSQL scans
+ * it in order); an ORDER BY outside would have SQLite sort the whole window first.
+ */
+async function readMatches(
+  db: Executor,
+  dialect: DialectName,
+  organisationId: string,
+  filter: EsimFilter & { pattern: string },
+  read: Omit<Read, 'limit'> & { budget: number; offset?: number; limit: number },
+): Promise<ListPosition[]> {
+  const { budget, ...rest } = read;
+  const entries = entriesQuery(db, organisationId, filter, { ...rest, limit: budget });
+  const rows = await db
+    .selectFrom(entries.as('w'))
+    .select(['w.value', 'w.created_at', 'w.iccid'])
+    .where(matchesPattern(dialect, filter.pattern))
     .limit(read.limit)
     .$if((read.offset ?? 0) > 0, (q) => q.offset(read.offset ?? 0))
     .execute();
-  return rows.map((r) => ({ value: String(r.value), createdAt: r.created_at, iccid: r.iccid }));
+  return rows.map(positionOf);
+}
+
+/** The entry `index` places (0: the first) into a read, if the range holds it. */
+async function entryAt(
+  db: Executor,
+  organisationId: string,
+  filter: EsimFilter,
+  read: Omit<Read, 'limit'>,
+  index: number,
+): Promise<ListPosition | undefined> {
+  const [entry] = await readEntries(db, organisationId, filter, {
+    ...read,
+    limit: 1,
+    offset: index,
+  });
+  return entry;
 }
 
 /**
@@ -208,40 +286,47 @@ interface Scan {
   readonly resume?: ListPosition;
 }
 
+/** Where a request reads: the organisation, its filter, and the database that checks a pattern. */
+interface Source {
+  readonly db: Executor;
+  readonly dialect: DialectName;
+  readonly organisationId: string;
+  readonly filter: EsimFilter;
+}
+
 /**
  * Up to `want` matches in `direction` beyond `start` (from the range's end that way when there
- * is none): the range read one entry past the page
- * when every value matches, else up to FILTER_WINDOW entries, a chunk at a time.
+ * is none): the range read one entry past the page when every value matches, else up to
+ * `budget` entries.
  */
 async function scan(
-  db: Executor,
-  organisationId: string,
-  filter: EsimFilter,
+  from: Source,
   read: { direction: Direction; start: ListPosition | undefined; want: number; budget: number },
 ): Promise<Scan> {
-  const { direction, want, budget } = read;
-  const { matches } = filter;
-  const found: ListPosition[] = [];
-  let cursor = read.start;
-  let seen = 0;
-  for (;;) {
-    const limit = matches === undefined ? want + 1 : Math.min(CHUNK, budget - seen);
-    const entries = await readEntries(db, organisationId, filter, {
-      direction,
-      start: cursor,
-      limit,
-    });
-    seen += entries.length;
-    for (const entry of entries) {
-      if (matches !== undefined && !matches(entry.value)) continue;
-      if (found.length === want) return { found, ...lastOf(found) };
-      found.push(entry);
-    }
-    const last = entries.at(-1);
-    if (entries.length < limit || last === undefined) return { found };
-    if (seen >= budget) return { found, resume: last };
-    cursor = last;
-  }
+  const { db, dialect, organisationId, filter } = from;
+  const { direction, start, want, budget } = read;
+  const { pattern } = filter;
+  const entries =
+    pattern === undefined
+      ? await readEntries(db, organisationId, filter, { direction, start, limit: want + 1 })
+      : await readMatches(
+          db,
+          dialect,
+          organisationId,
+          { ...filter, pattern },
+          {
+            direction,
+            start,
+            budget,
+            limit: want + 1,
+          },
+        );
+  const found = entries.slice(0, want);
+  if (entries.length > want) return { found, ...lastOf(found) };
+  if (pattern === undefined) return { found };
+  // Fewer matches than asked for: where the read stopped, when it stopped at its budget.
+  const stop = await entryAt(db, organisationId, filter, { direction, start }, budget - 1);
+  return stop === undefined ? { found } : { found, resume: stop };
 }
 
 const lastOf = (found: readonly ListPosition[]): { resume?: ListPosition } => {
@@ -249,65 +334,81 @@ const lastOf = (found: readonly ListPosition[]): { resume?: ListPosition } => {
   return last === undefined ? {} : { resume: last };
 };
 
-/** The window a total counts: the first FILTER_WINDOW entries of the range, in list order. */
+/** The window a total counts: the first `size` entries of the range, in list order. */
 interface Window {
+  /** The matches in the window (every entry of it when there is no pattern). */
   readonly total: number;
-  /** The range holds more entries than the window. */
-  readonly more: boolean;
-  /** With a pattern: its matches in the window, and the window's last entry. */
-  readonly matched?: ListPosition[];
-  readonly end?: ListPosition;
+  readonly size: number;
+  /** Whether the range holds more entries than the window, and the window's last entry. */
+  readonly end: () => Promise<{ more: boolean; last?: ListPosition }>;
 }
 
-async function readWindow(
-  db: Executor,
-  organisationId: string,
-  filter: EsimFilter,
-  direction: Direction,
-  size: number,
-): Promise<Window> {
-  const { matches } = filter;
-  if (matches === undefined) {
+async function readWindow(from: Source, direction: Direction, size: number): Promise<Window> {
+  const { db, dialect, organisationId, filter } = from;
+  const { pattern } = filter;
+  // Read only when a page by number needs it (past the window's matches, or reaching its end).
+  let end: Promise<{ more: boolean; last?: ListPosition }> | undefined;
+  const readEnd = () =>
+    (end ??= readEntries(db, organisationId, filter, {
+      direction,
+      offset: size - 1,
+      limit: 2,
+    }).then(([last, beyond]) => ({ more: beyond !== undefined, ...(last ? { last } : {}) })));
+  if (pattern === undefined) {
     const n = await countEntries(db, organisationId, filter, size + 1);
-    return { total: Math.min(n, size), more: n > size };
+    return { total: Math.min(n, size), size, end: () => Promise.resolve({ more: n > size }) };
   }
-  const entries = await readEntries(db, organisationId, filter, { direction, limit: size + 1 });
-  const window = entries.slice(0, size);
-  const matched = window.filter((e) => matches(e.value));
-  const end = window.at(-1);
-  return {
-    total: matched.length,
-    more: entries.length > size,
-    matched,
-    ...(end === undefined ? {} : { end }),
-  };
+  const row = await db
+    .selectFrom(entriesQuery(db, organisationId, filter, { direction, limit: size }).as('w'))
+    .where(matchesPattern(dialect, pattern))
+    .select((eb) => eb.fn.countAll<number | string>().as('matched'))
+    .executeTakeFirst();
+  return { total: Number(row?.matched ?? 0), size, end: readEnd };
 }
 
 /** A page by number: `offset` matches skipped from the start of the list. */
 async function pageByNumber(
-  db: Executor,
+  from: Source,
   request: FilteredPageRequest,
   window: Window,
 ): Promise<Scan> {
-  const { organisationId, filter, direction, perPage, offset } = request;
+  const { db, dialect, organisationId, filter } = from;
+  const { direction, perPage, offset } = request;
   // The matches the window holds: a page may start among them or, when the range goes on past
   // the window, right after them.
-  const within = window.matched?.length ?? window.total;
-  if (offset > within && window.more) throw new FilteredPageTooDeep(offset);
-  if (offset > within || (offset === within && !window.more)) return { found: [] };
-  if (window.matched !== undefined) {
-    const found = window.matched.slice(offset, offset + perPage);
-    if (window.matched.length > offset + perPage) return { found, ...lastOf(found) };
-    // The page reaches the window's end: a next page carries on from its last entry.
-    return window.more && window.end !== undefined ? { found, resume: window.end } : { found };
+  const within = window.total;
+  if (offset >= within) {
+    const { more } = await window.end();
+    if (offset > within && more) throw new FilteredPageTooDeep(offset);
+    if (offset > within || !more) return { found: [] };
   }
-  const entries = await readEntries(db, organisationId, filter, {
-    direction,
-    offset,
-    limit: perPage + 1,
-  });
+  const { pattern } = filter;
+  if (pattern === undefined) {
+    const entries = await readEntries(db, organisationId, filter, {
+      direction,
+      offset,
+      limit: perPage + 1,
+    });
+    const found = entries.slice(0, perPage);
+    return entries.length > perPage ? { found, ...lastOf(found) } : { found };
+  }
+  const entries = await readMatches(
+    db,
+    dialect,
+    organisationId,
+    { ...filter, pattern },
+    {
+      direction,
+      budget: window.size,
+      offset,
+      limit: perPage + 1,
+    },
+  );
   const found = entries.slice(0, perPage);
-  return entries.length > perPage ? { found, ...lastOf(found) } : { found };
+  if (entries.length > perPage) return { found, ...lastOf(found) };
+  // The page reaches the window's end: a next page carries on from its last entry.
+  const { more, last } = await window.end();
+  return more && last !== undefined ? { found, resume: last } : { found };
 }
 
 /**
@@ -319,15 +420,16 @@ export async function listFilteredEsims(
   db: Executor,
   request: FilteredPageRequest,
 ): Promise<FilteredPage> {
-  const { organisationId, filter, direction, perPage, after, before } = request;
+  const { dialect, organisationId, filter, direction, perPage, after, before } = request;
+  const from: Source = { db, dialect, organisationId, filter };
   const budget = request.window ?? FILTER_WINDOW;
-  const window = await readWindow(db, organisationId, filter, direction, budget);
+  const window = await readWindow(from, direction, budget);
   let found: ListPosition[];
   let earlier: boolean;
   let next: ListPosition | ListStart | undefined;
   let prev: ListPosition | ListEnd | undefined;
   if (before !== undefined) {
-    const back = await scan(db, organisationId, filter, {
+    const back = await scan(from, {
       direction: reverse(direction),
       start: before === 'end' ? undefined : before,
       want: perPage,
@@ -344,13 +446,13 @@ export async function listFilteredEsims(
   } else {
     const ahead =
       after !== undefined
-        ? await scan(db, organisationId, filter, {
+        ? await scan(from, {
             direction,
             start: after === 'start' ? undefined : after,
             want: perPage,
             budget,
           })
-        : await pageByNumber(db, request, window);
+        : await pageByNumber(from, request, window);
     found = ahead.found;
     next = ahead.resume;
     earlier = after === undefined ? request.offset > 0 : after !== 'start';

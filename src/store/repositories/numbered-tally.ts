@@ -49,11 +49,14 @@ const num = (value: unknown): number => Number(value ?? 0);
 
 const EMPTY: NumberedMarks = { orders: {}, ledger: {} };
 
-/** The order marks as (organisation, source, mark), from their `${organisation_id} ${source}` keys. */
+/**
+ * The order marks as (organisation, source, mark), from their `${organisation_id} ${source}`
+ * keys: split at the last space (a source is one word; an organisation id is not read for one).
+ */
 function orderMarksOf(marks: NumberedMarks): { org: string; source: string; mark: number }[] {
   return Object.entries(marks.orders).map(([key, mark]) => {
-    const [org = '', source = ''] = key.split(' ');
-    return { org, source, mark };
+    const at = key.lastIndexOf(' ');
+    return { org: key.slice(0, at), source: key.slice(at + 1), mark };
   });
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../domain/errors/error-codes.js';
-import type { Executor } from '../../../store/database.js';
+import type { DialectName, Executor } from '../../../store/database.js';
 import {
   FILTER_WINDOW,
   FilteredPageTooDeep,
@@ -175,6 +175,7 @@ function parseKey<End extends ListStart | ListEnd>(
  */
 export async function readFilteredPage(
   db: Executor,
+  dialect: DialectName,
   organisationId: string,
   filter: Extract<EsimListFilter, { by: 'index' }>,
   page: Page,
@@ -184,6 +185,7 @@ export async function readFilteredPage(
   if (!filter.empty) {
     try {
       found = await listFilteredEsims(db, {
+        dialect,
         organisationId,
         filter: filter.filter,
         direction,

@@ -80,7 +80,14 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       return answer(page.offset === 0 ? found : [], found.length, page, reply);
     }
     if (filter !== undefined) {
-      const found = await readFilteredPage(deps.store.db, orgId, filter, page, direction);
+      const found = await readFilteredPage(
+        deps.store.db,
+        deps.store.dialect,
+        orgId,
+        filter,
+        page,
+        direction,
+      );
       return answer(found.rows, found.total, page, reply, found.keys);
     }
     // The page and its total are of one moment, however many eSIMs are issued or deleted meanwhile.
