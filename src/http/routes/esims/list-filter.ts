@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../domain/errors/error-codes.js';
-import type { DialectName, Executor } from '../../../store/database.js';
+import type { Db, DialectName } from '../../../store/database.js';
+import { readSnapshot } from '../../../store/read-snapshot.js';
 import {
   FILTER_WINDOW,
   FilteredPageTooDeep,
@@ -174,7 +175,7 @@ function parseKey<End extends ListStart | ListEnd>(
  * past the first FILTER_WINDOW entries the filter reads is a 400 naming the links.
  */
 export async function readFilteredPage(
-  db: Executor,
+  db: Db,
   dialect: DialectName,
   organisationId: string,
   filter: Extract<EsimListFilter, { by: 'index' }>,
@@ -184,7 +185,10 @@ export async function readFilteredPage(
   let found: FilteredPage = { rows: [], total: 0, earlier: page.offset > 0 };
   if (!filter.empty) {
     try {
-      found = await listFilteredEsims(db, {
+      // One snapshot for the page's statements (its window's count, its matches, where it stops
+      // and its rows): a row that leaves the range meanwhile cannot move the place the next page
+      // starts from past a match no statement checked.
+      const request = {
         dialect,
         organisationId,
         filter: filter.filter,
@@ -193,7 +197,8 @@ export async function readFilteredPage(
         offset: page.offset,
         ...(filter.after === undefined ? {} : { after: filter.after }),
         ...(filter.before === undefined ? {} : { before: filter.before }),
-      });
+      };
+      found = await readSnapshot(db, (trx) => listFilteredEsims(trx, request));
     } catch (error) {
       if (!(error instanceof FilteredPageTooDeep)) throw error;
       throw badRequest(
