@@ -84,7 +84,7 @@ const ROWS_IN_DOMAIN_STILL = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'test/fixtures/lint-rules/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test/fixtures/lint-rules/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: globals.node } },

@@ -7,7 +7,7 @@
 // X-Event-Id (delivery is at least once), answers 2xx quickly and does the real work afterwards.
 // V2 callbacks carry no signature: accept them only from a trusted network.
 import { createServer } from 'node:http';
-import { verifyCallbackSignature } from '../src/verify.js';
+import { verifyCallbackSignature } from 'esim-bundle-service-client/verify';
 
 const apiKey = process.env['ESIM_API_KEY'] ?? '';
 const port = Number(process.env['PORT'] ?? 9000);

@@ -1,4 +1,6 @@
-// `npm run build`: compiles src/ into dist/ in four steps.
+// `npm run build`: compiles src/ into dist/ in four steps, after the client package.
+// 0. tsc builds the client package (packages/client/dist/: the typed clients and the signature
+//    check), which the service package's `./client/v2.x` and `./verify` re-export.
 // 1. tsc (incremental) emits one JavaScript module per source file, with source maps: the
 //    package's library entry points (`./verify`, `./client/v2.x`) and a type check of the
 //    shipped code; a second tsc run (tsconfig.lib.json) writes the type declarations of those
@@ -31,6 +33,11 @@ const dist = join(root, 'dist');
 const bundle = join(dist, 'esim.cjs');
 const codeCache = `${bundle}.cache`;
 
+const client = spawnSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', join('packages', 'client', 'tsconfig.json')],
+  { cwd: root, stdio: 'inherit' },
+);
 const tsc = spawnSync(
   process.execPath,
   [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
@@ -158,4 +165,6 @@ async function writeCodeCache() {
   }
 }
 
-process.exit(tsc.status === 0 ? (declarations.status ?? 1) : (tsc.status ?? 1));
+process.exit(
+  [client, tsc, declarations].map((run) => run.status ?? 1).find((status) => status !== 0) ?? 0,
+);

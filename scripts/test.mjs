@@ -2,7 +2,7 @@
 // Node 20's runner does not expand globs itself. Arguments narrow the run to files whose path
 // contains one of them, e.g. `npm test -- catalogue orders`.
 // Process tests start bin/esim.js, which runs the compiled dist/: it is rebuilt first whenever a
-// source file is newer than the last build, so no test ever runs stale JavaScript.
+// source file (src/, packages/client/src/) is newer than the last build, so no test ever runs stale JavaScript.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +32,11 @@ function builtAt() {
 }
 
 function ensureBuilt() {
-  const sources = Math.max(newestSource('src'), statSync('tsconfig.build.json').mtimeMs);
+  const sources = Math.max(
+    newestSource('src'),
+    newestSource(join('packages', 'client', 'src')),
+    statSync('tsconfig.build.json').mtimeMs,
+  );
   if (builtAt() >= sources) return;
   console.error('building dist/ (sources changed since the last build)');
   const run = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });

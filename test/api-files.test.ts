@@ -6,7 +6,8 @@ import { liveDocuments, operationsOf } from '../scripts/api-files/documents.js';
 import type { VersionDocument } from '../scripts/api-files/documents.js';
 
 // The files generated from each version's OpenAPI document, committed so that they can be
-// downloaded and shipped without a build: the packaged typed client (src/client/v2.x/), the
+// downloaded and shipped without a build: the client package's typed client
+// (packages/client/src/v2.x/) and the service package's re-export of it (src/client/v2.x/), the
 // Postman collection and the .http file (docs/api/). They must be what the documents give
 // today: `npm run api:generate` rewrites them.
 
@@ -41,7 +42,7 @@ describe('files generated from the OpenAPI documents', () => {
       })
       .map(([path]) => path);
     assert.deepEqual(stale, [], 'stale or missing: run npm run api:generate');
-    assert.equal(generated.size, documents.length * 4);
+    assert.equal(generated.size, documents.length * 5);
   });
 
   it('hold every operation of each version, with its request body example', () => {
@@ -78,7 +79,7 @@ describe('files generated from the OpenAPI documents', () => {
         assert.deepEqual(JSON.parse(body), op.body?.example, `${op.operationId} body`);
       }
 
-      const client = generated.get(`src/client/v${version}/index.ts`) ?? '';
+      const client = generated.get(`packages/client/src/v${version}/index.ts`) ?? '';
       for (const op of operations) {
         assert.match(client, new RegExp(`^  ${op.operationId}\\(input`, 'm'), op.operationId);
       }

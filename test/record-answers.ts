@@ -24,7 +24,7 @@ import { openServices } from '../src/main.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import type { CallContext } from './client/calls.js';
 import { CALLS } from './client/calls.js';
-import type { paths } from '../src/client/v2.1/openapi.js';
+import type { paths } from 'esim-bundle-service-client/v2.1';
 import { startReceiver } from './receiver.js';
 
 interface Answer {

@@ -1,4 +1,4 @@
-import { clientFiles } from './client.js';
+import { clientFiles, serviceReExport } from './client.js';
 import { liveDocuments } from './documents.js';
 import { httpFile, postmanCollection } from './requests.js';
 
@@ -8,8 +8,9 @@ export async function apiFiles(): Promise<Map<string, string>> {
   for (const version of await liveDocuments()) {
     const v = `v${version.version}`;
     const client = await clientFiles(version);
-    files.set(`src/client/${v}/openapi.ts`, client.types);
-    files.set(`src/client/${v}/index.ts`, client.index);
+    files.set(`packages/client/src/${v}/openapi.ts`, client.types);
+    files.set(`packages/client/src/${v}/index.ts`, client.index);
+    files.set(`src/client/${v}/index.ts`, await serviceReExport(version.version));
     files.set(`docs/api/${v}.postman_collection.json`, await postmanCollection(version));
     files.set(`docs/api/${v}.http`, httpFile(version));
   }

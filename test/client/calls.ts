@@ -1,5 +1,5 @@
 import type { Client } from 'openapi-fetch';
-import type { paths } from '../../src/client/v2.1/openapi.js';
+import type { paths } from 'esim-bundle-service-client/v2.1';
 
 // One call per operation of the OpenAPI document, keyed by operationId, made through the typed
 // client (openapi-fetch over the generated types) exactly as an integrator's code would make it.

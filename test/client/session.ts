@@ -9,7 +9,7 @@ import { startTestApp } from '../harness.js';
 import type { Receiver } from '../receiver.js';
 import { startReceiver } from '../receiver.js';
 import type { CallContext } from './calls.js';
-import type { paths } from '../../src/client/v2.1/openapi.js';
+import type { paths } from 'esim-bundle-service-client/v2.1';
 
 // A real server on a fresh database, an organisation in every group with a saved card and a
 // callback receiver, and the typed client pointed at the server the way a generated client

@@ -10,8 +10,8 @@ import { startClientSession } from './session.js';
 // openapi-fetch client) calls every operation of the document against a real server, the way
 // integrators' generated clients do. The types are checked by `npm run typecheck`; this test
 // fails when the document has an operation without a call in test/client/calls.ts. The types are
-// the packaged v2.1 client's (src/client/v2.1/openapi.ts); test/api-files.test.ts fails when they
-// no longer match the document (`npm run api:generate` regenerates them).
+// the client package's v2.1 types (packages/client/src/v2.1/openapi.ts); test/api-files.test.ts
+// fails when they no longer match the document (`npm run api:generate` regenerates them).
 
 function operationIds(document: OpenAPI3): string[] {
   const ids: string[] = [];

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import type * as ClientV25 from '../../src/client/v2.5/index.js';
 import type * as Verify from '../../src/verify.js';
@@ -12,43 +10,43 @@ import { eventually } from '../harness.js';
 import { scratchDir } from '../cli/helpers.js';
 import type { Receiver } from '../receiver.js';
 import { startReceiver } from '../receiver.js';
+import {
+  CLIENT_DIR,
+  ROOT,
+  VERSIONS,
+  installedModule,
+  integratorTsconfig,
+  manifest,
+  pack,
+  run,
+  typecheck,
+} from './packing.js';
 
 // The package as an integrator gets it: `npm pack`, installed from the tarball into an empty
-// folder, `npx esim serve` there (a YAML fixture with a fixed key), then called through the
-// packaged typed clients (esim-bundle-service/client/v2.x) and the packaged receiver helper
-// (esim-bundle-service/verify) on a real signed callback, and an integrator's TypeScript checked
-// against the packaged declarations.
+// folder (with the client package it depends on, packed beside it as they are published
+// together), `npx esim serve` there (a YAML fixture with a fixed key), then called through the
+// service package's typed clients (esim-bundle-service/client/v2.x, the client package's) and
+// receiver helper (esim-bundle-service/verify) on a real signed callback, and an integrator's
+// TypeScript checked against the packaged declarations. test/package/client.test.ts installs the
+// client package alone.
 //
-// The tarball is packed from the dist/ that `npm run build` made (`npm test` rebuilds it when a
+// The tarballs are packed from the dist/ that `npm run build` made (`npm test` rebuilds it when a
 // source is newer), with --ignore-scripts so that `prepare` does not build it a second time.
 // Dependencies come from npm's cache first (--prefer-offline). better-sqlite3's native addon is
 // taken from this checkout's own installation of the same version: compiling it again takes
 // minutes and tests better-sqlite3's installer, not this package.
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const VERSIONS = ['2.1', '2.2', '2.3', '2.4', '2.5'] as const;
 const KEY = 'esim_PackagedFixtureKey0000000000000000000000001';
 const OTHER_KEY = 'esim_PackagedFixtureKey0000000000000000000000002';
 
 type ClientModule = typeof ClientV25;
 type VerifyModule = typeof Verify;
 
-function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-  assert.equal(result.status, 0, `${command} ${args.join(' ')}:\n${result.stderr}${result.stdout}`);
-  return result.stdout;
-}
-
-interface Packed {
-  filename: string;
-  files: { path: string }[];
-}
-
 describe('the package, packed and installed into an empty folder', () => {
   const work = scratchDir();
   const project = join(work.path, 'app');
   const data = join(work.path, 'data');
-  let tarball = '';
+  let tarballs: string[] = [];
   let receiver: Receiver | undefined;
   let server: ChildProcess | undefined;
   let serverOut = '';
@@ -66,21 +64,15 @@ describe('the package, packed and installed into an empty folder', () => {
   });
 
   /** The installed package's module for a specifier, resolved as the integrator's code would. */
-  async function installed<T>(specifier: string): Promise<T> {
-    const resolved = createRequire(join(project, 'package.json')).resolve(specifier);
-    assert.ok(resolved.startsWith(join(project, 'node_modules')), resolved);
-    return (await import(pathToFileURL(resolved).href)) as T;
-  }
+  const installed = <T>(specifier: string) => installedModule<T>(project, specifier);
 
   it('packs the built service, its clients, its licence and nothing of the sources', () => {
     for (const built of ['dist/esim.js', 'dist/client/v2.5/index.js', 'dist/verify.d.ts']) {
       assert.ok(existsSync(join(ROOT, built)), `${built} is missing: run npm run build`);
     }
-    const args = ['pack', '--ignore-scripts', '--json', '--pack-destination', work.path];
-    const [packed] = JSON.parse(run('npm', args, ROOT)) as Packed[];
-    assert.ok(packed !== undefined);
-    tarball = join(work.path, packed.filename);
-    const files = packed.files.map((f) => f.path);
+    const service = pack(ROOT, work.path);
+    tarballs = [service.tarball, pack(CLIENT_DIR, work.path).tarball];
+    const files = service.files;
     const expected = [
       'LICENSE',
       'README.md',
@@ -113,12 +105,9 @@ describe('the package, packed and installed into an empty folder', () => {
     );
     assert.deepEqual(unwanted, [], 'files the package must not ship');
 
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      private?: boolean;
-      license: string;
-    };
-    assert.notEqual(manifest.private, true, 'a private package cannot be published');
-    assert.equal(manifest.license, 'Apache-2.0');
+    const { private: unpublishable, license } = manifest(ROOT);
+    assert.notEqual(unpublishable, true, 'a private package cannot be published');
+    assert.equal(license, 'Apache-2.0');
     const licence = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
     assert.match(licence, /^\s*Apache License\s+Version 2\.0, January 2004/);
     assert.match(licence, /END OF TERMS AND CONDITIONS/);
@@ -132,7 +121,7 @@ describe('the package, packed and installed into an empty folder', () => {
     );
     run(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs],
       project,
     );
     const sqlite = (root: string) => join(root, 'node_modules', 'better-sqlite3');
@@ -271,23 +260,8 @@ describe('the package, packed and installed into an empty folder', () => {
     assert.equal(verifyCallbackSignature(`${delivery.rawBody} `, signature, KEY), false);
   });
 
-  it("type-checks an integrator's code and the README's example against the packaged types", () => {
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true, // @types/node is big; the expected errors below show the types are real
-          typeRoots: [join(ROOT, 'node_modules', '@types')],
-          types: ['node'],
-        },
-        files: ['app.ts', 'readme.ts'],
-      }),
-    );
+  it("type-checks an integrator's code against the packaged types", () => {
+    writeFileSync(join(project, 'tsconfig.json'), integratorTsconfig(['app.ts']));
     writeFileSync(
       join(project, 'app.ts'),
       [
@@ -307,16 +281,6 @@ describe('the package, packed and installed into an empty folder', () => {
         '',
       ].join('\n'),
     );
-    // The README's example of the client, as printed.
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Use it from your project'));
-    const example = /^```ts\n([\s\S]*?)^```$/m.exec(section)?.[1];
-    assert.ok(example !== undefined, 'the README shows the client');
-    writeFileSync(join(project, 'readme.ts'), `${example}export {};\n`);
-    run(
-      process.execPath,
-      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'],
-      project,
-    );
+    typecheck(project);
   });
 });

@@ -1,4 +1,4 @@
-// What every generated client (src/client/v2.x/index.ts) runs: one HTTP call with fetch. It
+// What every generated client (src/v2.x/index.ts) runs: one HTTP call with fetch. It
 // knows no operation; the generated files give each operation its name, path and types.
 
 export interface ClientOptions {
