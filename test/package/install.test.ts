@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import semver from 'semver';
 import type * as ClientV25 from '../../src/client/v2.5/index.js';
 import type * as Verify from '../../src/verify.js';
 import { eventually } from '../harness.js';
@@ -15,6 +16,7 @@ import {
   ROOT,
   VERSIONS,
   installedModule,
+  installedPackages,
   integratorTsconfig,
   manifest,
   pack,
@@ -27,8 +29,9 @@ import {
 // together), `npx esim serve` there (a YAML fixture with a fixed key), then called through the
 // service package's typed clients (esim-bundle-service/client/v2.x, the client package's) and
 // receiver helper (esim-bundle-service/verify) on a real signed callback, and an integrator's
-// TypeScript checked against the packaged declarations. test/package/client.test.ts installs the
-// client package alone.
+// TypeScript checked against the packaged declarations. The install must warn of no engine on
+// this Node.js, and every installed package must accept each Node.js line the README names.
+// test/package/client.test.ts installs the client package alone.
 //
 // The tarballs are packed from the dist/ that `npm run build` made (`npm test` rebuilds it when a
 // source is newer), with --ignore-scripts so that `prepare` does not build it a second time.
@@ -41,6 +44,14 @@ const OTHER_KEY = 'esim_PackagedFixtureKey0000000000000000000000002';
 
 type ClientModule = typeof ClientV25;
 type VerifyModule = typeof Verify;
+
+/** The first version of each Node.js line the README's quick start names ("20.19+ or 22+"). */
+function readmeNodeVersions(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const named = /^Node\.js ([\d.+ or]+), on a fresh clone:$/m.exec(readme)?.[1];
+  assert.ok(named !== undefined, 'the README names the Node.js versions');
+  return named.split(' or ').map((v) => semver.coerce(v.replace('+', ''))?.version ?? v);
+}
 
 describe('the package, packed and installed into an empty folder', () => {
   const work = scratchDir();
@@ -113,17 +124,29 @@ describe('the package, packed and installed into an empty folder', () => {
     assert.match(licence, /END OF TERMS AND CONDITIONS/);
   });
 
-  it('installs from the tarball into an empty folder', () => {
+  it('installs from the tarball into an empty folder, with no engine warning', () => {
     mkdirSync(project);
     writeFileSync(
       join(project, 'package.json'),
       JSON.stringify({ name: 'integrator-app', private: true, type: 'module' }),
     );
-    run(
+    const install = run(
       'npm',
       ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...tarballs],
       project,
     );
+    assert.doesNotMatch(`${install.stderr}${install.stdout}`, /EBADENGINE|Unsupported engine/);
+    // npm checks engines against the running Node.js only: every other line the README names
+    // (and `engines` admits) is checked here against each installed package's engines.
+    const versions = readmeNodeVersions();
+    const engines = manifest(ROOT).engines?.node ?? '';
+    for (const version of versions) assert.ok(semver.satisfies(version, engines), version);
+    const refused = installedPackages(project).flatMap(({ dir, manifest: installed }) =>
+      versions
+        .filter((v) => !semver.satisfies(v, installed.engines?.node ?? '*'))
+        .map((v) => `${installed.name}@${installed.version} (${dir}): Node.js ${v}`),
+    );
+    assert.deepEqual(refused, [], 'packages whose engines refuse a Node.js the README names');
     const sqlite = (root: string) => join(root, 'node_modules', 'better-sqlite3');
     const version = (root: string) =>
       (JSON.parse(readFileSync(join(sqlite(root), 'package.json'), 'utf8')) as { version: string })
