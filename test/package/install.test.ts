@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { after, describe, it } from 'node:test';
 import semver from 'semver';
 import type * as ClientV25 from '../../src/client/v2.5/index.js';
@@ -53,6 +53,13 @@ function readmeNodeVersions(): string[] {
   return named.split(' or ').map((v) => semver.coerce(v.replace('+', ''))?.version ?? v);
 }
 
+/** Relative links of a Markdown file (not web addresses, not anchors of the same file). */
+function relativeLinks(markdown: string): string[] {
+  return [...markdown.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => (m[1] ?? '').split('#')[0] ?? '')
+    .filter((target) => target !== '' && !/^[a-z][a-z+.-]*:/i.test(target));
+}
+
 describe('the package, packed and installed into an empty folder', () => {
   const work = scratchDir();
   const project = join(work.path, 'app');
@@ -93,6 +100,7 @@ describe('the package, packed and installed into an empty folder', () => {
       'dist/esim.cjs',
       'dist/verify.js',
       'dist/verify.d.ts',
+      'docs/simulator.md',
       'src/portal/static/portal.css',
       ...VERSIONS.flatMap((v) => [
         `dist/client/v${v}/index.js`,
@@ -115,6 +123,17 @@ describe('the package, packed and installed into an empty folder', () => {
         (f.endsWith('.ts') && !f.endsWith('.d.ts')),
     );
     assert.deepEqual(unwanted, [], 'files the package must not ship');
+
+    // The README's links, and those of the docs it links, lead to files in the package.
+    const broken = files
+      .filter((f) => f.endsWith('.md'))
+      .flatMap((f) =>
+        relativeLinks(readFileSync(join(ROOT, f), 'utf8'))
+          .map((target) => normalize(join(dirname(f), decodeURIComponent(target))))
+          .filter((target) => !files.includes(target))
+          .map((target) => `${f} -> ${target}`),
+      );
+    assert.deepEqual(broken, [], 'links to files the package does not ship');
 
     const { private: unpublishable, license } = manifest(ROOT);
     assert.notEqual(unpublishable, true, 'a private package cannot be published');
