@@ -29,4 +29,5 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
   simAdvanceClock: { seconds: 86_400 },
   simSetProcessing: { delaySeconds: 0 },
   simAddFault: { route: '/v2.1/orders', method: 'POST', status: 503, count: 1 },
+  simReceiveCallback: { iccid: EXAMPLE_ICCID, alertType: 'FirstUse' },
 };

@@ -601,6 +601,20 @@ export interface EsimClient {
     query?: NonNullable<operations['simListRequests']['parameters']['query']>;
     signal?: AbortSignal;
   }): Promise<operations['simListRequests']['responses'][200]['content']['application/json']>;
+
+  /**
+   * A callback receiver that acknowledges every callback
+   *
+   * `POST /_sim/callback-receiver`
+   *
+   * Answers 200 to any usage callback (V2 or V3) and keeps nothing; the organisation's callback log (GET /v2.1/callbacks, the portal) shows each delivery. The demo organisation starts with its callback URL here, at the address of the first start, so its callbacks are delivered and can be resent before you have a receiver: set yours on the portal's API & callbacks page or with `esim org update <id> --callback-url …`. Needs no SIM_ADMIN_TOKEN.
+   */
+  simReceiveCallback(input: {
+    body: NonNullable<
+      operations['simReceiveCallback']['requestBody']
+    >['content']['application/json'];
+    signal?: AbortSignal;
+  }): Promise<operations['simReceiveCallback']['responses'][200]['content']['application/json']>;
 }
 
 /**
@@ -707,5 +721,10 @@ export function createClient(options: ClientOptions): EsimClient {
         input,
       ),
     simListRequests: (input) => call({ method: 'GET', path: '/_sim/requests' }, input),
+    simReceiveCallback: (input) =>
+      call(
+        { method: 'POST', path: '/_sim/callback-receiver', bodyType: 'application/json' },
+        input,
+      ),
   };
 }

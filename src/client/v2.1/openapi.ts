@@ -1,6 +1,26 @@
 // Generated from /v2.1/openapi.json by scripts/api-files (npm run api:generate). Do not edit.
 
 export interface paths {
+  '/_sim/callback-receiver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A callback receiver that acknowledges every callback
+     * @description Answers 200 to any usage callback (V2 or V3) and keeps nothing; the organisation's callback log (GET /v2.1/callbacks, the portal) shows each delivery. The demo organisation starts with its callback URL here, at the address of the first start, so its callbacks are delivered and can be resent before you have a receiver: set yours on the portal's API & callbacks page or with `esim org update <id> --callback-url …`. Needs no SIM_ADMIN_TOKEN.
+     */
+    post: operations['simReceiveCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/_sim/clock': {
     parameters: {
       query?: never;
@@ -933,6 +953,64 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  simReceiveCallback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A usage callback. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "iccid": "8944000000000000019",
+         *       "alertType": "FirstUse"
+         *     }
+         */
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "acknowledged": true
+           *     }
+           */
+          'application/json': {
+            acknowledged: boolean;
+          };
+        };
+      };
+      /** @description Bad request: the message names the offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error; no internals are exposed. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   simGetClock: {
     parameters: {
       query?: never;
