@@ -73,7 +73,9 @@ module.exports = {
         'The store imports nothing above the domain: no surface, worker or composition module.',
       severity: 'error',
       from: { path: '^src/store/', pathNot: '\\.test\\.ts$' },
-      to: { path: ['^src/(http|cli|portal|workers)/', '^src/(app|main|deps|demo)\\.ts$'] },
+      to: {
+        path: ['^src/(http|cli|portal|workers)/', '^src/(app|main|deps|demo|demo-data)\\.ts$'],
+      },
     },
     {
       name: 'domain-below-composition',
@@ -81,7 +83,7 @@ module.exports = {
         'The domain names no composition module (AppDeps, the app, main, the demo) and no worker: a use case says which dependencies it needs in its own types.',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: ['^src/workers/', '^src/(app|main|deps|demo)\\.ts$'] },
+      to: { path: ['^src/workers/', '^src/(app|main|deps|demo|demo-data)\\.ts$'] },
     },
     {
       name: 'store-not-domain-rules',

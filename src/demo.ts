@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from './deps.js';
+import { addDemoData, demoDataCost } from './demo-data.js';
 import { systemActor } from './domain/audit/audit-log.js';
 import { setPassword } from './domain/access/set-password-links.js';
 import { defaultExpiry } from './domain/money/card-input.js';
@@ -14,7 +15,8 @@ import { openAccount } from './domain/money/ledger.js';
 import { addUser, createOrganisation } from './domain/organisations/organisation-changes.js';
 
 export const DEMO_NAME = 'Demo Organisation';
-export const DEMO_OPENING_BALANCE = 100_000; // 1,000.00 in the organisation currency
+/** 1,000.00 in the organisation currency: what the balance holds after the demo data's orders. */
+export const DEMO_OPENING_BALANCE = 100_000;
 export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
 
 export interface DemoOrganisation {
@@ -26,10 +28,15 @@ export interface DemoOrganisation {
 }
 
 /**
- * On an empty simulator database, one organisation with a balance and an admin user, so a
- * newcomer gets a 200 at once. Returns undefined when the database already has organisations.
+ * On an empty simulator database, one organisation with a balance, an admin user and the demo
+ * data (src/demo-data.ts), so a newcomer gets a 200 at once and the documentation page's examples
+ * answer. `baseUrl` is where the server answers (the demo's callback URL is its receiver).
+ * Returns undefined when the database already has organisations.
  */
-export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganisation | undefined> {
+export async function createDemoOrganisation(
+  deps: AppDeps,
+  baseUrl = `http://${deps.config.host}:${deps.config.port}`,
+): Promise<DemoOrganisation | undefined> {
   if ((await countOrganisations(deps.store.db)) > 0) return undefined;
   const orgDeps = {
     db: deps.store.db,
@@ -37,6 +44,7 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
     random: deps.random,
     cipher: deps.cipher,
   };
+  const dataCost = await demoDataCost(deps);
   const created = await createOrganisation(
     orgDeps,
     {
@@ -48,7 +56,7 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
     (trx, org) =>
       openAccount(trx, {
         organisationId: org.id,
-        balance: DEMO_OPENING_BALANCE,
+        balance: DEMO_OPENING_BALANCE + dataCost,
         description: 'demo opening balance',
         at: deps.clock.now(),
       }),
@@ -66,6 +74,7 @@ export async function createDemoOrganisation(deps: AppDeps): Promise<DemoOrganis
   if (deps.payments.name === 'test') {
     await saveCard(deps, created.id, { number: DEFAULT_TEST_CARD, ...defaultExpiry(deps.clock) });
   }
+  await addDemoData(deps, created.id, baseUrl);
   return {
     id: created.id,
     name: created.organisation.name,
@@ -83,7 +92,7 @@ export async function announceDemo(
   url: string,
   print: (line: string) => void,
 ): Promise<void> {
-  const demo = await createDemoOrganisation(deps);
+  const demo = await createDemoOrganisation(deps, url);
   if (demo === undefined) {
     const demoRow = (await listOrganisations(deps.store.db)).find((o) => o.name === DEMO_NAME);
     if (demoRow !== undefined) {

@@ -2,7 +2,13 @@ import swagger from '@fastify/swagger';
 import type { SwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import { REQUEST_EXAMPLES } from './openapi-request-examples.js';
+import {
+  EXAMPLE_BUNDLE,
+  EXAMPLE_ICCID,
+  EXAMPLE_ORDER_REFERENCE,
+  parameterExample,
+  requestExample,
+} from './openapi-request-examples.js';
 import { EXAMPLES, SUCCESS_DESCRIPTIONS } from './openapi-responses.js';
 import {
   addVersionExamples,
@@ -28,6 +34,7 @@ import {
 export const API_VERSION = '2.1.0';
 export const API_PREFIX = '/v2.1';
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+const V2_1 = '2.1';
 
 const DESCRIPTION = `Prepaid eSIM data bundles: organisation and users, balance top-up, the bundle catalogue, orders and inventory, eSIMs and their bundle lifecycle, and usage callbacks.
 
@@ -138,7 +145,7 @@ export function registeredRoutes(
  * routes, so what is generated from them (examples checks, client collections) covers each.
  */
 export function servedDocumentPaths(app: FastifyInstance): string[] {
-  const paths = registeredRoutes(app)
+  const paths = (registries.get(app) ?? [])
     .filter((r) => r.method === 'GET' && r.url.endsWith('/openapi.json'))
     .map((r) => r.url);
   return [...new Set(paths)].sort();
@@ -239,6 +246,7 @@ function transform(input: { schema: FastifySchema; url: string; route: RouteOpti
 }
 
 type OpenApiObject = {
+  info?: { description?: string };
   tags?: { name: string; description?: string }[];
   paths?: Record<string, Record<string, Record<string, unknown>>>;
   components?: { schemas?: Record<string, unknown> };
@@ -394,14 +402,58 @@ function describeSuccess(
   }
 }
 
-/** The request body's example, so "Try it out" pre-fills a body the service accepts. */
-function exampleRequest(operation: Record<string, unknown>): void {
+/**
+ * The request body's and the parameters' examples, so "Try it out" pre-fills a request the demo
+ * organisation's data answers (openapi-request-examples.ts). A route's own example wins.
+ */
+function exampleRequest(operation: Record<string, unknown>, version: string): void {
   const id = operation['operationId'];
+  if (typeof id !== 'string') return;
   const body = operation['requestBody'] as { content?: Record<string, Media> } | undefined;
   const media = body?.content?.['application/json'];
-  if (typeof id !== 'string' || media === undefined || media.example !== undefined) return;
-  const example = REQUEST_EXAMPLES[id];
-  if (example !== undefined) media.example = example;
+  if (media !== undefined && media.example === undefined) {
+    const example = requestExample(version, id);
+    if (example !== undefined) media.example = example;
+  }
+  const parameters = (operation['parameters'] ?? []) as Parameter[];
+  for (const parameter of parameters) {
+    if (parameter.example !== undefined || parameter.schema?.['example'] !== undefined) continue;
+    const example = parameterExample(version, id, parameter);
+    if (example !== undefined) parameter.example = example;
+  }
+}
+
+type Parameter = {
+  name: string;
+  in: string;
+  example?: unknown;
+  schema?: Record<string, unknown>;
+};
+
+// The page lists a tag's operations in the order of the document's paths. These path items go to
+// the end of the document, in this order, so that trying the operations from the top of the page
+// down never meets something an operation above destroyed (a path item holds all its methods).
+// v2.5's suspend already comes after SMS, the one operation a suspended eSIM refuses.
+const LAST_PATHS: readonly string[] = [
+  // Revoke by name takes the oldest unused assignment: after the revokes by id, which name theirs.
+  '/esims/{iccid}/bundles/{name}',
+  // v2.5 (where it has a DELETE): deleting deactivates the eSIM every operation above uses.
+  '/esims/{iccid}',
+];
+
+/** The paths in the page's order for "Try it out" (see LAST_PATHS). */
+function orderForTryIt(
+  paths: Record<string, Record<string, Record<string, unknown>>>,
+  prefix: string,
+): Record<string, Record<string, Record<string, unknown>>> {
+  const last = LAST_PATHS.map((path) => `${prefix}${path}`).filter(
+    (p) =>
+      paths[p] !== undefined && (p !== `${prefix}/esims/{iccid}` || 'delete' in (paths[p] ?? {})),
+  );
+  const ordered: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const [path, item] of Object.entries(paths)) if (!last.includes(path)) ordered[path] = item;
+  for (const path of last) ordered[path] = paths[path] ?? {};
+  return ordered;
 }
 
 function transformObject(
@@ -419,11 +471,15 @@ function transformObject(
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {
       describeSuccess(operation, version);
-      // v2.1's request examples; the later versions' come from addVersionExamples below.
-      if (version === undefined) exampleRequest(operation);
+      exampleRequest(operation, version?.name ?? V2_1);
     }
   }
-  if (version !== undefined) addVersionExamples(document.paths, version);
+  if (version !== undefined) addVersionExamples(document.paths);
+  if (document.paths !== undefined) document.paths = orderForTryIt(document.paths, prefix);
+  if (document.info !== undefined) {
+    const snapshot = document.paths?.['/_sim/snapshot']?.['put'] !== undefined;
+    document.info.description = `${document.info.description ?? ''}\n\n${tryItOut(snapshot)}`;
+  }
   const organisation = document.paths?.[`${prefix}/organisation`]?.['get'];
   if (organisation !== undefined) {
     organisation['callbacks'] = {
@@ -434,16 +490,26 @@ function transformObject(
       ),
     };
   }
-  // Every tag an operation uses is listed, so the documentation page shows a section for it.
-  const tags = (document.tags ??= []);
+  // Every tag an operation uses is listed, so the documentation page shows a section for it, and
+  // only those: a version without the simulator's operations shows no empty Simulator section.
+  const used = new Set<string>();
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {
-      for (const tag of (operation['tags'] as string[] | undefined) ?? []) {
-        if (!tags.some((t) => t.name === tag)) tags.push({ name: tag });
-      }
+      for (const tag of (operation['tags'] as string[] | undefined) ?? []) used.add(tag);
     }
   }
+  const tags = (document.tags ?? []).filter((t) => used.has(t.name));
+  for (const tag of used) if (!tags.some((t) => t.name === tag)) tags.push({ name: tag });
+  document.tags = tags;
   return document;
+}
+
+/** How to use "Try it out", at the top of each version's page. */
+function tryItOut(snapshot: boolean): string {
+  const paste = snapshot
+    ? ' The one value to paste is the body of PUT /_sim/snapshot: what GET /_sim/snapshot answered just above it.'
+    : '';
+  return `**Try it out.** Click **Authorize** and paste the organisation API key into \`apiKeyAuth\`: a simulator's first start prints the demo organisation's (\`API key: esim_…\`), and the portal's **API & callbacks** page shows an organisation's under **Reveal key**. This browser keeps the key until **Logout**, also when you switch versions in **Select a definition**. Every operation is filled in with the demo organisation's data (eSIM \`${EXAMPLE_ICCID}\`, order \`${EXAMPLE_ORDER_REFERENCE}\`, bundle \`${EXAMPLE_BUNDLE}\`), so on a fresh demo database (a simulator's first start, on an empty data folder) **Try it out** then **Execute** answers 2xx unedited, operation after operation from the top of the page down: what revokes, suspends or deletes comes after what needs it.${paste} To run a page from the top again, start the simulator on an empty data folder.`;
 }
 
 /** The name under which a later version's document is decorated on the app. */
@@ -556,6 +622,9 @@ export async function registerDocsPage(
     routePrefix: '/docs',
     uiConfig: {
       deepLinking: true,
+      // The key given to Authorize stays in the browser (local storage) until Logout, so it
+      // survives switching the version in the page's definition selector, and a reload.
+      persistAuthorization: true,
       ...(urls.length > 1 ? { urls, 'urls.primaryName': urls[0]?.name } : {}),
     } as never,
   });

@@ -253,6 +253,13 @@ export const CALLS: readonly (readonly [string, Call])[] = [
     (c) => c.client.DELETE('/_sim/faults', { params: { query: { id: c.faultId } } }),
   ],
   [
+    'simReceiveCallback',
+    (c) =>
+      c.client.POST('/_sim/callback-receiver', {
+        body: { iccid: c.iccid, alertType: 'FirstUse' },
+      }),
+  ],
+  [
     'listCallbacks',
     async (c) => {
       await c.deliverCallbacks();

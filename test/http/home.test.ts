@@ -21,7 +21,8 @@ describe('GET /', () => {
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     const hrefs = [...res.body.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1] ?? '');
-    for (const wanted of ['/docs', '/v2.1/openapi.json', '/portal', '/healthz', '/readyz']) {
+    const documents = ['2.1', '2.2', '2.3', '2.4', '2.5'].map((v) => `/v${v}/openapi.json`);
+    for (const wanted of ['/docs', ...documents, '/portal', '/healthz', '/readyz']) {
       assert.ok(hrefs.includes(wanted), `${wanted} in ${hrefs.join(' ')}`);
     }
     for (const href of hrefs) {

@@ -65,29 +65,6 @@ export function exampleIn(version: WireVersion, operationId: string, example: un
   return shaped instanceof Promise ? example : shaped;
 }
 
-// Examples of the request bodies (the same values as the recorded answers), by operationId.
-const ICCID = '8944500102198304826';
-const REQUEST_EXAMPLES: Readonly<Record<string, unknown>> = {
-  placeOrder: {
-    type: 'transaction',
-    assign: true,
-    order: [{ type: 'bundle', item: 'esim_1GB_7D_GB_V2', quantity: 1 }],
-  },
-  applyBundle: { iccid: ICCID, name: 'esim_1GB_7D_GB_V2', repeat: 1 },
-  applyBundleToEsim: { name: 'esim_1GB_7D_GB_V2', repeat: 1 },
-  updateEsims: { iccid: ICCID, customerRef: 'fleet-7' },
-  refundInventory: { usageId: 12, quantity: 1 },
-  sendSms: { message: 'Welcome to France: your data bundle is active.' },
-};
-
-function requestExample(version: WireVersion, operationId: string): unknown {
-  const example = REQUEST_EXAMPLES[operationId];
-  if (operationId === 'placeOrder' && version.name === '2.5') {
-    return { ...(example as object), profileID: '6f1c2a9e-3b7d-4c1e-9a55-2f0d8e4b7c31' };
-  }
-  return example;
-}
-
 /** An error answer's example: the first catalogue code of that status, with its message. */
 function errorExample(status: string): { message: string; code: string } | undefined {
   for (const [code, entry] of Object.entries({ ...ERROR_CATALOGUE, ...HTTP_ERROR_CATALOGUE })) {
@@ -98,27 +75,18 @@ function errorExample(status: string): { message: string; code: string } | undef
 
 type Media = { schema?: unknown; example?: unknown };
 type Operation = {
-  operationId?: string;
-  requestBody?: { content?: Record<string, Media> };
   responses?: Record<string, { content?: Record<string, Media> }>;
 };
 
 /**
- * A later version's document gives every JSON request body and every JSON error answer an
- * example (success answers get theirs from the recorded answers, through exampleIn).
+ * A later version's document gives every JSON error answer an example (success answers get theirs
+ * from the recorded answers, through exampleIn; request bodies theirs in http/openapi.ts).
  */
 export function addVersionExamples(
   paths: Record<string, Record<string, Operation>> | undefined,
-  version: WireVersion,
 ): void {
   for (const operations of Object.values(paths ?? {})) {
     for (const operation of Object.values(operations)) {
-      const body = operation.requestBody?.content?.['application/json'];
-      const id = operation.operationId;
-      if (body !== undefined && body.example === undefined && id !== undefined) {
-        const example = requestExample(version, id);
-        if (example !== undefined) body.example = example;
-      }
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const media = response.content?.['application/json'];
         if (status.startsWith('2') || media === undefined || media.example !== undefined) continue;

@@ -290,31 +290,6 @@ export interface EsimClient {
   }): Promise<operations['listEsimBundles']['responses'][200]['content']['application/json']>;
 
   /**
-   * Get one bundle of an eSIM with its assignments
-   *
-   * `GET /v2.1/esims/{iccid}/bundles/{name}`
-   *
-   * A bundle never assigned to this eSIM is a 404.
-   */
-  getEsimBundle(input: {
-    path: operations['getEsimBundle']['parameters']['path'];
-    signal?: AbortSignal;
-  }): Promise<operations['getEsimBundle']['responses'][200]['content']['application/json']>;
-
-  /**
-   * Revoke the oldest unused assignment of a bundle
-   *
-   * `DELETE /v2.1/esims/{iccid}/bundles/{name}`
-   *
-   * Revokes the oldest assignment of the named bundle on the eSIM that has not started (Processing or Queued), as the live service does, and refunds its unit to inventory. type=validate reports what would happen and changes nothing. When every assignment of the bundle has started or ended, this is a 400 (code no_unused_assignment): revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}. A bundle never assigned to the eSIM, or an eSIM that is unknown or another organisation’s, is a 404.
-   */
-  revokeBundleByName(input: {
-    path: operations['revokeBundleByName']['parameters']['path'];
-    query?: NonNullable<operations['revokeBundleByName']['parameters']['query']>;
-    signal?: AbortSignal;
-  }): Promise<operations['revokeBundleByName']['responses'][200]['content']['application/json']>;
-
-  /**
    * Revoke one assignment of a bundle
    *
    * `DELETE /v2.1/esims/{iccid}/bundles/{name}/assignments/{assignmentId}`
@@ -601,6 +576,45 @@ export interface EsimClient {
     query?: NonNullable<operations['simListRequests']['parameters']['query']>;
     signal?: AbortSignal;
   }): Promise<operations['simListRequests']['responses'][200]['content']['application/json']>;
+
+  /**
+   * A callback receiver that acknowledges every callback
+   *
+   * `POST /_sim/callback-receiver`
+   *
+   * Answers 200 to any usage callback (V2 or V3) and keeps nothing; the organisation's callback log (GET /v2.1/callbacks, the portal) shows each delivery. The demo organisation starts with its callback URL here, at the address of the first start, so its callbacks are delivered and can be resent before you have a receiver: set yours on the portal's API & callbacks page or with `esim org update <id> --callback-url …`. Needs no SIM_ADMIN_TOKEN.
+   */
+  simReceiveCallback(input: {
+    body: NonNullable<
+      operations['simReceiveCallback']['requestBody']
+    >['content']['application/json'];
+    signal?: AbortSignal;
+  }): Promise<operations['simReceiveCallback']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Get one bundle of an eSIM with its assignments
+   *
+   * `GET /v2.1/esims/{iccid}/bundles/{name}`
+   *
+   * A bundle never assigned to this eSIM is a 404.
+   */
+  getEsimBundle(input: {
+    path: operations['getEsimBundle']['parameters']['path'];
+    signal?: AbortSignal;
+  }): Promise<operations['getEsimBundle']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Revoke the oldest unused assignment of a bundle
+   *
+   * `DELETE /v2.1/esims/{iccid}/bundles/{name}`
+   *
+   * Revokes the oldest assignment of the named bundle on the eSIM that has not started (Processing or Queued), as the live service does, and refunds its unit to inventory. type=validate reports what would happen and changes nothing. When every assignment of the bundle has started or ended, this is a 400 (code no_unused_assignment): revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}. A bundle never assigned to the eSIM, or an eSIM that is unknown or another organisation’s, is a 404.
+   */
+  revokeBundleByName(input: {
+    path: operations['revokeBundleByName']['parameters']['path'];
+    query?: NonNullable<operations['revokeBundleByName']['parameters']['query']>;
+    signal?: AbortSignal;
+  }): Promise<operations['revokeBundleByName']['responses'][200]['content']['application/json']>;
 }
 
 /**
@@ -645,10 +659,6 @@ export function createClient(options: ClientOptions): EsimClient {
         input,
       ),
     listEsimBundles: (input) => call({ method: 'GET', path: '/v2.1/esims/{iccid}/bundles' }, input),
-    getEsimBundle: (input) =>
-      call({ method: 'GET', path: '/v2.1/esims/{iccid}/bundles/{name}' }, input),
-    revokeBundleByName: (input) =>
-      call({ method: 'DELETE', path: '/v2.1/esims/{iccid}/bundles/{name}' }, input),
     revokeAssignment: (input) =>
       call(
         { method: 'DELETE', path: '/v2.1/esims/{iccid}/bundles/{name}/assignments/{assignmentId}' },
@@ -707,5 +717,14 @@ export function createClient(options: ClientOptions): EsimClient {
         input,
       ),
     simListRequests: (input) => call({ method: 'GET', path: '/_sim/requests' }, input),
+    simReceiveCallback: (input) =>
+      call(
+        { method: 'POST', path: '/_sim/callback-receiver', bodyType: 'application/json' },
+        input,
+      ),
+    getEsimBundle: (input) =>
+      call({ method: 'GET', path: '/v2.1/esims/{iccid}/bundles/{name}' }, input),
+    revokeBundleByName: (input) =>
+      call({ method: 'DELETE', path: '/v2.1/esims/{iccid}/bundles/{name}' }, input),
   };
 }

@@ -1,6 +1,26 @@
 // Generated from /v2.1/openapi.json by scripts/api-files (npm run api:generate). Do not edit.
 
 export interface paths {
+  '/_sim/callback-receiver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A callback receiver that acknowledges every callback
+     * @description Answers 200 to any usage callback (V2 or V3) and keeps nothing; the organisation's callback log (GET /v2.1/callbacks, the portal) shows each delivery. The demo organisation starts with its callback URL here, at the address of the first start, so its callbacks are delivered and can be resent before you have a receiver: set yours on the portal's API & callbacks page or with `esim org update <id> --callback-url …`. Needs no SIM_ADMIN_TOKEN.
+     */
+    post: operations['simReceiveCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/_sim/clock': {
     parameters: {
       query?: never;
@@ -933,6 +953,76 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  simReceiveCallback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A usage callback. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "iccid": "8966975007124231762",
+         *       "alertType": "Utilisation",
+         *       "bundle": {
+         *         "id": "00000000-0001-723e-8a50-16840c58e1d2",
+         *         "reference": "7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71",
+         *         "name": "esim_1GB_7D_FR_V2",
+         *         "description": "eSIM, 1GB, 7 Days, France, V2",
+         *         "initialQuantity": 1000000000,
+         *         "remainingQuantity": 500000000,
+         *         "startTime": "2026-12-06T09:30:00.000Z",
+         *         "endTime": "2026-12-13T09:30:00.000Z",
+         *         "unlimited": false
+         *       },
+         *       "threshold": 50
+         *     }
+         */
+        'application/json': {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Acknowledged. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "acknowledged": true
+           *     }
+           */
+          'application/json': {
+            acknowledged: boolean;
+          };
+        };
+      };
+      /** @description Bad request: the message names the offending field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected error; no internals are exposed. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   simGetClock: {
     parameters: {
       query?: never;
@@ -1108,7 +1198,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of any eSIM (the control plane is not scoped to an organisation). */
+        /**
+         * @description ICCID of any eSIM (the control plane is not scoped to an organisation).
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -1211,7 +1304,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of any eSIM (the control plane is not scoped to an organisation). */
+        /**
+         * @description ICCID of any eSIM (the control plane is not scoped to an organisation).
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -1305,7 +1401,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of any eSIM (the control plane is not scoped to an organisation). */
+        /**
+         * @description ICCID of any eSIM (the control plane is not scoped to an organisation).
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -1395,7 +1494,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of any eSIM (the control plane is not scoped to an organisation). */
+        /**
+         * @description ICCID of any eSIM (the control plane is not scoped to an organisation).
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -2738,7 +2840,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Event id. */
+        /**
+         * @description Event id.
+         * @example 005412e2-9223-4d60-8298-fe90a31e5d1d
+         */
         id: string;
       };
       cookie?: never;
@@ -2892,7 +2997,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description Event id. */
+        /**
+         * @description Event id.
+         * @example 005412e2-9223-4d60-8298-fe90a31e5d1d
+         */
         id: string;
       };
       cookie?: never;
@@ -3163,7 +3271,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Bundle name as in the catalogue, case-sensitive, e.g. esim_1GB_7D_GB_V2. */
+        /**
+         * @description Bundle name as in the catalogue, case-sensitive, e.g. esim_1GB_7D_GB_V2.
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -3423,7 +3534,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "iccid": "8944000000000000019",
+         *       "iccid": "8966975007124231762",
          *       "customerRef": "fleet-7"
          *     }
          */
@@ -3531,7 +3642,10 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3643,7 +3757,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3787,9 +3904,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -3930,9 +4053,15 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -4025,11 +4154,20 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks. */
+        /**
+         * @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks.
+         * @example 00000000-0003-76c1-a036-e27c14aa0f17
+         */
         assignmentId: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -4122,11 +4260,20 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks. */
+        /**
+         * @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks.
+         * @example 00000000-0002-773c-be45-c3fcd7fcd027
+         */
         assignmentId: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -4216,7 +4363,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -4313,7 +4463,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -4401,7 +4554,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -4480,7 +4636,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -4609,6 +4768,7 @@ export interface operations {
       content: {
         /**
          * @example {
+         *       "iccid": "8966975007124231762",
          *       "name": "esim_1GB_7D_FR_V2"
          *     }
          */
@@ -4756,7 +4916,10 @@ export interface operations {
       query: {
         /** @description csv (text/csv), zip (application/zip) or json (application/json). Default: from Accept, else csv. */
         format?: 'csv' | 'zip' | 'json';
-        /** @description An orderReference or applyReference. */
+        /**
+         * @description An orderReference or applyReference.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       header?: never;
@@ -4881,7 +5044,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description An orderReference (order placed with assign=true) or an applyReference. */
+        /**
+         * @description An orderReference (order placed with assign=true) or an applyReference.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       cookie?: never;
@@ -4954,7 +5120,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description An orderReference (order placed with assign=true) or an applyReference. */
+        /**
+         * @description An orderReference (order placed with assign=true) or an applyReference.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       cookie?: never;
@@ -5289,7 +5458,10 @@ export interface operations {
   listNetworks: {
     parameters: {
       query?: {
-        /** @description Comma-separated country names (English, case-insensitive) or ISO codes. */
+        /**
+         * @description Comma-separated country names (English, case-insensitive) or ISO codes.
+         * @example FR
+         */
         countries?: string;
         /** @description Comma-separated ISO 3166-1 alpha-2 codes. */
         isos?: string;
@@ -5745,7 +5917,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The orderReference returned when the order was placed. */
+        /**
+         * @description The orderReference returned when the order was placed.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         orderReference: string;
       };
       cookie?: never;
@@ -6010,7 +6185,10 @@ export interface operations {
   topUpBalance: {
     parameters: {
       query: {
-        /** @description Amount to charge, a string carrying a whole number of minor units of the organisation currency (cents for USD), 500 to 1000000 (TOPUP_MIN, TOPUP_MAX). */
+        /**
+         * @description Amount to charge, a string carrying a whole number of minor units of the organisation currency (cents for USD), 500 to 1000000 (TOPUP_MIN, TOPUP_MAX).
+         * @example 5000
+         */
         amount: string;
       };
       header?: {

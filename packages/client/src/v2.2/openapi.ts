@@ -831,7 +831,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Event id. */
+        /**
+         * @description Event id.
+         * @example 005412e2-9223-4d60-8298-fe90a31e5d1d
+         */
         id: string;
       };
       cookie?: never;
@@ -1015,7 +1018,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description Event id. */
+        /**
+         * @description Event id.
+         * @example 005412e2-9223-4d60-8298-fe90a31e5d1d
+         */
         id: string;
       };
       cookie?: never;
@@ -1360,7 +1366,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Bundle name as in the catalogue, case-sensitive, e.g. esim_1GB_7D_GB_V2. */
+        /**
+         * @description Bundle name as in the catalogue, case-sensitive, e.g. esim_1GB_7D_GB_V2.
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -1688,7 +1697,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "iccid": "8944500102198304826",
+         *       "iccid": "8966975007124231762",
          *       "customerRef": "fleet-7"
          *     }
          */
@@ -1838,7 +1847,10 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -1980,7 +1992,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -2157,7 +2172,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -2166,7 +2184,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "name": "esim_1GB_7D_GB_V2",
+         *       "name": "esim_1GB_7D_FR_V2",
          *       "repeat": 1
          *     }
          */
@@ -2380,9 +2398,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -2553,9 +2577,15 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -2678,11 +2708,20 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks. */
+        /**
+         * @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks.
+         * @example 00000000-0003-76c1-a036-e27c14aa0f17
+         */
         assignmentId: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -2805,11 +2844,20 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks. */
+        /**
+         * @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks.
+         * @example 00000000-0002-773c-be45-c3fcd7fcd027
+         */
         assignmentId: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -2929,9 +2977,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Bundle name (case-sensitive). */
+        /**
+         * @description Bundle name (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         bundle: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3032,7 +3086,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3159,7 +3216,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3277,7 +3337,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3386,7 +3449,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3563,8 +3629,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "iccid": "8944500102198304826",
-         *       "name": "esim_1GB_7D_GB_V2",
+         *       "iccid": "8966975007124231762",
+         *       "name": "esim_1GB_7D_FR_V2",
          *       "repeat": 1
          *     }
          */
@@ -3790,7 +3856,10 @@ export interface operations {
         additionalFields?: string;
         /** @description csv, zip or json; wins over Accept. */
         format?: 'csv' | 'zip' | 'json';
-        /** @description One or more order or apply references, separated by commas (at most 50). */
+        /**
+         * @description One or more order or apply references, separated by commas (at most 50).
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       header?: never;
@@ -4001,7 +4070,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description An orderReference (order placed with assign=true) or an applyReference. */
+        /**
+         * @description An orderReference (order placed with assign=true) or an applyReference.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       cookie?: never;
@@ -4134,7 +4206,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description An orderReference (order placed with assign=true) or an applyReference. */
+        /**
+         * @description An orderReference (order placed with assign=true) or an applyReference.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       cookie?: never;
@@ -4416,7 +4491,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "usageId": 12,
+         *       "usageId": 1,
          *       "quantity": 1
          *     }
          */
@@ -4601,7 +4676,10 @@ export interface operations {
   listNetworks: {
     parameters: {
       query?: {
-        /** @description Comma-separated country names (English, case-insensitive) or ISO codes. */
+        /**
+         * @description Comma-separated country names (English, case-insensitive) or ISO codes.
+         * @example FR
+         */
         countries?: string;
         /** @description Comma-separated ISO 3166-1 alpha-2 codes. */
         isos?: string;
@@ -5187,7 +5265,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The orderReference returned when the order was placed. */
+        /**
+         * @description The orderReference returned when the order was placed.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         orderReference: string;
       };
       cookie?: never;
@@ -5524,7 +5605,10 @@ export interface operations {
   topUpBalance: {
     parameters: {
       query: {
-        /** @description Amount to charge, a string carrying a whole number of minor units of the organisation currency (cents for USD), 500 to 1000000 (TOPUP_MIN, TOPUP_MAX). */
+        /**
+         * @description Amount to charge, a string carrying a whole number of minor units of the organisation currency (cents for USD), 500 to 1000000 (TOPUP_MIN, TOPUP_MAX).
+         * @example 5000
+         */
         amount: string;
       };
       header?: {

@@ -942,7 +942,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Event id. */
+        /**
+         * @description Event id.
+         * @example 005412e2-9223-4d60-8298-fe90a31e5d1d
+         */
         id: string;
       };
       cookie?: never;
@@ -1126,7 +1129,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description Event id. */
+        /**
+         * @description Event id.
+         * @example 005412e2-9223-4d60-8298-fe90a31e5d1d
+         */
         id: string;
       };
       cookie?: never;
@@ -1471,7 +1477,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Bundle name as in the catalogue, case-sensitive, e.g. esim_1GB_7D_GB_V2. */
+        /**
+         * @description Bundle name as in the catalogue, case-sensitive, e.g. esim_1GB_7D_GB_V2.
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -1799,7 +1808,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "iccid": "8944500102198304826",
+         *       "iccid": "8966975007124231762",
          *       "customerRef": "fleet-7"
          *     }
          */
@@ -1949,7 +1958,10 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -2096,7 +2108,10 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -2273,7 +2288,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -2282,7 +2300,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "name": "esim_1GB_7D_GB_V2",
+         *       "name": "esim_1GB_7D_FR_V2",
          *       "repeat": 1
          *     }
          */
@@ -2496,9 +2514,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -2669,9 +2693,15 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -2794,11 +2824,20 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks. */
+        /**
+         * @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks.
+         * @example 00000000-0003-76c1-a036-e27c14aa0f17
+         */
         assignmentId: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -2921,11 +2960,20 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks. */
+        /**
+         * @description Id of the assignment, as in GET /esims/{iccid}/bundles and usage callbacks.
+         * @example 00000000-0002-773c-be45-c3fcd7fcd027
+         */
         assignmentId: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
-        /** @description Bundle name as in the catalogue (case-sensitive). */
+        /**
+         * @description Bundle name as in the catalogue (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         name: string;
       };
       cookie?: never;
@@ -3045,9 +3093,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Bundle name (case-sensitive). */
+        /**
+         * @description Bundle name (case-sensitive).
+         * @example esim_1GB_7D_FR_V2
+         */
         bundle: string;
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3148,7 +3202,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3275,7 +3332,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3393,7 +3453,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3502,7 +3565,10 @@ export interface operations {
         'idempotency-key'?: string;
       };
       path: {
-        /** @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404. */
+        /**
+         * @description ICCID of the eSIM: 19 digits starting 89 with a valid Luhn check digit. A malformed ICCID is a 400; an ICCID that is unknown or belongs to another organisation is a 404.
+         * @example 8966975007124231762
+         */
         iccid: string;
       };
       cookie?: never;
@@ -3679,8 +3745,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "iccid": "8944500102198304826",
-         *       "name": "esim_1GB_7D_GB_V2",
+         *       "iccid": "8966975007124231762",
+         *       "name": "esim_1GB_7D_FR_V2",
          *       "repeat": 1
          *     }
          */
@@ -3906,7 +3972,10 @@ export interface operations {
         additionalFields?: string;
         /** @description csv, zip or json; wins over Accept. */
         format?: 'csv' | 'zip' | 'json';
-        /** @description One or more order or apply references, separated by commas (at most 50). */
+        /**
+         * @description One or more order or apply references, separated by commas (at most 50).
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       header?: never;
@@ -4117,7 +4186,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description An orderReference (order placed with assign=true) or an applyReference. */
+        /**
+         * @description An orderReference (order placed with assign=true) or an applyReference.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       cookie?: never;
@@ -4250,7 +4322,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description An orderReference (order placed with assign=true) or an applyReference. */
+        /**
+         * @description An orderReference (order placed with assign=true) or an applyReference.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         reference: string;
       };
       cookie?: never;
@@ -4532,7 +4607,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "usageId": 12,
+         *       "usageId": 1,
          *       "quantity": 1
          *     }
          */
@@ -4717,7 +4792,10 @@ export interface operations {
   listNetworks: {
     parameters: {
       query?: {
-        /** @description Comma-separated country names (English, case-insensitive) or ISO codes. */
+        /**
+         * @description Comma-separated country names (English, case-insensitive) or ISO codes.
+         * @example FR
+         */
         countries?: string;
         /** @description Comma-separated ISO 3166-1 alpha-2 codes. */
         isos?: string;
@@ -5303,7 +5381,10 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The orderReference returned when the order was placed. */
+        /**
+         * @description The orderReference returned when the order was placed.
+         * @example 7c9e2f14-3b6a-4d85-a1f0-5e8d9c2b4a71
+         */
         orderReference: string;
       };
       cookie?: never;
@@ -5640,7 +5721,10 @@ export interface operations {
   topUpBalance: {
     parameters: {
       query: {
-        /** @description Amount to charge, a string carrying a whole number of minor units of the organisation currency (cents for USD), 500 to 1000000 (TOPUP_MIN, TOPUP_MAX). */
+        /**
+         * @description Amount to charge, a string carrying a whole number of minor units of the organisation currency (cents for USD), 500 to 1000000 (TOPUP_MIN, TOPUP_MAX).
+         * @example 5000
+         */
         amount: string;
       };
       header?: {

@@ -288,31 +288,6 @@ export interface EsimClient {
   }): Promise<operations['applyBundleToEsim']['responses'][200]['content']['application/json']>;
 
   /**
-   * Get one bundle of an eSIM with its assignments
-   *
-   * `GET /v2.4/esims/{iccid}/bundles/{name}`
-   *
-   * A bundle never assigned to this eSIM is a 404.
-   */
-  getEsimBundle(input: {
-    path: operations['getEsimBundle']['parameters']['path'];
-    signal?: AbortSignal;
-  }): Promise<operations['getEsimBundle']['responses'][200]['content']['application/json']>;
-
-  /**
-   * Revoke the oldest unused assignment of a bundle
-   *
-   * `DELETE /v2.4/esims/{iccid}/bundles/{name}`
-   *
-   * Revokes the oldest assignment of the named bundle on the eSIM that has not started (Processing or Queued), as the live service does, and refunds its unit to inventory. type=validate reports what would happen and changes nothing. When every assignment of the bundle has started or ended, this is a 400 (code no_unused_assignment): revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}. A bundle never assigned to the eSIM, or an eSIM that is unknown or another organisation’s, is a 404.
-   */
-  revokeBundleByName(input: {
-    path: operations['revokeBundleByName']['parameters']['path'];
-    query?: NonNullable<operations['revokeBundleByName']['parameters']['query']>;
-    signal?: AbortSignal;
-  }): Promise<operations['revokeBundleByName']['responses'][200]['content']['application/json']>;
-
-  /**
    * Revoke one assignment of a bundle
    *
    * `DELETE /v2.4/esims/{iccid}/bundles/{name}/assignments/{assignmentId}`
@@ -423,6 +398,31 @@ export interface EsimClient {
   getApiDetails(input?: {
     signal?: AbortSignal;
   }): Promise<operations['getApiDetails']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Get one bundle of an eSIM with its assignments
+   *
+   * `GET /v2.4/esims/{iccid}/bundles/{name}`
+   *
+   * A bundle never assigned to this eSIM is a 404.
+   */
+  getEsimBundle(input: {
+    path: operations['getEsimBundle']['parameters']['path'];
+    signal?: AbortSignal;
+  }): Promise<operations['getEsimBundle']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Revoke the oldest unused assignment of a bundle
+   *
+   * `DELETE /v2.4/esims/{iccid}/bundles/{name}`
+   *
+   * Revokes the oldest assignment of the named bundle on the eSIM that has not started (Processing or Queued), as the live service does, and refunds its unit to inventory. type=validate reports what would happen and changes nothing. When every assignment of the bundle has started or ended, this is a 400 (code no_unused_assignment): revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}. A bundle never assigned to the eSIM, or an eSIM that is unknown or another organisation’s, is a 404.
+   */
+  revokeBundleByName(input: {
+    path: operations['revokeBundleByName']['parameters']['path'];
+    query?: NonNullable<operations['revokeBundleByName']['parameters']['query']>;
+    signal?: AbortSignal;
+  }): Promise<operations['revokeBundleByName']['responses'][200]['content']['application/json']>;
 }
 
 /**
@@ -470,10 +470,6 @@ export function createClient(options: ClientOptions): EsimClient {
         { method: 'POST', path: '/v2.4/esims/{iccid}/bundles', bodyType: 'application/json' },
         input,
       ),
-    getEsimBundle: (input) =>
-      call({ method: 'GET', path: '/v2.4/esims/{iccid}/bundles/{name}' }, input),
-    revokeBundleByName: (input) =>
-      call({ method: 'DELETE', path: '/v2.4/esims/{iccid}/bundles/{name}' }, input),
     revokeAssignment: (input) =>
       call(
         { method: 'DELETE', path: '/v2.4/esims/{iccid}/bundles/{name}/assignments/{assignmentId}' },
@@ -495,5 +491,9 @@ export function createClient(options: ClientOptions): EsimClient {
     checkEsimCompatibility: (input) =>
       call({ method: 'GET', path: '/v2.4/esims/{iccid}/compatible/{bundle}' }, input),
     getApiDetails: (input) => call({ method: 'GET', path: '/v2.4/' }, input),
+    getEsimBundle: (input) =>
+      call({ method: 'GET', path: '/v2.4/esims/{iccid}/bundles/{name}' }, input),
+    revokeBundleByName: (input) =>
+      call({ method: 'DELETE', path: '/v2.4/esims/{iccid}/bundles/{name}' }, input),
   };
 }

@@ -208,31 +208,6 @@ export interface EsimClient {
   }): Promise<operations['applyBundle']['responses'][200]['content']['application/json']>;
 
   /**
-   * Get an eSIM
-   *
-   * `GET /v2.5/esims/{iccid}`
-   *
-   * Profile details of one eSIM of the organisation. With additionalFields=appleInstallUrl the response also carries appleInstallUrl, a link that installs the profile on an iPhone (iOS 17.4+).
-   */
-  getEsim(input: {
-    path: operations['getEsim']['parameters']['path'];
-    query?: NonNullable<operations['getEsim']['parameters']['query']>;
-    signal?: AbortSignal;
-  }): Promise<operations['getEsim']['responses'][200]['content']['application/json']>;
-
-  /**
-   * Delete an eSIM
-   *
-   * `DELETE /v2.5/esims/{iccid}`
-   *
-   * Revokes every bundle on the eSIM without refund (Processing, Queued and Active alike) and removes the eSIM from the account, for good: its state becomes deactivated and its profileStatus Deactivated, it leaves GET /esims of every version, its install data by reference answers 410, and applying a bundle, refreshing or sending an SMS is a 400 (code esim_deactivated). GET /esims/{iccid} still answers, showing it deactivated. Deleting it again is a 400.
-   */
-  deleteEsim(input: {
-    path: operations['deleteEsim']['parameters']['path'];
-    signal?: AbortSignal;
-  }): Promise<operations['deleteEsim']['responses'][200]['content']['application/json']>;
-
-  /**
    * Get the history of an eSIM
    *
    * `GET /v2.5/esims/{iccid}/history`
@@ -298,31 +273,6 @@ export interface EsimClient {
     >['content']['application/json'];
     signal?: AbortSignal;
   }): Promise<operations['applyBundleToEsim']['responses'][200]['content']['application/json']>;
-
-  /**
-   * Get one bundle of an eSIM with its assignments
-   *
-   * `GET /v2.5/esims/{iccid}/bundles/{name}`
-   *
-   * A bundle never assigned to this eSIM is a 404.
-   */
-  getEsimBundle(input: {
-    path: operations['getEsimBundle']['parameters']['path'];
-    signal?: AbortSignal;
-  }): Promise<operations['getEsimBundle']['responses'][200]['content']['application/json']>;
-
-  /**
-   * Revoke the oldest unused assignment of a bundle
-   *
-   * `DELETE /v2.5/esims/{iccid}/bundles/{name}`
-   *
-   * Revokes the oldest assignment of the named bundle on the eSIM that has not started (Processing or Queued), as the live service does, and refunds its unit to inventory. type=validate reports what would happen and changes nothing. When every assignment of the bundle has started or ended, this is a 400 (code no_unused_assignment): revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}. A bundle never assigned to the eSIM, or an eSIM that is unknown or another organisation’s, is a 404.
-   */
-  revokeBundleByName(input: {
-    path: operations['revokeBundleByName']['parameters']['path'];
-    query?: NonNullable<operations['revokeBundleByName']['parameters']['query']>;
-    signal?: AbortSignal;
-  }): Promise<operations['revokeBundleByName']['responses'][200]['content']['application/json']>;
 
   /**
    * Revoke one assignment of a bundle
@@ -472,6 +422,56 @@ export interface EsimClient {
   listConsumptionPrices(input?: {
     signal?: AbortSignal;
   }): Promise<operations['listConsumptionPrices']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Get one bundle of an eSIM with its assignments
+   *
+   * `GET /v2.5/esims/{iccid}/bundles/{name}`
+   *
+   * A bundle never assigned to this eSIM is a 404.
+   */
+  getEsimBundle(input: {
+    path: operations['getEsimBundle']['parameters']['path'];
+    signal?: AbortSignal;
+  }): Promise<operations['getEsimBundle']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Revoke the oldest unused assignment of a bundle
+   *
+   * `DELETE /v2.5/esims/{iccid}/bundles/{name}`
+   *
+   * Revokes the oldest assignment of the named bundle on the eSIM that has not started (Processing or Queued), as the live service does, and refunds its unit to inventory. type=validate reports what would happen and changes nothing. When every assignment of the bundle has started or ended, this is a 400 (code no_unused_assignment): revoke a started one by id with DELETE /esims/{iccid}/bundles/{name}/assignments/{assignmentId}. A bundle never assigned to the eSIM, or an eSIM that is unknown or another organisation’s, is a 404.
+   */
+  revokeBundleByName(input: {
+    path: operations['revokeBundleByName']['parameters']['path'];
+    query?: NonNullable<operations['revokeBundleByName']['parameters']['query']>;
+    signal?: AbortSignal;
+  }): Promise<operations['revokeBundleByName']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Get an eSIM
+   *
+   * `GET /v2.5/esims/{iccid}`
+   *
+   * Profile details of one eSIM of the organisation. With additionalFields=appleInstallUrl the response also carries appleInstallUrl, a link that installs the profile on an iPhone (iOS 17.4+).
+   */
+  getEsim(input: {
+    path: operations['getEsim']['parameters']['path'];
+    query?: NonNullable<operations['getEsim']['parameters']['query']>;
+    signal?: AbortSignal;
+  }): Promise<operations['getEsim']['responses'][200]['content']['application/json']>;
+
+  /**
+   * Delete an eSIM
+   *
+   * `DELETE /v2.5/esims/{iccid}`
+   *
+   * Revokes every bundle on the eSIM without refund (Processing, Queued and Active alike) and removes the eSIM from the account, for good: its state becomes deactivated and its profileStatus Deactivated, it leaves GET /esims of every version, its install data by reference answers 410, and applying a bundle, refreshing or sending an SMS is a 400 (code esim_deactivated). GET /esims/{iccid} still answers, showing it deactivated. Deleting it again is a 400.
+   */
+  deleteEsim(input: {
+    path: operations['deleteEsim']['parameters']['path'];
+    signal?: AbortSignal;
+  }): Promise<operations['deleteEsim']['responses'][200]['content']['application/json']>;
 }
 
 /**
@@ -504,8 +504,6 @@ export function createClient(options: ClientOptions): EsimClient {
     getInstallCsv: (input) => call({ method: 'GET', path: '/v2.5/esims/csv/{reference}' }, input),
     applyBundle: (input) =>
       call({ method: 'POST', path: '/v2.5/esims/apply', bodyType: 'application/json' }, input),
-    getEsim: (input) => call({ method: 'GET', path: '/v2.5/esims/{iccid}' }, input),
-    deleteEsim: (input) => call({ method: 'DELETE', path: '/v2.5/esims/{iccid}' }, input),
     getEsimHistory: (input) => call({ method: 'GET', path: '/v2.5/esims/{iccid}/history' }, input),
     getEsimLocation: (input) =>
       call({ method: 'GET', path: '/v2.5/esims/{iccid}/location' }, input),
@@ -520,10 +518,6 @@ export function createClient(options: ClientOptions): EsimClient {
         { method: 'POST', path: '/v2.5/esims/{iccid}/bundles', bodyType: 'application/json' },
         input,
       ),
-    getEsimBundle: (input) =>
-      call({ method: 'GET', path: '/v2.5/esims/{iccid}/bundles/{name}' }, input),
-    revokeBundleByName: (input) =>
-      call({ method: 'DELETE', path: '/v2.5/esims/{iccid}/bundles/{name}' }, input),
     revokeAssignment: (input) =>
       call(
         { method: 'DELETE', path: '/v2.5/esims/{iccid}/bundles/{name}/assignments/{assignmentId}' },
@@ -554,5 +548,11 @@ export function createClient(options: ClientOptions): EsimClient {
       call({ method: 'GET', path: '/v2.5/esims/{iccid}/suspend' }, input),
     listConsumptionPrices: (input) =>
       call({ method: 'GET', path: '/v2.5/catalogue/prices' }, input),
+    getEsimBundle: (input) =>
+      call({ method: 'GET', path: '/v2.5/esims/{iccid}/bundles/{name}' }, input),
+    revokeBundleByName: (input) =>
+      call({ method: 'DELETE', path: '/v2.5/esims/{iccid}/bundles/{name}' }, input),
+    getEsim: (input) => call({ method: 'GET', path: '/v2.5/esims/{iccid}' }, input),
+    deleteEsim: (input) => call({ method: 'DELETE', path: '/v2.5/esims/{iccid}' }, input),
   };
 }

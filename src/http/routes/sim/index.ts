@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
+import { isCallbackReceiver, registerSimCallbackReceiver } from './callback-receiver.js';
 import { registerSimClock } from './clock.js';
 import { registerSimEsims } from './esims.js';
 import { registerSimFaults } from './faults.js';
@@ -12,7 +13,7 @@ import { registerSimSms } from './sms.js';
 
 /** Registers the simulator control plane under /_sim (simulator mode only). */
 export function simRoutes(app: Api, deps: AppDeps): void {
-  app.addHook('onRequest', simAuthHook(deps));
+  app.addHook('onRequest', simAuthHook(deps, isCallbackReceiver));
   registerSimEsims(app, deps);
   registerSimClock(app, deps);
   registerSimSms(app, deps);
@@ -21,4 +22,5 @@ export function simRoutes(app: Api, deps: AppDeps): void {
   registerSimReset(app, deps);
   registerSimSnapshot(app, deps);
   registerSimRequests(app, deps);
+  registerSimCallbackReceiver(app, deps);
 }

@@ -39,14 +39,17 @@ function sameToken(presented: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** With SIM_ADMIN_TOKEN set, every /_sim request needs `Authorization: Bearer <token>`. */
-export function simAuthHook(deps: AppDeps) {
+/**
+ * With SIM_ADMIN_TOKEN set, every /_sim request needs `Authorization: Bearer <token>`, but those
+ * of the routes in `open` (the callback receiver: deliveries send no token).
+ */
+export function simAuthHook(deps: AppDeps, open: (routeUrl: string | undefined) => boolean) {
   return async (
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<FastifyReply | undefined> => {
     const expected = deps.config.simAdminToken;
-    if (expected === undefined) return undefined;
+    if (expected === undefined || open(request.routeOptions.url)) return undefined;
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
     if (match === null || match[1] === undefined) {
