@@ -133,6 +133,11 @@ export interface Config {
   readonly redisBreakerOpenMs: number;
   /** Which proxies' X-Forwarded-For to believe for the client address (Fastify trustProxy). */
   readonly trustProxy: boolean | number | string;
+  /**
+   * Per-address limits count an IPv6 client by this prefix of its address (a /64 is what one
+   * customer usually holds); IPv4 addresses count one by one.
+   */
+  readonly rateLimitIpv6Prefix: number;
   // Metrics
   /** A separate port for /metrics; undefined: served on the main port (see metricsToken). */
   readonly metricsPort: number | undefined;
@@ -440,6 +445,34 @@ function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
   };
 }
 
+// The simulator's tools load published keys, passwords and balances (a fixture), replace the
+// whole state (snapshots, /_sim) or reproduce identifiers (SIM_SEED): none of them may act on a
+// production database, so a production start that names one is refused before anything opens.
+const SIMULATOR_ONLY = {
+  SEED_FILE:
+    'a fixture file creates organisations with the fixed, published keys and passwords it lists',
+  SIM_SEED: 'seeded identifiers make API keys and references that anyone can reproduce',
+  SIM_ADMIN_TOKEN:
+    'the /_sim control plane (snapshots, faults, the clock) does not exist in production',
+} as const;
+
+function refuseSimulatorTools(env: Env): void {
+  for (const [key, why] of Object.entries(SIMULATOR_ONLY)) {
+    if ((env[key] ?? '') !== '') {
+      throw new ConfigError(
+        key,
+        `is a simulator tool, refused in production mode: ${why}; unset it`,
+      );
+    }
+  }
+  if (bool(env, 'DEMO_ON_FIRST_START', false)) {
+    throw new ConfigError(
+      'DEMO_ON_FIRST_START',
+      'is a simulator tool, refused in production mode: the demo organisation is for trying the simulator; unset it',
+    );
+  }
+}
+
 export function loadConfig(env: Env): Config {
   const modeRaw = str(env, 'MODE', 'simulator');
   if (modeRaw !== 'simulator' && modeRaw !== 'production') {
@@ -455,6 +488,7 @@ export function loadConfig(env: Env): Config {
       'sqlite::memory: loses every order and balance on restart; not allowed in production mode',
     );
   }
+  if (mode === 'production') refuseSimulatorTools(env);
   const topUpMin = int(env, 'TOPUP_MIN', 500, 1, Number.MAX_SAFE_INTEGER);
   const topUpMax = int(env, 'TOPUP_MAX', 1_000_000, 1, Number.MAX_SAFE_INTEGER);
   if (topUpMin > topUpMax) throw new ConfigError('TOPUP_MIN', 'must not exceed TOPUP_MAX');
@@ -533,6 +567,7 @@ export function loadConfig(env: Env): Config {
     redisBreakerFailures: int(env, 'REDIS_BREAKER_FAILURES', 3, 1, 1000),
     redisBreakerOpenMs: int(env, 'REDIS_BREAKER_OPEN_MS', 5000, 100, 600_000),
     trustProxy: parseTrustProxy(env['TRUST_PROXY']),
+    rateLimitIpv6Prefix: int(env, 'RATE_LIMIT_IPV6_PREFIX', 64, 32, 128),
     metricsPort:
       env['METRICS_PORT'] === undefined || env['METRICS_PORT'] === ''
         ? undefined

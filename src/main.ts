@@ -167,6 +167,10 @@ export async function startServer(
   config: Config,
   print: (line: string) => void = (line) => process.stdout.write(line + '\n'),
 ): Promise<RunningServer> {
+  // loadConfig refuses SEED_FILE in production; a config built in code is held to the same.
+  if (config.mode === 'production' && config.seedFile !== undefined) {
+    throw new ConfigError('SEED_FILE', 'is a simulator tool, refused in production mode; unset it');
+  }
   // A fixture file is checked before anything starts: a mistake stops the process at once.
   const fixture = config.seedFile === undefined ? undefined : readSeedFile(config.seedFile);
   // Before anything touches the database: a second server on one SQLite file is refused here.

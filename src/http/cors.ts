@@ -26,13 +26,36 @@ const EXPOSED_HEADERS = [
 const EXPOSED = EXPOSED_HEADERS.join(', ');
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
+/**
+ * The simulator's control plane (/_sim, no token by default, snapshots with every key) and the
+ * portal (cookie sessions) are same-origin only: whatever CORS_ORIGINS says, they never answer a
+ * browser on another origin with a CORS grant, preflights included. Judged on the path decoded
+ * and with repeated slashes folded, as the router reads it.
+ */
+const PRIVATE_PATH = /^\/+(_sim|portal)(\/|$)/i;
+
+export function isSameOriginOnly(url: string): boolean {
+  // Most requests are /v2.x/…: told apart by their second character, with no regular expression.
+  const second = url.charCodeAt(1);
+  if (second !== 95 && second !== 112 && second !== 80 && second !== 47 && second !== 37) {
+    return false; // not _, p, P, / or %
+  }
+  const path = url.split('?', 1)[0] ?? '';
+  if (!path.includes('%')) return PRIVATE_PATH.test(path);
+  try {
+    return PRIVATE_PATH.test(decodeURIComponent(path));
+  } catch {
+    return true; // not a path the router would route anywhere: no grant
+  }
+}
+
 /** The CORS headers of every request but OPTIONS (installed where the plugin's hook was). */
 export function installCors(app: FastifyInstance, origins: readonly string[]): void {
   if (origins.length === 0) return;
   // The callback form: it never waits.
   if (origins.includes('*')) {
     app.addHook('onRequest', (request, reply, done) => {
-      if (request.method !== 'OPTIONS') {
+      if (request.method !== 'OPTIONS' && !isSameOriginOnly(request.url)) {
         reply.header('access-control-allow-origin', '*');
         reply.header('access-control-expose-headers', EXPOSED);
       }
@@ -43,7 +66,7 @@ export function installCors(app: FastifyInstance, origins: readonly string[]): v
   // A list: the answer depends on Origin (Vary), which is echoed when it is listed.
   const listed = new Set(origins);
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'OPTIONS') {
+    if (request.method !== 'OPTIONS' && !isSameOriginOnly(request.url)) {
       reply.header('vary', 'Origin');
       const origin = request.headers.origin;
       if (origin !== undefined && listed.has(origin)) {
@@ -61,6 +84,14 @@ export async function installPreflight(
   origins: readonly string[],
 ): Promise<void> {
   await app.register(async (scope) => {
+    // First: a preflight to a same-origin-only path is answered with no grant at all.
+    scope.addHook('onRequest', (request, reply, done) => {
+      if (request.method === 'OPTIONS' && isSameOriginOnly(request.url)) {
+        reply.code(204).header('allow', METHODS.join(', ')).send();
+        return;
+      }
+      done();
+    });
     if (origins.length > 0) {
       await scope.register(cors, {
         origin: origins.includes('*') ? '*' : [...origins],

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Decision, RateLimits } from '../rate-limits/limiter.js';
+import { addressGroup } from '../domain/access/address-group.js';
 import { sendError } from './error-handler.js';
 import { switchOn } from './versions/wire.js';
 
@@ -38,11 +39,17 @@ export function requestCost(request: FastifyRequest, costs: Config['rateLimitCos
 }
 
 /** Registered before the API-key hook: refuses addresses that failed authentication too often. */
-export function limitFailedAuthentication(app: FastifyInstance, limits: RateLimits): void {
+export function limitFailedAuthentication(
+  app: FastifyInstance,
+  limits: RateLimits,
+  config: Pick<Config, 'rateLimitIpv6Prefix'>,
+): void {
+  // An IPv6 client is counted by its /64 (RATE_LIMIT_IPV6_PREFIX): address-group.ts.
+  const group = (address: string) => addressGroup(address, config.rateLimitIpv6Prefix);
   app.addHook('onRequest', async (request, reply) => {
     let refusal: Decision | undefined;
     try {
-      refusal = await limits.authRefusal(request.ip);
+      refusal = await limits.authRefusal(group(request.ip));
     } catch (error) {
       // A limiter that cannot answer must not take the API down with it: let the request on.
       request.log.warn({ err: error }, 'could not check the failed-authentication count');
@@ -59,7 +66,7 @@ export function limitFailedAuthentication(app: FastifyInstance, limits: RateLimi
   // The API-key hook answers 403 without setting request.organisation: that is a failure.
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode === 403 && !request.organisation) {
-      await limits.authFailed(request.ip).catch((error: unknown) => {
+      await limits.authFailed(group(request.ip)).catch((error: unknown) => {
         request.log.warn({ err: error }, 'could not count a failed authentication');
       });
     }
@@ -83,7 +90,9 @@ export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: 
     const byAddress = switchOn(request, 'rateLimitByAddress');
     // The organisation's budget is shared by its keys, so a key in its grace period shares it
     // with the new one. Address budgets are named apart from organisation ids.
-    const owner = byAddress ? `address:${request.ip}` : request.organisation.id;
+    const owner = byAddress
+      ? `address:${addressGroup(request.ip, config.rateLimitIpv6Prefix)}`
+      : request.organisation.id;
     let d: Decision;
     try {
       d = await limits.spend(owner, cost);

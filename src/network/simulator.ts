@@ -16,6 +16,8 @@ export interface Simulator {
   readonly network: SimulatedNetwork;
   /** The event source /_sim drives: installs, attachments and data use, as a network reports them. */
   readonly events: SimulatedEvents;
+  /** The same event source writing through another store (a fixture loads in one transaction). */
+  eventsOn(store: { readonly db: Db; readonly dialect: DialectName }): SimulatedEvents;
   /**
    * False once a lookup found no fault rows, so ordinary requests skip the fault check until the
    * control plane adds one. Faults live in rows; this flag only saves a query (simulator mode is a
@@ -44,21 +46,14 @@ export function networkServices(
   events: () => NetworkEventSink,
 ): { network: NetworkAdapter; simulator: Simulator | undefined } {
   const network = createSimulatedNetwork({ config, store, clock });
+  const networkEvents: NetworkEventSink = {
+    record: (trx, event, at) => events().record(trx, event, at),
+  };
+  const eventsOn = (on: { readonly db: Db; readonly dialect: DialectName }): SimulatedEvents =>
+    createSimulatedEvents({ store: on, clock, networkEvents }, network.random);
   const simulator =
     config.mode === 'simulator' && clock instanceof OffsetClock
-      ? {
-          clock,
-          network,
-          events: createSimulatedEvents(
-            {
-              store,
-              clock,
-              networkEvents: { record: (trx, event, at) => events().record(trx, event, at) },
-            },
-            network.random,
-          ),
-          faultsMayExist: true,
-        }
+      ? { clock, network, events: eventsOn(store), eventsOn, faultsMayExist: true }
       : undefined;
   return { network, simulator };
 }

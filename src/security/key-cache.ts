@@ -38,6 +38,12 @@ export interface ApiKeyCache {
   known(key: string): KeyHolder | undefined;
   /** Drops what is held for the organisation; call after a change to it has committed. */
   forget(organisationId: string): void;
+  /**
+   * Drops everything held and reads the version again before the next answer; call after a
+   * change to many organisations at once has committed (a snapshot import, a reset), which may
+   * have removed organisations whose ids the caller no longer knows.
+   */
+  forgetAll(): void;
 }
 
 export interface ApiKeyCacheOptions {
@@ -130,6 +136,10 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
       if (confirmedAt(now) === false) return undefined;
       const hit = entries.get(key);
       return hit !== undefined && now < hit.until ? hit.holder : undefined;
+    },
+    forgetAll() {
+      dropAll();
+      version = undefined;
     },
     forget(organisationId) {
       for (const [hash, entry] of entries) {

@@ -1,6 +1,9 @@
 import {
   chmodSync,
   closeSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -8,6 +11,7 @@ import {
   readlinkSync,
   realpathSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 
 // The SQLite database holds PIN/PUK codes, activation codes, card tokens and password hashes:
@@ -31,6 +35,26 @@ export function ensurePrivateFile(path: string): void {
   }
   closeSync(openSync(path, 'a', 0o600));
   chmodSync(path, 0o600);
+}
+
+/**
+ * Writes a file that holds secrets (a simulator snapshot: API keys, password hashes, PINs): the
+ * text goes to a new 0600 file beside it, which then replaces the file, so the secrets are
+ * never readable by others, not even for a moment, whatever the umask or the old file's mode.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  const partial = join(
+    dirname(path),
+    `.${basename(path)}.${randomBytes(6).toString('hex')}.partial`,
+  );
+  try {
+    writeFileSync(partial, text, { mode: 0o600, flag: 'wx' });
+    chmodSync(partial, 0o600);
+    renameSync(partial, path);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
 }
 
 /** A database file about to be opened: its folder, itself and any sidecars already there. */

@@ -161,6 +161,210 @@ export async function dumpTables(
   return tables;
 }
 
+/** What a snapshot's value of a column may be, by the column's type in this database. */
+export type ColumnKind = 'integer' | 'int32' | 'real' | 'text' | 'blob' | 'boolean';
+
+/**
+ * What a column means beyond its type, where an import holds its values to the API's rules
+ * (domain/simulator/snapshot-check.ts has the rule of each meaning).
+ */
+export type ColumnMeaning =
+  | 'id'
+  | 'name'
+  | 'currency'
+  | 'money'
+  | 'signedMoney'
+  | 'count'
+  | 'bytes'
+  | 'flag'
+  | 'time'
+  | 'day'
+  | 'country'
+  | 'url'
+  | 'email'
+  | 'timeZone'
+  | 'iccid'
+  | 'pin'
+  | 'puk'
+  | 'passwordHash'
+  | 'bundleGroups'
+  | 'ipAllowList'
+  | 'stringList'
+  | 'numberList'
+  | 'jsonObject'
+  | 'json'
+  | 'quantity'
+  | 'duration'
+  | 'httpStatus'
+  | 'probability'
+  | 'latency'
+  | 'simSetting'
+  | 'callbackVersion'
+  | 'billingType'
+  | 'taxLiable'
+  | 'businessType'
+  | 'role'
+  | 'orderStatus'
+  | 'orderSource'
+  | 'ledgerKind'
+  | 'topUpStatus'
+  | 'idempotencyState'
+  | 'profileStatus'
+  | 'esimState'
+  | 'bundleState'
+  | 'eventStatus'
+  | 'deferredKind'
+  | 'deferredStatus';
+
+const MEANINGS: Readonly<Record<string, Readonly<Record<string, ColumnMeaning>>>> = {
+  organisations: {
+    id: 'id',
+    name: 'name',
+    currency: 'currency',
+    groups: 'bundleGroups',
+    ip_allow_list: 'ipAllowList',
+    callback_url: 'url',
+    callback_version: 'callbackVersion',
+    billing_type: 'billingType',
+    tax_liable: 'taxLiable',
+    business_type: 'businessType',
+    country: 'country',
+    balance: 'money',
+    test_credit: 'money',
+  },
+  users: { role: 'role', email_address: 'email', time_zone: 'timeZone' },
+  bundles: {
+    groups: 'stringList',
+    countries: 'stringList',
+    roaming: 'stringList',
+    speed: 'stringList',
+    price: 'money',
+    data_amount: 'bytes',
+    duration: 'duration',
+    unlimited: 'flag',
+    autostart: 'flag',
+  },
+  orders: {
+    status: 'orderStatus',
+    source: 'orderSource',
+    total: 'money',
+    assign: 'flag',
+    currency: 'currency',
+  },
+  order_items: {
+    quantity: 'quantity',
+    price_per_unit: 'money',
+    sub_total: 'money',
+    iccids: 'stringList',
+  },
+  inventory_batches: { total: 'count', remaining: 'count' },
+  ledger_entries: {
+    kind: 'ledgerKind',
+    balance_delta: 'signedMoney',
+    test_credit_delta: 'signedMoney',
+    balance_after: 'money',
+    test_credit_after: 'money',
+  },
+  topups: { amount: 'money', status: 'topUpStatus' },
+  idempotency_keys: { state: 'idempotencyState' },
+  esims: {
+    iccid: 'iccid',
+    profile_status: 'profileStatus',
+    state: 'esimState',
+    pin: 'pin',
+    puk: 'puk',
+  },
+  assignments: {
+    state: 'bundleState',
+    initial_bytes: 'bytes',
+    remaining_bytes: 'bytes',
+    used_bytes: 'count',
+    unlimited: 'flag',
+    duration_days: 'count',
+    alerts_sent: 'numberList',
+  },
+  esim_network: { attached: 'flag' },
+  callback_events: { status: 'eventStatus', payload: 'jsonObject', attempts: 'count' },
+  callback_attempts: { request_headers: 'jsonObject' },
+  audit_log: { details: 'jsonObject' },
+  deferred_requests: { kind: 'deferredKind', status: 'deferredStatus', input: 'json' },
+  portal_credentials: { password_hash: 'passwordHash' },
+  payment_cards: { is_default: 'flag' },
+  sim_faults: {
+    status: 'httpStatus',
+    remaining: 'count',
+    probability: 'probability',
+    latency_ms: 'latency',
+  },
+  sim_state: { value: 'simSetting' },
+  usage_days: { day: 'day', bytes: 'count' },
+  esim_usage_days: { day: 'day', bytes: 'count' },
+};
+
+/** A text column that holds a time (RFC 3339, or empty where it means "never"). */
+const TIME_COLUMN = /(^at|_at|_until|expiry|_time|^last_seen)$/;
+
+export interface ColumnShape {
+  readonly kind: ColumnKind;
+  /** What its values mean, when an import checks more than their type. */
+  readonly meaning: ColumnMeaning | undefined;
+  /** May be null (or left out). */
+  readonly nullable: boolean;
+  /** May be left out of a row: the database gives it a value. */
+  readonly optional: boolean;
+}
+
+function kindOf(dataType: string, dialect: DialectName): ColumnKind {
+  const type = dataType.toLowerCase();
+  if (/bool/.test(type)) return 'boolean';
+  // PostgreSQL's integer and smallint are 32 and 16 bits; SQLite's INTEGER and bigint are 64.
+  if (dialect === 'postgres' && /^(int2|int4|integer|smallint|serial)$/.test(type)) return 'int32';
+  if (/int/.test(type)) return 'integer';
+  if (/real|float|double|numeric|decimal/.test(type)) return 'real';
+  if (/blob|bytea/.test(type)) return 'blob';
+  return 'text';
+}
+
+/**
+ * The columns of every table a snapshot holds, as this database declares them: what an import
+ * checks each value against before it writes (SQLite would otherwise store text in an integer
+ * column). SQLite reports a primary key column as nullable; it is not.
+ */
+export async function snapshotColumns(
+  db: Executor,
+  dialect: DialectName,
+): Promise<Map<string, Map<string, ColumnShape>>> {
+  const names = new Set(await tableNames(db, dialect));
+  const shapes = new Map<string, Map<string, ColumnShape>>();
+  for (const table of await db.introspection.getTables()) {
+    if (!names.has(table.name)) continue;
+    const keys = new Set<string>();
+    if (dialect === 'sqlite') {
+      const { rows } = await sql<{ name: string }>`
+        select name from pragma_table_info(${table.name}) where pk > 0`.execute(db);
+      for (const row of rows) keys.add(row.name);
+    }
+    const columns = new Map<string, ColumnShape>();
+    for (const c of table.columns) {
+      const nullable = c.isNullable && !keys.has(c.name);
+      const kind = kindOf(c.dataType, dialect);
+      // An INTEGER primary key of SQLite is the row id: numbered when left out.
+      const rowId = keys.has(c.name) && kind === 'integer';
+      const meaning =
+        MEANINGS[table.name]?.[c.name] ??
+        (kind === 'text' && TIME_COLUMN.test(c.name) ? 'time' : undefined);
+      columns.set(c.name, {
+        kind,
+        meaning,
+        nullable,
+        optional: nullable || c.hasDefaultValue || c.isAutoIncrementing || rowId,
+      });
+    }
+    shapes.set(table.name, columns);
+  }
+  return shapes;
+}
+
 /** The migrations applied to this database, in order. */
 export async function appliedMigrations(db: Executor): Promise<string[]> {
   const { rows } = await sql<{
@@ -178,6 +382,12 @@ export async function replaceTables(
   trx: Executor,
   dialect: DialectName,
   tables: SnapshotTables,
+  /**
+   * Checks the rows once they are all in (the caller's rules across tables); throwing rolls the
+   * whole replacement back. It runs before PostgreSQL's sequences are moved, which a rollback
+   * would not undo.
+   */
+  check?: (trx: Executor) => Promise<void>,
 ): Promise<void> {
   const order = await parentsFirst(trx, dialect);
   const unknown = Object.keys(tables).filter((t) => !order.includes(t));
@@ -233,6 +443,7 @@ export async function replaceTables(
     const next = Math.max(versions[name] ?? 0, Number(rows[0]?.v ?? 0)) + 1;
     await sql`update ${sql.table(name)} set version = ${next}`.execute(trx);
   }
+  if (check !== undefined) await check(trx);
   if (dialect === 'postgres') await resetSequences(trx);
 }
 

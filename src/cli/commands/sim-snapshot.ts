@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writePrivateFile } from '../../store/private-files.js';
 import { serverUrl } from '../../server-address.js';
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';
@@ -55,7 +56,8 @@ export const simExport: Command = {
     const answer = await send(ctx, values.url, 'GET');
     if (answer === undefined) return 1;
     if (answer.status !== 200) return refused(ctx, 'GET', answer);
-    writeFileSync(file, answer.text + '\n');
+    // Every API key in clear, password hashes, PINs and PUKs: readable by this user only.
+    writePrivateFile(file, answer.text + '\n');
     const snapshot = JSON.parse(answer.text) as {
       clock: { now: string };
       tables: Record<string, unknown[]>;

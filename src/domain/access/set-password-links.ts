@@ -12,6 +12,7 @@ import {
 import { findUserById, findUsersByEmail } from '../../store/repositories/user-repository.js';
 import type { AuditActor } from '../audit/audit-log.js';
 import { audit, userActor } from '../audit/audit-log.js';
+import { addressGroup } from './address-group.js';
 import { badRequest } from '../errors/error-codes.js';
 import { runWrite } from '../runner/use-case-runner.js';
 import type { PortalDeps } from './access-deps.js';
@@ -142,7 +143,10 @@ export async function forgotPassword(
   const limit = deps.config.portal.forgotPerHour;
   const keys: AttemptKey[] = [
     { key: `forgot:account:${address.toLowerCase()}`, limit },
-    { key: `forgot:address:${source}`, limit: limit * 5 },
+    {
+      key: `forgot:address:${addressGroup(source, deps.config.rateLimitIpv6Prefix)}`,
+      limit: limit * 5,
+    },
   ];
   const rules = { windowMs: 3_600_000, lockMs: 3_600_000 };
   const verdict = await inTransaction(deps, (tx) =>
@@ -175,7 +179,10 @@ export async function changeOwnPassword(
   const limit = deps.config.portal.lockFailures;
   const keys: AttemptKey[] = [
     { key: `current:user:${user.id}`, limit },
-    { key: `current:address:${change.source}`, limit: limit * 5 },
+    {
+      key: `current:address:${addressGroup(change.source, deps.config.rateLimitIpv6Prefix)}`,
+      limit: limit * 5,
+    },
   ];
   const rules = { windowMs: 3_600_000, lockMs: deps.config.portal.lockMinutes * 60_000 };
   const verdict = await inTransaction(deps, (tx) =>

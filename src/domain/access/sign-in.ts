@@ -6,6 +6,7 @@ import { releaseAttempt } from '../../store/repositories/portal-repository.js';
 import { findUsersByEmail } from '../../store/repositories/user-repository.js';
 import { audit, userActor } from '../audit/audit-log.js';
 import type { Executor } from '../../store/database.js';
+import { addressGroup } from './address-group.js';
 import { inTransaction, lockKey, takeAttempt } from './attempts.js';
 import type { AttemptKey, AttemptRules } from './attempts.js';
 import type { PortalDeps } from './access-deps.js';
@@ -47,7 +48,10 @@ function throttleKeys(deps: PortalDeps, attempt: Attempt): AttemptKey[] {
   const limit = deps.config.portal.lockFailures;
   return [
     { key: `account:${attempt.email.trim().toLowerCase()}`, limit },
-    { key: `address:${attempt.source}`, limit: limit * ADDRESS_FACTOR },
+    {
+      key: `address:${addressGroup(attempt.source, deps.config.rateLimitIpv6Prefix)}`,
+      limit: limit * ADDRESS_FACTOR,
+    },
   ];
 }
 

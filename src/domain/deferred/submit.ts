@@ -1,5 +1,5 @@
 import { addSeconds, iso } from '../../clock.js';
-import type { Clock } from '../../clock.js';
+import type { Clock, WallClock } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
 import type { Db } from '../../store/database.js';
 import {
@@ -12,6 +12,9 @@ import {
 import type { DeferredRequest } from '../../store/repositories/deferred-repository.js';
 import type { DeferredKind } from '../../store/schema.js';
 import { DomainError, conflict, isFixedStatusCode } from '../errors/error-codes.js';
+import { findAnswer, reserveKey } from '../runner/idempotency.js';
+import type { IdempotencyRequest } from '../runner/idempotency.js';
+import { runWrite } from '../runner/use-case-runner.js';
 
 // Orders and applies processed in the background: a capability the later versions of the
 // interface switch on for requests of more than five bundles (the version layer decides; nothing
@@ -25,6 +28,10 @@ import { DomainError, conflict, isFixedStatusCode } from '../errors/error-codes.
 // request is a 409, as for every key), else by the hash of the request itself. A keyless request
 // is matched only until its outcome has been answered once: then its key is released, and the same
 // body sent again is a new order (a client that must never repeat an order sends a key).
+// An Idempotency-Key is one key however its request is processed: accepting a keyed request also
+// holds the key in idempotency_keys (reserveKey), in the transaction that writes the row, so the
+// same key with another request is a 409 whether the other is processed at once or here, and
+// whichever of the two came first.
 
 /** Orders and applies of more than this many bundles are the ones the later versions defer. */
 export const DEFERRED_ABOVE_UNITS = 5;
@@ -36,6 +43,8 @@ export const DEFERRED_RETRY_AFTER_SECONDS = 2;
 export interface DeferredDeps {
   readonly store: { readonly db: Db };
   readonly clock: Clock;
+  /** Leases of keys held by requests still running (idempotency.ts) run on it. */
+  readonly wallClock: WallClock;
   readonly random: RandomSource;
 }
 
@@ -68,6 +77,14 @@ export function stillProcessing(reference?: string): DomainError {
     DEFERRED_RETRY_AFTER_SECONDS,
     reference === undefined ? undefined : { orderReference: reference },
   );
+}
+
+/** The request's Idempotency-Key as the runner's records know it, if it carries one. */
+function keyOf(submission: DeferredSubmission): IdempotencyRequest | undefined {
+  const key = submission.idempotencyKey;
+  return key === undefined
+    ? undefined
+    : { organisationId: submission.organisationId, key, requestHash: submission.requestHash };
 }
 
 function requestKeyOf(submission: DeferredSubmission): string {
@@ -125,19 +142,30 @@ export async function submitDeferred(
       return answerOf(db, found, submission);
     }
     if (found !== undefined) await deleteExpiredDeferred(db, found.id, iso(now));
+    const key = keyOf(submission);
+    // The key used by a request processed at once: its record answers (a 409 for this one).
+    if (key !== undefined) await findAnswer(db, deps, key);
     await submission.check();
     const reference = deps.random.orderedUuid();
-    const inserted = await insertDeferredRequest(db, {
-      id: deps.random.uuid(),
-      organisationId: submission.organisationId,
-      kind: submission.kind,
-      requestKey,
-      requestHash: submission.requestHash,
-      input: submission.input,
-      reference,
-      at: iso(now),
-      expiresAt: iso(addSeconds(now, DEFERRED_RETENTION_SECONDS)),
-    });
+    const expiresAt = addSeconds(now, DEFERRED_RETENTION_SECONDS);
+    const inserted = await runWrite(
+      deps,
+      async (tx) => {
+        if (key !== undefined) await reserveKey(tx, deps, key, expiresAt);
+        return insertDeferredRequest(tx, {
+          id: deps.random.uuid(),
+          organisationId: submission.organisationId,
+          kind: submission.kind,
+          requestKey,
+          requestHash: submission.requestHash,
+          input: submission.input,
+          reference,
+          at: iso(now),
+          expiresAt: iso(expiresAt),
+        });
+      },
+      undefined,
+    );
     if (inserted) return { state: 'processing', reference, accepted: true };
     // The same request arrived at the same time and was accepted first: answer from its row.
   }

@@ -223,15 +223,14 @@ export async function readEsimDetails(
   ]);
   const assignments = found?.assignments ?? [];
   const descriptions = found?.descriptions ?? new Map<string, string>();
-  const activationCode = activationCodeOf({
-    smdpAddress: esim.smdpAddress,
-    matchingId: esim.matchingId,
-  });
-  const qrSvg = await QRCode.toString(activationCode, {
-    type: 'svg',
-    errorCorrectionLevel: 'M',
-    margin: 4,
-  });
+  // A deleted eSIM keeps no install secrets: no activation code, no QR code.
+  const deleted = esim.state === 'deactivated';
+  const activationCode = deleted
+    ? ''
+    : activationCodeOf({ smdpAddress: esim.smdpAddress, matchingId: esim.matchingId });
+  const qrSvg = deleted
+    ? ''
+    : await QRCode.toString(activationCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
   const grouped = groupByBundle(assignments, descriptions);
   return {
     esim,

@@ -215,8 +215,9 @@ export interface InstallEntry extends InstallRow {
 
 /**
  * The install entries of several references of the organisation: for each reference in the
- * order given, one entry per eSIM and bundle, in assignment order. All or nothing: the first
- * reference that is unknown or another organisation's is a 404 naming it.
+ * order given, one entry per eSIM and bundle, in assignment order. Deleted (deactivated) eSIMs
+ * are left out, as by loadInstallRows. All or nothing: the first reference that is unknown or
+ * another organisation's is a 404 naming it, and the first whose eSIMs were all deleted a 410.
  */
 export async function loadInstallEntries(
   db: Executor,
@@ -233,9 +234,15 @@ export async function loadInstallEntries(
   const missing = references.find((r) => !byReference.has(r));
   if (missing !== undefined) throw notFound(`reference ${missing} not found`);
   const iccids = [...new Set(assignments.map((a) => a.iccid))];
-  const esims = new Map(
-    (await listEsimsByIccid(db, organisationId, iccids)).map((e) => [e.iccid, e]),
-  );
+  const rows = await listEsimsByIccid(db, organisationId, iccids);
+  const esims = new Map(rows.filter((e) => e.state !== 'deactivated').map((e) => [e.iccid, e]));
+  const owned = new Set(rows.map((e) => e.iccid));
+  for (const reference of references) {
+    const ofReference = (byReference.get(reference) ?? []).filter((a) => owned.has(a.iccid));
+    if (ofReference.length > 0 && !ofReference.some((a) => esims.has(a.iccid))) {
+      throw installDataGone(reference);
+    }
+  }
   const entries: InstallEntry[] = [];
   for (const reference of references) {
     const seen = new Set<string>();

@@ -9,6 +9,7 @@ import type { NewBatch } from '../../store/repositories/inventory-repository.js'
 import { readFunds } from '../../store/repositories/ledger-repository.js';
 import type { EsimActivation, StoredOrder } from '../../store/repositories/order-repository.js';
 import { findActivations, insertOrder } from '../../store/repositories/order-repository.js';
+import { listEsimsByIccid } from '../../store/repositories/esim-repository.js';
 import type { Bundle } from '../catalogue/bundle.js';
 import { badRequest, notFound } from '../errors/error-codes.js';
 import { issueEsim } from '../esims/esim-issuer.js';
@@ -105,14 +106,21 @@ async function prepare(
   const { lines, total } = priceLines(request.order, bundles);
   const listed = request.order.flatMap((l) => l.iccids ?? []);
   const activations = await findActivations(db, org.id, listed, true);
-  request.order.forEach((line, i) =>
-    line.iccids?.forEach((iccid, j) => {
-      // Another organisation's eSIM reads exactly like one that does not exist.
-      if (!activations.has(iccid)) {
-        throw badRequest(`order[${i}].iccids[${j}]: eSIM ${iccid} not found`, 'unknown_iccid');
+  for (const [i, line] of request.order.entries()) {
+    for (const [j, iccid] of (line.iccids ?? []).entries()) {
+      if (activations.has(iccid)) continue;
+      // The organisation's own deleted eSIM says so (docs/esim-state.md); another
+      // organisation's eSIM reads exactly like one that does not exist.
+      const [own] = await listEsimsByIccid(db, org.id, [iccid]);
+      if (own?.state === 'deactivated') {
+        throw badRequest(
+          `order[${i}].iccids[${j}]: eSIM ${iccid} is deactivated and cannot take bundles`,
+          'esim_deactivated',
+        );
       }
-    }),
-  );
+      throw badRequest(`order[${i}].iccids[${j}]: eSIM ${iccid} not found`, 'unknown_iccid');
+    }
+  }
   return { lines, total, activations };
 }
 

@@ -197,6 +197,43 @@ export function takenMeanwhile(key: string): DomainError {
   return inProgress(key, 'is still being processed; retry later');
 }
 
+/**
+ * Holds the key, in `tx`, for a request whose outcome is kept elsewhere (an order processed in
+ * the background keeps it with its row) until `expiresAt`: a request with the same key and
+ * another body is then refused with 409 `idempotency_key_reused` on every route, whichever of the
+ * two came first. False when the key already holds this same request (a twin got there first).
+ */
+export async function reserveKey(
+  tx: Executor,
+  deps: IdempotencyDeps,
+  request: IdempotencyRequest,
+  expiresAt: Date,
+): Promise<boolean> {
+  const error = new DomainError(
+    'processing',
+    `the request with Idempotency-Key "${request.key}" is processed in the background; send it again for its outcome`,
+  );
+  const reserved = await insertAnswer(tx, {
+    organisationId: request.organisationId,
+    key: request.key,
+    requestHash: request.requestHash,
+    at: iso(deps.clock.now()),
+    expiresAt: iso(expiresAt),
+    leaseNow: iso(deps.wallClock.now()),
+    status: error.status,
+    body: storedErrorBody({ code: error.code, message: error.message, status: error.status }),
+  });
+  if (reserved) return true;
+  const existing = await findIdempotencyRecord(tx, request.organisationId, request.key);
+  if (existing !== undefined && existing.requestHash !== request.requestHash) {
+    throw conflict(
+      `Idempotency-Key "${request.key}" was already used with a different request`,
+      'idempotency_key_reused',
+    );
+  }
+  return false;
+}
+
 /** Whether an error is an outcome the key keeps (and replays): a 4xx DomainError. */
 export function isStoredOutcome(error: unknown): error is DomainError {
   return error instanceof DomainError && error.status < 500;

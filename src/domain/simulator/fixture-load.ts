@@ -12,14 +12,21 @@ import type { Organisation } from '../organisations/organisation.js';
 import { orderingOrganisation, placeOrder } from '../orders/placement.js';
 import { addUser, createOrganisation } from '../organisations/organisation-changes.js';
 import { setPassword } from '../access/set-password-links.js';
-import { runUseCase } from '../runner/use-case-runner.js';
+import { runUseCase, runWrite } from '../runner/use-case-runner.js';
+import { joinedStore } from '../../store/joined-transaction.js';
+import type { Executor } from '../../store/database.js';
 import type { Fixture, FixtureEsim } from './fixture-file.js';
 import { FixtureError } from './fixture-file.js';
+import { checkFixtureAgainstStore } from './fixture-check.js';
 
 // Loads a fixture through the same use cases the API runs: organisations and their opening
 // balance through the ledger, users as the CLI adds them, eSIMs by placing assigned orders, and
 // bundle states by playing the simulated network (install, attach, data use), so every row,
 // journal entry, history entry and usage callback is what real calls would have written.
+// All or nothing: the whole file is checked against the catalogue and the rules first
+// (fixture-check.ts), then every use case runs in one transaction (store/joined-transaction.ts),
+// so a file that still fails part-way leaves the database as it was, and a corrected file loads
+// on the next start.
 
 export interface LoadedOrganisation {
   readonly id: string;
@@ -75,23 +82,21 @@ async function loadEsim(
   if (used.length === 0) return iccid;
   const simulator = deps.simulator;
   if (simulator === undefined) throw new FixtureError(`${at}: bundle states need simulator mode`);
+  const events = simulator.eventsOn(deps.store);
   const first = await findBundleByName(deps.store.db, esim.bundles[0]?.name ?? '');
   const country = esim.country ?? first?.countries[0] ?? 'GB';
-  await simulator.events.installProfile(iccid, 'Installed');
-  await simulator.events.attach(iccid, { country });
+  await events.installProfile(iccid, 'Installed');
+  await events.attach(iccid, { country });
   for (const [b, bundle] of esim.bundles.entries()) {
     if (bundle.state === 'Depleted') {
       const found = await findBundleByName(deps.store.db, bundle.name);
       const bytes = found === undefined ? -1 : bundleBytes(found);
       if (bytes < 0)
         throw new FixtureError(`${at}/bundles/${b}/state: an unlimited bundle cannot be Depleted`);
-      await simulator.events.reportUsage(iccid, bytes);
+      await events.reportUsage(iccid, bytes);
     } else if (bundle.state === 'Active') {
       // At least one byte: a bundle becomes Active on first use.
-      await simulator.events.reportUsage(
-        iccid,
-        Math.max(1, Math.round((bundle.usedMb ?? 0) * 1_000_000)),
-      );
+      await events.reportUsage(iccid, Math.max(1, Math.round((bundle.usedMb ?? 0) * 1_000_000)));
     }
   }
   return iccid;
@@ -99,9 +104,26 @@ async function loadEsim(
 
 /**
  * Loads the fixture on an empty database; does nothing (undefined) when organisations exist.
- * A fixture the catalogue or the rules refuse stops with FixtureError naming the field.
+ * A fixture the catalogue or the rules refuse stops with FixtureError naming the field, and
+ * nothing of it is written.
  */
 export async function loadFixture(
+  deps: SimulatorDeps,
+  fixture: Fixture,
+): Promise<LoadedOrganisation[] | undefined> {
+  // Fixed, published keys and passwords never reach a production database.
+  if (deps.config.mode !== 'simulator' || deps.simulator === undefined) {
+    throw new FixtureError('a fixture loads in simulator mode only');
+  }
+  await checkFixtureAgainstStore(deps.store.db, fixture);
+  return runWrite(
+    deps,
+    (tx: Executor) => loadAll({ ...deps, store: joinedStore(deps.store, tx) }, fixture),
+    undefined,
+  );
+}
+
+async function loadAll(
   deps: SimulatorDeps,
   fixture: Fixture,
 ): Promise<LoadedOrganisation[] | undefined> {

@@ -3,8 +3,18 @@ import { iso } from '../../clock.js';
 import { SIM_KEYS, readSimState } from '../../store/repositories/sim-repository.js';
 import type { SnapshotTables } from '../../store/snapshot.js';
 import { readSnapshot } from '../../store/read-snapshot.js';
-import { appliedMigrations, dumpTables, replaceTables } from '../../store/snapshot.js';
-import { badRequest } from '../errors/error-codes.js';
+import {
+  appliedMigrations,
+  dumpTables,
+  replaceTables,
+  snapshotColumns,
+} from '../../store/snapshot.js';
+import { DomainError, badRequest } from '../errors/error-codes.js';
+import { verifyLedger } from '../money/ledger.js';
+import { hashApiKey } from '../../security/api-keys.js';
+import type { Executor } from '../../store/database.js';
+import { checkSnapshotContent } from './snapshot-check.js';
+import { checkFixtureAgainstStore } from './fixture-check.js';
 import { runWrite } from '../runner/use-case-runner.js';
 import { resetSimulator } from './simulator-control.js';
 import { restartSeededIdentifiers } from './seeded-identifiers.js';
@@ -112,24 +122,53 @@ function checkSnapshot(value: unknown, migrations: readonly string[]): Snapshot 
   return s as Snapshot;
 }
 
-/** Puts the simulator in the snapshot's state, clock included. */
+/** The ledger's books after the rows are in: a difference refuses the import, naming the row. */
+async function checkBooks(trx: Executor, tables: SnapshotTables): Promise<void> {
+  const [difference] = (await verifyLedger(trx)).differences;
+  if (difference === undefined) return;
+  const index = (tables['organisations'] ?? []).findIndex(
+    (row) => String(row['id']) === difference.organisationId,
+  );
+  throw new DomainError(
+    'validation_failed',
+    `snapshot tables.organisations[${index}].balance: the ledger does not hold: ${difference.message}`,
+  );
+}
+
+/**
+ * Puts the simulator in the snapshot's state, clock included. Every value is checked before
+ * anything is written (snapshot-check.ts) and the rows go in in one transaction, so a refused
+ * snapshot changes nothing.
+ */
 export async function importSnapshot(deps: SimulatorDeps, value: unknown): Promise<ImportSummary> {
   const simulator = simulatorDeps(deps);
   const snapshot = checkSnapshot(value, await appliedMigrations(deps.store.db));
+  checkSnapshotContent(
+    snapshot.tables,
+    snapshot.apiKeys,
+    await snapshotColumns(deps.store.db, deps.store.dialect),
+  );
   const tables: SnapshotTables = { ...snapshot.tables };
+  // The key's hash is made from the key itself, so the two can never disagree.
   tables['organisations'] = (snapshot.tables['organisations'] ?? []).map((row) => {
-    const key = snapshot.apiKeys[String(row['id'])];
-    if (typeof key !== 'string')
-      throw badRequest(`snapshot apiKeys has no key for organisation ${String(row['id'])}`);
-    return { ...row, api_key_enc: deps.cipher.encrypt(key) };
+    const key = String(snapshot.apiKeys[String(row['id'])]);
+    return { ...row, api_key_hash: hashApiKey(key), api_key_enc: deps.cipher.encrypt(key) };
   });
-  const before = (snapshot.tables['organisations'] ?? []).map((r) => String(r['id']));
   try {
-    await runWrite(deps, (trx) => replaceTables(trx, deps.store.dialect, tables), undefined);
+    await runWrite(
+      deps,
+      (trx) =>
+        replaceTables(trx, deps.store.dialect, tables, (written) => checkBooks(written, tables)),
+      undefined,
+    );
   } catch (error) {
+    if (error instanceof DomainError) throw error;
     throw badRequest(`the snapshot could not be imported: ${(error as Error).message}`);
+  } finally {
+    // Every key this process holds, removed organisations' included, is read again: the import
+    // moved the authentication version, which other instances see within API_KEY_CACHE_MS.
+    deps.apiKeys.forgetAll();
   }
-  for (const id of before) deps.apiKeys.forget(id);
   const offset = Number((await readSimState(deps.store.db, SIM_KEYS.clockOffsetMs)) ?? 0);
   simulator.clock.setOffset(Number.isFinite(offset) ? offset : 0);
   simulator.faultsMayExist = true;
@@ -156,23 +195,25 @@ export async function resetToSeed(deps: SimulatorDeps): Promise<LoadedOrganisati
     if (error instanceof FixtureError) throw badRequest(error.message);
     throw error;
   }
+  // Checked against the catalogue before anything is emptied: a bad file changes nothing.
+  try {
+    await checkFixtureAgainstStore(deps.store.db, fixture);
+  } catch (error) {
+    if (error instanceof FixtureError) throw badRequest(error.message);
+    throw error;
+  }
   // The catalogue is read and put back in the transaction that empties everything else.
-  const organisations = await runWrite(
+  await runWrite(
     deps,
     async (trx) => {
-      const kept = await dumpTables(
-        trx,
-        deps.store.dialect,
-        new Set([...CATALOGUE_TABLES, 'organisations']),
-      );
+      const kept = await dumpTables(trx, deps.store.dialect, new Set(CATALOGUE_TABLES));
       const catalogue: SnapshotTables = {};
       for (const name of CATALOGUE_TABLES) catalogue[name] = kept[name] ?? [];
       await replaceTables(trx, deps.store.dialect, catalogue);
-      return (kept['organisations'] ?? []).map((r) => String(r['id']));
     },
     undefined,
   );
-  for (const id of organisations) deps.apiKeys.forget(id);
+  deps.apiKeys.forgetAll();
   simulator.clock.setOffset(0);
   await resetSimulator(deps, simulator);
   // Under SIM_SEED the identifiers start their sequence again, as on a first start.

@@ -31,7 +31,8 @@ export async function mountVersion(
         });
       }
       installFaultHook(api, deps); // simulator mode only; runs before authentication
-      if (deps.rateLimits !== undefined) limitFailedAuthentication(api, deps.rateLimits);
+      if (deps.rateLimits !== undefined)
+        limitFailedAuthentication(api, deps.rateLimits, deps.config);
       requireApiKey(api, deps.apiKeys);
       if (deps.rateLimits !== undefined) limitByApiKey(api, deps.rateLimits, deps.config);
       apiRoutes(api as Api, deps);

@@ -91,8 +91,12 @@ function profile(d: EsimDetails, timeZone: string): SafeHtml {
       <dd>${when(e.createdAt, timeZone)}</dd>
       <dt>Your reference</dt>
       <dd>${e.customerRef ?? ''}</dd>
-      <dt>PIN / PUK</dt>
-      <dd>${e.pin} / ${e.puk}</dd>
+      ${
+        e.state === 'deactivated'
+          ? html``
+          : html`<dt>PIN / PUK</dt>
+              <dd>${e.pin} / ${e.puk}</dd>`
+      }
     </dl>
   </section>`;
 }
@@ -311,7 +315,9 @@ export function esimDetailBody(
 ): SafeHtml {
   const tz = view.user.timeZone;
   return html`<p><a href="/portal/esims">All eSIMs</a></p>
-    <div class="columns">${profile(d, tz)}${install(d)}</div>
+    <div class="columns">
+      ${profile(d, tz)}${d.esim.state === 'deactivated' ? html`` : install(d)}
+    </div>
     ${stateActions(view, d, opts)}
     ${bundles(view, d, opts)}${location(d, tz)}${smsForm(view, d, opts)}${history(d, tz)}`;
 }

@@ -353,14 +353,15 @@ export interface EsimActivation {
 }
 
 /**
- * Activation details of the given eSIMs of the organisation, keyed by ICCID; with `takingBundles`,
- * only those that can still take bundles (not deleted).
+ * Activation details of the given eSIMs of the organisation, keyed by ICCID; with `liveOnly`,
+ * only those still on the account (not deleted): an order taking bundles, and an order read back,
+ * which shows no activation code of a deleted eSIM.
  */
 export async function findActivations(
   db: Executor,
   organisationId: string,
   iccids: readonly string[],
-  takingBundles = false,
+  liveOnly = false,
 ): Promise<Map<string, EsimActivation>> {
   const out = new Map<string, EsimActivation>();
   const unique = [...new Set(iccids)];
@@ -372,8 +373,9 @@ export async function findActivations(
       .selectFrom('esims')
       .select(['iccid', 'organisation_id', 'matching_id', 'smdp_address'])
       .where('iccid', 'in', unique.slice(i, i + 500));
-    // A deleted (deactivated) eSIM has left the account: it takes no bundles.
-    if (takingBundles) query = query.where('state', '!=', 'deactivated');
+    // A deleted (deactivated) eSIM has left the account: it takes no bundles, and its
+    // activation code is not shown again.
+    if (liveOnly) query = query.where('state', '!=', 'deactivated');
     const rows = await query.execute();
     for (const r of rows) {
       if (r.organisation_id !== organisationId) continue;

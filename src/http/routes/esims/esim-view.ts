@@ -70,13 +70,15 @@ export function loadOwnedEsim(deps: AppDeps, organisationId: string, iccid: stri
 }
 
 export function esimBody(esim: Esim): EsimBody {
+  // A deleted eSIM keeps no install secrets: its matching ID, PIN and PUK are not shown again.
+  const deleted = esim.state === 'deactivated';
   return {
     iccid: esim.iccid,
-    matchingId: esim.matchingId,
+    matchingId: deleted ? '' : esim.matchingId,
     smdpAddress: esim.smdpAddress,
     profileStatus: esim.profileStatus,
-    pin: esim.pin,
-    puk: esim.puk,
+    pin: deleted ? '' : esim.pin,
+    puk: deleted ? '' : esim.puk,
     firstInstalledDateTime: esim.firstInstalledAt ?? '',
   };
 }

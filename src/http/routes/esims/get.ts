@@ -139,6 +139,8 @@ export function registerGetEsim(app: Api, deps: AppDeps): void {
       return reply.type(JSON_CONTENT_TYPE).send(json);
     }
     const body: EsimDetailBody = esimDetailBody(esim);
+    // A deleted eSIM has no install links (nor any install secret: esimBody).
+    if (esim.state === 'deactivated') return body;
     const code = encodeURIComponent(activationCode(esim));
     if (links.apple) body.appleInstallUrl = APPLE_SETUP + code;
     if (links.android) body.androidInstallUrl = ANDROID_SETUP + code;

@@ -23,6 +23,7 @@ export async function readOrderBody(
         db,
         order.organisationId,
         order.items.flatMap((i) => i.iccids),
+        true, // a deleted eSIM's activation code is not shown again
       )
     : new Map();
   return orderBody(order, activations);

@@ -82,7 +82,8 @@ export function registerListOrders(app: Api, deps: AppDeps): void {
     });
     if (within !== undefined) orders = orders.filter((o) => inBounds(o.createdAt, within));
     const iccids = orders.filter((o) => o.assign).flatMap((o) => o.items.flatMap((i) => i.iccids));
-    const activations = await findActivations(db, orgId, iccids);
+    // A deleted eSIM's activation code is not shown again.
+    const activations = await findActivations(db, orgId, iccids, true);
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
     return orders.map((o) => orderBody(o, activations));
   });

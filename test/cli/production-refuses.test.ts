@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { DATABASES } from '../databases.js';
+import { cliDatabase, spawnEsim } from './helpers.js';
+import type { Env } from './helpers.js';
+
+// Production never loads the simulator's tools: a start in production mode that names a fixture
+// file (SEED_FILE), seeded identifiers (SIM_SEED), the /_sim control plane (SIM_ADMIN_TOKEN) or
+// the demo organisation stops at once with exit 78 naming the setting, before the database is
+// opened: not even the migrations run. The repository's example fixture publishes its keys and
+// passwords, so loading it would open a production database to anyone who read it.
+
+const SEED = fileURLToPath(new URL('../fixtures/seed.json', import.meta.url));
+const MASTER_KEY = 'ab'.repeat(32);
+
+/** Starts `esim serve`; a server that comes up instead of refusing is stopped and fails. */
+async function refusedStart(env: Env): Promise<{ code: number | null; stderr: string }> {
+  const run = spawnEsim(env, 'serve');
+  const listening = new Promise<'listening'>((resolve) => {
+    run.child.stdout?.on('data', () => {
+      if (/listening on/.test(run.stdout())) resolve('listening');
+    });
+  });
+  const outcome = await Promise.race([run.exited, listening]);
+  if (outcome === 'listening') {
+    run.child.kill('SIGTERM');
+    await run.exited;
+    assert.fail(`production started with ${Object.keys(env).join(', ')}:\n${run.stdout()}`);
+  }
+  return { code: outcome, stderr: run.stderr() };
+}
+
+async function tablesIn(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      "select count(*) as n from information_schema.tables where table_schema = 'public'",
+    );
+    return Number(rows[0]?.n ?? -1);
+  } finally {
+    await client.end();
+  }
+}
+
+for (const kind of DATABASES) {
+  describe(`production refuses the simulator's tools [${kind}]`, () => {
+    let database: Awaited<ReturnType<typeof cliDatabase>>;
+    let env: Env;
+
+    before(async () => {
+      database = await cliDatabase(kind);
+      // A file that does not exist yet: the refusal must not create it.
+      const url = String(database.env['DATABASE_URL']).replace(
+        /^sqlite:.*$/,
+        `sqlite:${join(String(database.env['DATA_DIR']), 'prod', 'esim.sqlite')}`,
+      );
+      env = {
+        MODE: 'production',
+        MASTER_KEY,
+        DATABASE_URL: url,
+        DATA_DIR: String(database.env['DATA_DIR']),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      };
+    });
+    after(() => database.dispose());
+
+    const unchanged = async (): Promise<void> => {
+      const url = String(env['DATABASE_URL']);
+      if (url.startsWith('sqlite:')) assert.equal(existsSync(url.slice('sqlite:'.length)), false);
+      else assert.equal(await tablesIn(url), 0, 'no table was created');
+    };
+
+    it('refuses SEED_FILE (exit 78, naming it) and leaves the database untouched', async () => {
+      const { code, stderr } = await refusedStart({ ...env, SEED_FILE: SEED });
+      assert.equal(code, 78, stderr);
+      assert.match(
+        stderr.trim(),
+        /^esim: configuration error: SEED_FILE: is a simulator tool, refused in production mode: .+; unset it$/,
+      );
+      await unchanged();
+    });
+
+    it('refuses SIM_SEED, SIM_ADMIN_TOKEN and DEMO_ON_FIRST_START=true the same way', async () => {
+      const refusals = await Promise.all(
+        [
+          ['SIM_SEED', '7'],
+          ['SIM_ADMIN_TOKEN', 'secret'],
+          ['DEMO_ON_FIRST_START', 'true'],
+        ].map(async ([key = '', value = '']) => ({
+          key,
+          ...(await refusedStart({ ...env, [key]: value })),
+        })),
+      );
+      for (const { key, code, stderr } of refusals) {
+        assert.equal(code, 78, `${key}: ${stderr}`);
+        assert.match(stderr, new RegExp(`^esim: configuration error: ${key}: is a simulator tool`));
+        assert.doesNotMatch(stderr, /secret/, 'the token is not echoed');
+      }
+      await unchanged();
+    });
+  });
+}
