@@ -6,7 +6,7 @@ import { seededRandom } from '../random.js';
 import { recordSeen } from '../domain/network/attach.js';
 import type { Db } from '../store/database.js';
 import { insertSms } from '../store/repositories/sms-repository.js';
-import type { NetworkAdapter, SmsDelivery } from './network-adapter.js';
+import type { NetworkAdapter, SmsDelivery } from '../domain/network/network-adapter.js';
 
 export interface SimulatedNetworkDeps {
   readonly config: Config;

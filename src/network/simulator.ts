@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { NetworkEventSink } from '../domain/esims/lifecycle/network-events.js';
 import type { Db, DialectName } from '../store/database.js';
 import { SIM_KEYS, readSimState } from '../store/repositories/sim-repository.js';
-import type { NetworkAdapter } from './network-adapter.js';
+import type { NetworkAdapter } from '../domain/network/network-adapter.js';
 import type { SimulatedEvents } from './simulated-events.js';
 import { createSimulatedEvents } from './simulated-events.js';
 import type { SimulatedNetwork } from './simulated-network.js';
