@@ -7,7 +7,7 @@ import type { CallbackUrlCheck } from './domain/organisations/organisation-chang
 import type { Metrics } from './metrics/metrics.js';
 import type { NetworkAdapter } from './domain/network/network-adapter.js';
 import type { Simulator } from './domain/simulator/simulator.js';
-import type { PaymentGateway } from './payments/gateway.js';
+import type { PaymentGateway } from './domain/money/payment-gateway.js';
 import type { RandomSource } from './random.js';
 import type { RequestJournal } from './domain/simulator/request-journal.js';
 import type { PasswordGate } from './domain/access/password-gate.js';
