@@ -86,6 +86,47 @@ module.exports = {
       to: { path: ['^src/workers/', '^src/(app|main|deps|demo|demo-data)\\.ts$'] },
     },
     {
+      name: 'domain-not-adapters',
+      comment:
+        'The domain declares the ports it needs (domain/network/network-adapter.ts, domain/money/payment-gateway.ts, domain/simulator/simulator.ts, domain/access/mail.ts); the adapters implement them and import the domain, never the reverse: no chain of imports, type-only ones included, leads from the domain to an adapter.',
+      severity: 'error',
+      from: { path: '^src/domain/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(network|payments|callbacks|mail|metrics|rate-limits)/', reachable: true },
+    },
+    {
+      name: 'adapters-below-surfaces',
+      comment:
+        'An adapter imports no surface, worker or composition module: what it shares with a surface (the callback headers the OpenAPI document names) lives in the adapter or the domain.',
+      severity: 'error',
+      from: {
+        path: '^src/(network|payments|callbacks|mail|metrics|rate-limits)/',
+        pathNot: '\\.test\\.ts$',
+      },
+      to: { path: ['^src/(http|cli|portal|workers)/', '^src/(app|main|deps|demo)\\.ts$'] },
+    },
+    {
+      name: 'libraries-below-domain',
+      comment:
+        'What the domain calls below itself (src/security, the clock, the random source, the config, the server address) imports nothing but each other and the store.',
+      severity: 'error',
+      from: {
+        path: '^src/(security/|(clock|random|config|server-address)\\.ts$)',
+        pathNot: '\\.test\\.ts$',
+      },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(security/|store/|(clock|random|config|server-address)\\.ts$)',
+      },
+    },
+    {
+      name: 'portal-not-http',
+      comment:
+        'The portal calls the domain, as the HTTP API does, and imports nothing of src/http (the app mounts the portal, and the home page borrows its HTML escaping).',
+      severity: 'error',
+      from: { path: '^src/portal/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/http/' },
+    },
+    {
       name: 'store-not-domain-rules',
       comment: 'The store may name domain types (import type) but runs no domain rule.',
       severity: 'error',

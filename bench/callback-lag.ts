@@ -33,7 +33,7 @@ import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
 import { createSimulatedEvents } from '../src/network/simulated-events.js';
-import type { SimulatedEvents } from '../src/network/simulated-events.js';
+import type { SimulatedEvents } from '../src/domain/simulator/simulator.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';

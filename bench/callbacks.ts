@@ -25,7 +25,7 @@ import type { AppDeps } from '../src/deps.js';
 import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
-import type { SimulatedEvents } from '../src/network/simulated-events.js';
+import type { SimulatedEvents } from '../src/domain/simulator/simulator.js';
 import { createSimulatedEvents } from '../src/network/simulated-events.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 

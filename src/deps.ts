@@ -5,9 +5,9 @@ import type { NetworkEventSink } from './domain/esims/lifecycle/network-events.j
 import type { Mailer } from './domain/access/mail.js';
 import type { CallbackUrlCheck } from './domain/organisations/organisation-changes.js';
 import type { Metrics } from './metrics/metrics.js';
-import type { NetworkAdapter } from './network/network-adapter.js';
-import type { Simulator } from './network/simulator.js';
-import type { PaymentGateway } from './payments/gateway.js';
+import type { NetworkAdapter } from './domain/network/network-adapter.js';
+import type { Simulator } from './domain/simulator/simulator.js';
+import type { PaymentGateway } from './domain/money/payment-gateway.js';
 import type { RandomSource } from './random.js';
 import type { RequestJournal } from './domain/simulator/request-journal.js';
 import type { PasswordGate } from './domain/access/password-gate.js';

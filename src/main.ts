@@ -18,7 +18,7 @@ import { recordServerAddress } from './server-address.js';
 import { consoleLog } from './http/console-log.js';
 import { networkServices, restoreSimulatorClock } from './network/simulator.js';
 import { seededIdentifiers } from './domain/simulator/seeded-identifiers.js';
-import { noGateway } from './payments/gateway.js';
+import { noGateway } from './payments/no-gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
 import { createPasswordGate } from './domain/access/password-gate.js';

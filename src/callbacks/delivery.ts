@@ -1,7 +1,7 @@
 import { addSeconds, iso } from '../clock.js';
 import type { DeliveryTarget } from '../domain/callbacks/delivery-queue.js';
 import type { RandomSource } from '../random.js';
-import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../http/schemas/usage-callback.js';
+import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from './headers.js';
 import type { CallbackEvent, DeliveryAttempt } from '../domain/callbacks/callback-event.js';
 import { bodyKept } from '../domain/callbacks/callback-event.js';
 import type { Outcome } from '../store/repositories/callback-repository.js';

@@ -19,12 +19,8 @@ import {
 } from './versions/document.js';
 import type { WireVersion } from './versions/wire.js';
 import { ErrorRef, standardErrors } from './schemas/common.js';
-import {
-  CALLBACK_HEADERS,
-  CALLBACK_USER_AGENT,
-  UsageCallbackV2,
-  UsageCallbackV3,
-} from './schemas/usage-callback.js';
+import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../callbacks/headers.js';
+import { UsageCallbackV2, UsageCallbackV3 } from './schemas/usage-callback.js';
 
 // The OpenAPI 3.0.1 document is generated from the route schemas. What this module adds is what
 // no single route owns: the document header, the tag list, the usage callback, and the error

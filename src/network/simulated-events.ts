@@ -1,32 +1,18 @@
 import { countryByIso } from '../domain/catalogue/countries.js';
 import { badRequest } from '../domain/errors/error-codes.js';
-import type { AttachResult } from '../domain/network/attach.js';
 import { recordAttach } from '../domain/network/attach.js';
-import type { UsageResult } from '../domain/network/data-use.js';
 import { recordDataUse } from '../domain/network/data-use.js';
 import type { InboundNetworkDeps } from '../domain/network/inbound-deps.js';
-import type { ProfileResult, ProfileStatus } from '../domain/network/profile.js';
 import { recordProfileStatus } from '../domain/network/profile.js';
 import type { RandomSource } from '../random.js';
 import type { NetworkOperator } from '../domain/network/operators.js';
 import { operatorByCode, operatorsIn } from '../domain/network/operators.js';
+import type { AttachTarget, SimulatedEvents } from '../domain/simulator/simulator.js';
 
-// The simulator's event source: it plays what a device and a mobile network would report and
-// hands each event to the domain's inbound use cases, exactly as a real network integration
-// would. Its only own decision is which real operator an attach lands on.
-
-/** Where to attach: a country (the network picks one of its operators) or an exact operator. */
-export type AttachTarget =
-  { readonly country: string } | { readonly mcc: string; readonly mnc: string };
-
-export interface SimulatedEvents {
-  /** The device downloaded/installed (or deleted) the profile. */
-  installProfile(iccid: string, status: ProfileStatus): Promise<ProfileResult>;
-  /** The eSIM registered on a network of a country, or on an exact operator. */
-  attach(iccid: string, target: AttachTarget): Promise<AttachResult>;
-  /** The network reports data used by the eSIM. */
-  reportUsage(iccid: string, bytes: number): Promise<UsageResult>;
-}
+// The simulator's event source (SimulatedEvents, domain/simulator/simulator.ts): it plays what a
+// device and a mobile network would report and hands each event to the domain's inbound use
+// cases, exactly as a real network integration would. Its only own decision is which real
+// operator an attach lands on.
 
 /**
  * `random` is the simulated network's seeded sequence (shared with its MSISDN draws, so a run

@@ -6,19 +6,13 @@ import { seededRandom } from '../random.js';
 import { recordSeen } from '../domain/network/attach.js';
 import type { Db } from '../store/database.js';
 import { insertSms } from '../store/repositories/sms-repository.js';
-import type { NetworkAdapter, SmsDelivery } from './network-adapter.js';
+import type { SmsDelivery } from '../domain/network/network-adapter.js';
+import type { SimulatedNetwork } from '../domain/simulator/simulator.js';
 
 export interface SimulatedNetworkDeps {
   readonly config: Config;
   readonly store: { readonly db: Db };
   readonly clock: Clock;
-}
-
-export interface SimulatedNetwork extends NetworkAdapter {
-  /** Restarts the network's random sequence from the configured seed (simulator reset). */
-  reseed(): void;
-  /** The network's own random source: operator choice, MSISDNs, fault probabilities. */
-  readonly random: RandomSource;
 }
 
 /**

@@ -4,27 +4,10 @@ import type { Config } from '../config.js';
 import type { NetworkEventSink } from '../domain/esims/lifecycle/network-events.js';
 import type { Db, DialectName } from '../store/database.js';
 import { SIM_KEYS, readSimState } from '../store/repositories/sim-repository.js';
-import type { NetworkAdapter } from './network-adapter.js';
-import type { SimulatedEvents } from './simulated-events.js';
+import type { NetworkAdapter } from '../domain/network/network-adapter.js';
+import type { SimulatedEvents, Simulator } from '../domain/simulator/simulator.js';
 import { createSimulatedEvents } from './simulated-events.js';
-import type { SimulatedNetwork } from './simulated-network.js';
 import { createSimulatedNetwork } from './simulated-network.js';
-
-/** What the /_sim control plane drives. Present in simulator mode only. */
-export interface Simulator {
-  readonly clock: OffsetClock;
-  readonly network: SimulatedNetwork;
-  /** The event source /_sim drives: installs, attachments and data use, as a network reports them. */
-  readonly events: SimulatedEvents;
-  /** The same event source writing through another store (a fixture loads in one transaction). */
-  eventsOn(store: { readonly db: Db; readonly dialect: DialectName }): SimulatedEvents;
-  /**
-   * False once a lookup found no fault rows, so ordinary requests skip the fault check until the
-   * control plane adds one. Faults live in rows; this flag only saves a query (simulator mode is a
-   * single process).
-   */
-  faultsMayExist: boolean;
-}
 
 /** The simulator clock, with the offset it had before the last restart. */
 export async function restoreSimulatorClock(db: Db): Promise<OffsetClock> {

@@ -16,8 +16,8 @@ import type {
   ChargeOutcome,
   DeclineCode,
   PaymentGateway,
-} from './gateway.js';
-import { GatewayUnavailableError } from './gateway.js';
+} from '../domain/money/payment-gateway.js';
+import { GatewayUnavailableError } from '../domain/money/payment-gateway.js';
 import type { TestBehaviour } from './test-cards.js';
 import { TEST_CARDS, findTestCard } from './test-cards.js';
 

@@ -105,19 +105,33 @@ describe('dependency rules (npm run depcheck)', () => {
       'src/store/domain-types.ts': "export type { Rule } from '../domain/orders/types.js';\n",
       'src/store/names-route.ts':
         "import type { route } from '../http/route.js';\nexport type R = typeof route;\n",
+      // The domain naming an adapter's interface instead of declaring its port; the portal
+      // borrowing from the HTTP layer; a library under the domain naming the domain.
+      'src/domain/money/top-up.ts':
+        "import type { Gateway } from '../../payments/gateway.js';\nexport type G = Gateway;\n",
+      'src/payments/gateway.ts': 'export interface Gateway {\n  readonly name: string;\n}\n',
+      'src/portal/page.ts':
+        "import { route } from '../http/route.js';\nexport const page = route;\n",
+      'src/security/names-rule.ts':
+        "import type { Rule } from '../domain/orders/types.js';\nexport type S = Rule;\n",
     });
 
     assert.deepEqual(outcome.violations, [
+      'adapters-below-surfaces: src/callbacks/body.ts',
       'domain-below-composition: src/domain/orders/uses-deps.ts',
       'domain-by-noun: src/domain/loose.ts',
       'domain-never-reaches-http: src/domain/orders/uses-route.ts',
       'domain-never-reaches-http: src/domain/orders/via-callbacks.ts',
+      'domain-not-adapters: src/domain/money/top-up.ts',
+      'domain-not-adapters: src/domain/orders/via-callbacks.ts',
       'domain-not-surfaces: src/domain/orders/uses-fastify.ts',
       'domain-not-surfaces: src/domain/orders/uses-route.ts',
       'errors-at-the-bottom: src/domain/errors/error-codes.ts',
+      'libraries-below-domain: src/security/names-rule.ts',
       'no-cycles: src/workers/a.ts',
       'no-type-cycles: src/network/x.ts',
       'no-type-cycles: src/workers/a.ts',
+      'portal-not-http: src/portal/page.ts',
       'runner-below-nouns: src/domain/runner/run.ts',
       'sql-only-in-store: src/callbacks/builds-sql.ts',
       'store-below-everything: src/store/names-route.ts',
@@ -157,6 +171,23 @@ describe('dependency rules (npm run depcheck)', () => {
       'src/workers/a.ts': "import type { B } from './b.js';\nexport type A = { b?: B };\n",
       'src/workers/b.ts': "import { a } from './c.js';\nexport type B = { a: typeof a };\n",
       'src/workers/c.ts': 'export const a = 1;\n',
+      // A port in the domain, its adapter importing it, the surfaces naming both.
+      'src/domain/money/gateway.ts': 'export interface Gateway {\n  readonly name: string;\n}\n',
+      'src/payments/processor.ts': [
+        "import type { Gateway } from '../domain/money/gateway.js';",
+        "import { order } from '../domain/orders/order.js';",
+        'export const processor: Gateway = { name: String(order) };',
+        '',
+      ].join('\n'),
+      'src/callbacks/headers.ts': "export const HEADERS = { eventId: 'X-Event-Id' };\n",
+      'src/http/document.ts': [
+        "import { HEADERS } from '../callbacks/headers.js';",
+        "import { processor } from '../payments/processor.js';",
+        'export const document = [HEADERS, processor];',
+        '',
+      ].join('\n'),
+      'src/portal/page.ts':
+        "import { order } from '../domain/orders/order.js';\nexport const page = order;\n",
     });
 
     assert.deepEqual(outcome.violations, []);

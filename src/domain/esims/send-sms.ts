@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database.js';
-import type { NetworkAdapter } from '../../network/network-adapter.js';
+import type { NetworkAdapter } from '../network/network-adapter.js';
 import { badRequest } from '../errors/error-codes.js';
 import { loadOwnedEsim } from './owned-esim.js';
 import { refuseDeactivated, refuseSuspended } from './esim-state.js';

@@ -1,6 +1,6 @@
 import { iso } from '../../clock.js';
-import type { CardInput } from '../../payments/gateway.js';
-import { GatewayUnavailableError } from '../../payments/gateway.js';
+import type { CardInput } from './payment-gateway.js';
+import { GatewayUnavailableError } from './payment-gateway.js';
 import { parseExpiry } from './card-input.js';
 import type { Executor } from '../../store/database.js';
 import type { SavedCard } from '../../store/repositories/payment-repository.js';

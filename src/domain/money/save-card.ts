@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
-import type { CardInput, PaymentGateway } from '../../payments/gateway.js';
-import { GatewayUnavailableError } from '../../payments/gateway.js';
+import type { CardInput, PaymentGateway } from './payment-gateway.js';
+import { GatewayUnavailableError } from './payment-gateway.js';
 import type { RandomSource } from '../../random.js';
 import type { Db, Executor } from '../../store/database.js';
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';

@@ -6,8 +6,8 @@ import type {
   ChargeOutcome,
   DeclineCode,
   PaymentGateway,
-} from '../../payments/gateway.js';
-import { GatewayUnavailableError } from '../../payments/gateway.js';
+} from './payment-gateway.js';
+import { GatewayUnavailableError } from './payment-gateway.js';
 import type { RandomSource } from '../../random.js';
 import type { Db, Executor } from '../../store/database.js';
 import {

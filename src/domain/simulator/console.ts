@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { Simulator } from '../../network/simulator.js';
+import type { Simulator } from './simulator.js';
 import type { Store } from '../../store/database.js';
 import { iso } from '../../clock.js';
 import type { ProfileStatus } from '../network/profile.js';

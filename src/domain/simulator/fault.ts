@@ -1,5 +1,6 @@
-// A fault the simulator injects into the API's answers (POST /_sim/faults), as the domain speaks
-// of it; the store keeps it (sim-repository.ts) and returns it in this shape.
+// A fault the simulator injects into the API's answers (POST /_sim/faults, the portal's simulator
+// console), as the domain speaks of it; the store keeps it (sim-repository.ts) and returns it in
+// this shape. normaliseRoutePattern reads the route a fault is given, for both surfaces.
 
 export interface SimFault {
   readonly id: string;
@@ -16,4 +17,19 @@ export interface SimFault {
   /** Latency added before the answer, milliseconds. */
   readonly latencyMs: number;
   readonly createdAt: string;
+}
+
+const API_PREFIX = '/v2.1';
+/** A version prefix (/v2.1 ... /v2.5) at the start of a pattern. */
+const VERSION_PREFIX = /^\/v2\.\d+(\/|$)/;
+
+/**
+ * '/orders' and '/v2.1/orders' mean the same; a later version's path (/v2.4/orders) names that
+ * version's route. A trailing slash is ignored.
+ */
+export function normaliseRoutePattern(route: string): string {
+  let pattern = route.trim();
+  if (!pattern.startsWith('/')) pattern = `/${pattern}`;
+  if (!VERSION_PREFIX.test(pattern)) pattern = API_PREFIX + pattern;
+  return pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern;
 }

@@ -1,7 +1,7 @@
 import type { Clock, WallClock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import type { Simulator } from '../../network/simulator.js';
-import type { NetworkAdapter } from '../../network/network-adapter.js';
+import type { Simulator } from './simulator.js';
+import type { NetworkAdapter } from '../network/network-adapter.js';
 import type { RandomSource } from '../../random.js';
 import type { KeyCipher } from '../../security/api-keys.js';
 import type { ApiKeyCache } from '../../security/key-cache.js';

@@ -3,23 +3,13 @@ import type { Static } from '@sinclair/typebox';
 import { ALERT_TYPES } from '../../domain/callbacks/callback-body.js';
 import type { CallbackV2, CallbackV3 } from '../../domain/callbacks/callback-body.js';
 import { UTILISATION_THRESHOLDS } from '../../domain/callbacks/usage-alerts.js';
+import { CALLBACK_HEADERS } from '../../callbacks/headers.js';
 
 // The usage callback the service POSTs to an organisation's callback URL (spec part 6). These
 // schemas describe it in the OpenAPI document; what is sent is the domain's callback body
 // (domain/callbacks/callback-body.ts), and the checks at the end of this file fail the build when
-// the two differ by a field or a type. No other field may appear (additionalProperties: false). The request headers are named here too, for the sender and the
-// document alike.
-
-export const CALLBACK_HEADERS = {
-  signature: 'X-Signature-SHA256',
-  eventId: 'X-Event-Id',
-  timestamp: 'X-Event-Timestamp',
-  attempt: 'X-Delivery-Attempt',
-  userAgent: 'User-Agent',
-} as const;
-
-/** The User-Agent of every delivery, followed by ` instance/<id>` of the sending instance. */
-export const CALLBACK_USER_AGENT = 'esim-bundle-service/2.1 (usage callbacks)';
+// the two differ by a field or a type. No other field may appear (additionalProperties: false).
+// The request headers are the sender's (callbacks/headers.ts).
 
 const alertType = Type.Union(
   ALERT_TYPES.map((value) => Type.Literal(value)),

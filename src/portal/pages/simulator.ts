@@ -14,7 +14,7 @@ import {
 } from '../../domain/simulator/console.js';
 import { addFault, removeFaults } from '../../domain/simulator/simulator-control.js';
 import { listFaults } from '../../store/repositories/sim-repository.js';
-import { normaliseRoutePattern } from '../../http/routes/sim/fault-hook.js';
+import { normaliseRoutePattern } from '../../domain/simulator/fault.js';
 import type { PortalView } from '../context.js';
 import { redirectWithFlash, requirePermission } from '../context.js';
 import { can } from '../permissions.js';

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { badRequest } from '../../../domain/errors/error-codes.js';
 import { numberEsim } from '../../../domain/network/msisdn.js';
 import type { ProfileStatus } from '../../../domain/network/profile.js';
-import type { AttachTarget } from '../../../network/simulated-events.js';
+import type { AttachTarget } from '../../../domain/simulator/simulator.js';
 import type { Api } from '../../api.js';
 import { checkIccid } from '../esims/esim-view.js';
 import {

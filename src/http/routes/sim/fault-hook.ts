@@ -5,21 +5,6 @@ import { takeFault } from '../../../domain/simulator/simulator-control.js';
 import { listFaults } from '../../../store/repositories/sim-repository.js';
 import { sendError } from '../../error-handler.js';
 
-const API_PREFIX = '/v2.1';
-/** A version prefix (/v2.1 ... /v2.5) at the start of a pattern. */
-const VERSION_PREFIX = /^\/v2\.\d+(\/|$)/;
-
-/**
- * '/orders' and '/v2.1/orders' mean the same; a later version's path (/v2.4/orders) names that
- * version's route. A trailing slash is ignored.
- */
-export function normaliseRoutePattern(route: string): string {
-  let pattern = route.trim();
-  if (!pattern.startsWith('/')) pattern = `/${pattern}`;
-  if (!VERSION_PREFIX.test(pattern)) pattern = API_PREFIX + pattern;
-  return pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern;
-}
-
 function patternRegex(pattern: string): RegExp {
   const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
   return new RegExp(`^${escaped}/?$`);

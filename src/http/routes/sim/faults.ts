@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { addFault, removeFaults } from '../../../domain/simulator/simulator-control.js';
 import type { SimFault } from '../../../domain/simulator/fault.js';
+import { normaliseRoutePattern } from '../../../domain/simulator/fault.js';
 import { listFaults } from '../../../store/repositories/sim-repository.js';
 import type { Api } from '../../api.js';
-import { normaliseRoutePattern } from './fault-hook.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 
 const Fault = Type.Object({

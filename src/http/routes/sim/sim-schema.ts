@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { DomainError } from '../../../domain/errors/error-codes.js';
-import type { Simulator } from '../../../network/simulator.js';
+import type { Simulator } from '../../../domain/simulator/simulator.js';
 import { sendError } from '../../error-handler.js';
 import { ErrorRef } from '../../schemas/common.js';
 

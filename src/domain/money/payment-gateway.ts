@@ -1,7 +1,8 @@
-// The payment-gateway seam: top-up charges the organisation's saved card through this interface
-// only. The built-in test processor (test-processor.ts) implements it for the simulator; a real
-// processor adapter implements the same four operations. Card numbers never go further than
-// tokenise(): the service keeps the token, brand, last four digits and expiry.
+// The payment-gateway port: top-up charges the organisation's saved card through this interface
+// only. The built-in test processor (src/payments/test-processor.ts) implements it for the
+// simulator, and src/payments/no-gateway.ts when no processor is configured; a real processor
+// adapter implements the same operations. Card numbers never go further than tokenise(): the
+// service keeps the token, brand, last four digits and expiry.
 
 export interface CardInput {
   readonly number: string;
@@ -54,17 +55,3 @@ export interface PaymentGateway {
   /** What became of a charge sent earlier (by its reference). */
   lookup(reference: string): Promise<ChargeLookup>;
 }
-
-/** PAYMENT_GATEWAY=none: there is no processor, so every charge is refused as undeliverable. */
-export const noGateway: PaymentGateway = {
-  name: 'none',
-  async tokenise() {
-    throw new GatewayUnavailableError('no payment processor is configured (PAYMENT_GATEWAY=none)');
-  },
-  async charge() {
-    throw new GatewayUnavailableError('no payment processor is configured (PAYMENT_GATEWAY=none)');
-  },
-  async lookup() {
-    return { status: 'not_found' };
-  },
-};

@@ -1,9 +1,9 @@
-// The mobile network as the service commands it: outbound only. What the network reports back
-// (profile installs, attachments, data use) enters through the inbound use cases of
-// src/domain/network/, whatever its source, so an operator's real integration implements this
-// interface for commands and calls those use cases for events. The simulated network
-// (simulated-network.ts) is the default implementation; the simulator's event source
-// (simulated-events.ts) plays the events.
+// The port to the mobile network as the service commands it: outbound only. What the network
+// reports back (profile installs, attachments, data use) enters through the inbound use cases of
+// this folder, whatever its source, so an operator's real integration implements this interface
+// for commands and calls those use cases for events. The simulated network
+// (src/network/simulated-network.ts) is the default adapter; the simulator's event source
+// (src/network/simulated-events.ts) plays the events.
 
 export interface SmsDelivery {
   readonly id: string;
