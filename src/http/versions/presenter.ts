@@ -92,10 +92,10 @@ export function storedAnswer<K extends Operation>(
   operation: K,
   result: Results[K],
 ): StoredAnswer {
-  return {
-    version: request.routeOptions.config.versionName ?? '',
-    body: present(request, operation, result),
-  };
+  const { versionName = '', presenters } = request.routeOptions.config;
+  if (presenters === undefined) throw new Error(`${request.url} is not served by an API version`);
+  const presenter: Presenter<Results[K]> = presenters[operation];
+  return { version: versionName, body: presenter.present(result) };
 }
 
 function isStoredAnswer(value: unknown): value is StoredAnswer {
