@@ -1,7 +1,7 @@
 // Records what the service answers to a fixed sequence of requests, to compare two builds of the
 // code: every API operation (the typed-client calls of test/client/calls.ts) with an error case
 // each, the portal's pages and forms, and the CLI's commands, on a fresh simulator database
-// (SQLite, SIM_SEED=42).
+// (SQLite, SIM_SEED=42); then each later version's shapes (test/record-versions.ts).
 //
 //   npx tsx test/record-answers.ts record <file.json>
 //   npx tsx test/record-answers.ts compare <before.json> <after.json>
@@ -26,6 +26,7 @@ import type { CallContext } from './client/calls.js';
 import { CALLS } from './client/calls.js';
 import type { paths } from 'esim-bundle-service-client/v2.1';
 import { startReceiver } from './receiver.js';
+import { recordLaterVersions } from './record-versions.js';
 
 interface Answer {
   step: string;
@@ -625,6 +626,8 @@ async function record(file: string): Promise<void> {
     await cli('sim advance', ['sim', 'advance', '--days', '31', ...sim]);
     await raw('api esim after a month', `/v2.1/esims/${iccid}/bundles`, { headers: key });
     await cli('ledger verify after', ['ledger', 'verify']);
+    // Last, so that every step above is recorded as before: the later versions' shapes.
+    await recordLaterVersions({ raw, cli, apiKey: created.apiKey, iccid, bundle });
   } finally {
     await worker.stop();
     await app.close();
@@ -680,6 +683,8 @@ function normalise(answers: Answer[]): Answer[] {
     [/"(pin|puk)":"\d+"/g, (m) => m.replace(/\d+/, '<digits>')],
     [/\b\d{4} \/ \d{8}\b/g, () => '<pin> / <puk>'],
     [/"latencyMs":\d+/g, () => '"latencyMs":<ms>'],
+    // Milliseconds since the epoch (the later versions' firstInstalledDateTime).
+    [/"firstInstalledDateTime":\d{12,}/g, () => '"firstInstalledDateTime":<epoch ms>'],
     // Measured durations (the request journal, snapshots), signatures over a time and a random
     // body, and password hashes with their random salt differ between two runs of the same code.
     [/("?(?:durationMs|duration_ms|latency_ms)\\*"?\s*:\s*)\d+/g, (m) => m.replace(/\d+$/, '<ms>')],

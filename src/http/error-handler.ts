@@ -5,6 +5,7 @@ import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-c
 import { isBusyError } from '../store/sqlite-busy.js';
 import type { HttpErrorCode } from './http-error-codes.js';
 import { HTTP_ERROR_CATALOGUE } from './http-error-codes.js';
+import { refusalMessage } from './versions/presenter.js';
 
 // The one place where errors become HTTP responses. Every error body is {"message", "code"},
 // the code from the domain's catalogue (src/domain/errors/error-codes.ts) or, for the framework's
@@ -239,7 +240,7 @@ function toErrorReply(
   if (error instanceof DomainError) {
     return {
       code: error.code,
-      message: error.message,
+      message: refusalMessage(request, error),
       retryAfterSeconds: error.retryAfterSeconds,
       ...(error.details === undefined ? {} : { details: error.details }),
     };

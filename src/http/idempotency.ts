@@ -1,11 +1,14 @@
 import { hash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DomainError } from '../domain/errors/error-codes.js';
 import { badRequest } from '../domain/errors/error-codes.js';
 import type { IdempotencyRequest } from '../domain/runner/idempotency.js';
 import type { Outcome } from '../domain/runner/use-case-runner.js';
 import { sendError } from './error-handler.js';
 import { ErrorRef } from './schemas/common.js';
+import type { Presented } from './versions/presenter.js';
+import { refusalMessage } from './versions/presenter.js';
 
 // `Idempotency-Key` on POST, as HTTP sees it: the header's schema and parsing, the hash of the
 // request, and the reply of an outcome. Claiming, storing and replaying are the use-case
@@ -118,8 +121,38 @@ export function replyWith<B>(reply: FastifyReply, outcome: Outcome<B>): B | Fast
       // The status is the route's, as for a first answer.
       return reply.type(json).send(JSON.stringify(outcome.body));
     case 'refused':
-      return sendError(reply, { code: outcome.error.code, message: outcome.error.message });
+      return sendRefusal(reply, outcome.error);
     case 'stored':
       return reply.code(outcome.status).type(json).send(outcome.text);
+  }
+}
+
+/** A refusal replayed, in the words (and the money) of the version serving the request. */
+function sendRefusal(reply: FastifyReply, error: DomainError): FastifyReply {
+  return sendError(reply, { code: error.code, message: refusalMessage(reply.request, error) });
+}
+
+/**
+ * The reply of an outcome whose body the version serving the request presents: the use case's
+ * body, whether it ran now or earlier (`Idempotent-Replayed: true`), goes through `answer` and
+ * the route's serializer, so a repeat is sent the bytes the first request was.
+ */
+export function replyPresented<B>(
+  reply: FastifyReply,
+  outcome: Outcome<B>,
+  answer: (body: B) => Presented,
+): Presented | FastifyReply {
+  switch (outcome.kind) {
+    case 'done':
+      return answer(outcome.body);
+    case 'replayed':
+      reply.header(REPLAY_HEADER, 'true');
+      return answer(outcome.body);
+    case 'refused':
+      reply.header(REPLAY_HEADER, 'true');
+      return sendRefusal(reply, outcome.error);
+    case 'stored':
+      reply.header(REPLAY_HEADER, 'true');
+      return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.text);
   }
 }

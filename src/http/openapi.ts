@@ -15,9 +15,10 @@ import {
   exampleIn,
   laterVersionOf,
   liveOperations,
+  organisationWrapped,
   versionDescription,
 } from './versions/document.js';
-import type { WireVersion } from './versions/wire.js';
+import type { ApiVersion } from './versions/version.js';
 import { ErrorRef, standardErrors } from './schemas/common.js';
 import { CALLBACK_HEADERS, CALLBACK_USER_AGENT } from '../callbacks/headers.js';
 import { UsageCallbackV2, UsageCallbackV3 } from './schemas/usage-callback.js';
@@ -125,7 +126,7 @@ const registries = new WeakMap<FastifyInstance, RegisteredRoute[]>();
  */
 export function registeredRoutes(
   app: FastifyInstance,
-  version?: WireVersion,
+  version?: ApiVersion,
 ): readonly RegisteredRoute[] {
   const all = registries.get(app) ?? [];
   if (version !== undefined) {
@@ -161,7 +162,7 @@ function withPlatformResponses(
   schema: Schema,
   method: string,
   url: string,
-  version: WireVersion | undefined,
+  version: ApiVersion | undefined,
 ): Schema {
   const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   const add = (status: number, value: unknown): void => {
@@ -208,7 +209,7 @@ type Transform = (input: { schema: FastifySchema; url: string; route: RouteOptio
 const HIDDEN = { hide: true } as FastifySchema;
 
 /** A later version's document: its own routes only, with the platform's responses. */
-function versionTransform(version: WireVersion): Transform {
+function versionTransform(version: ApiVersion): Transform {
   return ({ schema, url, route }) => {
     if (!url.startsWith(`${version.prefix}/`) || schema === undefined)
       return { schema: HIDDEN, url };
@@ -377,7 +378,7 @@ type Response = { description?: string; content?: Record<string, Media> };
  */
 function describeSuccess(
   operation: Record<string, unknown>,
-  version: WireVersion | undefined,
+  version: ApiVersion | undefined,
 ): void {
   const id = operation['operationId'];
   const responses = operation['responses'] as Record<string, Response> | undefined;
@@ -454,7 +455,7 @@ function orderForTryIt(
 
 function transformObject(
   input: { openapiObject: Partial<OpenApiObject> },
-  version?: WireVersion,
+  version?: ApiVersion,
 ): OpenApiObject {
   const document = input.openapiObject as OpenApiObject;
   const prefix = version?.prefix ?? API_PREFIX;
@@ -480,7 +481,7 @@ function transformObject(
   if (organisation !== undefined) {
     organisation['callbacks'] = {
       usage: usageCallback(
-        version === undefined || version.routes['getOrganisation']?.response === undefined
+        version === undefined || organisationWrapped(version)
           ? '{$response.body#/organisations/0/callbackUrl}'
           : '{$response.body#/callbackUrl}',
       ),
@@ -509,10 +510,10 @@ function tryItOut(snapshot: boolean): string {
 }
 
 /** The name under which a later version's document is decorated on the app. */
-const decoratorOf = (version: WireVersion): string => `openapiV${version.name.replace('.', '_')}`;
+const decoratorOf = (version: ApiVersion): string => `openapiV${version.name.replace('.', '_')}`;
 
 /** A later version's generated document (the v2.1 document is `app.swagger()`). */
-export function versionDocument(app: FastifyInstance, version: WireVersion): unknown {
+export function versionDocument(app: FastifyInstance, version: ApiVersion): unknown {
   const build = (app as unknown as Record<string, (() => unknown) | undefined>)[
     decoratorOf(version)
   ];
@@ -527,7 +528,7 @@ export function versionDocument(app: FastifyInstance, version: WireVersion): unk
 export async function registerOpenApi(
   app: FastifyInstance,
   publicBaseUrl: string,
-  versions: readonly WireVersion[] = [],
+  versions: readonly ApiVersion[] = [],
 ): Promise<void> {
   const routes: RegisteredRoute[] = [];
   registries.set(app, routes);
@@ -551,7 +552,7 @@ export async function registerOpenApi(
   }
 }
 
-function swaggerOptions(publicBaseUrl: string, version: WireVersion | undefined): SwaggerOptions {
+function swaggerOptions(publicBaseUrl: string, version: ApiVersion | undefined): SwaggerOptions {
   return {
     ...(version === undefined ? {} : { decorator: decoratorOf(version) }),
     openapi: {
@@ -610,7 +611,7 @@ function swaggerOptions(publicBaseUrl: string, version: WireVersion | undefined)
 
 export async function registerDocsPage(
   app: FastifyInstance,
-  versions: readonly WireVersion[] = [],
+  versions: readonly ApiVersion[] = [],
 ): Promise<void> {
   // One tab (the page's document selector) per version, v2.1 first; /docs/json is v2.1's.
   const urls = versions.map((v) => ({ url: `${v.prefix}/openapi.json`, name: `v${v.name}` }));

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Decision, RateLimits } from '../rate-limits/limiter.js';
 import { addressGroup } from '../domain/access/address-group.js';
 import { sendError } from './error-handler.js';
-import { switchOn } from './versions/wire.js';
+import { can } from './versions/capabilities.js';
 
 // Rate limits of the /v2.1 scope, as the live service does them: every authenticated response
 // carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (when the window ends, an
@@ -87,7 +87,7 @@ export function limitByApiKey(app: FastifyInstance, limits: RateLimits, config: 
   });
   app.addHook('onRequest', async (request, reply) => {
     const cost = requestCost(request, config.rateLimitCosts);
-    const byAddress = switchOn(request, 'rateLimitByAddress');
+    const byAddress = can(request, 'rateLimitByAddress');
     // The organisation's budget is shared by its keys, so a key in its grace period shares it
     // with the new one. Address budgets are named apart from organisation ids.
     const owner = byAddress

@@ -142,7 +142,7 @@ for (const kind of DATABASES) {
       assert.equal(res.json<{ message: string }>().message, 'invalid UUID length: 22');
     });
 
-    it('answers runningBalance on v2.5: the balance the order left, as a decimal string', async () => {
+    it('answers runningBalance on v2.5: the balance the order left, in major units like total', async () => {
       const before = (
         await t.request(org.apiKey, { method: 'GET', url: '/v2.4/organisation' })
       ).json<{
@@ -154,7 +154,8 @@ for (const kind of DATABASES) {
       });
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json<Record<string, unknown>>();
-      assert.equal(body['runningBalance'], (before.balance - 9.99).toFixed(2));
+      assert.equal(body['runningBalance'], Number((before.balance - 9.99).toFixed(2)));
+      assert.equal(typeof body['runningBalance'], typeof body['total']);
       assert.deepEqual(Object.keys(body).slice(-2), ['sourceIP', 'runningBalance']);
     });
 
@@ -169,9 +170,9 @@ for (const kind of DATABASES) {
       const later = await post('2.5', payload);
       const again = await post('2.5', payload, headers);
       assert.equal(again.headers['idempotent-replayed'], 'true');
-      const balance = (r: typeof first) => r.json<{ runningBalance: string }>().runningBalance;
+      const balance = (r: typeof first) => r.json<{ runningBalance: number }>().runningBalance;
       assert.equal(balance(again), balance(first));
-      assert.equal(Number(balance(later)), Number((Number(balance(first)) - 9.99).toFixed(2)));
+      assert.equal(balance(later), Number((balance(first) - 9.99).toFixed(2)));
     });
 
     it('replays an Idempotency-Key in the version shape', async () => {

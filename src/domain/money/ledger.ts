@@ -72,7 +72,23 @@ export class InsufficientBalance extends DomainError {
   get available(): number {
     return this.balance + this.testCredit;
   }
+
+  /**
+   * The figures of a refusal of this kind, also of one an Idempotency-Key record kept (which
+   * keeps only the code and this message): read back from the message written above.
+   */
+  static of(error: DomainError): InsufficientBalance | undefined {
+    if (error instanceof InsufficientBalance) return error;
+    if (error.code !== 'insufficient_balance') return undefined;
+    const figures = MESSAGE.exec(error.message);
+    if (figures === null) return undefined;
+    const [, amount, currency = '', balance, testCredit] = figures;
+    return new InsufficientBalance(Number(amount), currency, Number(balance), Number(testCredit));
+  }
 }
+
+const MESSAGE =
+  /^insufficient balance: the order total is (\d+) ([A-Z]{3}) minor units but only \d+ is available \(balance (-?\d+), test credit (\d+)\)$/;
 
 export function insufficientFunds(
   amount: number,

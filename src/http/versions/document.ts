@@ -1,25 +1,27 @@
-import type { FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE } from '../../domain/errors/error-codes.js';
 import { HTTP_ERROR_CATALOGUE } from '../http-error-codes.js';
-import { LATER_VERSIONS } from './index.js';
+import { EXAMPLE_RESULTS } from './example-results.js';
+import { LATER_VERSIONS, V2_1 } from './index.js';
 import { LIVE_OPERATIONS_BY_VERSION } from './live-operations.js';
-import type { WireVersion } from './wire.js';
+import type { Presenter } from './presenter.js';
+import type { Operation as Presented, Results } from './results.js';
+import type { ApiVersion } from './version.js';
 
 // What a later version's OpenAPI document needs beyond the routes (http/openapi.ts builds it).
 
 /** The later version a route path belongs to, if any. */
-export function laterVersionOf(url: string): WireVersion | undefined {
+export function laterVersionOf(url: string): ApiVersion | undefined {
   return LATER_VERSIONS.find((v) => url === v.prefix || url.startsWith(`${v.prefix}/`));
 }
 
 const NONE: ReadonlySet<string> = new Set();
 
 /** The live operations of a later version (`METHOD /path`); the others are extensions. */
-export function liveOperations(version: WireVersion): ReadonlySet<string> {
+export function liveOperations(version: ApiVersion): ReadonlySet<string> {
   return LIVE_OPERATIONS_BY_VERSION[version.name] ?? NONE;
 }
 
-export function versionDescription(version: WireVersion): string {
+export function versionDescription(version: ApiVersion): string {
   return `Prepaid eSIM data bundles, version ${version.name} of the interface: the same organisations, orders, eSIMs and ledger as every other version (an order placed through /v2.1 reads through /v${version.name} and the reverse), in this version's wire shapes.
 
 ${version.summary}
@@ -33,36 +35,43 @@ ${version.summary}
 **Extensions.** Operations marked \`x-extension: true\` are additions of this service that the live v${version.name} does not document.`;
 }
 
-// The request an example answer is shaped for: a caller at a documentation address, in USD.
-const EXAMPLE_REQUEST = {
-  ip: '203.0.113.7',
-  body: undefined,
-  query: {},
-  organisation: { currency: 'USD' },
-} as unknown as FastifyRequest;
+/** Whether the version answers GET /organisation as v2.1 does, in `organisations: [...]`. */
+export function organisationWrapped(version: ApiVersion): boolean {
+  return version.presenters.getOrganisation === V2_1.presenters.getOrganisation;
+}
+
+const isOperation = (version: ApiVersion, operationId: string): operationId is Presented =>
+  Object.hasOwn(version.presenters, operationId);
 
 /**
- * An operation's example on a later version: v2.1's recorded example put through the version's
- * answer, so it has the version's shape and the values of a real answer.
+ * An operation's example on a later version: v2.1's recorded example where the version answers
+ * as v2.1 does; otherwise the version's presenter's answer to the result behind v2.1's example
+ * (example-results.ts), so that it has the version's shape and the values of a real answer.
  */
-export function exampleIn(version: WireVersion, operationId: string, example: unknown): unknown {
-  const wire = version.routes[operationId];
-  if (wire?.example !== undefined) return wire.example;
+export function exampleIn(version: ApiVersion, operationId: string, example: unknown): unknown {
+  const own = version.requests[operationId]?.example;
+  if (own !== undefined) return own;
   if (example === undefined) return undefined;
-  if (wire?.page !== undefined && Array.isArray(example)) {
+  if (operationId === 'listCatalogue' && Array.isArray(example)) {
+    if (version.cataloguePage === V2_1.cataloguePage) return example;
     // One page of 50 holding the whole example.
     const items = example.map((item) => Buffer.from(JSON.stringify(item)));
-    const counters = { rows: items.length, pageSize: 50 };
-    const page = wire.page.write(items, counters, EXAMPLE_REQUEST);
+    const page = version.cataloguePage.write(items, { rows: items.length, pageSize: 50 }, 'USD');
     return JSON.parse(page.toString('utf8')) as unknown;
   }
-  if (wire?.answer === undefined) return example;
-  const copy = JSON.parse(JSON.stringify(example)) as never;
-  const answer = wire.answer as unknown as (body: unknown, r: FastifyRequest, d: never) => unknown;
-  // Example answers read nothing: an answer that would (a promise) has its own `example`.
-  const shaped = answer(copy, EXAMPLE_REQUEST, undefined as never);
-  // An answer that reads more (a promise) shows v2.1's example; such versions record their own.
-  return shaped instanceof Promise ? example : shaped;
+  if (!isOperation(version, operationId)) return example;
+  return presentExample(version, operationId, example);
+}
+
+function presentExample<K extends Presented>(
+  version: ApiVersion,
+  operationId: K,
+  example: unknown,
+): unknown {
+  const presenter: Presenter<Results[K]> = version.presenters[operationId];
+  if (presenter === V2_1.presenters[operationId]) return example;
+  const read = EXAMPLE_RESULTS[operationId] as (v21: unknown) => Results[K];
+  return presenter.present(read(example));
 }
 
 /** An error answer's example: the first catalogue code of that status, with its message. */

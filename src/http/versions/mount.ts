@@ -5,31 +5,22 @@ import { requireApiKey } from '../auth.js';
 import { limitByApiKey, limitFailedAuthentication } from '../rate-limit.js';
 import { apiRoutes } from '../routes/index.js';
 import { installFaultHook } from '../routes/sim/fault-hook.js';
-import { applyWire } from './wire.js';
-import type { WireVersion } from './wire.js';
+import { applyVersion } from './apply-version.js';
+import type { ApiVersion } from './version.js';
 
 /**
  * Mounts one version at its prefix: the platform hooks every version shares (simulated faults,
- * authentication, rate limits), then every route, through the version's wire differences.
+ * authentication, rate limits), then every route, each with the version's presenters,
+ * capabilities and request differences.
  */
 export async function mountVersion(
   app: FastifyInstance,
   deps: AppDeps,
-  version: WireVersion,
+  version: ApiVersion,
 ): Promise<void> {
   await app.register(
     async (api) => {
-      const switches = Object.keys(version.switches).length > 0;
-      if (Object.keys(version.routes).length > 0 || version.bodyWithoutContentType || switches) {
-        api.addHook('onRoute', (route) => {
-          route.config = {
-            ...route.config,
-            ...(version.bodyWithoutContentType ? { bodyWithoutContentType: true } : {}),
-            ...(switches ? { versionSwitches: version.switches } : {}),
-          };
-          applyWire(version, route, deps);
-        });
-      }
+      api.addHook('onRoute', (route) => applyVersion(version, route));
       installFaultHook(api, deps); // simulator mode only; runs before authentication
       if (deps.rateLimits !== undefined)
         limitFailedAuthentication(api, deps.rateLimits, deps.config);

@@ -1681,7 +1681,6 @@ export interface operations {
            *           "actionDate": "2026-11-23T17:55:18.692Z",
            *           "physical": false,
            *           "assignedDate": "2026-11-23T17:55:18.595Z",
-           *           "msisdn": "",
            *           "createDate": "2026-11-23T17:55:18.594Z"
            *         }
            *       ],
@@ -1708,8 +1707,6 @@ export interface operations {
               lastAction: string;
               /** @description Matching ID of the profile, e.g. ABCDE-FGHIJ-KLMNO-PQRST. */
               matchingId: string;
-              /** @description Phone number (E.164 digits); empty when none. */
-              msisdn: string;
               /** @description Whether this is a physical SIM: always false here. */
               physical: boolean;
               /** @description PIN, 4 digits. */

@@ -1675,13 +1675,12 @@ export interface operations {
            *           "profileStatus": "Released",
            *           "pin": "8442",
            *           "puk": "68139680",
-           *           "firstInstalledDateTime": "",
+           *           "firstInstalledDateTime": 0,
            *           "customerRef": "customer-4711",
            *           "lastAction": "eSIM Updated",
            *           "actionDate": "2026-11-23T17:55:18.692Z",
            *           "physical": false,
            *           "assignedDate": "2026-11-23T17:55:18.595Z",
-           *           "msisdn": "",
            *           "createDate": "2026-11-23T17:55:18.594Z"
            *         }
            *       ],
@@ -1700,16 +1699,14 @@ export interface operations {
               createDate: string;
               /** @description The organisation’s own reference for the eSIM, set with PUT /esims; empty when unset. */
               customerRef: string;
-              /** @description When the profile was first installed, RFC 3339 UTC; empty when never. */
-              firstInstalledDateTime: string;
+              /** @description When the profile was first installed, milliseconds since the epoch; 0 when never. */
+              firstInstalledDateTime: number;
               /** @description ICCID, 19 digits. */
               iccid: string;
               /** @description Newest entry of the eSIM history, e.g. Bundle Applied, eSIM Updated, eSIM Refreshed; empty when none. */
               lastAction: string;
               /** @description Matching ID of the profile, e.g. ABCDE-FGHIJ-KLMNO-PQRST. */
               matchingId: string;
-              /** @description Phone number (E.164 digits); empty when none. */
-              msisdn: string;
               /** @description Whether this is a physical SIM: always false here. */
               physical: boolean;
               /** @description PIN, 4 digits. */
@@ -4658,9 +4655,9 @@ export interface operations {
             orderReference: string;
             /** @description Units refunded. */
             quantity: number;
-            /** @description Part of amount credited to the balance., in major units of the organisation currency (9.99 USD), a decimal number. */
+            /** @description Part of amount credited to the balance, in major units of the organisation currency (9.99 USD), a decimal number. */
             refundedToBalance: number;
-            /** @description Part of amount credited back to test credit (the order paid it from test credit). Test credit that has expired since the order is not given back, so the two parts can sum to less than amount., in major units of the organisation currency (9.99 USD), a decimal number. */
+            /** @description Part of amount credited back to test credit (the order paid it from test credit); test credit that has expired since the order is not given back, so the two parts can sum to less than amount, in major units of the organisation currency (9.99 USD), a decimal number. */
             refundedToTestCredit: number;
             /** @description Unapplied units left in the batch. */
             remaining: number;
@@ -5627,7 +5624,6 @@ export interface operations {
            *       "currency": "USD",
            *       "balance": 10000,
            *       "testCredit": 0,
-           *       "testCreditExpiry": "",
            *       "businessType": "Other",
            *       "website": "",
            *       "productDescription": "",
@@ -5662,8 +5658,11 @@ export interface operations {
             taxLiable: string;
             /** @description Test credit, spent before balance while unexpired, in major units of the organisation currency (9.99 USD), a decimal number. */
             testCredit: number;
-            /** @description RFC 3339 UTC, or empty when there is no test credit. */
-            testCreditExpiry: string;
+            /**
+             * Format: date-time
+             * @description When the test credit expires, RFC 3339 UTC; left out when it does not.
+             */
+            testCreditExpiry?: string;
             users: {
               emailAddress: string;
               firstName: string;

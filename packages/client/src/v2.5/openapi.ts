@@ -1828,21 +1828,21 @@ export interface operations {
            * @example {
            *       "esims": [
            *         {
-           *           "state": "active",
            *           "iccid": "8904862156008465066",
            *           "matchingId": "CX2M5-HKC2I-Z4ZY2-0EXZV",
            *           "smdpAddress": "smdp.esim-bundle.example",
            *           "profileStatus": "Released",
            *           "pin": "8442",
            *           "puk": "68139680",
-           *           "firstInstalledDateTime": "",
+           *           "firstInstalledDateTime": 0,
            *           "customerRef": "customer-4711",
            *           "lastAction": "eSIM Updated",
            *           "actionDate": "2026-11-23T17:55:18.692Z",
            *           "physical": false,
            *           "assignedDate": "2026-11-23T17:55:18.595Z",
            *           "msisdn": "",
-           *           "createDate": "2026-11-23T17:55:18.594Z"
+           *           "createDate": "2026-11-23T17:55:18.594Z",
+           *           "state": "active"
            *         }
            *       ],
            *       "pageCount": 1,
@@ -1860,8 +1860,8 @@ export interface operations {
               createDate: string;
               /** @description The organisation’s own reference for the eSIM, set with PUT /esims; empty when unset. */
               customerRef: string;
-              /** @description When the profile was first installed, RFC 3339 UTC; empty when never. */
-              firstInstalledDateTime: string;
+              /** @description When the profile was first installed, milliseconds since the epoch; 0 when never. */
+              firstInstalledDateTime: number;
               /** @description ICCID, 19 digits. */
               iccid: string;
               /** @description Newest entry of the eSIM history, e.g. Bundle Applied, eSIM Updated, eSIM Refreshed; empty when none. */
@@ -5296,9 +5296,9 @@ export interface operations {
             orderReference: string;
             /** @description Units refunded. */
             quantity: number;
-            /** @description Part of amount credited to the balance., in major units of the organisation currency (9.99 USD), a decimal number. */
+            /** @description Part of amount credited to the balance, in major units of the organisation currency (9.99 USD), a decimal number. */
             refundedToBalance: number;
-            /** @description Part of amount credited back to test credit (the order paid it from test credit). Test credit that has expired since the order is not given back, so the two parts can sum to less than amount., in major units of the organisation currency (9.99 USD), a decimal number. */
+            /** @description Part of amount credited back to test credit (the order paid it from test credit); test credit that has expired since the order is not given back, so the two parts can sum to less than amount, in major units of the organisation currency (9.99 USD), a decimal number. */
             refundedToTestCredit: number;
             /** @description Unapplied units left in the batch. */
             remaining: number;
@@ -5682,8 +5682,8 @@ export interface operations {
               }[];
               /** @description Placed orders: the UUID. */
               orderReference?: string;
-              /** @description Placed orders: the balance right after this order was paid, major units as a decimal string. */
-              runningBalance?: string;
+              /** @description Placed orders: the balance right after this order was paid (left out when nothing was charged), in major units of the organisation currency (9.99 USD), a decimal number. */
+              runningBalance?: number;
               /** @description The address the order was placed from (POST answers). */
               sourceIP?: string;
               /** @description Placed orders: `completed`. */
@@ -5865,7 +5865,7 @@ export interface operations {
            *       "createdDate": "2026-11-23T17:55:18.593Z",
            *       "assigned": true,
            *       "sourceIP": "203.0.113.7",
-           *       "runningBalance": "990.01"
+           *       "runningBalance": 990.01
            *     }
            */
           'application/json': {
@@ -5903,8 +5903,8 @@ export interface operations {
             }[];
             /** @description Placed orders: the UUID. */
             orderReference?: string;
-            /** @description Placed orders: the balance right after this order was paid, major units as a decimal string. */
-            runningBalance?: string;
+            /** @description Placed orders: the balance right after this order was paid (left out when nothing was charged), in major units of the organisation currency (9.99 USD), a decimal number. */
+            runningBalance?: number;
             /** @description The address the order was placed from (POST answers). */
             sourceIP?: string;
             /** @description Placed orders: `completed`. */
@@ -6130,8 +6130,8 @@ export interface operations {
             }[];
             /** @description Placed orders: the UUID. */
             orderReference?: string;
-            /** @description Placed orders: the balance right after this order was paid, major units as a decimal string. */
-            runningBalance?: string;
+            /** @description Placed orders: the balance right after this order was paid (left out when nothing was charged), in major units of the organisation currency (9.99 USD), a decimal number. */
+            runningBalance?: number;
             /** @description The address the order was placed from (POST answers). */
             sourceIP?: string;
             /** @description Placed orders: `completed`. */
@@ -6275,7 +6275,6 @@ export interface operations {
            *       "currency": "USD",
            *       "balance": 10000,
            *       "testCredit": 0,
-           *       "testCreditExpiry": "",
            *       "businessType": "Other",
            *       "website": "",
            *       "productDescription": "",
@@ -6310,8 +6309,11 @@ export interface operations {
             taxLiable: string;
             /** @description Test credit, spent before balance while unexpired, in major units of the organisation currency (9.99 USD), a decimal number. */
             testCredit: number;
-            /** @description RFC 3339 UTC, or empty when there is no test credit. */
-            testCreditExpiry: string;
+            /**
+             * Format: date-time
+             * @description When the test credit expires, RFC 3339 UTC; left out when it does not.
+             */
+            testCreditExpiry?: string;
             users: {
               emailAddress: string;
               firstName: string;

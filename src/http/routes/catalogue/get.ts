@@ -5,6 +5,7 @@ import { notFound } from '../../../domain/errors/error-codes.js';
 import { findBundleByName } from '../../../store/repositories/catalogue-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { present, presented } from '../../versions/presenter.js';
 import { BundleSchema } from './bundle-schema.js';
 
 const Params = Type.Object({
@@ -15,6 +16,9 @@ const Params = Type.Object({
   }),
 });
 
+/** v2.1's answer (versions/presenters/catalogue.ts). */
+export const BundleAnswer = { ...BundleSchema, description: 'The bundle.' };
+
 const schema = {
   tags: ['Catalogue'],
   operationId: 'getCatalogueBundle',
@@ -23,7 +27,7 @@ const schema = {
   security: apiKeySecurity,
   params: Params,
   response: {
-    200: { ...BundleSchema, description: 'The bundle.' },
+    200: presented(BundleAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -39,6 +43,7 @@ export function registerGetCatalogueBundle(app: Api, deps: AppDeps): void {
     if (bundle === undefined || !bundle.groups.some((g) => groups.includes(g))) {
       throw notFound(`bundle ${name} not found`);
     }
-    return catalogueItem(bundle);
+    const currency = request.organisation.currency;
+    return present(request, 'getCatalogueBundle', { result: catalogueItem(bundle), currency });
   });
 }

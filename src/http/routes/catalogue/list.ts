@@ -20,7 +20,7 @@ import type {
 import type { Executor } from '../../../store/database.js';
 import type { Api } from '../../api.js';
 import { textCondition } from '../../filters.js';
-import { pageShapeIn, switchOn } from '../../versions/wire.js';
+import { can } from '../../versions/capabilities.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { BundleSchema } from './bundle-schema.js';
@@ -82,6 +82,12 @@ const Querystring = Type.Object({
   ),
 });
 
+/** v2.1's page: a bare array; each version writes its own (versions/presenters/catalogue.ts). */
+export const CataloguePageV21 = Type.Array(BundleSchema, {
+  description: 'One page of bundles.',
+  headers: pagingHeaders('Number of bundles matching the filters, over all pages.'),
+});
+
 const schema = {
   tags: ['Catalogue'],
   operationId: 'listCatalogue',
@@ -92,10 +98,7 @@ const schema = {
   security: apiKeySecurity,
   querystring: Querystring,
   response: {
-    200: Type.Array(BundleSchema, {
-      description: 'One page of bundles.',
-      headers: pagingHeaders('Number of bundles matching the filters, over all pages.'),
-    }),
+    200: CataloguePageV21,
     400: standardErrors[400],
     403: standardErrors[403],
     500: standardErrors[500],
@@ -179,16 +182,17 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
     const query = request.query;
     const { groups } = request.organisation;
     const filter = catalogueFilter(
-      switchOn(request, 'filterOperators') ? withOperators(query) : query,
+      can(request, 'filterOperators') ? withOperators(query) : query,
       groups,
     );
     const page = requestedPage(query, DEFAULT_PER_PAGE);
     // The page in the shape of the version serving the request, joined once from its bundles.
-    const shape = pageShapeIn(request);
+    const presenter = request.routeOptions.config.cataloguePage;
+    const { currency } = request.organisation;
     const write = (items: readonly Buffer[], total: number): Buffer =>
-      shape === undefined
+      presenter === undefined
         ? catalogueArray(items)
-        : shape.write(items, { rows: total, pageSize: page.perPage }, request);
+        : presenter.write(items, { rows: total, pageSize: page.perPage }, currency);
     let body: Buffer;
     let total = 0;
     if (filter === undefined) {
@@ -200,9 +204,9 @@ export function registerListCatalogue(app: Api, deps: AppDeps): void {
       total = found.total;
     } else {
       const key =
-        shape === undefined
+        presenter === undefined
           ? JSON.stringify(filter)
-          : `${JSON.stringify(filter)} ${shape.key(request)}`;
+          : `${JSON.stringify(filter)} ${presenter.key(currency)}`;
       const current = await version();
       const cached = cache.get(key, current);
       if (cached !== undefined) {

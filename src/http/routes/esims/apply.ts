@@ -16,7 +16,7 @@ import {
 import { checkIccid } from '../../../domain/esims/owned-esim.js';
 import { findOwnedEsim } from '../../../store/repositories/esim-repository.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
-import { switchOn } from '../../versions/wire.js';
+import { can } from '../../versions/capabilities.js';
 import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { Api } from '../../api.js';
 import {
@@ -135,12 +135,12 @@ export async function answerApply(
     iccid,
     repeat: asked.repeat,
     ...(asked.more === undefined || asked.more.length === 0 ? {} : { more: asked.more }),
-    ...(switchOn(request, 'applyRecordsOrder')
+    ...(can(request, 'applyRecordsOrder')
       ? { recordOrder: { currency: request.organisation.currency } }
       : {}),
   };
   // v2.2+: more than five bundles are applied in the background (docs/orders.md).
-  if (applyUnits(input) > DEFERRED_ABOVE_UNITS && switchOn(request, 'asyncOrders')) {
+  if (applyUnits(input) > DEFERRED_ABOVE_UNITS && can(request, 'asyncOrders')) {
     const state = await submitDeferred(deps, {
       organisationId: input.organisationId,
       kind: 'apply',

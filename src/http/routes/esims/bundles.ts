@@ -5,6 +5,9 @@ import type { EsimAssignments } from '../../../store/repositories/assignment-rep
 import { listEsimAssignments } from '../../../store/repositories/assignment-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { can } from '../../versions/capabilities.js';
+import { present, presented } from '../../versions/presenter.js';
+import type { EsimBundleRead } from '../../versions/results.js';
 import {
   EsimBundleSchema,
   IccidParams,
@@ -12,6 +15,32 @@ import {
   esimNotFound,
   groupByBundle,
 } from './esim-view.js';
+
+/** v2.1's answer: every bundle of the eSIM (versions/presenters/esim-bundles.ts). */
+export const EsimBundlesAnswer = Type.Object({ bundles: Type.Array(EsimBundleSchema) });
+
+const FINISHED: ReadonlySet<string> = new Set(['Depleted', 'Expired', 'Revoked']);
+
+interface WindowQuery {
+  readonly limit?: number;
+  readonly includeUsed?: boolean;
+}
+
+/**
+ * The versions with an assignment window (v2.3+): the newest `limit` assignments (15 by
+ * default), finished ones only with includeUsed, grouped as before.
+ */
+function windowed(bundles: EsimBundleRead[], query: WindowQuery): EsimBundleRead[] {
+  const { limit = 15, includeUsed = false } = query;
+  const kept = bundles
+    .flatMap((b) => b.assignments)
+    .filter((a) => includeUsed || !FINISHED.has(a.state));
+  kept.sort((x, y) => (x.createdAt < y.createdAt ? -1 : 1));
+  const newest = new Set(kept.slice(-limit));
+  return bundles
+    .map((b) => ({ ...b, assignments: b.assignments.filter((a) => newest.has(a)) }))
+    .filter((b) => b.assignments.length > 0);
+}
 
 const listSchema = {
   tags: ['eSIMs'],
@@ -24,7 +53,7 @@ const listSchema = {
   security: apiKeySecurity,
   params: IccidParams,
   response: {
-    200: Type.Object({ bundles: Type.Array(EsimBundleSchema) }),
+    200: presented(EsimBundlesAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -45,7 +74,7 @@ const oneSchema = {
     }),
   ]),
   response: {
-    200: EsimBundleSchema,
+    200: presented(EsimBundleSchema),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -65,7 +94,12 @@ export function registerEsimBundles(app: Api, deps: AppDeps): void {
 
   app.get('/esims/:iccid/bundles', { schema: listSchema }, async (request) => {
     const { assignments, descriptions } = await load(request.organisation.id, request.params.iccid);
-    return { bundles: groupByBundle(assignments, descriptions) };
+    const bundles = groupByBundle(assignments, descriptions);
+    return present(
+      request,
+      'listEsimBundles',
+      can(request, 'assignmentWindow') ? windowed(bundles, request.query as WindowQuery) : bundles,
+    );
   });
 
   app.get('/esims/:iccid/bundles/:name', { schema: oneSchema }, async (request) => {
@@ -76,6 +110,6 @@ export function registerEsimBundles(app: Api, deps: AppDeps): void {
       descriptions,
     );
     if (bundle === undefined) throw notFound(`bundle ${name} was never assigned to eSIM ${iccid}`);
-    return bundle;
+    return present(request, 'getEsimBundle', bundle);
   });
 }

@@ -3,10 +3,27 @@ import type { AppDeps } from '../../../deps.js';
 import { checkCompatibility } from '../../../domain/esims/esim-state.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { present, presented } from '../../versions/presenter.js';
 import { IccidParams } from './esim-view.js';
 
 // GET /esims/{iccid}/compatible/{bundle} (the live service's v2.2 pages answer {message}; v2.4
-// and later {compatible}: the versions' wire makes that change, docs/versions.md).
+// and later {compatible}: each version's presenter, docs/versions.md).
+
+/** v2.2 and v2.3's answer (versions/presenters/esim-state.ts). */
+export const CompatibleAnswer = Type.Object(
+  {
+    message: Type.String({
+      description:
+        '"eSIM <iccid> is compatible with bundle <name>" or "eSIM <iccid> is not compatible with bundle <name>".',
+    }),
+  },
+  {
+    description: 'The compatibility result.',
+    example: {
+      message: 'eSIM 8944000000000000003 is compatible with bundle esim_1GB_7D_GB_V2',
+    },
+  },
+);
 
 const schema = {
   tags: ['eSIMs'],
@@ -23,20 +40,7 @@ const schema = {
     Type.Object({ bundle: Type.String({ description: 'Bundle name (case-sensitive).' }) }),
   ]),
   response: {
-    200: Type.Object(
-      {
-        message: Type.String({
-          description:
-            '"eSIM <iccid> is compatible with bundle <name>" or "eSIM <iccid> is not compatible with bundle <name>".',
-        }),
-      },
-      {
-        description: 'The compatibility result.',
-        example: {
-          message: 'eSIM 8944000000000000003 is compatible with bundle esim_1GB_7D_GB_V2',
-        },
-      },
-    ),
+    200: presented(CompatibleAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -48,10 +52,6 @@ export function registerCheckCompatibility(app: Api, deps: AppDeps): void {
   app.get('/esims/:iccid/compatible/:bundle', { schema }, async (request) => {
     const { iccid, bundle } = request.params;
     const compatible = await checkCompatibility(deps.store.db, request.organisation, iccid, bundle);
-    return {
-      message: `eSIM ${iccid} is ${compatible ? '' : 'not '}compatible with bundle ${bundle}`,
-      // Left out by this schema; v2.4 and later answer it (versions/shapes/esim-state.ts).
-      compatible,
-    };
+    return present(request, 'checkEsimCompatibility', { iccid, bundle, compatible });
   });
 }

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import type { Esim, EsimActivity, EsimDetail } from '../../../domain/esims/esim.js';
+import type { Esim, EsimActivity } from '../../../domain/esims/esim.js';
 import type { Assignment } from '../../../domain/esims/lifecycle/assignment.js';
 import { loadOwnedEsim as loadOwned } from '../../../domain/esims/owned-esim.js';
+import type { EsimBundleRead } from '../../versions/results.js';
 
 // Shapes and lookups shared by the eSIM routes.
 
@@ -83,33 +84,6 @@ export function esimBody(esim: Esim): EsimBody {
   };
 }
 
-/**
- * GET /esims/{iccid}: the profile and its live fields, from the eSIM readEsim reads, in one object.
- * `state` (active, suspended, deactivated) is not in v2.1's answer schema, so v2.1 leaves it out;
- * v2.5 shows it.
- */
-export type EsimDetailBody = EsimBody &
-  EsimLiveBody & {
-    appleInstallUrl?: string;
-    androidInstallUrl?: string;
-    state: 'active' | 'suspended' | 'deactivated';
-    /** Not in v2.1's answer schema (left out there); v2.5 shows it. Empty when none. */
-    msisdn: string;
-  };
-
-export function esimDetailBody(esim: EsimDetail): EsimDetailBody {
-  return {
-    ...esimBody(esim),
-    customerRef: esim.customerRef ?? '',
-    lastAction: esim.lastAction,
-    actionDate: esim.actionDate,
-    physical: false,
-    assignedDate: esim.assignedDate,
-    state: esim.state,
-    msisdn: esim.msisdn ?? '',
-  };
-}
-
 export function activationCode(esim: Pick<Esim, 'smdpAddress' | 'matchingId'>): string {
   return `LPA:1$${esim.smdpAddress}$${esim.matchingId}`;
 }
@@ -144,24 +118,6 @@ export const AssignmentSchema = Type.Object({
 });
 export type AssignmentBody = Static<typeof AssignmentSchema>;
 
-export function assignmentBody(assignment: Assignment): AssignmentBody {
-  return {
-    id: assignment.id,
-    reference: assignment.reference,
-    assignmentReference: assignment.reference,
-    callTypeGroup: 'data',
-    bundleState: assignment.state,
-    initialQuantity: assignment.initialBytes,
-    remainingQuantity: assignment.remainingBytes,
-    usedQuantity: assignment.usedBytes,
-    unlimited: assignment.unlimited,
-    assignmentDateTime: assignment.createdAt,
-    startTime: assignment.startTime ?? '',
-    endTime: assignment.endTime ?? '',
-    validUntil: assignment.validUntil,
-  };
-}
-
 export const EsimBundleSchema = Type.Object({
   name: Type.String({ description: 'Bundle name (case-sensitive), as in the catalogue.' }),
   description: Type.String(),
@@ -173,8 +129,11 @@ export type EsimBundleBody = Static<typeof EsimBundleSchema>;
 export function groupByBundle(
   assignments: readonly Assignment[],
   descriptions: ReadonlyMap<string, string>,
-): EsimBundleBody[] {
-  const byName = new Map<string, EsimBundleBody>();
+): EsimBundleRead[] {
+  const byName = new Map<
+    string,
+    { name: string; description: string; assignments: Assignment[] }
+  >();
   for (const assignment of assignments) {
     let entry = byName.get(assignment.bundleName);
     if (entry === undefined) {
@@ -185,7 +144,7 @@ export function groupByBundle(
       };
       byName.set(assignment.bundleName, entry);
     }
-    entry.assignments.push(assignmentBody(assignment));
+    entry.assignments.push(assignment);
   }
   return [...byName.values()];
 }

@@ -4,21 +4,34 @@ import { badRequest } from '../../../domain/errors/error-codes.js';
 import type { EsimDetail } from '../../../domain/esims/esim.js';
 import { readEsim } from '../../../domain/esims/esim-details.js';
 import type { Api } from '../../api.js';
-import { presentIn, switchOn } from '../../versions/wire.js';
+import { can } from '../../versions/capabilities.js';
+import { present, presented } from '../../versions/presenter.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { createEsimDetailCache } from './detail-cache.js';
 import type { EsimDetailCache } from './detail-cache.js';
-import type { EsimDetailBody } from './esim-view.js';
 import {
   EsimLiveFields,
   EsimSchema,
   IccidParams,
   activationCode,
   checkIccid,
-  esimDetailBody,
 } from './esim-view.js';
 
 const APPLE_SETUP = 'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=';
+
+/** v2.1's answer: the profile and its live fields (versions/presenters/esims.ts). */
+export const EsimAnswer = Type.Composite([
+  EsimSchema,
+  EsimLiveFields,
+  Type.Object({
+    appleInstallUrl: Type.Optional(
+      Type.String({
+        description:
+          'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata= followed by the URL-encoded activation code LPA:1$<smdpAddress>$<matchingId>.',
+      }),
+    ),
+  }),
+]);
 
 const schema = {
   tags: ['eSIMs'],
@@ -38,18 +51,7 @@ const schema = {
     ),
   }),
   response: {
-    200: Type.Composite([
-      EsimSchema,
-      EsimLiveFields,
-      Type.Object({
-        appleInstallUrl: Type.Optional(
-          Type.String({
-            description:
-              'https://esimsetup.apple.com/esim_qrcode_provisioning?carddata= followed by the URL-encoded activation code LPA:1$<smdpAddress>$<matchingId>.',
-          }),
-        ),
-      }),
-    ]),
+    200: presented(EsimAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -122,28 +124,25 @@ export function registerGetEsim(app: Api, deps: AppDeps): void {
         ? await readEsim(db, organisationId, iccid)
         : (cache.get(organisationId, iccid) ??
           (await cache.load(organisationId, iccid, () => readEsim(db, organisationId, iccid))));
-    const links = installLinksOf(
-      request.query.additionalFields,
-      switchOn(request, 'androidInstallUrl'),
-    );
+    const links = installLinksOf(request.query.additionalFields, can(request, 'androidInstallUrl'));
     if (cache !== undefined && !links.apple && !links.android) {
       let json = bodies.get(esim);
       if (json === undefined) {
         // What Fastify itself would use for this body: the route's 200 serializer.
         const serialize = reply.getSerializationFunction('200') ?? JSON.stringify;
-        // In the shape of the version serving the request (v2.1's body as it is).
-        json = serialize(presentIn(request, esimDetailBody(esim)));
+        json = serialize(present(request, 'getEsim', { esim }));
         bodies.set(esim, json);
       }
       // A string with a JSON content type is sent as it is (Fastify serialises only objects).
       return reply.type(JSON_CONTENT_TYPE).send(json);
     }
-    const body: EsimDetailBody = esimDetailBody(esim);
-    // A deleted eSIM has no install links (nor any install secret: esimBody).
-    if (esim.state === 'deactivated') return body;
+    // A deleted eSIM has no install links (nor any install secret: its presenter).
+    if (esim.state === 'deactivated') return present(request, 'getEsim', { esim });
     const code = encodeURIComponent(activationCode(esim));
-    if (links.apple) body.appleInstallUrl = APPLE_SETUP + code;
-    if (links.android) body.androidInstallUrl = ANDROID_SETUP + code;
-    return body;
+    return present(request, 'getEsim', {
+      esim,
+      ...(links.apple ? { appleInstallUrl: APPLE_SETUP + code } : {}),
+      ...(links.android ? { androidInstallUrl: ANDROID_SETUP + code } : {}),
+    });
   });
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { listOwnedHistory } from '../../../store/repositories/history-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { present, presented } from '../../versions/presenter.js';
 import { IccidParams, checkIccid, esimNotFound } from './esim-view.js';
 
 const MAX_ENTRIES = 1000;
@@ -23,6 +24,9 @@ const HistoryEntry = Type.Object({
   }),
 });
 
+/** v2.1's answer (versions/presenters/esim-bundles.ts). */
+export const HistoryAnswer = Type.Array(HistoryEntry);
+
 const schema = {
   tags: ['eSIMs'],
   operationId: 'getEsimHistory',
@@ -31,7 +35,7 @@ const schema = {
   security: apiKeySecurity,
   params: IccidParams,
   response: {
-    200: Type.Array(HistoryEntry),
+    200: presented(HistoryAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -46,12 +50,6 @@ export function registerGetEsimHistory(app: Api, deps: AppDeps): void {
     // One statement: the eSIM's ownership and its newest entries.
     const entries = await listOwnedHistory(db, request.organisation.id, iccid, MAX_ENTRIES);
     if (entries === undefined) throw esimNotFound(iccid);
-    return entries.map((e) => ({
-      name: e.name,
-      bundle: e.bundle,
-      date: e.at,
-      bundleState: e.bundleState,
-      alertType: e.alertType,
-    }));
+    return present(request, 'getEsimHistory', entries);
   });
 }

@@ -8,7 +8,7 @@ import {
   loadInstallEsims,
   loadInstallRows,
 } from '../../../domain/esims/install-data.js';
-import { switchOn } from '../../versions/wire.js';
+import { can } from '../../versions/capabilities.js';
 import { sendInstallEntries } from './install-entries.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
@@ -91,11 +91,11 @@ export function registerInstallData(app: Api, deps: AppDeps): void {
   app.get('/esims/assignments', { schema }, async (request, reply) => {
     const { reference } = request.query;
     // v2.5 answers JSON when the client does not say (docs/versions.md, install data).
-    const fallback = switchOn(request, 'installDataJsonByDefault') ? 'json' : 'csv';
+    const fallback = can(request, 'installDataJsonByDefault') ? 'json' : 'csv';
     const format = request.query.format ?? negotiateInstallFormat(request.headers.accept, fallback);
     reply.header('vary', 'Accept');
     // v2.2+: several references, a JSON list, the CSV in the ZIP, additionalFields.
-    if (switchOn(request, 'installDataLists')) {
+    if (can(request, 'installDataLists')) {
       const { additionalFields } = request.query as { additionalFields?: string };
       return sendInstallEntries(reply, deps, request.organisation.id, {
         references: reference,

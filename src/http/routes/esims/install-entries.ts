@@ -12,7 +12,7 @@ import {
 } from '../../../domain/esims/install-data.js';
 import type { InstallEntry } from '../../../domain/esims/install-data.js';
 
-// Install data as the later versions serve it (v2.2+, switch `installDataLists`): one or many
+// Install data as the later versions serve it (v2.2+, capability `installDataLists`): one or many
 // references (`reference=a,b`), JSON always a list of entries, the ZIP with its CSV mapping, and
 // additionalFields=appleInstallUrl. Why a list: docs/versions.md, "Install data".
 

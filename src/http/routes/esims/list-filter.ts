@@ -18,7 +18,7 @@ import type {
 import { indexedText, storedBounds, textCondition, timeRange } from '../../filters.js';
 import { lastPage, requestedKey } from '../../paging.js';
 import type { Page, PageKeys } from '../../paging.js';
-import { switchOn } from '../../versions/wire.js';
+import { can } from '../../versions/capabilities.js';
 
 // `filterBy` and `filter` of GET /esims on the versions with filter operators (v2.2 and later),
 // the live service's five fields. The ICCID is matched whole through the primary key. The others
@@ -73,7 +73,7 @@ interface FilterQuery {
 
 /** The list's filter; undefined when the version or the request has none. */
 export function esimListFilter(request: FastifyRequest): EsimListFilter | undefined {
-  if (!switchOn(request, 'filterOperators')) return undefined;
+  if (!can(request, 'filterOperators')) return undefined;
   const query = request.query as FilterQuery;
   const { filterBy, filter } = query;
   const keyed = query.after !== undefined || query.before !== undefined;

@@ -9,10 +9,32 @@ import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../
 import type { Page, PageKeys } from '../../paging.js';
 import { esimListFilter, readFilteredPage } from './list-filter.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { EsimLiveFields, EsimSchema, esimBody, esimLiveFields } from './esim-view.js';
+import { present, presented } from '../../versions/presenter.js';
+import { EsimLiveFields, EsimSchema } from './esim-view.js';
 
 const DEFAULT_PER_PAGE = 50;
 const MAX_PER_PAGE = 500;
+
+/** An item of v2.1's list: the profile, its live fields, the number and when it was issued. */
+export const EsimListItem = Type.Composite([
+  EsimSchema,
+  EsimLiveFields,
+  Type.Object({
+    msisdn: Type.String({ description: 'Phone number (E.164 digits); empty when none.' }),
+    createDate: Type.String({ description: 'When the eSIM was issued, RFC 3339 UTC.' }),
+  }),
+]);
+
+/** v2.1's answer: a page of eSIMs and its counters (versions/presenters/esims.ts). */
+export const EsimListAnswer = Type.Object(
+  {
+    esims: Type.Array(EsimListItem),
+    pageCount: Type.Integer({ description: 'Number of pages at this perPage.' }),
+    rows: Type.Integer({ description: 'Number of eSIMs in total.' }),
+    pageSize: Type.Integer({ description: 'perPage used.' }),
+  },
+  { headers: pagingHeaders('Number of eSIMs over all pages.') },
+);
 
 const schema = {
   tags: ['eSIMs'],
@@ -39,24 +61,7 @@ const schema = {
     ),
   }),
   response: {
-    200: Type.Object(
-      {
-        esims: Type.Array(
-          Type.Composite([
-            EsimSchema,
-            EsimLiveFields,
-            Type.Object({
-              msisdn: Type.String({ description: 'Phone number (E.164 digits); empty when none.' }),
-              createDate: Type.String({ description: 'When the eSIM was issued, RFC 3339 UTC.' }),
-            }),
-          ]),
-        ),
-        pageCount: Type.Integer({ description: 'Number of pages at this perPage.' }),
-        rows: Type.Integer({ description: 'Number of eSIMs in total.' }),
-        pageSize: Type.Integer({ description: 'perPage used.' }),
-      },
-      { headers: pagingHeaders('Number of eSIMs over all pages.') },
-    ),
+    200: presented(EsimListAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     500: standardErrors[500],
@@ -112,18 +117,10 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
       deps.store.db,
       rows.map((r) => r.iccid),
     );
-    return {
-      esims: rows.map((r) => ({
-        ...esimBody(r),
-        ...esimLiveFields(r, activity.get(r.iccid)),
-        msisdn: r.msisdn ?? '',
-        createDate: r.createdAt,
-        // Not in v2.1's schema (left out there); v2.5 shows it.
-        state: r.state,
-      })),
-      pageCount: Math.max(1, Math.ceil(total / perPage)),
-      rows: total,
-      pageSize: perPage,
-    };
+    return present(reply.request, 'listEsims', {
+      esims: rows.map((esim) => ({ esim, activity: activity.get(esim.iccid) })),
+      total,
+      perPage,
+    });
   }
 }

@@ -3,8 +3,14 @@ import type { AppDeps } from '../../../deps.js';
 import { revokeByName } from '../../../domain/esims/revoke-bundle.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { present, presented } from '../../versions/presenter.js';
 import { IccidParams } from './esim-view.js';
 import { RevokeQuery, RevokeResult, refundOptions } from './revoke.js';
+
+/** v2.1's answer (versions/presenters/esim-state.ts). */
+export const RevokeByNameAnswer = Type.Object(RevokeResult.properties, {
+  description: 'What the revoke did (transaction) or would do (validate).',
+});
 
 const schema = {
   tags: ['eSIMs'],
@@ -26,10 +32,7 @@ const schema = {
   ]),
   querystring: RevokeQuery,
   response: {
-    200: {
-      ...RevokeResult,
-      description: 'What the revoke did (transaction) or would do (validate).',
-    },
+    200: presented(RevokeByNameAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -38,14 +41,16 @@ const schema = {
 };
 
 export function registerRevokeBundleByName(app: Api, deps: AppDeps): void {
-  app.delete('/esims/:iccid/bundles/:name', { schema }, (request) =>
-    revokeByName(deps, {
+  app.delete('/esims/:iccid/bundles/:name', { schema }, async (request) => {
+    const result = await revokeByName(deps, {
       organisationId: request.organisation.id,
       iccid: request.params.iccid,
       name: request.params.name,
       type: request.query.type ?? 'transaction',
       // The versions that offer it (v2.4 and later) add these to the query.
       ...refundOptions(request, 'refundToBalanceByName'),
-    }),
-  );
+    });
+    const currency = request.organisation.currency;
+    return present(request, 'revokeBundleByName', { result, currency });
+  });
 }

@@ -4,7 +4,8 @@ import type { AppDeps } from '../../../deps.js';
 import { revokeById } from '../../../domain/esims/revoke-bundle.js';
 import type { Api } from '../../api.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
-import { switchOn } from '../../versions/wire.js';
+import { can } from '../../versions/capabilities.js';
+import { present, presented } from '../../versions/presenter.js';
 import { ICCID_DESCRIPTION } from './esim-view.js';
 
 const Params = Type.Object({
@@ -62,13 +63,13 @@ const responses = {
 
 /**
  * refundToBalance and offerId of a revoke, read only where the version serving the request
- * offers them (the switch); elsewhere the query has no such fields.
+ * offers them (its capability); elsewhere the query has no such fields.
  */
 export function refundOptions(
   request: FastifyRequest,
-  switchName: string,
+  capability: 'refundToBalanceByName' | 'refundToBalanceByAssignment',
 ): { refundToBalance?: boolean; offerId?: string } {
-  if (!switchOn(request, switchName)) return {};
+  if (!can(request, capability)) return {};
   const query = request.query as { refundToBalance?: boolean; offerId?: string };
   return {
     ...(query.refundToBalance === undefined ? {} : { refundToBalance: query.refundToBalance }),
@@ -99,16 +100,19 @@ export function registerRevokeAssignment(app: Api, deps: AppDeps): void {
         security: headerOnlySecurity,
         params: Params,
         querystring: RevokeQuery,
-        response: responses,
+        response: { ...responses, 200: presented(RevokeResult) },
       },
     },
-    async (request) =>
-      handle(
+    async (request) => {
+      const result = await handle(
         request.organisation.id,
         request.params,
         request.query.type ?? 'transaction',
         refundOptions(request, 'refundToBalanceByAssignment'),
-      ),
+      );
+      const currency = request.organisation.currency;
+      return present(request, 'revokeAssignment', { result, currency });
+    },
   );
 
   app.delete(

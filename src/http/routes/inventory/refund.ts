@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import type { RefundResult } from '../../../domain/inventory/inventory-refund.js';
 import { refundUnits } from '../../../domain/inventory/inventory-refund.js';
 import { runUseCase } from '../../../domain/runner/use-case-runner.js';
 import type { Api } from '../../api.js';
@@ -8,52 +7,13 @@ import {
   IdempotencyHeaders,
   idempotencyConflict,
   idempotencyOf,
-  replyWith,
+  replyPresented,
 } from '../../idempotency.js';
 import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
-
-export const REFUND_STATUS = 'Successfully refunded bundles to balance';
-
-const RefundResult = Type.Object(
-  {
-    status: Type.String({ description: `"${REFUND_STATUS}", as the live service answers.` }),
-    usageId: Type.Integer({ description: 'The inventory batch refunded from.' }),
-    name: Type.String({ description: 'Bundle name.' }),
-    quantity: Type.Integer({ description: 'Units refunded.' }),
-    remaining: Type.Integer({ description: 'Unapplied units left in the batch.' }),
-    orderReference: Type.String({ description: 'The order the units were bought in.' }),
-    amount: Type.Integer({
-      description:
-        'Purchase price of the refunded units, minor units of the organisation currency.',
-    }),
-    refundedToBalance: Type.Integer({ description: 'Part of amount credited to the balance.' }),
-    refundedToTestCredit: Type.Integer({
-      description:
-        'Part of amount credited back to test credit (the order paid it from test credit). Test ' +
-        'credit that has expired since the order is not given back, so the two parts can sum to less than amount.',
-    }),
-    balance: Type.Integer({ description: 'Balance after the refund, minor units.' }),
-    testCredit: Type.Integer({ description: 'Test credit after the refund, minor units.' }),
-  },
-  {
-    title: 'InventoryRefundResult',
-    description: 'The units left the inventory and their price went back to the organisation.',
-  },
-);
-
-const refundBody = (done: RefundResult) => ({
-  status: REFUND_STATUS,
-  usageId: done.usageId,
-  name: done.bundle,
-  quantity: done.quantity,
-  remaining: done.remaining,
-  orderReference: done.orderReference,
-  amount: done.amount,
-  refundedToBalance: done.toBalance,
-  refundedToTestCredit: done.toTestCredit,
-  balance: done.balance,
-  testCredit: done.testCredit,
-});
+import { presentAgain, presented, storedAnswer } from '../../versions/presenter.js';
+import { RefundAnswer } from './refund-schema.js';
+import { refundFromV21 } from '../../versions/v21-bodies.js';
+import type { RefundV21Body } from '../../versions/v21-bodies.js';
 
 export function registerRefundInventory(app: Api, deps: AppDeps): void {
   const days = deps.config.inventoryRefundDays;
@@ -86,7 +46,7 @@ export function registerRefundInventory(app: Api, deps: AppDeps): void {
       { additionalProperties: false },
     ),
     response: {
-      200: RefundResult,
+      200: presented(RefundAnswer),
       400: {
         ...ErrorRef,
         description:
@@ -106,10 +66,17 @@ export function registerRefundInventory(app: Api, deps: AppDeps): void {
       usageId: request.body.usageId,
       quantity: request.body.quantity,
     };
+    const currency = request.organisation.currency;
     const outcome = await runUseCase(deps, refundUnits, input, {
       idempotency: idempotencyOf(request),
-      present: refundBody,
+      // A repeat answers the body this version presented (versions/presenter.ts).
+      present: (result) => storedAnswer(request, 'refundInventory', { result, currency }),
     });
-    return replyWith(reply, outcome);
+    return replyPresented(reply, outcome, (stored) =>
+      presentAgain(request, 'refundInventory', stored, (body: RefundV21Body) => ({
+        result: refundFromV21(body),
+        currency,
+      })),
+    );
   });
 }

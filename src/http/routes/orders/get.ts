@@ -5,16 +5,17 @@ import { notFound } from '../../../domain/errors/error-codes.js';
 import { findActivations, findOrder } from '../../../store/repositories/order-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { switchOn } from '../../versions/wire.js';
-import { OrderSchema, orderBody } from './order-schema.js';
-import type { OrderBody } from './order-schema.js';
+import { can } from '../../versions/capabilities.js';
+import { present, presented } from '../../versions/presenter.js';
+import type { OrderRead } from '../../versions/results.js';
+import { OrderSchema } from './order-schema.js';
 
-/** The organisation's order as the routes answer it (v2.1 shape), or undefined. */
-export async function readOrderBody(
+/** The organisation's order with its eSIMs' activation details, or undefined. */
+export async function readOrder(
   deps: Pick<AppDeps, 'store'>,
   organisationId: string,
   orderReference: string,
-): Promise<OrderBody | undefined> {
+): Promise<OrderRead | undefined> {
   const db = deps.store.db;
   const order = await findOrder(db, organisationId, orderReference);
   if (order === undefined) return undefined;
@@ -26,7 +27,7 @@ export async function readOrderBody(
         true, // a deleted eSIM's activation code is not shown again
       )
     : new Map();
-  return orderBody(order, activations);
+  return { order, activations };
 }
 
 const schema = {
@@ -41,7 +42,7 @@ const schema = {
     }),
   }),
   response: {
-    200: OrderSchema,
+    200: presented(OrderSchema),
     403: standardErrors[403],
     404: standardErrors[404],
     500: standardErrors[500],
@@ -52,11 +53,11 @@ export function registerGetOrder(app: Api, deps: AppDeps): void {
   app.get('/orders/:orderReference', { schema }, async (request) => {
     const { orderReference } = request.params;
     const organisationId = request.organisation.id;
-    const body = await readOrderBody(deps, organisationId, orderReference);
-    if (body !== undefined) return body;
+    const read = await readOrder(deps, organisationId, orderReference);
+    if (read !== undefined) return present(request, 'getOrder', read);
     // v2.2+: an order accepted for the background and not yet placed is still processing.
     if (
-      switchOn(request, 'asyncOrders') &&
+      can(request, 'asyncOrders') &&
       (await isStillProcessing(deps, organisationId, orderReference))
     ) {
       throw stillProcessing(orderReference);

@@ -9,10 +9,11 @@ import {
 import { orderNumbersInTime } from '../../../store/repositories/order-time-repository.js';
 import type { Api } from '../../api.js';
 import { storedBounds, timeRange } from '../../filters.js';
-import { switchOn } from '../../versions/wire.js';
-import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
+import { can } from '../../versions/capabilities.js';
+import { present, presented } from '../../versions/presenter.js';
+import { pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
-import { OrderSchema, orderBody } from './order-schema.js';
+import { OrderList } from './order-schema.js';
 
 const DEFAULT_PER_PAGE = 50;
 const MAX_PER_PAGE = 500;
@@ -34,10 +35,7 @@ const schema = {
     }),
   ),
   response: {
-    200: Type.Array(OrderSchema, {
-      description: 'One page of orders, newest first.',
-      headers: pagingHeaders('Number of orders over all pages.'),
-    }),
+    200: presented(OrderList),
     400: standardErrors[400],
     403: standardErrors[403],
     500: standardErrors[500],
@@ -50,7 +48,7 @@ const schema = {
  */
 function createdWithin(request: FastifyRequest): ReturnType<typeof storedBounds> | undefined {
   const conditions = (request.query as { createdAt?: readonly string[] }).createdAt;
-  if (!switchOn(request, 'filterOperators') || conditions === undefined) return undefined;
+  if (!can(request, 'filterOperators') || conditions === undefined) return undefined;
   if (conditions.length === 0) return undefined;
   return storedBounds(timeRange('createdAt', conditions));
 }
@@ -85,6 +83,10 @@ export function registerListOrders(app: Api, deps: AppDeps): void {
     // A deleted eSIM's activation code is not shown again.
     const activations = await findActivations(db, orgId, iccids, true);
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
-    return orders.map((o) => orderBody(o, activations));
+    return present(
+      request,
+      'listOrders',
+      orders.map((order) => ({ order, activations })),
+    );
   });
 }

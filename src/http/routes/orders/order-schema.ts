@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Static } from '@sinclair/typebox';
-import type { PlacedOrder } from '../../../domain/orders/placement.js';
-import type { EsimActivation, StoredOrder } from '../../../store/repositories/order-repository.js';
+import { pagingHeaders } from '../../paging.js';
 
-// The spec's Order, shared by POST /orders, GET /orders/{orderReference} and GET /orders.
+// The spec's Order, shared by POST /orders, GET /orders/{orderReference} and GET /orders (v2.1's
+// answers; each version presents its own, versions/presenters/orders.ts).
 
 const OrderEsim = Type.Object({
   iccid: Type.String({ description: 'ICCID: 19 digits, prefix 89, Luhn check digit.' }),
@@ -51,37 +50,8 @@ export const OrderSchema = Type.Object(
   { title: 'Order' },
 );
 
-export type OrderBody = Static<typeof OrderSchema>;
-
-export function orderBody(
-  order: StoredOrder,
-  activations: ReadonlyMap<string, EsimActivation>,
-): OrderBody {
-  return {
-    order: order.items.map((i) => {
-      const item = {
-        type: i.type,
-        item: i.item,
-        quantity: i.quantity,
-        subTotal: i.subTotal,
-        pricePerUnit: i.pricePerUnit,
-      };
-      if (!order.assign) return item;
-      const esims = i.iccids.flatMap((iccid) => {
-        const a = activations.get(iccid);
-        return a === undefined ? [] : [a];
-      });
-      return { ...item, iccids: i.iccids, esims };
-    }),
-    total: order.total,
-    currency: order.currency,
-    status: order.status,
-    statusMessage: order.statusMessage,
-    orderReference: order.reference,
-    createDate: order.createdAt,
-    assign: order.assign,
-  };
-}
-
-export const placedOrderBody = (placed: PlacedOrder): OrderBody =>
-  orderBody(placed.order, placed.activations);
+/** GET /orders on v2.1: a bare array of orders, paging in the headers. */
+export const OrderList = Type.Array(OrderSchema, {
+  description: 'One page of orders, newest first.',
+  headers: pagingHeaders('Number of orders over all pages.'),
+});

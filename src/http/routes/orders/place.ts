@@ -6,6 +6,7 @@ import {
   placeOrder,
   validateOrder,
 } from '../../../domain/orders/placement.js';
+import type { PlacedOrder } from '../../../domain/orders/placement.js';
 import type { OrderRequest } from '../../../domain/orders/validation.js';
 import type { Api } from '../../api.js';
 import { runUseCase } from '../../../domain/runner/use-case-runner.js';
@@ -15,19 +16,22 @@ import {
   submitDeferred,
 } from '../../../domain/deferred/submit.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
-import { switchOn } from '../../versions/wire.js';
-import { readOrderBody } from './get.js';
-import { keepingBalance } from './placed-balance.js';
+import { balanceAfterOrder } from '../../../store/repositories/ledger-repository.js';
+import { can } from '../../versions/capabilities.js';
+import { present, presentAgain, presented, storedAnswer } from '../../versions/presenter.js';
+import { orderFromV21 } from '../../versions/v21-bodies.js';
+import type { OrderV21Body } from '../../versions/v21-bodies.js';
+import { readOrder } from './get.js';
 import {
   IdempotencyHeaders,
   idempotencyConflict,
   idempotencyOf,
   presentedKey,
-  replyWith,
+  replyPresented,
   requestHash,
 } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
-import { OrderSchema, placedOrderBody } from './order-schema.js';
+import { OrderSchema } from './order-schema.js';
 
 function bodySchema(config: Config) {
   const line = Type.Object({
@@ -101,7 +105,7 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
     headers: IdempotencyHeaders,
     body: bodySchema(deps.config),
     response: {
-      200: OrderSchema,
+      200: presented(OrderSchema),
       400: standardErrors[400],
       403: standardErrors[403],
       409: idempotencyConflict,
@@ -116,11 +120,20 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
       order: body.order,
     };
     const org = orderingOrganisation(request.organisation);
+    // What the request says beside the order, for the versions that show it (v2.4's sourceIP
+    // and AllowReassign).
+    const beside = {
+      sourceIp: request.ip,
+      allowReassign: body.order.map((line) => line.allowReassign === true),
+    };
     // validate writes nothing, so it is safe to repeat and needs no idempotency record.
-    if (order.type === 'validate') return placedOrderBody(await validateOrder(deps, org, order));
+    if (order.type === 'validate') {
+      const placed = await validateOrder(deps, org, order);
+      return present(request, 'placeOrder', { placed, ...beside });
+    }
     const units = order.order.reduce((n, line) => n + line.quantity, 0);
     // v2.2+: more than five bundles are placed in the background (docs/orders.md).
-    if (units > DEFERRED_ABOVE_UNITS && switchOn(request, 'asyncOrders')) {
+    if (units > DEFERRED_ABOVE_UNITS && can(request, 'asyncOrders')) {
       const state = await submitDeferred(deps, {
         organisationId: org.id,
         kind: 'order',
@@ -132,21 +145,39 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
         },
       });
       if (state.state === 'processing') throw stillProcessing(state.reference);
-      const placed = await readOrderBody(deps, org.id, state.reference);
+      const placed = await readPlacedOrder(deps, org.id, state.reference);
       if (placed === undefined) throw notFound(`order ${state.reference} not found`);
-      return placed;
+      return present(request, 'placeOrder', { placed, ...beside });
     }
     const outcome = await runUseCase(
       deps,
       placeOrder,
       { org, request: order },
-      // Orders are committed in groups, by organisation (store/group-commit.ts).
+      // Orders are committed in groups, by organisation (store/group-commit.ts). A repeat with
+      // the same Idempotency-Key answers the body this version presented (presenter.ts).
       {
         idempotency: idempotencyOf(request),
-        present: keepingBalance(request, placedOrderBody),
+        present: (placed) => storedAnswer(request, 'placeOrder', { placed, ...beside }),
         group: org.id,
       },
     );
-    return replyWith(reply, outcome);
+    return replyPresented(reply, outcome, (stored) =>
+      presentAgain(request, 'placeOrder', stored, (v21: OrderV21Body) => ({
+        placed: orderFromV21(v21),
+        ...beside,
+      })),
+    );
   });
+}
+
+/** An order placed in the background, read back with the balance its payment left. */
+async function readPlacedOrder(
+  deps: AppDeps,
+  organisationId: string,
+  reference: string,
+): Promise<PlacedOrder | undefined> {
+  const read = await readOrder(deps, organisationId, reference);
+  if (read === undefined) return undefined;
+  const after = await balanceAfterOrder(deps.store.db, organisationId, reference);
+  return { ...read, balanceAfter: after ?? null };
 }

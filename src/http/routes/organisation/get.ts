@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { Static } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
 import {
@@ -9,6 +8,7 @@ import {
 } from '../../../store/repositories/organisation-repository.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { present, presented } from '../../versions/presenter.js';
 
 const User = Type.Object({
   firstName: Type.String(),
@@ -52,19 +52,20 @@ export const Organisation = Type.Object({
   users: Type.Array(User),
 });
 
+/** v2.1's answer: the organisation wrapped in a list (versions/presenters/organisation.ts). */
+export const OrganisationAnswer = Type.Object({ organisations: Type.Array(Organisation) });
+
 const schema = {
   tags: ['Organisation'],
   operationId: 'getOrganisation',
   summary: 'Get the caller organisation, including its users',
   security: apiKeySecurity,
   response: {
-    200: Type.Object({ organisations: Type.Array(Organisation) }),
+    200: presented(OrganisationAnswer),
     403: standardErrors[403],
     500: standardErrors[500],
   },
 };
-
-export type OrganisationBody = Static<typeof Organisation>;
 
 export function registerGetOrganisation(app: Api, deps: AppDeps): void {
   app.get('/organisation', { schema }, async (request) => {
@@ -75,40 +76,19 @@ export function registerGetOrganisation(app: Api, deps: AppDeps): void {
     const users = await listUsers(deps.store.db, org.id);
     const apiKeyEnc = await findEncryptedApiKey(deps.store.db, org.id);
     if (apiKeyEnc === undefined) throw notFound(`organisation ${org.id} not found`);
-    return {
-      organisations: [
-        {
-          name: org.name,
-          // A key in its grace period reads itself, never its replacement: a leaked key that
-          // was rotated must not hand the thief the new one (docs/operations.md, "Key roll-over").
-          apiKey: request.graceKey?.key ?? deps.cipher.decrypt(apiKeyEnc),
-          taxLiable: org.taxLiable,
-          addr1: org.addr1,
-          addr2: org.addr2,
-          city: org.city,
-          country: org.country,
-          postcode: org.postcode,
-          callbackUrl: org.callbackUrl,
-          callbackVersion: org.callbackVersion,
-          notes: org.notes,
-          groups: [...org.groups],
-          currency: org.currency,
-          balance: org.balance,
-          testCredit: org.testCredit,
-          testCreditExpiry: org.testCreditExpiry ?? '',
-          businessType: org.businessType,
-          website: org.website,
-          productDescription: org.productDescription,
-          users: users.map((u) => ({
-            firstName: u.first_name,
-            lastName: u.last_name,
-            role: u.role,
-            emailAddress: u.email_address,
-            phoneNumber: u.phone_number,
-            timeZone: u.time_zone,
-          })),
-        },
-      ],
-    };
+    return present(request, 'getOrganisation', {
+      organisation: org,
+      // A key in its grace period reads itself, never its replacement: a leaked key that
+      // was rotated must not hand the thief the new one (docs/operations.md, "Key roll-over").
+      apiKey: request.graceKey?.key ?? deps.cipher.decrypt(apiKeyEnc),
+      users: users.map((u) => ({
+        firstName: u.first_name,
+        lastName: u.last_name,
+        role: u.role,
+        emailAddress: u.email_address,
+        phoneNumber: u.phone_number,
+        timeZone: u.time_zone,
+      })),
+    });
   });
 }

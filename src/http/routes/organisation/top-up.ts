@@ -7,11 +7,12 @@ import {
   IdempotencyHeaders,
   idempotencyConflict,
   idempotencyOf,
-  replyWith,
+  replyPresented,
 } from '../../idempotency.js';
 import { ErrorRef, headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { present, presented } from '../../versions/presenter.js';
 
-const TopUpResult = Type.Object(
+export const TopUpAnswer = Type.Object(
   {
     amount: Type.Integer({ description: 'Amount charged and credited, in minor units.' }),
     balance: Type.Integer({ description: 'Balance after the top-up, in minor units.' }),
@@ -39,7 +40,7 @@ export function registerTopUp(app: Api, deps: AppDeps): void {
       }),
     }),
     response: {
-      200: TopUpResult,
+      200: presented(TopUpAnswer),
       400: {
         ...ErrorRef,
         description:
@@ -64,6 +65,10 @@ export function registerTopUp(app: Api, deps: AppDeps): void {
       onAuditFailure: (error) =>
         request.log.warn({ err: error }, 'could not write the audit row of a top-up'),
     });
-    return replyWith(reply, outcome);
+    // The top-up stores its result; each version presents it, a repeat's as the first's.
+    const currency = request.organisation.currency;
+    return replyPresented(reply, outcome, (result) =>
+      present(request, 'topUpBalance', { result, currency }),
+    );
   });
 }

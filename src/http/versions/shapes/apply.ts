@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../domain/errors/error-codes.js';
 import { MAX_REPEAT } from '../../../domain/esims/lifecycle/apply-from-inventory.js';
 import { EXAMPLES } from '../../openapi-examples.js';
-import type { RouteWire } from '../wire.js';
+import type { RequestWire } from '../version.js';
 import { PROCESSING_ERRORS } from './processing.js';
 
 // POST /esims/apply on the later versions. v2.2: `bundles: [{name, repeat?}]` beside the single
@@ -90,19 +90,19 @@ export function sharedApplyBody(request: FastifyRequest): void {
   delete body.bundles;
 }
 
-export const applyV22: RouteWire = {
+export const applyV22: RequestWire = {
   body: (shared) => applyBody(shared, false),
   request: sharedApplyBody,
   errors: PROCESSING_ERRORS,
 };
 
-export const applyV24: RouteWire = { body: (shared) => applyBody(shared, true) };
+export const applyV24: RequestWire = { body: (shared) => applyBody(shared, true) };
 
 /**
  * The deprecated POST /esims/{iccid}/bundles: processed in the background as an apply; its
  * answer is an apply's (the document shows the apply's recorded example).
  */
-export const applyToEsimV22: RouteWire = {
+export const applyToEsimV22: RequestWire = {
   errors: PROCESSING_ERRORS,
   example: EXAMPLES['applyBundle'],
 };

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { TSchema } from '@sinclair/typebox';
 import { MAX_INSTALL_REFERENCES } from '../../../domain/esims/install-data.js';
 import { InstallEntryList } from '../../routes/esims/install-entries.js';
-import type { RouteWire } from '../wire.js';
+import type { RequestWire } from '../version.js';
 
 // GET /esims/assignments on v2.2 and later: several references, a JSON list, additionalFields.
 // The handler's switches `installDataLists` (v2.2+) and `installDataJsonByDefault` (v2.5) choose
@@ -64,14 +64,14 @@ const EXAMPLE = [
   },
 ];
 
-export const installDataV22: RouteWire = {
+export const installDataV22: RequestWire = {
   example: EXAMPLE,
   querystring,
   response: response('CSV'),
   description: description('CSV'),
 };
 
-export const installDataV25: RouteWire = {
+export const installDataV25: RequestWire = {
   example: EXAMPLE,
   response: response('JSON'),
   description: description('JSON'),

@@ -1,17 +1,22 @@
 import { Type } from '@sinclair/typebox';
-import type { TSchema } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { CatalogueItem } from '../../../domain/catalogue/catalogue-view.js';
 import { BundleSchema } from '../../routes/catalogue/bundle-schema.js';
+import { BundleAnswer } from '../../routes/catalogue/get.js';
+import { CataloguePageV21 } from '../../routes/catalogue/list.js';
+import { catalogueArray } from '../../routes/catalogue/page-json.js';
 import { pagingHeaders } from '../../paging.js';
 import { toMajor } from '../money.js';
-import type { PageCounters, PageShape } from '../wire.js';
-import { money, reshaped } from './schema-tools.js';
+import { presenter } from '../presenter.js';
+import type { InCurrency } from '../results.js';
+import type { PageCounters, PagePresenter } from '../version.js';
+import { money, reshaped } from '../shapes/schema-tools.js';
 
-// The catalogue on the later versions. v2.2: a page is the envelope clients read,
-// {bundles, pageCount, rows, pageSize}, where v2.1 answers a bare array. v2.4: price in major
-// units. The list route joins a page from its bundles' prebuilt JSON (routes/catalogue/page-json.ts)
-// and a version writes the page in its shape as it is joined: the envelope around the bundles,
-// each price rewritten in place, into one buffer, with no parse and no string decoding.
+// The catalogue. v2.1: a page is a bare array of bundles. v2.2: the envelope clients read,
+// {bundles, pageCount, rows, pageSize}. v2.4: price in major units. The list route joins a page
+// from its bundles' prebuilt JSON (routes/catalogue/page-json.ts) and a version writes the page
+// in its shape as it is joined: the envelope around the bundles, each price rewritten in place,
+// into one buffer, with no parse and no string decoding.
 
 export const BundleV24 = reshaped(BundleSchema, {
   price: money('Price per bundle'),
@@ -144,21 +149,39 @@ function envelope(
   return out;
 }
 
+export const PAGE_V21: PagePresenter = {
+  schema: CataloguePageV21,
+  key: () => '',
+  write: (items) => catalogueArray(items),
+};
+
 /** v2.2: the page in the envelope, its counters from the paging. */
-export const pageV22: PageShape = {
+export const PAGE_V22: PagePresenter = {
+  schema: cataloguePage(BundleSchema),
   key: () => '',
   write: (items, counters) => envelope(items, counters, undefined),
 };
 
 /** v2.4: the same with each price in the caller's major units. */
-export const pageV24: PageShape = {
-  key: (request) => request.organisation.currency,
-  write: (items, counters, request) => envelope(items, counters, request.organisation.currency),
+export const PAGE_V24: PagePresenter = {
+  schema: cataloguePage(BundleV24),
+  key: (currency) => currency,
+  write: (items, counters, currency) => envelope(items, counters, currency),
 };
 
-export function bundleV24Answer(
-  bundle: { price: number },
-  request: FastifyRequest,
-): Record<string, unknown> {
-  return { ...bundle, price: toMajor(bundle.price, request.organisation.currency) };
+function bundleV21({ result: item }: InCurrency<CatalogueItem>): Static<typeof BundleSchema> {
+  return {
+    ...item,
+    groups: [...item.groups],
+    countries: [...item.countries],
+    speed: [...item.speed],
+    roamingEnabled: [...item.roamingEnabled],
+  };
 }
+
+export const BUNDLE_V21 = presenter(BundleAnswer, bundleV21);
+
+export const BUNDLE_V24 = presenter(BundleV24, (read: InCurrency<CatalogueItem>) => ({
+  ...bundleV21(read),
+  price: toMajor(read.result.price, read.currency),
+}));
