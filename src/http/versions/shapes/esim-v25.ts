@@ -24,7 +24,7 @@ const ADDITIONAL_FIELDS = Type.Object({
   additionalFields: Type.Optional(
     Type.String({
       description:
-        'Comma-separated extra fields: appleInstallUrl, androidInstallUrl, or installUrl for both. Unknown names are a 400.',
+        'Comma-separated extra fields: appleInstallUrl, androidInstallUrl, or installUrl for both. Other names are ignored.',
     }),
   ),
 });
