@@ -56,6 +56,7 @@ export function networkServices(
               networkEvents: { record: (trx, event, at) => events().record(trx, event, at) },
             },
             network.random,
+            network,
           ),
           faultsMayExist: true,
         }

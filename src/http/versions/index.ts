@@ -62,6 +62,7 @@ import { registerConsumptionPrices } from '../routes/catalogue/prices.js';
 import { registerApplyBundleToEsim } from '../routes/esims/apply-to-esim.js';
 import { applyToEsimV22, applyV22, applyV24 } from './shapes/apply.js';
 import { PROCESSING_ERRORS } from './shapes/processing.js';
+import { SmsV24, smsV24Answer } from './shapes/sms.js';
 import { ESIM_ROUTES_V25 } from './shapes/esim-v25.js';
 import { laterVersion } from './wire.js';
 import type { WireVersion } from './wire.js';
@@ -150,7 +151,7 @@ export const V2_3 = laterVersion(V2_2, {
 export const V2_4 = laterVersion(V2_3, {
   name: '2.4',
   summary:
-    'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds; rate limits (when on) per client address, 429 `Rate limit exceeded`.',
+    'v2.4: money in major units (9.99) in answers and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; an SMS answers `{status}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds; rate limits (when on) per client address, 429 `Rate limit exceeded`.',
   routes: {
     getOrganisation: { response: OrganisationV24, answer: organisationV24Answer },
     applyBundle: applyV24,
@@ -180,6 +181,7 @@ export const V2_4 = laterVersion(V2_3, {
     getEsimHistory: { response: HistoryV24, answer: historyV24Answer },
     getEsim: { response: esimV24Schema, answer: esimV24Answer },
     checkEsimCompatibility: { response: CompatibleV24, answer: compatibleV24Answer },
+    sendSms: { response: SmsV24, answer: smsV24Answer },
     revokeBundleByName: {
       querystring: RevokeQueryV24,
       response: revokeV24Schema,
