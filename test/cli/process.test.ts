@@ -26,7 +26,7 @@ describe('bin/esim.js', () => {
       assert.equal(created.balance, 42);
       const list = spawnEsim(env, 'org', 'list');
       assert.equal(await list.exited, 0, list.stderr());
-      assert.match(list.stdout(), new RegExp(`^${created.id}  Process Org  42 USD`, 'm'));
+      assert.match(list.stdout(), new RegExp(`^${created.id}  Process Org  0\\.42 USD`, 'm'));
     } finally {
       data.remove();
     }

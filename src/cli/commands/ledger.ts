@@ -3,6 +3,7 @@ import { listLedgerEntries } from '../../store/repositories/ledger-repository.js
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, parseInteger } from '../command.js';
+import { formatAmount } from '../money.js';
 import { withServices } from '../services.js';
 
 export const ledgerVerify: Command = {
@@ -51,7 +52,7 @@ export const ledgerShow: Command = {
         return 0;
       }
       ctx.io.out(
-        `${org.name}: balance ${org.balance}, test credit ${org.testCredit} ${org.currency}`,
+        `${org.name}: balance ${formatAmount(org.balance, org.currency)}, test credit ${formatAmount(org.testCredit, org.currency)}`,
       );
       for (const e of entries) {
         ctx.io.out(
