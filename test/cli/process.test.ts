@@ -46,6 +46,15 @@ describe('bin/esim.js', () => {
     }
   });
 
+  it('exits 2 for bad arguments also when its reader has closed stderr (esim sim 2>&1 | head -1)', async () => {
+    for (const argv of [['sim'], ['nonsense'], ['org', 'list', '--bogus']]) {
+      const run = spawnEsim({}, ...argv);
+      // The reading end closes before the command writes its usage: every write meets EPIPE.
+      run.child.stderr?.destroy();
+      assert.equal(await run.exited, 2, `esim ${argv.join(' ')}`);
+    }
+  });
+
   it('exits 2 with the usage on stderr for an unknown command', async () => {
     const run = spawnEsim({}, 'frobnicate');
     assert.equal(await run.exited, 2);
