@@ -17,18 +17,23 @@ export interface SimulatedNetworkDeps {
 export interface SimulatedNetwork extends NetworkAdapter {
   /** Restarts the network's random sequence from the configured seed (simulator reset). */
   reseed(): void;
-  /** The network's own random source: operator choice, MSISDNs, fault probabilities. */
+  /** The network's own random source: operator choice, fault probabilities. */
   readonly random: RandomSource;
 }
+
+/** The seed of the MSISDN sequence, apart from the operator choices' (SIM_SEED itself). */
+const msisdnSeed = (simSeed: number): number => (simSeed ^ 0x5bd1e995) >>> 0;
 
 /**
  * The default network's outbound side: SMS land in the network's outbox (the sms table, read
  * through /_sim), MSISDNs are drawn from a random sequence seeded from SIM_SEED. The simulator's
- * event source (simulated-events.ts) draws its operator choices from the same sequence, so the
- * same calls in the same order give the same operators and MSISDNs.
+ * event source (simulated-events.ts) draws its operator choices from another sequence of the same
+ * seed, so the same calls in the same order give the same operators and MSISDNs, and numbering
+ * an eSIM (at its first attach) never changes which operator a later attach picks.
  */
 export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNetwork {
   let rng = seededRandom(deps.config.simSeed);
+  let numbers = seededRandom(msisdnSeed(deps.config.simSeed));
   const random: RandomSource = {
     int: (max) => rng.int(max),
     float: () => rng.float(),
@@ -40,6 +45,7 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
     random,
     reseed() {
       rng = seededRandom(deps.config.simSeed);
+      numbers = seededRandom(msisdnSeed(deps.config.simSeed));
     },
 
     async deliverSms(input): Promise<SmsDelivery> {
@@ -70,7 +76,7 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
 
     async allocateMsisdn(input): Promise<string> {
       // E.164 allows 15 digits; 9 subscriber digits fit every calling code.
-      return input.callingCode + String(100_000_000 + random.int(900_000_000));
+      return input.callingCode + String(100_000_000 + numbers.int(900_000_000));
     },
   };
 }

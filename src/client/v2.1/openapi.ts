@@ -89,7 +89,7 @@ export interface paths {
     put?: never;
     /**
      * Give the eSIM a phone number (MSISDN)
-     * @description Numbers the profile so it can receive SMS. The number carries the calling code of the given country, else of the country the eSIM is attached in, else GB. An eSIM that already has one keeps it.
+     * @description Numbers the profile so it can receive SMS; the network numbers an eSIM by itself when it first attaches, so this is for a number of another country, given before that. The number carries the calling code of the given country, else of the country the eSIM is attached in, else GB. An eSIM that already has one keeps it (and it is answered).
      */
     post: operations['simSetMsisdn'];
     delete?: never;
