@@ -7,6 +7,11 @@ const formats = new Map<number, Intl.NumberFormat>();
 
 /** 99214 minor units of USD as "992.14 USD"; 100000 as "1,000.00 USD"; JPY without decimals. */
 export function formatAmount(minor: number, currency: string): string {
+  return `${formatMajor(minor, currency)} ${currency}`;
+}
+
+/** 99214 minor units of USD as "992.14", without the currency (a column of one currency). */
+export function formatMajor(minor: number, currency: string): string {
   const digits = minorDigits(currency);
   let format = formats.get(digits);
   if (format === undefined) {
@@ -16,5 +21,5 @@ export function formatAmount(minor: number, currency: string): string {
     });
     formats.set(digits, format);
   }
-  return `${format.format(minor / 10 ** digits)} ${currency}`;
+  return format.format(minor / 10 ** digits);
 }
