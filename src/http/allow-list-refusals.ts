@@ -7,8 +7,8 @@ import type { Organisation } from '../domain/organisations/organisation.js';
 // answered exactly as a bad key (auth.ts): the wire tells nobody the key is good. Its owner is
 // told why, where only they look: the log (every refusal), the simulator's request journal
 // (every refusal, under the organisation, with its 403), and the audit log that the portal's
-// Activity page shows, at most once per address every AUDIT_EVERY_MS, so a client retrying from
-// the wrong address cannot fill the audit log.
+// Activity page shows, at most once per address (and version path) every AUDIT_EVERY_MS, so a
+// client retrying from the wrong address cannot fill the audit log.
 
 export type AllowListRefused = (
   request: FastifyRequest,
