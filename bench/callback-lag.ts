@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     );
     const setupStarted = performance.now();
     const iccids = await readyEsims(deps, created.apiKey, esims);
-    const network = createSimulatedEvents(deps, deps.random);
+    const network = createSimulatedEvents(deps, deps.random, deps.network);
     const drain = async () => {
       const worker = createCallbackWorker(deps, log);
       await worker.drain();

@@ -67,7 +67,7 @@ async function createOrg(
  */
 export async function readyEsims(deps: AppDeps, apiKey: string, count: number): Promise<string[]> {
   const app = await buildApp(deps, { logLevel: 'silent' });
-  const events = createSimulatedEvents(deps, deps.random);
+  const events = createSimulatedEvents(deps, deps.random, deps.network);
   try {
     const catalogue = (
       await app.inject({
@@ -189,10 +189,11 @@ export async function runCallbacksBenchmark(print: Print, seconds: number): Prom
     const org = await createOrg(deps, `${receiver.url}/hook`);
     const withCallbacks = await readyEsims(deps, org.apiKey, ESIMS_PER_RUN);
     const withoutCallbacks = await readyEsims(deps, org.apiKey, ESIMS_PER_RUN);
-    const network = createSimulatedEvents(deps, deps.random);
+    const network = createSimulatedEvents(deps, deps.random, deps.network);
     const silent = createSimulatedEvents(
       { ...deps, networkEvents: { record: async () => undefined } },
       deps.random,
+      deps.network,
     );
     await ingest(network, withCallbacks.slice(0, 50), 0.5); // warm-up
     // Two alternating rounds each, best of each: a shared machine's noise hits both alike.

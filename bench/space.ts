@@ -178,7 +178,7 @@ async function main(): Promise<void> {
       }
       return iccids;
     };
-    const network = createSimulatedEvents(deps, deps.random);
+    const network = createSimulatedEvents(deps, deps.random, deps.network);
     const log = { warn: (_: object, message: string) => print(`  warn: ${message}`) };
     const deliver = async () => {
       const worker = createCallbackWorker(deps, log);

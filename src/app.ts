@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.js';
+import { AccessLog } from './http/access-log.js';
 import { redactUrl } from './http/auth.js';
 import { installBodyLeniency } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
@@ -53,6 +54,8 @@ function trustProxyOption(
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const isoTime = (): string => `,"time":"${new Date().toISOString()}"`;
+
 /** Builds the HTTP app from its dependencies. It never listens by itself. */
 export async function buildApp(
   deps: AppDeps,
@@ -62,6 +65,8 @@ export async function buildApp(
     logger: {
       level: options.logLevel ?? deps.config.logLevel,
       ...(options.logStream === undefined ? {} : { stream: options.logStream }),
+      // An RFC 3339 time a person can read, where pino writes epoch milliseconds.
+      timestamp: isoTime,
       serializers: {
         // Only what an access log needs: never headers (X-API-Key) and never the api_key value.
         req: (req: FastifyRequest) => ({
@@ -89,6 +94,8 @@ export async function buildApp(
     },
     // installDraining answers during shutdown instead, with {message} and Retry-After.
     return503OnClosing: false,
+    // One line per request, written when it is answered (access-log.ts).
+    logController: new AccessLog(),
     frameworkErrors,
     clientErrorHandler: clientErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -99,6 +106,7 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
     done();
   });
+
   installDraining(app);
   if (options.startGate !== undefined) installStartGate(app, options.startGate);
   installCors(app, deps.config.corsOrigins);

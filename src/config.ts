@@ -31,6 +31,8 @@ export interface Config {
   /** 32-byte key that encrypts API keys at rest; undefined means "generate into dataDir" (simulator only). */
   readonly masterKey: Buffer | undefined;
   readonly logLevel: string;
+  /** How the log is written: `pretty` lines for a person, `json`, or `auto` (pretty on a terminal). */
+  readonly logFormat: LogFormat;
   readonly bodyLimitBytes: number;
   /** The address clients use; '' when unset: the OpenAPI server and paging links are then relative. */
   readonly publicBaseUrl: string;
@@ -234,6 +236,8 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const SQLITE_SYNCHRONOUS = ['normal', 'full'] as const;
 /**
@@ -510,6 +514,7 @@ export function loadConfig(env: Env): Config {
     dataDir,
     masterKey: parseMasterKey(env['MASTER_KEY'], mode),
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    logFormat: oneOf(env, 'LOG_FORMAT', 'auto', LOG_FORMATS),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     publicBaseUrl: parsePublicBaseUrl(env),
     corsOrigins: parseCorsOrigins(env['CORS_ORIGINS'], mode),

@@ -1,7 +1,6 @@
 import type { AppDeps } from './deps.js';
 import { createOutboxSink } from './domain/callbacks/outbox.js';
 import { updateCustomerRef } from './domain/esims/esim-actions.js';
-import { numberEsim } from './domain/network/msisdn.js';
 import type { OrderRequest } from './domain/orders/validation.js';
 import { orderingOrganisation, placeOrder } from './domain/orders/placement.js';
 import { updateOrganisationSettings } from './domain/organisations/organisation-changes.js';
@@ -134,11 +133,11 @@ export async function addDemoData(
       }),
     },
     seededRandom(SEED + 4),
+    deps.network,
   );
   await events.installProfile(iccid, 'Installed');
   await events.attach(iccid, { country: DEMO_COUNTRY });
   await events.reportUsage(iccid, DEMO_USED_BYTES);
-  await numberEsim(deps, iccid, DEMO_COUNTRY);
   await updateOrganisationSettings(
     {
       db: deps.store.db,

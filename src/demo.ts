@@ -97,7 +97,7 @@ export async function announceDemo(
     const demoRow = (await listOrganisations(deps.store.db)).find((o) => o.name === DEMO_NAME);
     if (demoRow !== undefined) {
       print(
-        `Demo organisation ${demoRow.id} exists; "esim org rotate-key ${demoRow.id}" prints a new key.`,
+        `Demo organisation ${demoRow.id} exists: its API key is on the portal's API page, ${url}/portal/api ("Reveal key").`,
       );
       print(
         `Portal: ${url}/portal (${DEMO_ADMIN_EMAIL}; "Forgot your password?" mails a link that "esim mail list" prints)`,

@@ -193,7 +193,7 @@ export async function startServer(
       isTTY: process.stdout.isTTY,
       write: (l: string) => void process.stdout.write(l),
     };
-    app = await buildApp(deps, { startGate: gate, logStream: consoleLog(config.mode, stdout) });
+    app = await buildApp(deps, { startGate: gate, logStream: consoleLog(config.logFormat, stdout) });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();

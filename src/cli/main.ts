@@ -65,21 +65,30 @@ export const COMMANDS: Record<string, Command> = {
   ...simCommands,
 };
 
+// `esim org list | head` closes stdout early, `esim sim 2>&1 | head -1` stderr: that is the
+// reader's choice, not an error. What is left to print goes nowhere, and the command still ends
+// with its own exit code (2 for bad arguments), which an unhandled EPIPE turned into 1.
+const closed = new Set<NodeJS.WriteStream>();
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed.add(stream);
+  });
+}
+
+function writeLine(stream: NodeJS.WriteStream, line: string): void {
+  if (!closed.has(stream)) stream.write(line + '\n');
+}
+
 const stdio: CliIo = {
-  out: (line) => process.stdout.write(line + '\n'),
-  err: (line) => process.stderr.write(line + '\n'),
+  out: (line) => writeLine(process.stdout, line),
+  err: (line) => writeLine(process.stderr, line),
   async readStdin() {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   },
 };
-
-// `esim org list | head` closes stdout early: that is the reader's choice, not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
 
 function help(print: (line: string) => void): void {
   print('Usage: esim <command> [options]\n');

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyCache } from '../security/key-cache.js';
 import type { Organisation } from '../domain/organisations/organisation.js';
 import { addressAllowed } from '../domain/access/ip-allow-list.js';
+import type { AllowListRefused } from './allow-list-refusals.js';
 import { sendError } from './error-handler.js';
 import { isKeyLikeName, keyLikeQueryParameter } from './query-key.js';
 
@@ -39,9 +40,14 @@ function presentedKey(request: FastifyRequest): { key?: string; problem?: string
 /**
  * Authenticates every request in the scope it is added to. A key seen recently is found in
  * memory; any other is looked up by its SHA-256 hash and the stored hash compared in constant
- * time (src/security/key-cache.ts).
+ * time (src/security/key-cache.ts). A good key used from outside its organisation's IP
+ * allow-list is answered as a bad one, and `refused` tells its owner why.
  */
-export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
+export function requireApiKey(
+  app: FastifyInstance,
+  keys: ApiKeyCache,
+  refused?: AllowListRefused,
+): void {
   app.decorateRequest('organisation', null as unknown as Organisation);
   app.decorateRequest('graceKey', undefined);
   // The callback form, so a key held in memory costs no promise: only a miss waits for a lookup.
@@ -54,6 +60,7 @@ export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
     const known = keys.known(key);
     if (known !== undefined) {
       if (!addressAllowed(known.organisation.ipAllowList, request.ip)) {
+        refused?.(request, reply, known.organisation);
         sendError(reply, INVALID_KEY);
         return;
       }
@@ -65,7 +72,12 @@ export function requireApiKey(app: FastifyInstance, keys: ApiKeyCache): void {
     keys.lookup(key).then((holder) => {
       // A caller outside the organisation's IP allow-list gets exactly the answer of a bad key,
       // so the list tells nobody that the key is good (request.ip follows TRUST_PROXY).
-      if (holder === undefined || !addressAllowed(holder.organisation.ipAllowList, request.ip)) {
+      if (holder === undefined) {
+        sendError(reply, INVALID_KEY);
+        return;
+      }
+      if (!addressAllowed(holder.organisation.ipAllowList, request.ip)) {
+        refused?.(request, reply, holder.organisation);
         sendError(reply, INVALID_KEY);
         return;
       }

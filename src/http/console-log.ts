@@ -1,7 +1,11 @@
-// On a terminal, a simulator's log is read by a person: one line per request (time, method,
-// redacted URL, status, duration) instead of pino's two JSON lines, and other entries as
-// "time LEVEL message". Anywhere else (a file, a pipe, a log collector, production) the log stays
-// JSON, one object per line, as operations.md describes.
+import type { LogFormat } from '../config.js';
+
+// The log read by a person (LOG_FORMAT=pretty, or `auto` on a terminal): the one line of each
+// request as `18:30:01 POST /v2.1/orders 200 12 ms` and other entries as "time LEVEL message",
+// with the stack of an error. Anywhere else (a file, a pipe, a log collector) the log stays JSON,
+// one object per line, as operations.md describes. The lines are few and fixed (app.ts writes the
+// request line), so a formatter of a dozen lines is used rather than a pretty-printer package
+// and its dependencies.
 
 export interface LogStream {
   write(line: string): void;
@@ -9,9 +13,8 @@ export interface LogStream {
 
 interface Entry {
   level?: number;
-  time?: number;
+  time?: string | number;
   msg?: string;
-  reqId?: string;
   req?: { method?: string; url?: string };
   res?: { statusCode?: number };
   responseTime?: number;
@@ -27,16 +30,13 @@ const LEVELS: Readonly<Record<number, string>> = {
   60: 'FATAL',
 };
 
-/** Requests seen but not yet answered, bounded so a stream of aborted requests cannot grow it. */
-const MAX_OPEN = 1000;
-
-function clockTime(ms: number | undefined): string {
-  return new Date(ms ?? Date.now()).toISOString().slice(11, 19);
+function clockTime(time: string | number | undefined): string {
+  const date = new Date(time ?? Date.now());
+  return (Number.isNaN(date.getTime()) ? new Date() : date).toISOString().slice(11, 19);
 }
 
 /** A pino destination that writes readable lines to `out`. */
 export function readableLog(out: LogStream): LogStream {
-  const open = new Map<string, { method: string; url: string }>();
   return {
     write(line: string) {
       let entry: Entry;
@@ -47,18 +47,10 @@ export function readableLog(out: LogStream): LogStream {
         return;
       }
       const time = clockTime(entry.time);
-      if (entry.msg === 'incoming request' && entry.reqId !== undefined) {
-        if (open.size >= MAX_OPEN) open.delete(open.keys().next().value ?? '');
-        open.set(entry.reqId, { method: entry.req?.method ?? '?', url: entry.req?.url ?? '?' });
-        return;
-      }
-      if (entry.msg === 'request completed' && entry.reqId !== undefined) {
-        const request = open.get(entry.reqId) ?? { method: '?', url: '?' };
-        open.delete(entry.reqId);
-        const ms = Math.round(entry.responseTime ?? 0);
-        out.write(
-          `${time} ${request.method} ${request.url} ${entry.res?.statusCode ?? '?'} ${ms} ms\n`,
-        );
+      if (entry.req !== undefined && entry.res !== undefined && entry.responseTime !== undefined) {
+        const ms = Math.round(entry.responseTime);
+        const { method = '?', url = '?' } = entry.req;
+        out.write(`${time} ${method} ${url} ${entry.res.statusCode ?? '?'} ${ms} ms\n`);
         return;
       }
       const level = LEVELS[entry.level ?? 30] ?? 'INFO';
@@ -70,10 +62,14 @@ export function readableLog(out: LogStream): LogStream {
   };
 }
 
-/** The log destination of a server: readable on a terminal in simulator mode, else JSON. */
+/**
+ * The log destination of a server: readable lines with LOG_FORMAT=pretty, or with `auto` when
+ * stdout is a terminal; otherwise undefined, pino's JSON on stdout.
+ */
 export function consoleLog(
-  mode: 'simulator' | 'production',
+  format: LogFormat,
   stdout: LogStream & { isTTY?: boolean },
 ): LogStream | undefined {
-  return mode === 'simulator' && stdout.isTTY === true ? readableLog(stdout) : undefined;
+  const pretty = format === 'pretty' || (format === 'auto' && stdout.isTTY === true);
+  return pretty ? readableLog(stdout) : undefined;
 }

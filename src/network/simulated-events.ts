@@ -1,6 +1,8 @@
 import { countryByIso } from '../domain/catalogue/countries.js';
 import { badRequest } from '../domain/errors/error-codes.js';
 import { recordAttach } from '../domain/network/attach.js';
+import type { MsisdnAllocator } from '../domain/network/msisdn.js';
+import { numberEsim } from '../domain/network/msisdn.js';
 import { recordDataUse } from '../domain/network/data-use.js';
 import type { InboundNetworkDeps } from '../domain/network/inbound-deps.js';
 import { recordProfileStatus } from '../domain/network/profile.js';
@@ -16,11 +18,13 @@ import type { AttachTarget, SimulatedEvents } from '../domain/simulator/simulato
 
 /**
  * `random` is the simulated network's seeded sequence (shared with its MSISDN draws, so a run
- * replays under the same SIM_SEED); `deps` is read at each event.
+ * replays under the same SIM_SEED); `deps` is read at each event. `numbers` allocates the phone
+ * number an eSIM gets when it first registers.
  */
 export function createSimulatedEvents(
   deps: InboundNetworkDeps,
   random: RandomSource,
+  numbers: MsisdnAllocator,
 ): SimulatedEvents {
   const pickOperator = (target: AttachTarget): NetworkOperator => {
     if ('country' in target) {
@@ -45,7 +49,12 @@ export function createSimulatedEvents(
       return recordProfileStatus(deps, iccid, status);
     },
     async attach(iccid, target) {
-      return recordAttach(deps, iccid, pickOperator(target));
+      const attached = await recordAttach(deps, iccid, pickOperator(target));
+      // The network numbers a profile when it first registers, so every eSIM that has been on a
+      // network can take an SMS (the spec: the eSIM must have an MSISDN), as on the live
+      // network; the number has the calling code of that first network's country, and stays.
+      await numberEsim({ store: deps.store, network: numbers }, iccid, undefined);
+      return attached;
     },
     async reportUsage(iccid, bytes) {
       return recordDataUse(deps, iccid, bytes);

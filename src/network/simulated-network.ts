@@ -15,14 +15,19 @@ export interface SimulatedNetworkDeps {
   readonly clock: Clock;
 }
 
+/** The seed of the MSISDN sequence, apart from the operator choices' (SIM_SEED itself). */
+const msisdnSeed = (simSeed: number): number => (simSeed ^ 0x5bd1e995) >>> 0;
+
 /**
  * The default network's outbound side: SMS land in the network's outbox (the sms table, read
  * through /_sim), MSISDNs are drawn from a random sequence seeded from SIM_SEED. The simulator's
- * event source (simulated-events.ts) draws its operator choices from the same sequence, so the
- * same calls in the same order give the same operators and MSISDNs.
+ * event source (simulated-events.ts) draws its operator choices from another sequence of the same
+ * seed, so the same calls in the same order give the same operators and MSISDNs, and numbering
+ * an eSIM (at its first attach) never changes which operator a later attach picks.
  */
 export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNetwork {
   let rng = seededRandom(deps.config.simSeed);
+  let numbers = seededRandom(msisdnSeed(deps.config.simSeed));
   const random: RandomSource = {
     int: (max) => rng.int(max),
     float: () => rng.float(),
@@ -34,6 +39,7 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
     random,
     reseed() {
       rng = seededRandom(deps.config.simSeed);
+      numbers = seededRandom(msisdnSeed(deps.config.simSeed));
     },
 
     async deliverSms(input): Promise<SmsDelivery> {
@@ -64,7 +70,7 @@ export function createSimulatedNetwork(deps: SimulatedNetworkDeps): SimulatedNet
 
     async allocateMsisdn(input): Promise<string> {
       // E.164 allows 15 digits; 9 subscriber digits fit every calling code.
-      return input.callingCode + String(100_000_000 + random.int(900_000_000));
+      return input.callingCode + String(100_000_000 + numbers.int(900_000_000));
     },
   };
 }

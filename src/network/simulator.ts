@@ -33,7 +33,7 @@ export function networkServices(
     record: (trx, event, at) => events().record(trx, event, at),
   };
   const eventsOn = (on: { readonly db: Db; readonly dialect: DialectName }): SimulatedEvents =>
-    createSimulatedEvents({ store: on, clock, networkEvents }, network.random);
+    createSimulatedEvents({ store: on, clock, networkEvents }, network.random, network);
   const simulator =
     config.mode === 'simulator' && clock instanceof OffsetClock
       ? { clock, network, events: eventsOn(store), eventsOn, faultsMayExist: true }

@@ -55,6 +55,7 @@ export interface CallbackWorker extends Worker {
 function deliveryContext(
   deps: CallbackWorkerDeps,
   options: CallbackWorkerOptions,
+  log: Pick<WorkerLog, 'warn'>,
 ): DeliveryContext {
   const { config } = deps;
   const transport =
@@ -80,6 +81,7 @@ function deliveryContext(
     // A lease covers the wait in the local queue and the send itself, each bounded by the timeout.
     leaseSeconds: (2 * config.callbackTimeoutMs + config.callbackConnectTimeoutMs + 1000) / 1000,
     metrics: options.metrics,
+    log,
   };
 }
 
@@ -174,7 +176,7 @@ export function createCallbackWorker(
   log: Pick<WorkerLog, 'warn'>,
   options: CallbackWorkerOptions = {},
 ): CallbackWorker {
-  const ctx = deliveryContext(deps, options);
+  const ctx = deliveryContext(deps, options, log);
   const state = emptyState();
   const writer = createOutcomeWriter(ctx, state, log);
   // The loop: idle until the timer fires, then one turn, then again at once if it did work.

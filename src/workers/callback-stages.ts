@@ -14,6 +14,7 @@ import type { AppDeps } from '../deps.js';
 import { claimDeliveries } from '../domain/callbacks/delivery-queue.js';
 import type { CallbackOutcome, Metrics } from '../metrics/metrics.js';
 import type { InsertSignal } from '../store/insert-signal.js';
+import type { WorkerLog } from './worker.js';
 
 // The claim and act stages of callback delivery. Each is a plain function of the worker's
 // context (what never changes while it runs) and the state it hands between stages (the local
@@ -35,6 +36,8 @@ export interface DeliveryContext {
   readonly batchSize: number;
   readonly leaseSeconds: number;
   readonly metrics: Pick<Metrics, 'observeCallbackAttempt'> | undefined;
+  /** Where a failed attempt is told (the server's log). */
+  readonly log: Pick<WorkerLog, 'warn'>;
 }
 
 /** An event claimed by this worker, with where to send it and until when it may. */
@@ -133,9 +136,37 @@ export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): 
       ctx.metrics?.observeCallbackAttempt(attemptOutcome(sent), sent.latencyMs / 1000);
       const outcome = afterAttempt({ ...turn, now: ctx.clock.now() }, request, attemptedAt, sent);
       state.outcomes.push(outcome);
+      if (outcome.status !== 'delivered') logFailure(ctx, outcome, target.url, sent);
     })
     .finally(() => state.inFlight.delete(task));
   state.inFlight.add(task);
+}
+
+/** The callback URL without its query, which may carry the receiver's own secret. */
+function withoutQuery(url: string): string {
+  const at = url.search(/[?#]/);
+  return at === -1 ? url : url.slice(0, at);
+}
+
+/** A failed attempt in the log, with what happens next: the organisation's owner asks why. */
+function logFailure(ctx: DeliveryContext, outcome: Outcome, url: string, sent: SendOutcome): void {
+  const answer = sent.statusCode === null ? (sent.error ?? 'no answer') : `HTTP ${sent.statusCode}`;
+  const next =
+    outcome.status === 'failed'
+      ? 'no attempts left: marked failed (esim callbacks resend starts it again)'
+      : `next attempt at ${outcome.nextAttemptAt}`;
+  ctx.log.warn(
+    {
+      eventId: outcome.eventId,
+      organisationId: outcome.organisationId,
+      url: withoutQuery(url),
+      attempt: outcome.attempts,
+      statusCode: sent.statusCode,
+      error: sent.error,
+      nextAttemptAt: outcome.status === 'failed' ? null : outcome.nextAttemptAt,
+    },
+    `callback delivery failed: ${withoutQuery(url)} answered ${answer} (attempt ${outcome.attempts}); ${next}`,
+  );
 }
 
 /** Starts queued sends while there is room under the concurrency bound. */

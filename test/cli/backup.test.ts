@@ -247,7 +247,7 @@ describe('esim restore refuses a copy that fails its checks [sqlite]', () => {
       assert.equal(run.code, 0, run.err);
       assert.doesNotMatch(run.out, /kept as/, 'there was nothing to keep');
       const list = await esim(freshEnv, 'org', 'list');
-      assert.match(list.out, /Checks Org {2}5000 USD/);
+      assert.match(list.out, /Checks Org {2}50\.00 USD/);
     } finally {
       fresh.remove();
     }

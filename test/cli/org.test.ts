@@ -171,10 +171,13 @@ for (const kind of DATABASES) {
     });
 
     it('org list shows every organisation with its balance', async () => {
-      const created = await createJson('--name', 'Listed Org', '--balance', '777');
+      const created = await createJson('--name', 'Listed Org', '--balance', '99214');
       const plain = await esim(env, 'org', 'list');
       assert.equal(plain.code, 0);
-      assert.match(plain.out, new RegExp(`^${created.id}\\s+Listed Org\\s+777 USD`, 'm'));
+      // Major units with the currency, as the first start prints the demo balance.
+      assert.match(plain.out, new RegExp(`^${created.id}\\s+Listed Org\\s+992\\.14 USD`, 'm'));
+      const shown = await esim(env, 'org', 'show', created.id);
+      assert.match(shown.out, /^balance: 992\.14 USD \(test credit 0\.00 USD\)$/m);
       const json = await esim(env, 'org', 'list', '--json');
       const list = JSON.parse(json.out) as { id: string; name: string; balance: number }[];
       assert.deepEqual(
@@ -183,7 +186,7 @@ for (const kind of DATABASES) {
           id: created.id,
           name: 'Listed Org',
           currency: 'USD',
-          balance: 777,
+          balance: 99214,
           testCredit: 0,
           groups: [...BUILT_IN_GROUPS],
           callbackUrl: '',

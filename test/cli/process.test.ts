@@ -26,7 +26,7 @@ describe('bin/esim.js', () => {
       assert.equal(created.balance, 42);
       const list = spawnEsim(env, 'org', 'list');
       assert.equal(await list.exited, 0, list.stderr());
-      assert.match(list.stdout(), new RegExp(`^${created.id}  Process Org  42 USD`, 'm'));
+      assert.match(list.stdout(), new RegExp(`^${created.id}  Process Org  0\\.42 USD`, 'm'));
     } finally {
       data.remove();
     }
@@ -43,6 +43,15 @@ describe('bin/esim.js', () => {
       assert.doesNotMatch(run.stderr(), /EPIPE|Error/);
     } finally {
       data.remove();
+    }
+  });
+
+  it('exits 2 for bad arguments also when its reader has closed stderr (esim sim 2>&1 | head -1)', async () => {
+    for (const argv of [['sim'], ['nonsense'], ['org', 'list', '--bogus']]) {
+      const run = spawnEsim({}, ...argv);
+      // The reading end closes before the command writes its usage: every write meets EPIPE.
+      run.child.stderr?.destroy();
+      assert.equal(await run.exited, 2, `esim ${argv.join(' ')}`);
     }
   });
 

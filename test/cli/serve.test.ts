@@ -93,7 +93,33 @@ describe('esim serve, first start and restart', () => {
     running = spawnEsim(env, 'serve');
     const url = await started(running);
     assert.doesNotMatch(running.stdout(), /API key:/);
-    assert.match(running.stdout(), /Demo organisation \S+ exists/);
+    // Where the key is (the portal's Reveal), not a command that would replace it.
+    const exists = /^Demo organisation (\S+) exists: (.*)$/m.exec(running.stdout());
+    assert.ok(exists !== null, running.stdout());
+    assert.equal(
+      exists[2],
+      `its API key is on the portal's API page, ${url}/portal/api ("Reveal key").`,
+    );
+    assert.doesNotMatch(running.stdout(), /rotate-key/);
+    // A user added meanwhile gets a link to this server's real port (it is not 8080).
+    const added = await esim(
+      { DATA_DIR: data.path, LOG_LEVEL: 'silent' },
+      'user',
+      'add',
+      exists[1] ?? '',
+      '--email',
+      'ops@demo.example',
+      '--first-name',
+      'Ops',
+      '--last-name',
+      'User',
+      '--role',
+      'Developer',
+    );
+    assert.equal(added.code, 0, added.err);
+    const link = /set-password link .*: (\S+)$/m.exec(added.out)?.[1] ?? '';
+    assert.ok(link.startsWith(`${url}/portal/set-password?token=`), added.out);
+    assert.equal((await fetch(link)).status, 200, 'the link opens the set-password page');
     assert.equal(readFileSync(join(data.path, 'master.key'), 'utf8'), masterKey);
     const res = await fetch(`${url}/v2.1/organisation`, { headers: { 'X-API-Key': apiKey } });
     assert.equal(res.status, 200);

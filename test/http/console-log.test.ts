@@ -6,8 +6,8 @@ import { consoleLog } from '../../src/http/console-log.js';
 import { startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 
-// A simulator on a terminal logs one readable line per request; anywhere else, and in
-// production, the log stays JSON.
+// On a terminal (LOG_FORMAT=auto), or with LOG_FORMAT=pretty, the log is one readable line per
+// request; anywhere else, or with LOG_FORMAT=json, it stays JSON.
 
 describe('the console log', () => {
   let t: TestApp;
@@ -19,7 +19,7 @@ describe('the console log', () => {
     t = await startTestApp('sqlite');
     org = await t.createOrg();
     const terminal = { isTTY: true, write: (line: string) => void lines.push(line) };
-    const stream = consoleLog('simulator', terminal);
+    const stream = consoleLog('auto', terminal);
     assert.ok(stream !== undefined);
     app = await buildApp(t.deps, { logLevel: 'info', logStream: stream });
     await app.ready();
@@ -48,10 +48,12 @@ describe('the console log', () => {
     assert.ok(!lines.join('').includes(org.apiKey.slice(5)), 'never the key');
   });
 
-  it('stays JSON off a terminal and in production', () => {
+  it('is pretty by the setting off a terminal too, and JSON off a terminal or by the setting', () => {
     const write = (): void => undefined;
-    assert.equal(consoleLog('simulator', { isTTY: false, write }), undefined);
-    assert.equal(consoleLog('simulator', { write }), undefined);
-    assert.equal(consoleLog('production', { isTTY: true, write }), undefined);
+    assert.notEqual(consoleLog('pretty', { isTTY: false, write }), undefined);
+    assert.notEqual(consoleLog('pretty', { write }), undefined);
+    assert.equal(consoleLog('auto', { isTTY: false, write }), undefined);
+    assert.equal(consoleLog('auto', { write }), undefined);
+    assert.equal(consoleLog('json', { isTTY: true, write }), undefined);
   });
 });

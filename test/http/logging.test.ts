@@ -9,6 +9,14 @@ import type { TestApp, TestOrg } from '../harness.js';
 // Access logs must never carry an API key: not the X-API-Key header, not the api_key query value
 // in any spelling. The app's real logger is captured at info level.
 
+interface RequestLine {
+  msg?: string;
+  time?: unknown;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+}
+
 for (const kind of DATABASES) {
   describe(`access logs [${kind}]`, () => {
     let t: TestApp;
@@ -47,7 +55,23 @@ for (const kind of DATABASES) {
         await app.inject({ method: r.method ?? 'GET', url: r.url, headers: r.headers ?? {} });
       }
       const log = lines.join('');
-      assert.ok(lines.length >= requests.length * 2, 'a line per request and per response');
+      // One line per request, when it is answered, with the method, URL, status and time taken.
+      const answered = lines
+        .map((line) => JSON.parse(line) as RequestLine)
+        .filter((e) => e.msg === 'request completed');
+      assert.equal(answered.length, requests.length, log);
+      assert.ok(!lines.some((l) => l.includes('incoming request')), 'no second line per request');
+      for (const [i, e] of answered.entries()) {
+        assert.equal(e.req?.method, requests[i]?.method ?? 'GET');
+        assert.equal(e.req?.url?.split('?')[0], requests[i]?.url.split('?')[0]);
+        assert.equal(typeof e.res?.statusCode, 'number');
+        assert.equal(typeof e.responseTime, 'number');
+        assert.match(String(e.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'a readable time');
+      }
+      assert.deepEqual(
+        answered.map((e) => e.res?.statusCode),
+        [200, 200, 403, 200, 403, 404, 404, 403],
+      );
       const secret = org.apiKey.slice('esim_'.length);
       assert.equal(log.includes(secret), false, 'the key never appears');
       assert.equal(log.includes(encodeURIComponent(secret)), false);

@@ -29,6 +29,12 @@ for (const kind of DATABASES) {
         await wrong.context.close();
         const admin = await signInHttp(portal.baseUrl, 'Admin');
         await admin.post(`/portal/users/${portal.users.Viewer.id}/role`, { role: 'Support' });
+        const callbackUrl = 'http://127.0.0.1:9/activity-hook';
+        const saved = await admin.post('/portal/api/callback', {
+          callbackUrl,
+          callbackVersion: 'V3',
+        });
+        assert.equal(saved.status, 303);
 
         const { context, page } = await newPage(browser, portal.baseUrl);
         await signIn(page, 'Admin');
@@ -37,12 +43,21 @@ for (const kind of DATABASES) {
         assert.match(table, /Signed in\s+admin@main\.portal\.test\s+127\.0\.0\.1/);
         assert.match(
           table,
-          /Failed sign-in\s+viewer@main\.portal\.test\s+127\.0\.0\.1\s+reason: wrong password/,
+          /Failed sign-in\s+viewer@main\.portal\.test\s+127\.0\.0\.1\s+wrong password(?:\n|$)/,
         );
+        // Details in words, not the JSON they are stored as.
         assert.match(
           table,
-          /Role changed\s+admin@main\.portal\.test\s+127\.0\.0\.1\s+.*from: Viewer, to: Support/,
+          /Role changed\s+admin@main\.portal\.test\s+127\.0\.0\.1\s+viewer@main\.portal\.test: Viewer to Support(?:\n|$)/,
         );
+        assert.match(table, /Organisation updated\s+.*changed: callback URL, callback version(?:\n|$)/);
+        assert.ok(
+          table.includes(
+            `Callback settings changed\tadmin@main.portal.test\t127.0.0.1\t${callbackUrl}, version V3`,
+          ),
+          table,
+        );
+        assert.doesNotMatch(table, /[[{]"|_url|: \[/, 'no JSON, no stored field names');
         assert.match(table, /User added/);
         assert.match(table, /(GMT|BST)/, "dates in the user's time zone (Europe/London)");
         assert.doesNotMatch(table, /other\.portal\.test/, "no other organisation's rows");

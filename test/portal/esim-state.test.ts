@@ -47,6 +47,16 @@ for (const kind of DATABASES) {
           await page.getByRole('button', { name: 'Unsuspend' }).waitFor();
           assert.match(await page.getByTestId('esim-state').innerText(), /^Suspended/);
           assert.equal(await suspended(), true);
+          // The list has a State column: the suspended eSIM reads so there too.
+          await page.goto('/portal/esims');
+          const headers = await page.locator('table thead th').allInnerTexts();
+          assert.deepEqual(headers.slice(0, 3), ['ICCID', 'State', 'Profile']);
+          const row = page.getByRole('row').filter({ hasText: iccid });
+          assert.deepEqual((await row.locator('td').allInnerTexts()).slice(0, 2), [
+            'Suspended',
+            'Released',
+          ]);
+          await page.goto(`/portal/esims/${iccid}`);
           await page.getByRole('button', { name: 'Unsuspend' }).click();
           await page.getByRole('button', { name: 'Suspend' }).waitFor();
           assert.equal(await suspended(), false);
@@ -98,10 +108,9 @@ for (const kind of DATABASES) {
         await page.getByLabel('Allowed addresses').fill('not-an-address');
         await page.getByRole('button', { name: 'Save IP allow-list' }).click();
         await page.locator('#field-ipAllowList-error').waitFor();
-        assert.match(
-          await page.locator('#field-ipAllowList-error').innerText(),
-          /not an IP address/,
-        );
+        const error = await page.locator('#field-ipAllowList-error').innerText();
+        assert.match(error, /^"not-an-address" is not an IP address or CIDR range/);
+        assert.doesNotMatch(error, /ipAllowList/, 'no internal field name');
         await page.getByLabel('Allowed addresses').fill('127.0.0.1\n10.0.0.0/8');
         await page.getByRole('button', { name: 'Save IP allow-list' }).click();
         await page.getByText('IP allow-list saved: 127.0.0.1, 10.0.0.0/8.').waitFor();
@@ -111,6 +120,26 @@ for (const kind of DATABASES) {
         await page.getByRole('button', { name: 'Save IP allow-list' }).click();
         await page.getByText('IP allow-list saved: 10.0.0.0/8.').waitFor();
         assert.equal((await api(caller, 'GET', '/v2.1/organisation')).status, 403);
+        // The wire says only 403; the owner learns why: Activity, and the request journal.
+        await page.getByRole('link', { name: 'Activity' }).click();
+        const refusal = page.getByRole('row').filter({ hasText: 'API call refused' });
+        assert.deepEqual(
+          await refusal
+            .locator('td')
+            .allInnerTexts()
+            .then((t) => t.slice(1)),
+          [
+            'API call refused (IP allow-list)',
+            'API key',
+            '127.0.0.1',
+            'GET /v2.1/organisation from 127.0.0.1: not in the IP allow-list, answered as an invalid key',
+          ],
+        );
+        await page.goto('/portal/simulator/requests');
+        const journal = page.getByRole('row').filter({ hasText: '/v2.1/organisation' }).first();
+        assert.match(await journal.innerText(), /GET\s+\/v2\.1\/organisation\s+403/);
+        await page.getByText('A call from an address outside your IP allow-list').waitFor();
+        await page.goto('/portal/api');
         await page.getByLabel('Allowed addresses').fill('');
         await page.getByRole('button', { name: 'Save IP allow-list' }).click();
         await page.getByText('IP allow-list cleared').waitFor();

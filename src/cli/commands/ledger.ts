@@ -3,6 +3,7 @@ import { listLedgerEntries } from '../../store/repositories/ledger-repository.js
 import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, parseInteger } from '../command.js';
+import { formatAmount, formatMajor } from '../money.js';
 import { withServices } from '../services.js';
 
 export const ledgerVerify: Command = {
@@ -51,19 +52,17 @@ export const ledgerShow: Command = {
         return 0;
       }
       ctx.io.out(
-        `${org.name}: balance ${org.balance}, test credit ${org.testCredit} ${org.currency}`,
+        `${org.name}: balance ${formatAmount(org.balance, org.currency)}, test credit ${formatAmount(org.testCredit, org.currency)}`,
       );
+      const major = (n: number): string => formatMajor(n, org.currency);
+      const signed = (n: number): string => (n >= 0 ? `+${major(n)}` : major(n));
       for (const e of entries) {
         ctx.io.out(
-          `${e.id}  ${e.createdAt}  ${e.kind.padEnd(18)} balance ${signed(e.balanceDelta)} -> ${e.balanceAfter}` +
-            `  test credit ${signed(e.testCreditDelta)} -> ${e.testCreditAfter}  ${e.reference}  ${e.description}`,
+          `${e.id}  ${e.createdAt}  ${e.kind.padEnd(18)} balance ${signed(e.balanceDelta)} -> ${major(e.balanceAfter)}` +
+            `  test credit ${signed(e.testCreditDelta)} -> ${major(e.testCreditAfter)}  ${e.reference}  ${e.description}`,
         );
       }
       return 0;
     });
   },
 };
-
-function signed(n: number): string {
-  return n >= 0 ? `+${n}` : String(n);
-}

@@ -23,6 +23,7 @@ import {
 } from '../../store/repositories/organisation-repository.js';
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger, requireOption } from '../command.js';
+import { formatAmount } from '../money.js';
 import { withServices } from '../services.js';
 import { operator } from './audit.js';
 import { portalAccess, readPasswordFromStdin } from './user.js';
@@ -141,7 +142,9 @@ export const orgList: Command = {
       if (values.json === true) ctx.io.out(JSON.stringify(list));
       else
         for (const o of list)
-          ctx.io.out(`${o.id}  ${o.name}  ${o.balance} ${o.currency}  [${o.groups.join(', ')}]`);
+          ctx.io.out(
+            `${o.id}  ${o.name}  ${formatAmount(o.balance, o.currency)}  [${o.groups.join(', ')}]`,
+          );
       return 0;
     });
   },
@@ -306,7 +309,9 @@ export const orgShow: Command = {
       }
       ctx.io.out(`id: ${view.id}`);
       ctx.io.out(`name: ${view.name}`);
-      ctx.io.out(`balance: ${view.balance} ${view.currency} (test credit ${view.testCredit})`);
+      ctx.io.out(
+        `balance: ${formatAmount(view.balance, view.currency)} (test credit ${formatAmount(view.testCredit, view.currency)})`,
+      );
       ctx.io.out(`groups: ${view.groups.join(', ')}`);
       ctx.io.out(
         `callback: ${view.callbackUrl === '' ? '(none)' : view.callbackUrl} ${view.callbackVersion}`,

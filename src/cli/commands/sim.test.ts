@@ -33,14 +33,17 @@ for (const kind of DATABASES) {
 
     it('drives an eSIM from install to data use and reads the clock', async () => {
       const [iccid = ''] = (await buy(t, org, FR_1MB.name)).iccids;
+      // Numbered before it reaches a network (which would number it in the country it attaches in).
+      const msisdn = await run(['sim', 'msisdn', iccid, '--country', 'DE']);
+      assert.match(JSON.parse(msisdn.out).msisdn, /^49/);
       assert.equal((await run(['sim', 'install', iccid])).code, 0);
       const attach = await run(['sim', 'attach', iccid, '--country', 'FR']);
       assert.equal(attach.code, 0, attach.err);
       assert.equal(JSON.parse(attach.out).country, 'FR');
       const usage = await run(['sim', 'usage', iccid, '--bytes', '250000']);
       assert.equal(JSON.parse(usage.out).consumedBytes, 250_000);
-      const msisdn = await run(['sim', 'msisdn', iccid, '--country', 'DE']);
-      assert.match(JSON.parse(msisdn.out).msisdn, /^49/);
+      const kept = await run(['sim', 'msisdn', iccid, '--country', 'FR']);
+      assert.equal(JSON.parse(kept.out).msisdn, JSON.parse(msisdn.out).msisdn, 'the number stays');
       const clock = await run(['sim', 'clock']);
       assert.equal(clock.code, 0);
       const advanced = await run(['sim', 'advance', '--days', '31']);

@@ -60,7 +60,8 @@ export const simUsage: Command = {
 
 export const simMsisdn: Command = {
   usage: `esim sim msisdn <iccid> [--country GB] ${URL_USAGE}`,
-  summary: 'Simulator: give the eSIM a phone number so it can receive SMS',
+  summary:
+    "Simulator: the eSIM's phone number, one of --country's when it has none yet (attaching gives one)",
   async run(ctx) {
     const { values, positionals } = parse(ctx.args, { ...urlOption, country: { type: 'string' } });
     const body = values.country === undefined ? {} : { country: values.country };

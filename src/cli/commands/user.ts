@@ -7,6 +7,7 @@ import { findOrganisationById } from '../../store/repositories/organisation-repo
 import { findUserById } from '../../store/repositories/user-repository.js';
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';
+import { recordedServerAddress } from '../../server-address.js';
 import { withServices } from '../services.js';
 import { operator } from './audit.js';
 
@@ -23,14 +24,20 @@ export async function readPasswordFromStdin(ctx: CommandContext): Promise<string
   return password;
 }
 
-/** Sets the password, or issues the link; returns the link when there is one. */
+/**
+ * Sets the password, or issues the link; returns the link when there is one. Without
+ * PUBLIC_BASE_URL the link points at the server of this data folder where it runs (the address
+ * it recorded, as `esim sim …` finds it), so it carries the port the server really listens on.
+ */
 export async function portalAccess(
   deps: AppDeps,
   ctx: CommandContext,
   userId: string,
   password: string | undefined,
 ): Promise<string | undefined> {
-  if (password === undefined) return issueSetPasswordLink(deps, userId);
+  if (password === undefined) {
+    return issueSetPasswordLink(deps, userId, recordedServerAddress(deps.config.dataDir));
+  }
   const user = await findUserById(deps.store.db, userId);
   if (user === undefined) throw new Error(`user ${userId} vanished`);
   await setPassword(deps, operator(ctx), user, password);

@@ -1,4 +1,6 @@
 import { BlockList, isIP } from 'node:net';
+import { audit, apiActor } from '../audit/audit-log.js';
+import type { Executor } from '../../store/database.js';
 import { badRequest } from '../errors/error-codes.js';
 
 // An organisation's IP allow-list (the live service's v2.5 "IP whitelisting"): the addresses
@@ -23,7 +25,7 @@ function checkEntry(raw: string): string {
   const prefix = bits === undefined ? undefined : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
   if (family === 0 || extra !== undefined || (prefix !== undefined && !(prefix <= max))) {
     throw badRequest(
-      `ipAllowList: "${entry.slice(0, 60)}" is not an IP address or CIDR range (e.g. 203.0.113.7, 198.51.100.0/24, 2001:db8::/32)`,
+      `"${entry.slice(0, 60)}" is not an IP address or CIDR range (e.g. 203.0.113.7, 198.51.100.0/24, 2001:db8::/32)`,
     );
   }
   return prefix === undefined ? plain.toLowerCase() : `${plain.toLowerCase()}/${prefix}`;
@@ -33,7 +35,7 @@ function checkEntry(raw: string): string {
 export function checkAllowList(entries: readonly string[]): string[] {
   const list = [...new Set(entries.filter((e) => e.trim() !== '').map(checkEntry))];
   if (list.length > MAX_ALLOW_LIST_ENTRIES) {
-    throw badRequest(`ipAllowList: at most ${MAX_ALLOW_LIST_ENTRIES} entries`);
+    throw badRequest(`an IP allow-list holds at most ${MAX_ALLOW_LIST_ENTRIES} entries`);
   }
   return list;
 }
@@ -67,4 +69,26 @@ export function addressAllowed(list: readonly string[], address: string): boolea
   const family = isIP(plain);
   if (family === 0) return false;
   return blockListOf(list).check(plain, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** A call the allow-list refused: who, from where, and what it asked for. */
+export interface RefusedCall {
+  readonly organisationId: string;
+  readonly address: string;
+  readonly method: string;
+  readonly path: string;
+  readonly at: Date;
+}
+
+/**
+ * Tells the organisation why its key was refused (the wire answers exactly as for a bad key):
+ * an audit entry, which the portal's Activity page shows its admins.
+ */
+export async function auditRefusal(db: Executor, call: RefusedCall): Promise<void> {
+  await audit(db, apiActor(call.organisationId, call.address), {
+    action: 'api_key.address_refused',
+    organisationId: call.organisationId,
+    at: call.at,
+    details: { address: call.address, method: call.method, path: call.path },
+  });
 }

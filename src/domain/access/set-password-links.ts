@@ -34,19 +34,24 @@ export const LINK_INVALID =
   'This link is not valid any more: it was used, it expired, or it was replaced. Ask for a new one.';
 
 /**
- * The link's address starts with PUBLIC_BASE_URL, or http://localhost:<PORT> when it is unset;
- * never with the request's Host header, which whoever asks for a link could choose.
+ * The link's address starts with PUBLIC_BASE_URL, else with `running` (where a running server
+ * was found, for a link made outside it: the CLI), else http://localhost:<PORT>; never with the
+ * request's Host header, which whoever asks for a link could choose.
  */
-export function setPasswordUrl(deps: PortalDeps, token: string): string {
+export function setPasswordUrl(deps: PortalDeps, token: string, running?: string): string {
   const base =
-    deps.config.publicBaseUrl === ''
-      ? `http://localhost:${deps.config.port}`
-      : deps.config.publicBaseUrl;
+    deps.config.publicBaseUrl !== ''
+      ? deps.config.publicBaseUrl
+      : (running ?? `http://localhost:${deps.config.port}`);
   return `${base}${SET_PASSWORD_PATH}?token=${token}`;
 }
 
-/** A new one-time link for the user; returns its URL. */
-export async function issueSetPasswordLink(deps: PortalDeps, userId: string): Promise<string> {
+/** A new one-time link for the user; returns its URL (`running`: see setPasswordUrl). */
+export async function issueSetPasswordLink(
+  deps: PortalDeps,
+  userId: string,
+  running?: string,
+): Promise<string> {
   const token = newSecret();
   const now = deps.wallClock.now();
   await inTransaction(deps, async (tx) => {
@@ -60,7 +65,7 @@ export async function issueSetPasswordLink(deps: PortalDeps, userId: string): Pr
       usedAt: null,
     });
   });
-  return setPasswordUrl(deps, token);
+  return setPasswordUrl(deps, token, running);
 }
 
 /** The user a link is for, while it can still be used. */

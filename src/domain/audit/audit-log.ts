@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'portal.sign_in_failed',
   'portal.signed_out',
   'api_key.revealed',
+  'api_key.address_refused',
   'topup.succeeded',
   'topup.failed',
   'catalogue.imported',

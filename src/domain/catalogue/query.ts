@@ -17,13 +17,25 @@ export interface CatalogueQuery {
   readonly page?: string;
   readonly perPage?: number;
   readonly direction?: 'asc' | 'desc';
-  readonly orderBy?: CatalogueOrder;
+  /** `bundleName` is v2.1's spelling of `name`. */
+  readonly orderBy?: CatalogueOrder | 'bundleName';
   readonly description?: string;
   /** The description matched whole (case-insensitive, `*` an ordinary character). */
   readonly descriptionExact?: boolean;
   readonly group?: string;
   readonly countries?: string;
   readonly region?: string;
+  /** v2.1's name filter (`filter` with `filterBy=bundleName`): matched as `description` is. */
+  readonly filter?: string;
+  /** The name matched whole (case-insensitive, `*` an ordinary character). */
+  readonly filterExact?: boolean;
+}
+
+/** The LIKE pattern of a text filter, or undefined for none (description's rules). */
+function textPattern(text: string | undefined, exact: boolean | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (exact === true) return exactDescriptionPattern(text);
+  return text === '' ? undefined : descriptionPattern(text);
 }
 
 const REGION_BY_LOWER = new Map(REGIONS.map((r) => [r.toLowerCase(), r]));
@@ -97,13 +109,9 @@ export function catalogueFilter(
     groups,
     countries: countries !== undefined && countries.length > 0 ? countries : undefined,
     region,
-    descriptionLike:
-      query.descriptionExact === true && query.description !== undefined
-        ? exactDescriptionPattern(query.description)
-        : query.description === undefined || query.description === ''
-          ? undefined
-          : descriptionPattern(query.description),
-    orderBy: query.orderBy ?? 'name',
+    descriptionLike: textPattern(query.description, query.descriptionExact),
+    nameLike: textPattern(query.filter, query.filterExact),
+    orderBy: query.orderBy === undefined || query.orderBy === 'bundleName' ? 'name' : query.orderBy,
     direction: query.direction ?? 'asc',
     limit: perPage,
     offset: (page - 1) * perPage,

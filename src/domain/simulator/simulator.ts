@@ -15,7 +15,7 @@ import type { ProfileResult, ProfileStatus } from '../network/profile.js';
 export interface SimulatedNetwork extends NetworkAdapter {
   /** Restarts the network's random sequence from the configured seed (simulator reset). */
   reseed(): void;
-  /** The network's own random source: operator choice, MSISDNs, fault probabilities. */
+  /** The network's own random source: operator choice, fault probabilities. */
   readonly random: RandomSource;
 }
 

@@ -50,4 +50,5 @@ export const EXAMPLE_RESULTS: Readers = {
   checkEsimCompatibility: (body: { iccid: string; bundle: string; compatible: boolean }) => body,
   revokeBundleByName: revoke,
   revokeAssignment: revoke,
+  sendSms: () => ({ iccid: '' }),
 };

@@ -53,6 +53,7 @@ import { PROCESSING_ERRORS } from './shapes/processing.js';
 import { TopUpQueryV24, topUpAmountInMinorUnits } from './shapes/top-up-amount.js';
 import { laterVersion } from './version.js';
 import type { ApiVersion } from './version.js';
+import { SMS_V21, SMS_V24 } from './presenters/sms.js';
 
 // The API versions served side by side, each stated as its differences from the one before:
 // its presenters (result -> body), its capabilities, and what it reads differently of a request
@@ -72,6 +73,7 @@ const PRESENTERS_V21: Presenters = {
   checkEsimCompatibility: COMPATIBLE_V22,
   revokeBundleByName: REVOKE_BY_NAME_V21,
   revokeAssignment: REVOKE_ASSIGNMENT_V21,
+  sendSms: SMS_V21,
 };
 
 export const V2_1: ApiVersion = {
@@ -134,7 +136,7 @@ export const V2_3 = laterVersion(V2_2, {
 export const V2_4 = laterVersion(V2_3, {
   name: '2.4',
   summary:
-    'v2.4: money in major units (9.99) in answers, in error messages and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds; rate limits (when on) per client address, 429 `Rate limit exceeded`.',
+    'v2.4: money in major units (9.99) in answers, in error messages and in the top-up amount, `createdDate`, `valid` on a validation, `AllowReassign`, `sourceIP`; `GET /organisation` answers the organisation itself; history items `{name, bundleName, date}`; an SMS answers `{status}`; `lapsed` assignments; `firstInstalledDateTime` in milliseconds; rate limits (when on) per client address, 429 `Rate limit exceeded`.',
   presenters: {
     getOrganisation: ORGANISATION_V24,
     ...ORDERS_V24,
@@ -147,6 +149,7 @@ export const V2_4 = laterVersion(V2_3, {
     ...BUNDLES_V24,
     checkEsimCompatibility: COMPATIBLE_V24,
     revokeBundleByName: REVOKE_BY_NAME_V24,
+    sendSms: SMS_V24,
   },
   cataloguePage: PAGE_V24,
   errorMessage: MESSAGE_V24,

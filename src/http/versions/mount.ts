@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { Api } from '../api.js';
+import { allowListRefusals } from '../allow-list-refusals.js';
 import { requireApiKey } from '../auth.js';
 import { limitByApiKey, limitFailedAuthentication } from '../rate-limit.js';
 import { apiRoutes } from '../routes/index.js';
@@ -18,13 +19,14 @@ export async function mountVersion(
   deps: AppDeps,
   version: ApiVersion,
 ): Promise<void> {
+  const refused = allowListRefusals(deps);
   await app.register(
     async (api) => {
       api.addHook('onRoute', (route) => applyVersion(version, route));
       installFaultHook(api, deps); // simulator mode only; runs before authentication
       if (deps.rateLimits !== undefined)
         limitFailedAuthentication(api, deps.rateLimits, deps.config);
-      requireApiKey(api, deps.apiKeys);
+      requireApiKey(api, deps.apiKeys, refused);
       if (deps.rateLimits !== undefined) limitByApiKey(api, deps.rateLimits, deps.config);
       apiRoutes(api as Api, deps);
       for (const routes of version.extraRoutes) routes(api as Api, deps);

@@ -85,6 +85,11 @@ export interface Compatibility {
   readonly compatible: boolean;
 }
 
+/** An SMS the network took for an eSIM. */
+export interface SmsSent {
+  readonly iccid: string;
+}
+
 /** The result of each operation whose answer differs between versions, by operationId. */
 export interface Results {
   getOrganisation: OrganisationRead;
@@ -102,6 +107,7 @@ export interface Results {
   checkEsimCompatibility: Compatibility;
   revokeBundleByName: InCurrency<RevokeOutcome>;
   revokeAssignment: InCurrency<RevokeOutcome>;
+  sendSms: SmsSent;
 }
 
 export type Operation = keyof Results;

@@ -7,6 +7,8 @@ import { formatDateTime } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import { sendPage } from '../layout.js';
+import type { DetailContext } from './activity-details.js';
+import { activityActor, activityDetails } from './activity-details.js';
 
 // Activity: the organisation's audit trail (sign-ins, failed sign-ins, users, key, card,
 // callbacks, top-ups), newest first, 50 rows a page. Admins only.
@@ -22,30 +24,28 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'user.role_changed': 'Role changed',
   'user.password_set': 'Password set',
   'api_key.revealed': 'API key revealed',
+  'api_key.address_refused': 'API call refused (IP allow-list)',
   'api_key.rotated': 'API key rotated',
   'card.saved': 'Card saved',
   'callback.settings_changed': 'Callback settings changed',
+  'callback.test_sent': 'Test callback sent',
+  'callback.resent': 'Callback resent',
+  'callback.resumed': 'Callbacks resumed',
   'topup.succeeded': 'Top-up',
   'topup.failed': 'Top-up failed',
   'organisation.created': 'Organisation created',
   'organisation.updated': 'Organisation updated',
 };
 
-function details(entry: AuditEntry): string {
-  return Object.entries(entry.details)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join(', ');
-}
-
-function rows(entries: readonly AuditEntry[], timeZone: string): SafeHtml {
+function rows(entries: readonly AuditEntry[], ctx: DetailContext): SafeHtml {
   return html`${entries.map(
     (e) =>
       html`<tr>
-        <td>${formatDateTime(e.at, timeZone)}</td>
+        <td>${formatDateTime(e.at, ctx.timeZone)}</td>
         <td>${ACTION_LABELS[e.action] ?? e.action}</td>
-        <td>${e.actor.replace(/^user:/, '')}</td>
+        <td>${activityActor(e.actor)}</td>
         <td>${e.source}</td>
-        <td class="details">${details(e)}</td>
+        <td class="details">${activityDetails(e, ctx)}</td>
       </tr>`,
   )}`;
 }
@@ -89,7 +89,10 @@ export function registerActivityPage(app: FastifyInstance, deps: AppDeps): void 
                 </tr>
               </thead>
               <tbody>
-                ${rows(page.entries, view.user.timeZone)}
+                ${rows(page.entries, {
+                  currency: view.organisation.currency,
+                  timeZone: view.user.timeZone,
+                })}
               </tbody>
             </table>
           </div>`;

@@ -37,9 +37,17 @@ function searchForm(body: EsimListBody): SafeHtml {
   </form>`;
 }
 
+/** The eSIM's service state (v2.5's `state`), as the detail page names it. */
+const STATE: Readonly<Record<Esim['state'], string>> = {
+  active: 'Active',
+  suspended: 'Suspended',
+  deactivated: 'Deactivated',
+};
+
 function esimRow(e: Esim, timeZone: string): SafeHtml {
   return html`<tr>
     <th scope="row"><a href="/portal/esims/${e.iccid}">${e.iccid}</a></th>
+    <td>${STATE[e.state]}</td>
     <td>${e.profileStatus}</td>
     <td>${e.msisdn ?? ''}</td>
     <td>${e.customerRef ?? ''}</td>
@@ -67,6 +75,7 @@ export function esimListBody(body: EsimListBody): SafeHtml {
         <thead>
           <tr>
             <th scope="col">ICCID</th>
+            <th scope="col">State</th>
             <th scope="col">Profile</th>
             <th scope="col">Phone number</th>
             <th scope="col">Your reference</th>

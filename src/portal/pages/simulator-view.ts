@@ -367,6 +367,15 @@ export function requestsBody(view: PortalView, rows: readonly ApiRequestRow[]): 
       time. The query of each path is left out.
     </p>
     ${
+      view.organisation.ipAllowList.length === 0
+        ? html``
+        : html`<p>
+            A call from an address outside your IP allow-list is listed with the 403 its caller got
+            (the same as for a wrong key); <a href="/portal/activity">Activity</a> names the
+            address.
+          </p>`
+    }
+    ${
       rows.length === 0
         ? html`<p>No API call yet.</p>`
         : html`<div class="table-wrap" role="region" tabindex="0" aria-label="Request journal">

@@ -303,6 +303,8 @@ export interface CatalogueFilter {
   readonly region?: string;
   /** A LIKE pattern (escape character backslash) matched against the lower-cased description. */
   readonly descriptionLike?: string;
+  /** A LIKE pattern (escape character backslash) matched against the lower-cased name. */
+  readonly nameLike?: string;
   readonly orderBy: CatalogueOrder;
   readonly direction: 'asc' | 'desc';
   readonly limit: number;
@@ -313,13 +315,13 @@ export interface CatalogueFilter {
 function matching(
   db: Executor,
   dialect: DialectName,
-  filter: Pick<CatalogueFilter, 'groups' | 'countries' | 'region' | 'descriptionLike'>,
+  filter: Pick<CatalogueFilter, 'groups' | 'countries' | 'region' | 'descriptionLike' | 'nameLike'>,
 ) {
   // Country and region filters drive the plan from the bundle_countries index; group visibility
   // is then probed per bundle (EXISTS on the bundle_groups primary key). On SQLite the group
   // names are compared on the bundle's few index rows (unary + keeps the index off that column):
   // otherwise it seeks the primary key once per group an organisation has, for every bundle.
-  const { countries, region, descriptionLike } = filter;
+  const { countries, region, descriptionLike, nameLike } = filter;
   const groupName = dialect === 'sqlite' ? sql<string>`+group_name` : sql<string>`group_name`;
   let query = db
     .selectFrom('bundles')
@@ -345,6 +347,10 @@ function matching(
   if (descriptionLike !== undefined) {
     query = query.where(sql<boolean>`search_text like ${descriptionLike} escape '\\'`);
   }
+  if (nameLike !== undefined) {
+    // Names are ASCII (esim_1GB_7D_GB_V2): lower() folds them alike on both databases.
+    query = query.where(sql<boolean>`lower(name) like ${nameLike} escape '\\'`);
+  }
   return query;
 }
 
@@ -363,6 +369,7 @@ function pageShape(dialect: DialectName, filter: CatalogueFilter): string {
     filter.countries?.length ?? 0,
     filter.region === undefined ? '' : 'r',
     filter.descriptionLike === undefined ? '' : 'd',
+    filter.nameLike === undefined ? '' : 'n',
     filter.orderBy,
     filter.direction,
   ].join(' ');
@@ -377,6 +384,7 @@ function pageValues(filter: CatalogueFilter): PageValues {
   filter.countries?.forEach((iso, i) => (values[`c${i}`] = iso));
   if (filter.region !== undefined) values['region'] = filter.region;
   if (filter.descriptionLike !== undefined) values['like'] = filter.descriptionLike;
+  if (filter.nameLike !== undefined) values['nameLike'] = filter.nameLike;
   return values;
 }
 
@@ -391,6 +399,7 @@ function pageQuery(db: Executor, dialect: DialectName, filter: CatalogueFilter, 
     ...(countries > 0 ? { countries: named('c', countries) } : {}),
     ...(filter.region !== undefined ? { region: String(p['region']) } : {}),
     ...(filter.descriptionLike !== undefined ? { descriptionLike: String(p['like']) } : {}),
+    ...(filter.nameLike !== undefined ? { nameLike: String(p['nameLike']) } : {}),
   });
   const column = ORDER_COLUMNS[filter.orderBy];
   // Byte order on both databases: PostgreSQL would otherwise sort by its locale's rules.

@@ -422,7 +422,7 @@ export interface EsimClient {
    *
    * `POST /_sim/esims/{iccid}/msisdn`
    *
-   * Numbers the profile so it can receive SMS. The number carries the calling code of the given country, else of the country the eSIM is attached in, else GB. An eSIM that already has one keeps it.
+   * Numbers the profile so it can receive SMS; the network numbers an eSIM by itself when it first attaches, so this is for a number of another country, given before that. The number carries the calling code of the given country, else of the country the eSIM is attached in, else GB. An eSIM that already has one keeps it (and it is answered).
    */
   simSetMsisdn(input: {
     path: operations['simSetMsisdn']['parameters']['path'];

@@ -109,7 +109,7 @@ export interface paths {
     put?: never;
     /**
      * Give the eSIM a phone number (MSISDN)
-     * @description Numbers the profile so it can receive SMS. The number carries the calling code of the given country, else of the country the eSIM is attached in, else GB. An eSIM that already has one keeps it.
+     * @description Numbers the profile so it can receive SMS; the network numbers an eSIM by itself when it first attaches, so this is for a number of another country, given before that. The number carries the calling code of the given country, else of the country the eSIM is attached in, else GB. An eSIM that already has one keeps it (and it is answered).
      */
     post: operations['simSetMsisdn'];
     delete?: never;
@@ -3119,10 +3119,14 @@ export interface operations {
         description?: string;
         /** @description Ordering direction. Ties are always broken by name, ascending. */
         direction?: 'asc' | 'desc';
+        /** @description Search on the bundle name (the field filterBy names), as description searches its text: case-insensitive, `*` matches any run and then the whole name ("*_7D_FR_V2"), else the text matches anywhere ("_FR_"). */
+        filter?: string;
+        /** @description The field filter searches: bundleName, the only one. */
+        filterBy?: 'bundleName';
         /** @description Only bundles of this group (exact, case-sensitive), e.g. Standard eSIM Bundles. */
         group?: string;
-        /** @description Field to order by. Unlimited bundles order by their dataAmount of -1. */
-        orderBy?: 'name' | 'duration' | 'dataAmount' | 'price';
+        /** @description Field to order by (bundleName, the live v2.1 spelling, is name). Unlimited bundles order by their dataAmount of -1. */
+        orderBy?: 'name' | 'duration' | 'dataAmount' | 'price' | 'bundleName';
         /** @description Page to return, a whole number from 1. A page past the end returns []. */
         page?: string;
         /** @description Bundles per page, 1 to 5000 (default 50). */
@@ -3637,7 +3641,7 @@ export interface operations {
   getEsim: {
     parameters: {
       query?: {
-        /** @description Comma-separated extra fields to include. Supported: appleInstallUrl. Unknown names are a 400. */
+        /** @description Comma-separated extra fields to include: appleInstallUrl. Other names are ignored. */
         additionalFields?: string;
       };
       header?: never;

@@ -1287,10 +1287,14 @@ export interface operations {
         description?: string;
         /** @description Ordering direction. Ties are always broken by name, ascending. */
         direction?: 'asc' | 'desc';
+        /** @description Search on the bundle name (the field filterBy names), as description searches its text: case-insensitive, `*` matches any run and then the whole name ("*_7D_FR_V2"), else the text matches anywhere ("_FR_"). */
+        filter?: string;
+        /** @description The field filter searches: bundleName, the only one. */
+        filterBy?: 'bundleName';
         /** @description Only bundles of this group (exact, case-sensitive), e.g. Standard eSIM Bundles. */
         group?: string;
-        /** @description Field to order by. Unlimited bundles order by their dataAmount of -1. */
-        orderBy?: 'name' | 'duration' | 'dataAmount' | 'price';
+        /** @description Field to order by (bundleName, the live v2.1 spelling, is name). Unlimited bundles order by their dataAmount of -1. */
+        orderBy?: 'name' | 'duration' | 'dataAmount' | 'price' | 'bundleName';
         /** @description Page to return, a whole number from 1. A page past the end returns []. */
         page?: string;
         /** @description Bundles per page, 1 to 5000 (default 50). */
@@ -1950,7 +1954,7 @@ export interface operations {
   getEsim: {
     parameters: {
       query?: {
-        /** @description Comma-separated extra fields to include. Supported: appleInstallUrl. Unknown names are a 400. */
+        /** @description Comma-separated extra fields to include: appleInstallUrl. Other names are ignored. */
         additionalFields?: string;
       };
       header?: never;
@@ -3599,12 +3603,12 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "message": "Message sent"
+           *       "status": "sent"
            *     }
            */
           'application/json': {
-            /** @description Outcome, "Message sent". */
-            message: string;
+            /** @description Always `sent`: the network took the message. */
+            status: string;
           };
         };
       };
@@ -3971,7 +3975,7 @@ export interface operations {
   getInstallData: {
     parameters: {
       query: {
-        /** @description appleInstallUrl adds the iPhone install link (a JSON field; a CSV column "Apple Install URL"). */
+        /** @description appleInstallUrl adds the iPhone install link (a JSON field; a CSV column "Apple Install URL"). Other names are ignored. */
         additionalFields?: string;
         /** @description csv, zip or json; wins over Accept. */
         format?: 'csv' | 'zip' | 'json';
@@ -5151,7 +5155,7 @@ export interface operations {
            * @default false
            */
           assign?: boolean;
-          /** @description Quick-start form with assign: true: the eSIM. */
+          /** @description Quick-start form with assign: true: the eSIM to put the bundle on; empty (or absent) issues a new eSIM. */
           iccid?: string;
           /** @description Quick-start form, instead of `order`: the bundle name of a one-line order. */
           item?: string;

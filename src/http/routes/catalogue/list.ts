@@ -43,11 +43,12 @@ const Querystring = Type.Object({
     }),
   ),
   orderBy: Type.Optional(
-    Type.Unsafe<'name' | 'duration' | 'dataAmount' | 'price'>({
+    Type.Unsafe<'name' | 'duration' | 'dataAmount' | 'price' | 'bundleName'>({
       type: 'string',
-      enum: ['name', 'duration', 'dataAmount', 'price'],
+      enum: ['name', 'duration', 'dataAmount', 'price', 'bundleName'],
       default: 'name',
-      description: 'Field to order by. Unlimited bundles order by their dataAmount of -1.',
+      description:
+        'Field to order by (bundleName, the live v2.1 spelling, is name). Unlimited bundles order by their dataAmount of -1.',
     }),
   ),
   description: Type.Optional(
@@ -57,6 +58,23 @@ const Querystring = Type.Object({
         'Case-insensitive search on description. `*` matches any run of characters and then the ' +
         'pattern must match the whole description ("eSIM, 1GB*France*"); without `*` the text ' +
         'matches anywhere ("france").',
+    }),
+  ),
+  filter: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Search on the bundle name (the field filterBy names), as description searches its text: ' +
+        'case-insensitive, `*` matches any run and then the whole name ("*_7D_FR_V2"), else the ' +
+        'text matches anywhere ("_FR_").',
+    }),
+  ),
+  filterBy: Type.Optional(
+    Type.Unsafe<'bundleName'>({
+      type: 'string',
+      enum: ['bundleName'],
+      default: 'bundleName',
+      description: 'The field filter searches: bundleName, the only one.',
     }),
   ),
   group: Type.Optional(
@@ -139,17 +157,18 @@ async function rowsWithoutJson(
 const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
- * The text filters with the operators of v2.2 and later: `eq:` matches the description whole
- * (else it is a pattern, as on v2.1) and is the only way group, countries and region match
+ * The text filters with the operators of v2.2 and later: `eq:` matches the description (or the
+ * name filter) whole (else it is a pattern, as on v2.1) and is the only way group, countries and region match
  * anyway; an order operator (lt, gt, ...) on them is a 400.
  */
 function withOperators(query: CatalogueQuery): CatalogueQuery {
-  const { description, group, countries, region } = query;
+  const { description, group, countries, region, filter } = query;
   if (
     description === undefined &&
     group === undefined &&
     countries === undefined &&
-    region === undefined
+    region === undefined &&
+    filter === undefined
   ) {
     return query;
   }
@@ -158,12 +177,14 @@ function withOperators(query: CatalogueQuery): CatalogueQuery {
     return value === undefined ? {} : { [field]: textCondition(field, value).value };
   };
   const text = description === undefined ? undefined : textCondition('description', description);
+  const name = filter === undefined ? undefined : textCondition('filter', filter);
   return {
     ...query,
     ...plain('group'),
     ...plain('countries'),
     ...plain('region'),
     ...(text === undefined ? {} : { description: text.value, descriptionExact: text.exact }),
+    ...(name === undefined ? {} : { filter: name.value, filterExact: name.exact }),
   };
 }
 

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { badRequest } from '../../../domain/errors/error-codes.js';
 import type { EsimDetail } from '../../../domain/esims/esim.js';
 import { readEsim } from '../../../domain/esims/esim-details.js';
 import type { Api } from '../../api.js';
@@ -46,7 +45,7 @@ const schema = {
     additionalFields: Type.Optional(
       Type.String({
         description:
-          'Comma-separated extra fields to include. Supported: appleInstallUrl. Unknown names are a 400.',
+          'Comma-separated extra fields to include: appleInstallUrl. Other names are ignored.',
       }),
     ),
   }),
@@ -70,28 +69,17 @@ interface InstallLinks {
 const NO_LINKS: InstallLinks = { apple: false, android: false };
 
 /**
- * The links additionalFields asks for; 400 naming the first unknown field. v2.1 knows only
- * appleInstallUrl; with `androidLinks` (v2.5) also androidInstallUrl, and installUrl for both.
+ * The links additionalFields asks for. v2.1 knows only appleInstallUrl; with `androidLinks`
+ * (v2.5) also androidInstallUrl, and installUrl for both. Other names are ignored, as the live
+ * service ignores them (client code asks for fields such as qrCode and carries on without).
  */
 function installLinksOf(additionalFields: string | undefined, androidLinks: boolean): InstallLinks {
   if (additionalFields === undefined || additionalFields === '') return NO_LINKS;
-  const supported = androidLinks
-    ? ['appleInstallUrl', 'androidInstallUrl', 'installUrl']
-    : ['appleInstallUrl'];
-  const fields = additionalFields
-    .split(',')
-    .map((f) => f.trim())
-    .filter((f) => f !== '');
-  const unknown = fields.find((f) => !supported.includes(f));
-  if (unknown !== undefined) {
-    throw badRequest(
-      `query parameter additionalFields: "${unknown}" is not supported; supported: ${supported.join(', ')}`,
-    );
-  }
-  const both = fields.includes('installUrl');
+  const fields = new Set(additionalFields.split(',').map((f) => f.trim()));
+  const both = androidLinks && fields.has('installUrl');
   return {
-    apple: both || fields.includes('appleInstallUrl'),
-    android: both || fields.includes('androidInstallUrl'),
+    apple: both || fields.has('appleInstallUrl'),
+    android: both || (androidLinks && fields.has('androidInstallUrl')),
   };
 }
 

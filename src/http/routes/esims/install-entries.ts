@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import { badRequest } from '../../../domain/errors/error-codes.js';
 import {
   appleInstallUrlOf,
   installCsv,
@@ -49,22 +48,13 @@ export const InstallEntryList = Type.Array(InstallEntrySchema, {
     'also for one eSIM).',
 });
 
-const SUPPORTED_FIELDS = ['appleInstallUrl'];
-
-/** Whether additionalFields asks for appleInstallUrl; 400 naming an unknown field. */
+/**
+ * Whether additionalFields asks for appleInstallUrl. Names it does not know are ignored, as the
+ * live service ignores them: client code asks for fields such as qrCode and carries on without.
+ */
 export function wantsAppleInstallUrl(additionalFields: string | undefined): boolean {
   if (additionalFields === undefined) return false;
-  const fields = additionalFields
-    .split(',')
-    .map((f) => f.trim())
-    .filter((f) => f !== '');
-  const unknown = fields.find((f) => !SUPPORTED_FIELDS.includes(f));
-  if (unknown !== undefined) {
-    throw badRequest(
-      `query parameter additionalFields: "${unknown}" is not supported; supported: appleInstallUrl`,
-    );
-  }
-  return fields.length > 0;
+  return additionalFields.split(',').some((f) => f.trim() === 'appleInstallUrl');
 }
 
 function entryJson(entry: InstallEntry, apple: boolean): Record<string, string> {

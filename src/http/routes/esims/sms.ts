@@ -7,10 +7,16 @@ import {
   IdempotencyHeaders,
   idempotencyConflict,
   idempotencyOf,
-  replyWith,
+  replyPresented,
 } from '../../idempotency.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
+import { presentAgain, presented, storedAnswer } from '../../versions/presenter.js';
 import { IccidParams } from './esim-view.js';
+
+/** v2.1's answer (a version's presenter gives its own, versions/presenters/sms.ts). */
+export const SmsAnswer = Type.Object({
+  message: Type.String({ description: 'Outcome, "Message sent".' }),
+});
 
 const schema = {
   tags: ['eSIMs'],
@@ -38,9 +44,7 @@ const schema = {
     { additionalProperties: false },
   ),
   response: {
-    200: Type.Object({
-      message: Type.String({ description: 'Outcome, "Message sent".' }),
-    }),
+    200: presented(SmsAnswer),
     400: standardErrors[400],
     403: standardErrors[403],
     404: standardErrors[404],
@@ -59,8 +63,11 @@ export function registerSendSms(app: Api, deps: AppDeps): void {
     };
     const outcome = await runProcess(deps, sendSms, input, {
       idempotency: idempotencyOf(request),
-      present: () => ({ message: 'Message sent' }),
+      // A repeat answers the body this version presented (versions/presenter.ts).
+      present: () => storedAnswer(request, 'sendSms', { iccid: input.iccid }),
     });
-    return replyWith(reply, outcome);
+    return replyPresented(reply, outcome, (stored) =>
+      presentAgain(request, 'sendSms', stored, () => ({ iccid: input.iccid })),
+    );
   });
 }

@@ -120,8 +120,10 @@ const msisdnSchema = {
   operationId: 'simSetMsisdn',
   summary: 'Give the eSIM a phone number (MSISDN)',
   description:
-    'Numbers the profile so it can receive SMS. The number carries the calling code of the given ' +
-    'country, else of the country the eSIM is attached in, else GB. An eSIM that already has one keeps it.',
+    'Numbers the profile so it can receive SMS; the network numbers an eSIM by itself when it first ' +
+    'attaches, so this is for a number of another country, given before that. The number carries ' +
+    'the calling code of the given country, else of the country the eSIM is attached in, else GB. ' +
+    'An eSIM that already has one keeps it (and it is answered).',
   params: SimIccidParams,
   body: Type.Object(
     { country: Type.Optional(Type.String({ description: 'ISO 3166-1 alpha-2.' })) },

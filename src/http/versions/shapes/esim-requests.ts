@@ -51,7 +51,7 @@ export const AdditionalFieldsV25 = Type.Object({
   additionalFields: Type.Optional(
     Type.String({
       description:
-        'Comma-separated extra fields: appleInstallUrl, androidInstallUrl, or installUrl for both. Unknown names are a 400.',
+        'Comma-separated extra fields: appleInstallUrl, androidInstallUrl, or installUrl for both. Other names are ignored.',
     }),
   ),
 });

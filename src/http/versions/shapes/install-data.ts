@@ -17,7 +17,7 @@ const querystring = Type.Object({
   additionalFields: Type.Optional(
     Type.String({
       description:
-        'appleInstallUrl adds the iPhone install link (a JSON field; a CSV column "Apple Install URL").',
+        'appleInstallUrl adds the iPhone install link (a JSON field; a CSV column "Apple Install URL"). Other names are ignored.',
     }),
   ),
   format: Type.Optional(

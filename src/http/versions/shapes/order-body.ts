@@ -41,7 +41,11 @@ export function laterOrderBodySchema(shared: TObject, profileId: boolean): TObje
       description: 'Quick-start form: units of `item` (default 1).',
     } as TInteger),
     iccid: Type.Optional(
-      Type.String({ maxLength: 32, description: 'Quick-start form with assign: true: the eSIM.' }),
+      Type.String({
+        maxLength: 32,
+        description:
+          'Quick-start form with assign: true: the eSIM to put the bundle on; empty (or absent) issues a new eSIM.',
+      }),
     ),
     ...(profileId
       ? {
@@ -86,7 +90,9 @@ export function sharedOrderBody(request: FastifyRequest): void {
   if (body.item === undefined) {
     throw badRequest('order is required: an `order` array of lines, or `item` and `quantity`');
   }
-  const iccids = body.iccids ?? (body.iccid === undefined ? undefined : [body.iccid]);
+  // An empty `iccid` is how quick-start clients say "no eSIM given": new eSIMs are issued.
+  const given = body.iccid === undefined || body.iccid.trim() === '' ? undefined : [body.iccid];
+  const iccids = body.iccids ?? given;
   const line = {
     type: 'bundle' as const,
     item: body.item,
