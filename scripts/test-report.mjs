@@ -13,7 +13,8 @@ function emptyResult() {
 
 function describeError(error) {
   // A failed test's error is ERR_TEST_FAILURE; what the test threw is its cause.
-  const thrown = error?.code === 'ERR_TEST_FAILURE' && error.cause !== undefined ? error.cause : error;
+  const thrown =
+    error?.code === 'ERR_TEST_FAILURE' && error.cause !== undefined ? error.cause : error;
   return inspect(thrown, { depth: 6, colors: false });
 }
 
@@ -27,7 +28,10 @@ function reporter() {
     if (data.nesting === 0 && data.name.startsWith(END_OF_FILE)) {
       const file = data.name.slice(END_OF_FILE.length);
       const started = globalThis[Symbol.for('esim.test.started')]?.get(file);
-      result.ms = started === undefined ? 0 : Math.round(performance.now() - started);
+      result.ms = started === undefined ? 0 : Math.round(performance.now() - started.at);
+      // The worker's own processor time for the file (not the processes it started).
+      const cpu = process.cpuUsage(started?.cpu);
+      result.cpuMs = started === undefined ? 0 : Math.round((cpu.user + cpu.system) / 1000);
       process.send?.({ result: { file, ...result } });
       result = emptyResult();
       open = [];

@@ -11,7 +11,7 @@ const started = new Map();
 globalThis[Symbol.for('esim.test.started')] = started;
 
 async function runFile(file) {
-  started.set(file, performance.now());
+  started.set(file, { at: performance.now(), cpu: process.cpuUsage() });
   try {
     await import(pathToFileURL(file).href);
   } catch (error) {

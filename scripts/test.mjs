@@ -137,7 +137,8 @@ function printResult(result, output) {
   const counts = failed
     ? `${result.fail + result.cancelled} of ${result.tests} failed`
     : `${result.tests} tests`;
-  const lines = [`${failed ? '✖' : '✔'} ${seconds(result.ms)}  ${result.file}  (${counts})`];
+  const cpu = result.cpuMs === undefined ? '' : `, ${(result.cpuMs / 1000).toFixed(1)} s processor`;
+  const lines = [`${failed ? '✖' : '✔'} ${seconds(result.ms)}  ${result.file}  (${counts}${cpu})`];
   if (failed) {
     for (const failure of result.failures) {
       lines.push(`  ✖ ${failure.path.join(' › ')}`);
@@ -145,7 +146,12 @@ function printResult(result, output) {
     }
     if (output.trim() !== '') {
       lines.push('  output of the file:');
-      lines.push(...output.trimEnd().split('\n').map((line) => `    | ${line}`));
+      lines.push(
+        ...output
+          .trimEnd()
+          .split('\n')
+          .map((line) => `    | ${line}`),
+      );
     }
   }
   console.log(lines.join('\n'));
@@ -188,7 +194,8 @@ function startWorker(only) {
       const text = chunk.toString();
       worker.output += text;
       // Lines that start with "!!" are warnings for the person running the suite (databases.ts).
-      for (const line of text.split('\n')) if (line.startsWith('!!')) process.stderr.write(line + '\n');
+      for (const line of text.split('\n'))
+        if (line.startsWith('!!')) process.stderr.write(line + '\n');
     };
     child.stdout.on('data', capture);
     child.stderr.on('data', capture);
@@ -255,7 +262,8 @@ async function dropLeftDatabases() {
   if (quick) return;
   const { default: pg } = await import('pg');
   const admin = new pg.Client({
-    connectionString: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    connectionString:
+      process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     connectionTimeoutMillis: 2000,
   });
   try {
@@ -264,7 +272,8 @@ async function dropLeftDatabases() {
       "select datname from pg_database where datname like 'esim\\_%\\_' || $1 || '\\_%'",
       [runId],
     );
-    for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+    for (const { datname } of rows)
+      await admin.query(`drop database if exists ${datname} with (force)`);
   } catch {
     // No PostgreSQL: nothing was made there.
   } finally {
@@ -305,13 +314,17 @@ console.log(
 if (process.env.TEST_TIMES_OUT !== undefined) {
   writeFileSync(
     process.env.TEST_TIMES_OUT,
-    results.map((r) => JSON.stringify({ file: r.file, ms: r.ms, fail: r.fail })).join('\n') + '\n',
+    results
+      .map((r) => JSON.stringify({ file: r.file, ms: r.ms, cpuMs: r.cpuMs, fail: r.fail }))
+      .join('\n') + '\n',
   );
 }
 if (recordTimes) {
   const recorded = { ...times };
   for (const r of results) recorded[relative('.', r.file)] = r.ms;
-  const sorted = Object.fromEntries(Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = Object.fromEntries(
+    Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b)),
+  );
   writeFileSync(TIMES_FILE, JSON.stringify(sorted, null, 2) + '\n');
 }
 process.exit(failedFiles.length > 0 || results.length < files.length ? 1 : 0);
