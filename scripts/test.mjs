@@ -27,10 +27,15 @@ import { join, relative } from 'node:path';
 const ISOLATED = new Set([]);
 
 /**
- * What `--quick` leaves out: files that start processes, drive the browser, pack the package or
- * run the linters. The rest runs on SQLite only (TEST_DATABASES=sqlite).
+ * What `--quick` leaves out: the browser, command-line, package, lint and docs suites, and any
+ * other file that starts the service or a browser as a process of its own (SLOW_SET_UP in its
+ * text). The rest runs on SQLite only (TEST_DATABASES=sqlite).
  */
-const QUICK_EXCLUDED = [];
+const QUICK_EXCLUDED = ['test/portal/', 'test/cli/', 'test/package/', 'test/ci/', 'test/docs/'];
+const SLOW_SET_UP =
+  /\b(spawnEsim|spawnEsimIn|startServerProcess|startServerProcesses|startReceiverProcess)\(|child_process|playwright|portal-harness/;
+const quickFile = (file) =>
+  !QUICK_EXCLUDED.some((w) => file.includes(w)) && !SLOW_SET_UP.test(readFileSync(file, 'utf8'));
 
 const TIMES_FILE = join('test', 'file-times.json');
 const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
@@ -95,7 +100,7 @@ const expected = (file) => times[file] ?? 60_000;
 const files = ['src', 'test']
   .flatMap(collect)
   .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
-  .filter((f) => !quick || !QUICK_EXCLUDED.some((w) => f.includes(w)))
+  .filter((f) => !quick || quickFile(f))
   .sort((a, b) => expected(b) - expected(a) || a.localeCompare(b));
 if (files.length === 0) {
   console.error('no test files matched');
