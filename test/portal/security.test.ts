@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testConfig } from '../../src/config.js';
-import { listMail } from '../../src/store/repositories/portal-repository.js';
+import { hashPassword } from '../../src/domain/access/passwords.js';
+import {
+  findPasswordHash,
+  listMail,
+  setPasswordHash,
+} from '../../src/store/repositories/portal-repository.js';
 import { ManualWallClock } from '../manual-wall-clock.js';
 import type { PortalServer } from './portal-harness.js';
 import {
@@ -119,6 +124,21 @@ for (const kind of DATABASES) {
       const users = await userEmails(portal);
       assert.doesNotMatch(users, /vic@viewer\.test/);
       assert.match(users, new RegExp(emailFor('Support')));
+    });
+
+    test('a password hash keeps the cost it was made with: PORTAL_PASSWORD_COST applies to new ones', async () => {
+      const developer = portal.users.Developer.id;
+      const made = await findPasswordHash(portal.deps.store.db, developer);
+      const cost = portal.deps.config.portal.passwordCost;
+      assert.equal(cost, 10, 'the tests run at the cheapest cost a simulator allows');
+      assert.match(made ?? '', /^scrypt\$1024\$8\$1\$/);
+      const dearer = await hashPassword(PORTAL_PASSWORD, 15);
+      assert.match(dearer, /^scrypt\$32768\$8\$1\$/);
+      await setPasswordHash(portal.deps.store.db, developer, dearer, new Date().toISOString());
+      const wrong = await signInAttempt(portal.baseUrl, emailFor('Developer'), 'not the password');
+      assert.equal(wrong.status, 401);
+      const session = await signInHttp(portal.baseUrl, 'Developer');
+      assert.match(await (await session.get('/portal')).text(), /Developer Portal · Developer/);
     });
 
     test('sessions survive a server restart and end at sign-out', async () => {
