@@ -46,13 +46,18 @@ export async function sharedBrowser(): Promise<Browser> {
   return launching;
 }
 
-// Registered when this module loads, at the top level of the test file: it runs once, after all
-// of the process's tests.
-after(async () => {
+async function closeShared(): Promise<void> {
   const browser = await shared?.catch(() => undefined);
   shared = undefined;
   await browser?.close();
-});
+}
+
+// Registered when this module loads, at the top level of the test file: it runs once, after all
+// of the process's tests. A process that runs several files and ends itself calls the shared
+// clean-ups instead (the same registry as test/databases.ts).
+after(closeShared);
+const registry = globalThis as { [key: symbol]: (() => Promise<void>)[] | undefined };
+(registry[Symbol.for('esim.test.cleanups')] ??= []).push(closeShared);
 
 /** A fresh context (its own cookies) whose relative URLs resolve against baseUrl. */
 export async function newPage(
