@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 // The folder lists of README.md and docs/architecture.md against the tree: a code block whose
-// first line is a folder (`src/`, `src/workers/`) lists that folder's entries, one per line, a
-// line with no indent naming another folder of the repository. Every entry listed must exist, and
-// every folder of a listed folder must be listed. The domain's noun table is held the same way.
+// first line is a folder (`./`, `src/`, `src/workers/`) lists that folder's entries, one per
+// line, indented by two spaces. Every entry listed must exist, and every folder of a listed folder
+// must be listed (the repository's own: not hidden, not ignored by git). The domain's noun table
+// is held the same way.
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -15,51 +16,52 @@ interface Listing {
   readonly folder: string;
   /** Its entries as written (`domain/`, `main.ts`), relative to the folder. */
   readonly entries: string[];
-  /** Other folders the block names at the top level (`test/`, `bench/`). */
-  readonly roots: string[];
 }
 
 /** The folder listings of a Markdown file: fenced blocks whose first line is `<path>/`. */
 function listings(file: string): Listing[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(/^```\n([\s\S]*?)^```$/gm)].flatMap((m) => {
-    const [first = '', ...lines] = (m[1] ?? '').split('\n');
+  return [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].flatMap((m) => {
+    if (m[1] !== '') return [];
+    const [first = '', ...lines] = (m[2] ?? '').split('\n');
     const folder = /^([\w./-]+\/)\s*$/.exec(first)?.[1];
     if (folder === undefined) return [];
-    const entries: string[] = [];
-    const roots: string[] = [];
-    for (const line of lines) {
-      const entry = /^ {2}(\S+)/.exec(line)?.[1];
-      if (entry !== undefined) entries.push(entry);
-      const root = /^([\w./-]+\/)(\s|$)/.exec(line)?.[1];
-      if (root !== undefined) roots.push(root);
-    }
-    return [{ folder, entries, roots }];
+    const entries = lines.flatMap((line) => /^ {2}(\S+)/.exec(line)?.[1] ?? []);
+    return [{ folder, entries }];
   });
 }
 
-/** The folders directly inside a folder of the repository. */
+/** What .gitignore names whole (`node_modules`, `dist/`): folders that are not the repository's. */
+const IGNORED = new Set(
+  readFileSync(join(ROOT, '.gitignore'), 'utf8')
+    .split('\n')
+    .filter((line) => /^[\w.-]+\/?$/.test(line))
+    .map((line) => line.replace(/\/$/, '')),
+);
+
+/** The repository's folders directly inside a folder of it. */
 function subfolders(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !IGNORED.has(e.name))
     .map((entry) => `${entry.name}/`);
 }
 
 describe('the folder lists of the docs', () => {
-  for (const file of ['README.md', 'docs/architecture.md']) {
+  for (const [file, folder] of [
+    ['README.md', './'],
+    ['docs/architecture.md', 'src/'],
+  ] as const) {
     it(`${file}: every listed entry exists, every folder of a listed folder is listed`, () => {
       const found = listings(file);
       assert.ok(
-        found.some((l) => l.folder === 'src/'),
-        `${file} lists src/`,
+        found.some((l) => l.folder === folder),
+        `${file} lists ${folder}`,
       );
-      for (const { folder, entries, roots } of found) {
-        const gone = [
-          ...entries.filter((e) => !existsSync(join(ROOT, folder, e))).map((e) => folder + e),
-          ...roots.filter((r) => !existsSync(join(ROOT, r))),
-        ];
+      for (const { folder, entries } of found) {
+        const gone = entries.filter((e) => !existsSync(join(ROOT, folder, e)));
         assert.deepEqual(gone, [], `${file}: listed under ${folder}, not in the tree`);
-        const unlisted = subfolders(folder).filter((f) => !entries.includes(f));
+        // `packages/client/` lists the folder packages/.
+        const unlisted = subfolders(folder).filter((f) => !entries.some((e) => e.startsWith(f)));
         assert.deepEqual(unlisted, [], `${file}: folders of ${folder} missing from its list`);
       }
     });
