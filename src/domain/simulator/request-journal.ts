@@ -18,13 +18,17 @@ import {
 // JOURNAL_SIZE calls of the whole simulator, each write that takes the ids past a multiple of
 // JOURNAL_TRIM removing those older.
 //
-// Recording a call costs the request nothing but keeping it in memory: the calls answered
-// meanwhile go to the database together, as one write of the group writer (group-commit.ts),
-// which shares its transaction with the other writes of the moment (the orders of the next
-// batch) instead of committing once a call on the event loop that serves requests.
+// Recording a call costs the request nothing but keeping it in memory: the calls answered in
+// the next JOURNAL_FLUSH_MS (or the first JOURNAL_FLUSH_AT of them) go to the database together,
+// as one write of the group writer (group-commit.ts), which shares its transaction with the other
+// writes of the moment, instead of one transaction a call on the event loop that serves requests.
+// A read of the journal writes what is kept first. Kept calls not yet written when the process
+// dies are not journaled; a shutdown writes them.
 
 export const JOURNAL_SIZE = 5000;
 const JOURNAL_TRIM = 100;
+const JOURNAL_FLUSH_MS = 25;
+const JOURNAL_FLUSH_AT = 1000;
 
 /** The group of the journal's writes in the group writer: apart from every organisation's. */
 const JOURNAL_GROUP = '\u{10FFFF}request journal';
@@ -50,14 +54,16 @@ export function journalPath(url: string): string {
 
 /**
  * The journal of one process. A call is kept as its answer goes out and written with the others
- * of the moment, so it costs the caller nothing; a read first waits for the calls already kept,
- * so a client that reads the journal after an answer came back always finds that call in it.
+ * of the moment, so it costs the caller nothing; a read first writes the calls kept, so a client
+ * that reads the journal after an answer came back always finds that call in it.
  */
 export interface RequestJournal {
   /** Keeps a call for the next write; a failure to write it is handed to `onError`, never thrown. */
   record(call: ApiCall, onError: (error: unknown) => void): void;
   /** The newest calls, newest first: of one organisation, or of all when it is undefined. */
   recent(organisationId: string | undefined, limit: number): Promise<ApiRequestRow[]>;
+  /** Writes the calls kept so far (at shutdown); resolves once they are written or reported. */
+  flush(): Promise<void>;
 }
 
 interface Kept {
@@ -66,46 +72,36 @@ interface Kept {
 }
 
 export function createRequestJournal(deps: JournalDeps): RequestJournal {
-  /** Calls kept since the queued write took its calls. */
   let kept: Kept[] = [];
-  /** Whether a write is queued that has not taken its calls yet (it takes `kept` as it runs). */
-  let queued = false;
+  let timer: NodeJS.Timeout | undefined;
+  /** Writes queued or running: together they hold every call kept before them. */
   const pending = new Set<Promise<void>>();
 
-  /** The write of the calls kept until it runs; run again as is if its batch is run again. */
-  function queueWrite(): void {
-    queued = true;
-    let taken: Kept[] | undefined;
+  function writeKept(): void {
+    clearTimeout(timer);
+    timer = undefined;
+    if (kept.length === 0) return;
+    const taken = kept;
+    kept = [];
+    const calls = taken.map((k) => k.call);
     const write = deps.store.writer
       .run(JOURNAL_GROUP, async (trx) => {
-        if (taken === undefined) {
-          taken = kept;
-          kept = [];
-          queued = false;
-        }
-        if (taken.length === 0) return;
-        const { first, last } = await insertApiRequests(
-          trx,
-          taken.map((k) => k.call),
-        );
-        if (
+        const { first, last } = await insertApiRequests(trx, calls);
+        const trim =
           last > JOURNAL_SIZE &&
-          Math.floor(last / JOURNAL_TRIM) > Math.floor((first - 1) / JOURNAL_TRIM)
-        ) {
-          await deleteApiRequestsUpTo(trx, last - JOURNAL_SIZE);
-        }
+          Math.floor(last / JOURNAL_TRIM) > Math.floor((first - 1) / JOURNAL_TRIM);
+        if (trim) await deleteApiRequestsUpTo(trx, last - JOURNAL_SIZE);
       })
       .catch((error: unknown) => {
-        // Not written: the calls it had taken (or all kept, if it never ran) are reported.
-        const lost = taken ?? kept;
-        if (taken === undefined) {
-          kept = [];
-          queued = false;
-        }
-        for (const k of lost) k.onError(error);
+        for (const k of taken) k.onError(error);
       })
       .finally(() => pending.delete(write));
     pending.add(write);
+  }
+
+  async function flush(): Promise<void> {
+    writeKept();
+    await Promise.all(pending);
   }
 
   return {
@@ -121,12 +117,13 @@ export function createRequestJournal(deps: JournalDeps): RequestJournal {
         },
         onError,
       });
-      if (!queued) queueWrite();
+      if (kept.length >= JOURNAL_FLUSH_AT) writeKept();
+      else timer ??= setTimeout(writeKept, JOURNAL_FLUSH_MS).unref();
     },
     async recent(organisationId, limit) {
-      // The writes queued or running now hold every call answered so far.
-      await Promise.all(pending);
+      await flush();
       return listApiRequests(deps.store.db, organisationId, limit);
     },
+    flush,
   };
 }
