@@ -152,6 +152,7 @@ export async function openServices(
     async close() {
       await rateLimits?.close();
       await deps.mailer.close?.();
+      await deps.journal?.flush();
       await store.close();
     },
   };
