@@ -107,7 +107,7 @@ export async function openServices(
     options.clock ??
     (config.mode === 'simulator' ? await restoreSimulatorClock(opened.db) : systemClock);
   const wallClock = options.wallClock ?? systemWallClock;
-  const metrics = createMetrics({ store: opened, clock });
+  const metrics = createMetrics({ store: opened, clock, wallClock });
   // One handle that counts writes (the eSIM answers held in memory), signals new callback events
   // (the delivery worker) and times statements, and one group writer on it, which reports its
   // batches.
@@ -172,6 +172,7 @@ export async function openServices(
     async close() {
       await rateLimits?.close();
       await deps.mailer.close?.();
+      await deps.journal?.flush();
       await store.close();
     },
   };
