@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { OffsetClock, iso } from '../src/clock.js';
 import type { DatabaseTarget } from '../src/config.js';
+import { seedBuiltInCatalogue } from '../src/domain/catalogue/seed.js';
+import { migrate, openStore } from '../src/store/database.js';
 
 // Every store and route suite runs on each database here: the embedded one always, PostgreSQL
 // whenever it is reachable. In CI (CI=true) an unreachable PostgreSQL fails the run instead of
@@ -45,43 +52,162 @@ if (!reachable) {
   process.stderr.write(message + '\n');
 }
 
-export const DATABASES: readonly DatabaseKind[] = reachable ? ['sqlite', 'postgres'] : ['sqlite'];
+// TEST_DATABASES=sqlite (npm run test:quick) runs the embedded database only.
+export const DATABASES: readonly DatabaseKind[] =
+  process.env['TEST_DATABASES'] === 'sqlite' || !reachable ? ['sqlite'] : ['sqlite', 'postgres'];
+
+// The run's databases are named after it (TEST_RUN_ID, set by scripts/test.mjs), so that the
+// runner can drop whatever a test process that died left behind.
+const RUN = (process.env['TEST_RUN_ID'] ?? randomBytes(4).toString('hex')).replace(/\W/g, '');
+
+/**
+ * What a new database holds: nothing, every migration, or every migration and the built-in
+ * catalogue (what a service's first start leaves). The last two are copies of a template made
+ * once per process, not migrated and seeded again for each test.
+ */
+export type DatabaseStart = 'empty' | 'migrated' | 'seeded';
+
+async function prepare(target: DatabaseTarget, start: DatabaseStart): Promise<void> {
+  const store = openStore(target, { poolSize: 2 });
+  try {
+    await migrate(store);
+    if (start === 'seeded') await seedBuiltInCatalogue(store.db, iso(new OffsetClock().now()));
+  } finally {
+    await store.close();
+  }
+}
+
+const sqliteImages = new Map<DatabaseStart, Promise<Buffer>>();
+
+/** A serialised SQLite database as `start` says, for an in-memory database to start from. */
+export function sqliteImage(start: Exclude<DatabaseStart, 'empty'>): Promise<Buffer> {
+  let image = sqliteImages.get(start);
+  if (image === undefined) {
+    image = (async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'esim-template-'));
+      try {
+        const path = join(dir, 'template.sqlite');
+        await prepare({ kind: 'sqlite', path }, start);
+        const file = new SQLite(path);
+        // An in-memory database cannot start from an image in WAL mode.
+        file.pragma('journal_mode = DELETE');
+        const bytes = file.serialize();
+        file.close();
+        return bytes;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    })();
+    sqliteImages.set(start, image);
+  }
+  return image;
+}
+
+async function withAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+function postgresUrl(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+// pg's Pool.end() resolves before its sockets have closed; a database is copied or dropped only
+// once they have gone (bounded wait): dropping it with them open makes the server send them a
+// FATAL error that surfaces as an uncaught exception in the test process.
+async function untilUnused(admin: pg.Client, name: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    const { rows } = await admin.query<{ n: string }>(
+      'select count(*) as n from pg_stat_activity where datname = $1',
+      [name],
+    );
+    if (Number(rows[0]?.n ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const postgresTemplates = new Map<DatabaseStart, Promise<string>>();
+
+function postgresTemplate(start: Exclude<DatabaseStart, 'empty'>): Promise<string> {
+  let template = postgresTemplates.get(start);
+  if (template === undefined) {
+    template = (async () => {
+      const name = `esim_template_${RUN}_${start}_${randomBytes(4).toString('hex')}`;
+      await withAdmin((admin) => admin.query(`create database ${name}`));
+      await prepare({ kind: 'postgres', url: postgresUrl(name) }, start);
+      await withAdmin((admin) => untilUnused(admin, name));
+      cleanups.push(() => dropPostgres(name));
+      return name;
+    })();
+    postgresTemplates.set(start, template);
+  }
+  return template;
+}
+
+async function dropPostgres(name: string): Promise<void> {
+  await withAdmin(async (admin) => {
+    await untilUnused(admin, name);
+    await admin.query(`drop database if exists ${name} with (force)`);
+  });
+}
+
+// Templates are dropped when the process ends: when its event loop empties (node --test runs a
+// file per process), or by scripts/test-worker.mjs before it exits; whatever a killed process
+// leaves, the runner drops by the run's name.
+const cleanups: (() => Promise<void>)[] = [];
+const drops = new Set<Promise<void>>();
+async function cleanUp(): Promise<void> {
+  await Promise.all(drops);
+  const all = cleanups.splice(0);
+  await Promise.all(all.map((clean) => clean().catch(() => undefined)));
+}
+process.once('beforeExit', () => void cleanUp());
+const registry = globalThis as { [key: symbol]: (() => Promise<void>)[] | undefined };
+(registry[Symbol.for('esim.test.cleanups')] ??= []).push(cleanUp);
 
 export interface TestDatabase {
   readonly target: DatabaseTarget;
+  /** SQLite: the serialised database the in-memory one starts from. */
+  readonly image?: Buffer;
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database of the given kind; drop() removes it. */
-export async function freshDatabase(kind: DatabaseKind): Promise<TestDatabase> {
-  if (kind === 'sqlite')
-    return { target: { kind: 'sqlite', path: ':memory:' }, drop: async () => undefined };
-  const name = `esim_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
+/**
+ * A new database of the given kind, empty unless `start` says otherwise; drop() removes it.
+ * SQLite: an in-memory database (an `image` to open it from when not empty).
+ */
+export async function freshDatabase(
+  kind: DatabaseKind,
+  start: DatabaseStart = 'empty',
+): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    return {
+      target: { kind: 'sqlite', path: ':memory:' },
+      ...(start === 'empty' ? {} : { image: await sqliteImage(start) }),
+      drop: async () => undefined,
+    };
+  }
+  const template = start === 'empty' ? undefined : await postgresTemplate(start);
+  const name = `esim_test_${RUN}_${randomBytes(6).toString('hex')}`;
+  await withAdmin((admin) =>
+    admin.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`),
+  );
   return {
-    target: { kind: 'postgres', url: url.toString() },
-    async drop() {
-      const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await c.connect();
-      // pg's Pool.end() resolves before its sockets have closed; forcing the drop while they
-      // close makes the server send them a FATAL error that surfaces as an uncaught exception
-      // in the test process. Wait (bounded) for them to go first.
-      const deadline = Date.now() + 5000;
-      while (Date.now() < deadline) {
-        const { rows } = await c.query<{ n: string }>(
-          'select count(*) as n from pg_stat_activity where datname = $1',
-          [name],
-        );
-        if (Number(rows[0]?.n ?? 0) === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+    target: { kind: 'postgres', url: postgresUrl(name) },
+    // PostgreSQL checkpoints for each database dropped (seconds on a busy machine): the drop goes
+    // on in the background, and the process waits for every drop before it ends.
+    drop: async () => {
+      const dropping = dropPostgres(name).catch(() => undefined);
+      drops.add(dropping);
+      void dropping.finally(() => drops.delete(dropping));
     },
   };
 }

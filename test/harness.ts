@@ -41,7 +41,10 @@ export interface TestApp {
 
 let counter = 0;
 
-/** A fresh migrated database of the given kind and the app built on it, in-process. */
+/**
+ * A new database of the given kind, migrated and seeded (a copy of the process's template), and
+ * the app built on it, in-process.
+ */
 export async function startTestApp(
   kind: DatabaseKind,
   overrides: Partial<Config> = {},
@@ -52,12 +55,14 @@ export async function startTestApp(
     storePlugins?: readonly StorePlugin[];
   } = {},
 ): Promise<TestApp> {
-  const database: TestDatabase = await freshDatabase(kind);
+  const seeded = overrides.catalogueSeed ?? testConfig().catalogueSeed;
+  const database: TestDatabase = await freshDatabase(kind, seeded ? 'seeded' : 'migrated');
   const config = testConfig({ database: database.target, ...overrides });
   const clock = new OffsetClock();
   const { storePlugins, ...others } = services;
   const plain = openStore(config.database, {
     poolSize: 10,
+    ...(database.image === undefined ? {} : { image: database.image }),
     busyWaitMs: config.sqliteBusyWaitMs,
     groupCommit: config.groupCommit,
     groupCommitMaxBatch: config.groupCommitMaxBatch,

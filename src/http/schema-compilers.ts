@@ -60,6 +60,13 @@ function load(module: SchemaModule): unknown {
   return box.exports;
 }
 
+/**
+ * Validators and serialisers compiled in this process, by schema key: a second app built in one
+ * process (the tests build hundreds) reuses them instead of compiling its schemas again. What a
+ * key names is fixed by the key itself, so a function found here is the one compiling would make.
+ */
+const compiledHere = { validators: new Map<string, unknown>(), serializers: new Map<string, unknown>() };
+
 export function schemaCompilers(
   options: { precompiled?: PrecompiledSchemas; recorder?: SchemaRecorder } = {},
 ): SchemaCompilers {
@@ -86,12 +93,16 @@ export function schemaCompilers(
       if (loaded !== undefined) return loaded;
       counts.compiled += 1;
       recorder?.validator(key, external, options, route);
+      const earlier = compiledHere.validators.get(key);
+      if (earlier !== undefined) return earlier;
       let compile = parts.get(options);
       if (compile === undefined) {
         compile = validatorPool(external, { customOptions: options });
         parts.set(options, compile);
       }
-      return compile(route);
+      const validator = compile(route);
+      compiledHere.validators.set(key, validator);
+      return validator;
     };
   };
 
@@ -105,7 +116,11 @@ export function schemaCompilers(
       if (loaded !== undefined) return loaded;
       counts.compiled += 1;
       recorder?.serializer(key, external, serializerOptions, route);
-      return compile(route);
+      const earlier = compiledHere.serializers.get(key);
+      if (earlier !== undefined) return earlier;
+      const serializer = compile(route);
+      compiledHere.serializers.set(key, serializer);
+      return serializer;
     };
   };
 

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
+import { systemWallClock } from '../clock.js';
 import type { Store } from '../store/database.js';
 import type { RedisObserver } from '../rate-limits/redis-guard.js';
 import type { GroupCommitObserver } from '../store/group-commit.js';
@@ -51,6 +52,8 @@ export interface MetricsSources {
   readonly store: Store;
   /** Domain time: due times and ages are measured on the clock that set them. */
   readonly clock: Clock;
+  /** Real time, which the one-second figure cache is kept on (the system's by default). */
+  readonly wallClock?: Clock;
 }
 
 /** Database figures are read at most this often, however many scrapes arrive. */
@@ -133,7 +136,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
   redisBreakerOpen.set(0);
   for (const outcome of ['committed', 'failed'] as const) batches.inc({ outcome }, 0);
   for (const mode of ['savepoints', 'alone'] as const) reruns.inc({ mode }, 0);
-  const { store, clock } = sources;
+  const { store, clock, wallClock = systemWallClock } = sources;
   new Gauge({
     name: 'esim_db_pool_connections',
     help: 'Connections of this instance’s PostgreSQL pool, by state (total, idle, waiting: requests queued for a connection).',
@@ -198,7 +201,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
 
   let cached: { at: number; figures: Promise<Figures> } | undefined;
   const figures = (): Promise<Figures> => {
-    const now = Date.now();
+    const now = wallClock.now().getTime();
     if (cached === undefined || now - cached.at >= FIGURES_TTL_MS) {
       const pending = readFigures();
       // A failed read is not kept: the next scrape tries again.

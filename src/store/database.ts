@@ -53,6 +53,8 @@ export interface StoreOptions {
   readonly synchronous?: SqliteSynchronous;
   /** PostgreSQL: batches in flight at once (GROUP_COMMIT_LANES), at most the pool less four. */
   readonly groupCommitLanes?: number;
+  /** SQLite `:memory:`: the serialised database (`serialize()`) it starts as a copy of. */
+  readonly image?: Buffer;
 }
 
 function writerFor(
@@ -76,7 +78,10 @@ function writerFor(
 export function openStore(target: DatabaseTarget, options: StoreOptions = {}): Store {
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') preparePrivateDatabase(target.path);
-    const sqlite = new SQLite(target.path);
+    const sqlite =
+      options.image !== undefined && target.path === ':memory:'
+        ? new SQLite(options.image)
+        : new SQLite(target.path);
     const statements = withStatementCache(sqlite);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);

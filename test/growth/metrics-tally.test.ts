@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { readTally } from '../../src/store/repositories/metrics-repository.js';
 import { FR_1MB, buy, restoreSnapshot, saveSnapshot, seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
+import { ManualWallClock } from '../manual-wall-clock.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { parseExposition } from '../prometheus-text.js';
 import { planOf, statementsOf } from '../query-plan.js';
@@ -16,8 +17,10 @@ import { planOf, statementsOf } from '../query-plan.js';
 
 /** esim_orders_total and esim_money_moved_minor_total as `name labels value` lines, sorted. */
 async function reported(t: TestApp): Promise<string[]> {
-  // Past the one-second figure cache.
-  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // Past the one-second figure cache, on the app's wall clock.
+  const wall = t.deps.wallClock;
+  assert.ok(wall instanceof ManualWallClock);
+  wall.advance(1000);
   const res = await t.app.inject({ url: '/metrics' });
   assert.equal(res.statusCode, 200);
   return parseExposition(res.body)
@@ -79,7 +82,7 @@ async function apply(t: TestApp, org: TestOrg): Promise<void> {
 for (const kind of DATABASES) {
   describe(`order and money totals in /metrics [${kind}]`, () => {
     it('equal the rows through concurrent orders and applies between scrapes, and a restore', async () => {
-      const t = await startTestApp(kind);
+      const t = await startTestApp(kind, {}, { wallClock: new ManualWallClock() });
       try {
         await seedTestBundles(t);
         const orgs = [
@@ -114,7 +117,7 @@ for (const kind of DATABASES) {
 
     if (kind === 'postgres') {
       it('reads only the rows numbered above what the last scrape read, by index', async () => {
-        const t = await startTestApp(kind);
+        const t = await startTestApp(kind, {}, { wallClock: new ManualWallClock() });
         try {
           await seedTestBundles(t);
           const org = await t.createOrg({ balance: 1_000_000 });
@@ -148,7 +151,7 @@ for (const kind of DATABASES) {
       });
 
       it('counts a journal entry committed after a later one was read', async () => {
-        const t = await startTestApp(kind);
+        const t = await startTestApp(kind, {}, { wallClock: new ManualWallClock() });
         try {
           await seedTestBundles(t);
           const [a, b] = [

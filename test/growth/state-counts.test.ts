@@ -15,6 +15,7 @@ import {
 } from '../esim-fixtures.js';
 import { startFileBackedApp } from '../fixtures/orders.js';
 import { DATABASES, restartedApp, startTestApp } from '../harness.js';
+import { ManualWallClock } from '../manual-wall-clock.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { parseExposition } from '../prometheus-text.js';
 import { statementsOf } from '../query-plan.js';
@@ -74,8 +75,10 @@ async function reportedAsCounted(t: TestApp): Promise<{ esims: object; assignmen
 }
 
 async function reported(t: TestApp): Promise<{ esims: object; assignments: object }> {
-  // Past the one-second figure cache.
-  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // Past the one-second figure cache, on the app's wall clock.
+  const wall = t.deps.wallClock;
+  assert.ok(wall instanceof ManualWallClock);
+  wall.advance(1000);
   const res = await t.app.inject({ url: '/metrics' });
   assert.equal(res.statusCode, 200);
   return {
@@ -87,7 +90,7 @@ async function reported(t: TestApp): Promise<{ esims: object; assignments: objec
 for (const kind of DATABASES) {
   describe(`eSIM and assignment totals in /metrics [${kind}]`, () => {
     it('match the rows through concurrent orders, the lifecycle, revokes and deletions', async () => {
-      const t = await startTestApp(kind);
+      const t = await startTestApp(kind, {}, { wallClock: new ManualWallClock() });
       try {
         await seedTestBundles(t);
         const orgs: TestOrg[] = [
@@ -160,7 +163,7 @@ for (const kind of DATABASES) {
     });
 
     it('stay exact while changes are folded during concurrent orders', async () => {
-      const t = await startTestApp(kind);
+      const t = await startTestApp(kind, {}, { wallClock: new ManualWallClock() });
       try {
         await seedTestBundles(t);
         const org = await t.createOrg({ balance: 1_000_000 });
@@ -196,7 +199,7 @@ for (const kind of DATABASES) {
     });
 
     it('/metrics reads assignments only for the oldest due ones, never to count them', async () => {
-      const t = await startTestApp(kind);
+      const t = await startTestApp(kind, {}, { wallClock: new ManualWallClock() });
       try {
         const statements = await statementsOf(t.deps.store.db, (d) =>
           readBusinessFigures(d, kind, '2026-01-01T00:00:00.000Z'),

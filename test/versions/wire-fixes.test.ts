@@ -7,7 +7,8 @@ import { FR_1MB, buy, seedTestBundles, sim } from '../esim-fixtures.js';
 
 // The wire details docs/versions.md names under "One type per field": the eSIM list says
 // firstInstalledDateTime as the eSIM does, `msisdn` is v2.5's (and v2.1's list's), a date is a
-// date or left out, and a refusal speaks in the money of its version.
+// date or left out, and a refusal (an unpaid order, a top-up amount outside the limits) speaks in
+// the money of its version.
 
 type Json = Record<string, unknown>;
 
@@ -102,6 +103,47 @@ for (const kind of DATABASES) {
       });
       const organisation = await get('/v2.5/organisation', poor.apiKey);
       assert.equal(organisation['balance'], 0.5);
+    });
+
+    it('says a top-up amount outside the limits in the money of the version, also on a repeat', async () => {
+      // TOPUP_MIN 500 and TOPUP_MAX 1000000 minor units: 5.00 and 10000.00 USD.
+      const topUp = async (v: string, amount: string, key: string): Promise<string> => {
+        const res = await t.request(org.apiKey, {
+          method: 'POST',
+          url: `/v${v}/organisation/balance?amount=${amount}`,
+          headers: { 'idempotency-key': key },
+        });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json<{ code: string }>().code, 'invalid_amount');
+        return res.json<{ message: string }>().message;
+      };
+      const said = async (v: string, amount: string): Promise<string> => {
+        const key = `top-up-limit-${v}-${amount}`;
+        const first = await topUp(v, amount, key);
+        assert.equal(await topUp(v, amount, key), first, `v${v}: the repeat says the same`);
+        return first;
+      };
+      for (const v of ['2.1', '2.3']) {
+        assert.equal(await said(v, '100'), 'amount must be at least 500, got 100', `v${v}`);
+        assert.equal(
+          await said(v, '2000000'),
+          'amount must be at most 1000000, got 2000000',
+          `v${v}`,
+        );
+      }
+      for (const v of ['2.4', '2.5']) {
+        assert.equal(await said(v, '1'), 'amount must be at least 5.00 USD, got 1.00', `v${v}`);
+        assert.equal(
+          await said(v, '20000.5'),
+          'amount must be at most 10000.00 USD, got 20000.50',
+          `v${v}`,
+        );
+        assert.equal(
+          await said(v, '123456789012345678901234567890'),
+          'amount must be at most 10000.00 USD, got 123456789012345678901234567890.00',
+          `v${v}`,
+        );
+      }
     });
   });
 }

@@ -31,10 +31,9 @@ import {
 } from '../../store/repositories/top-up-repository.js';
 import type { AuditAction } from '../audit/audit-log.js';
 import { audit, systemActor } from '../audit/audit-log.js';
-import type { DomainError } from '../errors/error-codes.js';
 import type { ProcessClaim } from '../runner/use-case-runner.js';
 import { runWrite } from '../runner/use-case-runner.js';
-import { badRequest, notFound, unavailable } from '../errors/error-codes.js';
+import { DomainError, badRequest, notFound, unavailable } from '../errors/error-codes.js';
 
 // Balance top-up: charge the organisation's saved card through the payment gateway and credit
 // the balance. A top-up row is written before the charge is sent, so a charge is never lost:
@@ -104,14 +103,41 @@ export function parseAmount(
   }
   const amount = Number(raw);
   if (amount <= 0) throw badRequest(`amount must be positive, got ${raw}`, 'invalid_amount');
-  if (amount < limits.topUpMin) {
-    throw badRequest(`amount must be at least ${limits.topUpMin}, got ${raw}`, 'invalid_amount');
-  }
+  if (amount < limits.topUpMin) throw new TopUpOutOfRange('least', limits.topUpMin, raw);
   if (!Number.isSafeInteger(amount) || amount > limits.topUpMax) {
-    throw badRequest(`amount must be at most ${limits.topUpMax}, got ${raw}`, 'invalid_amount');
+    throw new TopUpOutOfRange('most', limits.topUpMax, raw);
   }
   return amount;
 }
+
+/**
+ * A top-up amount outside TOPUP_MIN..TOPUP_MAX. The message is in minor units, as the amount was
+ * given; the figures are kept so that a version whose money is in major units says them in its
+ * own terms (http/versions/presenters/errors.ts) without parsing the message.
+ */
+export class TopUpOutOfRange extends DomainError {
+  constructor(
+    readonly bound: 'least' | 'most',
+    /** TOPUP_MIN or TOPUP_MAX, minor units. */
+    readonly limit: number,
+    /** The amount asked for: digits of minor units (possibly past the safe integers). */
+    readonly amount: string,
+  ) {
+    super('invalid_amount', `amount must be at ${bound} ${limit}, got ${amount}`);
+  }
+
+  /** The figures of a refusal of this kind, also of one an Idempotency-Key record kept. */
+  static of(error: DomainError): TopUpOutOfRange | undefined {
+    if (error instanceof TopUpOutOfRange) return error;
+    if (error.code !== 'invalid_amount') return undefined;
+    const figures = OUT_OF_RANGE.exec(error.message);
+    if (figures === null) return undefined;
+    const [, bound, limit, amount = ''] = figures;
+    return new TopUpOutOfRange(bound === 'least' ? 'least' : 'most', Number(limit), amount);
+  }
+}
+
+const OUT_OF_RANGE = /^amount must be at (least|most) (\d+), got (\d+)$/;
 
 type Timed = { kind: 'answered'; outcome: ChargeOutcome } | { kind: 'timeout' };
 

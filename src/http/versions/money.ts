@@ -37,9 +37,15 @@ export function toMinor(major: number, currency: string): number {
 
 /** 99001 minor units of USD as "990.01": the digits of the minor amount, no float involved. */
 export function toMajorText(minor: number, currency: string): string {
+  return minor < 0
+    ? `-${digitsToMajorText(String(-minor), currency)}`
+    : digitsToMajorText(String(minor), currency);
+}
+
+/** "99001", the digits of a whole number of minor units of USD, as "990.01", however long. */
+export function digitsToMajorText(minorDigitsText: string, currency: string): string {
   const digits = minorDigits(currency);
-  if (digits === 0) return String(minor);
-  const sign = minor < 0 ? '-' : '';
-  const text = String(Math.abs(minor)).padStart(digits + 1, '0');
-  return `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
+  if (digits === 0) return minorDigitsText;
+  const text = minorDigitsText.padStart(digits + 1, '0');
+  return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }

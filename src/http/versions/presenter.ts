@@ -58,7 +58,9 @@ declare module 'fastify' {
 /** The message of a refusal in the money of the version serving the request. */
 export function refusalMessage(request: FastifyRequest, error: DomainError): string {
   const message = request.routeOptions.config.errorMessage;
-  return message === undefined ? error.message : message(error);
+  // Null until the API key is read (decorated so), and on a route without one.
+  const organisation = request.organisation as { currency: string } | null | undefined;
+  return message === undefined ? error.message : message(error, organisation?.currency);
 }
 
 function presentersOf(request: FastifyRequest): Presenters {

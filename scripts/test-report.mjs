@@ -1,0 +1,77 @@
+// The reporter of a test worker (scripts/test-worker.mjs): it gathers the events of one test file
+// until the worker's closing test for that file, then sends the file's counts and failures to the
+// runner (scripts/test.mjs) over the worker's IPC channel.
+import { Transform } from 'node:stream';
+import { inspect } from 'node:util';
+
+/** The name of the closing test the worker runs after each file, followed by the file. */
+export const END_OF_FILE = '\u0000end of file ';
+
+function emptyResult() {
+  return { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0, failures: [] };
+}
+
+function describeError(error) {
+  // A failed test's error is ERR_TEST_FAILURE; what the test threw is its cause.
+  const thrown =
+    error?.code === 'ERR_TEST_FAILURE' && error.cause !== undefined ? error.cause : error;
+  return inspect(thrown, { depth: 6, colors: false });
+}
+
+function reporter() {
+  let result = emptyResult();
+  // Failures whose enclosing suites have not yet ended: each gets their names as they end.
+  let open = [];
+  return (event) => {
+    if (event.type !== 'test:pass' && event.type !== 'test:fail') return;
+    const data = event.data;
+    if (data.nesting === 0 && data.name.startsWith(END_OF_FILE)) {
+      const file = data.name.slice(END_OF_FILE.length);
+      const started = globalThis[Symbol.for('esim.test.started')]?.get(file);
+      result.ms = started === undefined ? 0 : Math.round(performance.now() - started.at);
+      // The worker's own processor time for the file (not the processes it started).
+      const cpu = process.cpuUsage(started?.cpu);
+      result.cpuMs = started === undefined ? 0 : Math.round((cpu.user + cpu.system) / 1000);
+      process.send?.({ result: { file, ...result } });
+      result = emptyResult();
+      open = [];
+      return;
+    }
+    for (const failure of open) {
+      if (failure.level === data.nesting + 1) {
+        failure.path.unshift(data.name);
+        failure.level = data.nesting;
+      }
+    }
+    const suite = data.details?.type === 'suite';
+    if (suite) result.suites += 1;
+    else result.tests += 1;
+    if (data.skip !== undefined) result.skipped += 1;
+    else if (data.todo !== undefined) result.todo += 1;
+    else if (event.type === 'test:pass') {
+      if (!suite) result.pass += 1;
+    } else {
+      const error = data.details?.error;
+      const kind = error?.failureType;
+      if (kind === 'cancelledByParent') result.cancelled += 1;
+      else if (!suite) result.fail += 1;
+      // A suite that failed only because a test in it failed adds nothing to that test's report.
+      if (kind !== 'subtestsFailed') {
+        const failure = { path: [data.name], level: data.nesting, error: describeError(error) };
+        open.push(failure);
+        result.failures.push(failure);
+      }
+    }
+    open = open.filter((failure) => failure.level > 0);
+  };
+}
+
+// Writes nothing itself: what it gathers goes to the runner.
+const take = reporter();
+export default new Transform({
+  writableObjectMode: true,
+  transform(event, _encoding, done) {
+    take(event);
+    done();
+  },
+});
