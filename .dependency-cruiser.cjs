@@ -3,6 +3,42 @@
 // lists each current breach as a named exception: new breaches fail, and an exception is deleted
 // as soon as the code it names is moved.
 
+// The surfaces that import the store, each for its machinery rather than a noun (docs/architecture.md,
+// "Read paths"): which files, which store modules, and why. Every other read of a surface goes
+// through the domain.
+const SURFACE_STORE_EXCEPTIONS = [
+  {
+    name: 'busy-errors',
+    reason:
+      "SQLite's busy error, told apart from the others: the HTTP API answers it 503, the CLI waits and retries.",
+    from: ['src/http/error-handler.ts', 'src/cli/main.ts'],
+    to: ['sqlite-busy.ts'],
+  },
+  {
+    name: 'readiness',
+    reason: '/readyz asks the database itself whether it answers (ping): no noun is read.',
+    from: ['src/http/routes/health.ts'],
+    to: ['database.ts'],
+  },
+  {
+    name: 'database-commands',
+    reason:
+      '`esim migrate` and `esim backup`/`restore` work on the database itself: they open and migrate it, take the server lock and copy, check and switch its files.',
+    from: ['src/cli/commands/migrate.ts', 'src/cli/commands/backup.ts'],
+    to: ['database.ts', 'server-lock.ts', 'sqlite-files.ts'],
+  },
+  {
+    name: 'private-files',
+    reason:
+      '`esim sim export` writes a snapshot holding every API key in clear, as the store writes its own files: readable by this user only.',
+    from: ['src/cli/commands/sim-snapshot.ts'],
+    to: ['private-files.ts'],
+  },
+];
+
+/** A path pattern matching exactly these files. */
+const exactly = (paths) => `^(${paths.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -118,6 +154,24 @@ module.exports = {
         pathNot: '^src/(security/|store/|(clock|random|config|server-address)\\.ts$)',
       },
     },
+    {
+      name: 'surfaces-read-through-domain',
+      comment:
+        'A surface (src/http, src/portal, src/cli) reads a noun through a domain function, never a repository (docs/architecture.md, "Read paths"): it imports nothing of src/store, type imports included, but for the exceptions of SURFACE_STORE_EXCEPTIONS. Tests may read the database to check what a request wrote.',
+      severity: 'error',
+      from: {
+        path: '^src/(http|portal|cli)/',
+        pathNot: ['\\.test\\.ts$', exactly(SURFACE_STORE_EXCEPTIONS.flatMap((e) => e.from))],
+      },
+      to: { path: '^src/store/' },
+    },
+    ...SURFACE_STORE_EXCEPTIONS.map((e) => ({
+      name: `surface-store-exception-${e.name}`,
+      comment: `${e.reason} These files import only ${e.to.join(', ')} of src/store.`,
+      severity: 'error',
+      from: { path: exactly(e.from) },
+      to: { path: '^src/store/', pathNot: exactly(e.to.map((t) => `src/store/${t}`)) },
+    })),
     {
       name: 'portal-not-http',
       comment:

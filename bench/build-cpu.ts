@@ -29,7 +29,7 @@ import type { Block, BlockDone } from './version-cpu-client.js';
 const TARGET = 1.03;
 const CATALOGUE_PAGE = '/v2.1/catalogue?countries=FR&perPage=50';
 
-interface Server {
+export interface Server {
   readonly name: string;
   readonly pid: number;
   readonly url: string;
@@ -76,7 +76,7 @@ const OPERATIONS: readonly Operation[] = [
 
 // --- the servers
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   probe.listen(0, '127.0.0.1');
   await once(probe, 'listening');
@@ -87,7 +87,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Nanoseconds the process's threads have spent on a core, from /proc/<pid>/task/* /schedstat. */
-function cpuNanos(pid: number): number {
+export function cpuNanos(pid: number): number {
   let total = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -111,13 +111,25 @@ function databaseUrl(kind: string, dir: string, name: string): string {
   return `postgres://postgres@127.0.0.1:5432/${database}`;
 }
 
-async function startServer(tree: string, name: string, database: string): Promise<Server> {
+/** How a server runs: its mode, and whether the catalogue's answer cache is on. */
+export interface ServerSettings {
+  readonly mode: 'production' | 'simulator';
+  readonly catalogueCache: boolean;
+}
+
+export async function startServer(
+  tree: string,
+  name: string,
+  database: string,
+  settings: ServerSettings = { mode: 'production', catalogueCache: false },
+): Promise<Server> {
   const entry = join(tree, 'dist', 'esim.js');
   const dir = mkdtempSync(join(tmpdir(), `esim-bench-build-${name}-`));
   const port = await freePort();
   const env = {
     ...process.env,
-    MODE: 'production',
+    MODE: settings.mode,
+    DEMO_ON_FIRST_START: 'false',
     DATABASE_URL: databaseUrl(database, dir, name),
     DATA_DIR: dir,
     MASTER_KEY: randomBytes(32).toString('hex'),
@@ -125,8 +137,9 @@ async function startServer(tree: string, name: string, database: string): Promis
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     RATE_LIMIT: 'false',
-    CATALOGUE_CACHE_ENTRIES: '0',
-    CATALOGUE_STALENESS_MS: '0',
+    ...(settings.catalogueCache
+      ? {}
+      : { CATALOGUE_CACHE_ENTRIES: '0', CATALOGUE_STALENESS_MS: '0' }),
     CATALOGUE_SEED: 'true',
   };
   const cli = (args: string[]): string => {

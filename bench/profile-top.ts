@@ -18,7 +18,24 @@ if (file === undefined) {
   console.error('usage: npx tsx bench/profile-top.ts <file.cpuprofile> [rows]');
   process.exit(2);
 }
-const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[] };
+const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+  nodes: Node[];
+  samples?: number[];
+  timeDeltas?: number[];
+};
+// BENCH_PROFILE_WINDOW="from,to": only the samples from `from` to `to` seconds after the
+// profile began (a server's load, without its start and shutdown), counted again per node.
+const window = (process.env['BENCH_PROFILE_WINDOW'] ?? '').split(',').map(Number);
+if (window.length === 2 && profile.samples !== undefined && profile.timeDeltas !== undefined) {
+  const [from = 0, to = Infinity] = window;
+  const hits = new Map<number, number>();
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += (profile.timeDeltas?.[i] ?? 0) / 1e6;
+    if (at >= from && at <= to) hits.set(id, (hits.get(id) ?? 0) + 1);
+  });
+  profile.nodes = profile.nodes.map((node) => ({ ...node, hitCount: hits.get(node.id) ?? 0 }));
+}
 const rows = Number(rowsArg ?? '25');
 const total = profile.nodes.reduce((n, node) => n + (node.hitCount ?? 0), 0);
 const where = (url: string): string =>

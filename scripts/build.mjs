@@ -16,6 +16,8 @@
 //    the service start fast. Left outside the bundle: native code (better-sqlite3, the optional
 //    pg-native). @fastify/swagger-ui serves its own files (the /docs page): they are copied to
 //    dist/swagger-ui/static, where the bundled plugin looks for them.
+//    Beside it, dist/first-start.sqlite: a database with every migration applied and the
+//    built-in catalogue loaded (scripts/first-start-image.mjs), which a first start copies.
 // 4. A real start of the bundle (empty data directory, one request, shutdown) writes V8's code
 //    cache of it, dist/esim.cjs.cache, which the launcher gives V8 (src/cli/launcher.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeFirstStartImage } from './first-start-image.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -122,6 +125,9 @@ await build({
   format: 'esm',
   define: { ESIM_BUILD_ID: JSON.stringify(buildId) },
 });
+// The database a first start copies (src/store/first-start-image.ts), made before the code cache's
+// start so that start is a first start as users run it.
+await writeFirstStartImage(join(dist, 'first-start.sqlite'));
 await writeCodeCache();
 
 /** Starts the bundle on an empty data directory, asks it one request, stops it. */

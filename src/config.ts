@@ -164,6 +164,8 @@ export interface PortalSettings {
   readonly linkHours: number;
   /** "Forgot your password?" requests per account per hour (an address gets five times as many). */
   readonly forgotPerHour: number;
+  /** scrypt's cost of a new password hash: N = 2^passwordCost (r = 8, p = 1). */
+  readonly passwordCost: number;
   /** Password checks (scrypt) that run at once, and how many may wait for one. */
   readonly passwordChecks: number;
   readonly passwordQueue: number;
@@ -420,6 +422,28 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string {
   );
 }
 
+// scrypt's N = 2^cost for new password hashes. 15 (32 MiB, tens of milliseconds) is the floor in
+// production; a simulator may go down to 10 (1 MiB, about a millisecond), which suits test suites
+// that sign in thousands of times and protects nothing worth guessing.
+const PASSWORD_COST = { default: 15, production: 15, min: 10, max: 20 } as const;
+
+function passwordCost(env: Env, mode: Mode): number {
+  const cost = int(
+    env,
+    'PORTAL_PASSWORD_COST',
+    PASSWORD_COST.default,
+    PASSWORD_COST.min,
+    PASSWORD_COST.max,
+  );
+  if (mode === 'production' && cost < PASSWORD_COST.production) {
+    throw new ConfigError(
+      'PORTAL_PASSWORD_COST',
+      `must be at least ${PASSWORD_COST.production} in production (a cheaper hash makes stolen password hashes cheap to guess), got ${cost}`,
+    );
+  }
+  return cost;
+}
+
 function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
   const smtpUrl =
     env['SMTP_URL'] === undefined || env['SMTP_URL'] === '' ? undefined : env['SMTP_URL'];
@@ -441,6 +465,7 @@ function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
     lockMinutes: int(env, 'PORTAL_LOCK_MINUTES', 15, 1, 24 * 60),
     linkHours: int(env, 'PORTAL_LINK_HOURS', 24, 1, 24 * 14),
     forgotPerHour: int(env, 'PORTAL_FORGOT_PER_HOUR', 3, 1, 1000),
+    passwordCost: passwordCost(env, mode),
     passwordChecks: int(env, 'PORTAL_PASSWORD_CHECKS', 2, 1, 64),
     passwordQueue: int(env, 'PORTAL_PASSWORD_QUEUE', 32, 0, 10_000),
     mailTransport,
@@ -590,6 +615,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     MODE: 'simulator',
     DATABASE_URL: 'sqlite::memory:',
     LOG_LEVEL: 'silent',
+    // The cheapest password hashing a simulator allows: tests sign in a great many times.
+    PORTAL_PASSWORD_COST: '10',
   });
   return Object.freeze({ ...base, masterKey: Buffer.alloc(32, 7), ...overrides });
 }

@@ -34,6 +34,7 @@ import { createKeyCipher } from './security/api-keys.js';
 import { createApiKeyCache } from './security/key-cache.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
+import { bundledFirstStartImage, copyFirstStartImage } from './store/first-start-image.js';
 import type { Store } from './store/database.js';
 import { DatabaseInUseError, takeServerLock } from './store/server-lock.js';
 import type { ServerLock } from './store/server-lock.js';
@@ -63,10 +64,25 @@ export async function openServices(
      * and checkpoints in its commits, as SQLite does by default.
      */
     checkpointThread?: boolean;
+    /**
+     * SQLite: the prepared database a new file starts as (src/store/first-start-image.ts);
+     * by default the one beside the bundle, none when running from the sources.
+     */
+    firstStartImage?: string;
   } = {},
 ): Promise<Services> {
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
+  const image = options.firstStartImage ?? bundledFirstStartImage();
+  if (
+    options.store === undefined &&
+    image !== undefined &&
+    config.catalogueSeed &&
+    config.database.kind === 'sqlite' &&
+    config.database.path !== ':memory:'
+  ) {
+    copyFirstStartImage(image, config.database.path);
+  }
   const opened =
     options.store ??
     openStore(config.database, {
@@ -152,6 +168,7 @@ export async function openServices(
     async close() {
       await rateLimits?.close();
       await deps.mailer.close?.();
+      await deps.journal?.flush();
       await store.close();
     },
   };
@@ -160,6 +177,11 @@ export async function openServices(
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly url: string;
+  /**
+   * Settles once the start's lines are printed: on a first start of a simulator, after the demo
+   * organisation is made, which happens once the instance is ready.
+   */
+  readonly announced: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -193,7 +215,10 @@ export async function startServer(
       isTTY: process.stdout.isTTY,
       write: (l: string) => void process.stdout.write(l),
     };
-    app = await buildApp(deps, { startGate: gate, logStream: consoleLog(config.logFormat, stdout) });
+    app = await buildApp(deps, {
+      startGate: gate,
+      logStream: consoleLog(config.logFormat, stdout),
+    });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();
@@ -235,8 +260,6 @@ export async function startServer(
       lock?.release();
       throw error instanceof FixtureError ? new ConfigError('SEED_FILE', error.message) : error;
     }
-  } else if (config.mode === 'simulator' && config.demoOnFirstStart) {
-    await announceDemo(deps, url, print);
   }
   // A simulator with a data folder of its own records where it listens, for the CLI.
   const inMemory = config.database.kind === 'sqlite' && config.database.path === ':memory:';
@@ -245,15 +268,32 @@ export async function startServer(
       ? recordServerAddress(config.dataDir, url.replace('localhost', '127.0.0.1'))
       : undefined;
   gate.open();
-  print(`eSIM bundle service (${config.mode} mode, ${deps.store.dialect}) listening on ${url}`);
   const workers = createWorkers(deps, app.log);
   for (const worker of workers) worker.start();
+  // The demo organisation of a first start is made once the instance is ready: it is not needed
+  // to answer, and until its key is printed no caller can use it (docs/simulator.md, "First
+  // start"). The listening line comes after it, so it still closes what a newcomer reads.
+  const listening = `eSIM bundle service (${config.mode} mode, ${deps.store.dialect}) listening on ${url}`;
+  const announced =
+    fixture === undefined && config.mode === 'simulator' && config.demoOnFirstStart
+      ? announceDemo(deps, url, print).then(
+          () => print(listening),
+          (error: unknown) => {
+            print(listening);
+            app?.log.error(
+              { err: error },
+              `the demo organisation was not created: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          },
+        )
+      : Promise.resolve(print(listening));
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       forgetAddress?.();
       await app.close();
+      await announced;
       await metricsServer?.close();
       await Promise.all(workers.map((w) => w.stop()));
       await services.close();
@@ -261,7 +301,7 @@ export async function startServer(
     })();
     return closing;
   };
-  return { app, url, close };
+  return { app, url, announced, close };
 }
 
 function readSeedFile(path: string): Fixture {

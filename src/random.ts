@@ -21,8 +21,19 @@ export interface RandomSource {
   orderedUuid(): string;
   /** True for a seeded sequence: what it draws repeats run after run (never in production). */
   readonly seeded?: boolean;
-  /** A seeded sequence only: start again from this seed. */
-  reseed?(seed: number): void;
+  /**
+   * A seeded sequence only: start again from this seed, or carry on from a position another
+   * seeded sequence reached.
+   */
+  reseed?(seed: number | SeededPosition): void;
+  /** A seeded sequence only: where it is now. */
+  position?(): SeededPosition;
+}
+
+/** Where a seeded sequence is: what it draws next follows from this alone. */
+export interface SeededPosition {
+  readonly state: number;
+  readonly sequence: number;
 }
 
 const UINT32_RANGE = 2 ** 32;
@@ -114,9 +125,10 @@ export function seededRandom(seed: number): RandomSource {
   return {
     seeded: true,
     reseed: (value) => {
-      state = value >>> 0;
-      sequence = 0;
+      state = (typeof value === 'number' ? value : value.state) >>> 0;
+      sequence = typeof value === 'number' ? 0 : value.sequence;
     },
+    position: () => ({ state, sequence }),
     int: (max) => Math.floor(next() * max),
     float: next,
     uuid: () =>

@@ -73,6 +73,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads PORTAL_PASSWORD_COST: 15 by default, lower in simulator mode only', () => {
+    const production = { MODE: 'production', MASTER_KEY: 'ab'.repeat(32) };
+    assert.equal(loadConfig({}).portal.passwordCost, 15);
+    assert.equal(loadConfig(production).portal.passwordCost, 15);
+    assert.equal(loadConfig({ ...production, PORTAL_PASSWORD_COST: '17' }).portal.passwordCost, 17);
+    assert.equal(loadConfig({ PORTAL_PASSWORD_COST: '10' }).portal.passwordCost, 10);
+  });
+
   it('takes the master key as hex or base64 and requires it in production', () => {
     const hex = 'ab'.repeat(32);
     assert.deepEqual(loadConfig({ MASTER_KEY: hex }).masterKey, Buffer.from(hex, 'hex'));
@@ -114,6 +122,12 @@ describe('loadConfig', () => {
       [{ TOPUP_MIN: '5000', TOPUP_MAX: '100' }, 'TOPUP_MIN', /TOPUP_MAX/],
       [{ CALLBACK_RETRY_SCHEDULE: '1,x' }, 'CALLBACK_RETRY_SCHEDULE', /positive seconds/],
       [{ CALLBACK_ALLOW_CIDRS: '10.0.0.0' }, 'CALLBACK_ALLOW_CIDRS', /CIDR/],
+      [{ PORTAL_PASSWORD_COST: '9' }, 'PORTAL_PASSWORD_COST', /between 10 and 20, got 9/],
+      [
+        { MODE: 'production', MASTER_KEY: 'ab'.repeat(32), PORTAL_PASSWORD_COST: '14' },
+        'PORTAL_PASSWORD_COST',
+        /at least 15 in production/,
+      ],
     ];
     for (const [env, setting, message] of cases) {
       const error = configError(env);

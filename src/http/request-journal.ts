@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestJournal } from '../domain/simulator/request-journal.js';
 
 // Simulator mode: every answered API call made with an organisation's key goes into the request
-// journal (domain/simulator/request-journal.ts). The record starts as the answer is sent, not
-// after, and is not awaited: it costs the caller nothing, and a journal read made after the
-// answer arrived waits for it. Calls refused before the key was known (a bad key, a simulated
-// fault) have no organisation and are not journaled.
+// journal (domain/simulator/request-journal.ts). The call is kept as the answer is sent and
+// written later with the others of the moment: it costs the caller nothing, and a journal read
+// made after the answer arrived waits for it. Calls refused before the key was known (a bad key,
+// a simulated fault) have no organisation and are not journaled.
 
 const API_PATH = /^\/v\d/;
 

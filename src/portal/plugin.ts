@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.js';
-import { findOrganisationById } from '../store/repositories/organisation-repository.js';
+import { findOrganisationById } from '../domain/organisations/organisation-reads.js';
 import { resumeSession } from '../domain/access/sessions.js';
 import { sameSecret } from '../domain/access/secrets.js';
 import type { PortalRequestState } from './context.js';

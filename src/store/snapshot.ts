@@ -445,6 +445,9 @@ export async function replaceTables(
   }
   if (check !== undefined) await check(trx);
   if (dialect === 'postgres') await resetSequences(trx);
+  // SQLite's AUTOINCREMENT remembers the largest id a table ever had: without its row, the next
+  // id follows the largest one now in the table, as on PostgreSQL above.
+  else await sql`delete from sqlite_sequence`.execute(trx);
 }
 
 // PostgreSQL's serial and identity columns draw from sequences that an insert with explicit ids

@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import type { Proc } from '../callbacks/processes.js';
 import { startServerProcess } from '../callbacks/processes.js';
 import { eventually } from '../harness.js';
-import { esim, scratchDir, spawnEsim } from './helpers.js';
+import { esim, scratchDir } from './helpers.js';
 
 // `esim backup` takes a consistent copy of the SQLite database while a real server process takes
 // orders; `esim restore` refuses while that server runs, checks the copy, and switches to it.
@@ -92,10 +92,10 @@ describe('esim backup during orders, then esim restore [sqlite]', () => {
     try {
       await eventually(async () => load.state.placed >= 20 || undefined, 60_000, 'orders');
       placedBefore = load.state.placed;
-      const backup = spawnEsim(env, 'backup', backupFile);
-      assert.equal(await backup.exited, 0, backup.stderr());
+      const backup = await esim(env, 'backup', backupFile);
+      assert.equal(backup.code, 0, backup.err);
       placedAfter = load.state.placed;
-      assert.match(backup.stdout(), /^backed up .*esim\.sqlite to .*backup-1\.sqlite \(\d+ bytes/);
+      assert.match(backup.out, /^backed up .*esim\.sqlite to .*backup-1\.sqlite \(\d+ bytes/);
       // The orders went on after the copy: the backup never held the server up.
       await eventually(
         async () => load.state.placed >= placedAfter + 20 || undefined,
@@ -118,11 +118,11 @@ describe('esim backup during orders, then esim restore [sqlite]', () => {
     const total = Number(
       (await get(server.url, apiKey, '/v2.1/orders')).headers.get('x-total-count'),
     );
-    const refused = spawnEsim(env, 'restore', backupFile);
-    assert.equal(await refused.exited, 1);
+    const refused = await esim(env, 'restore', backupFile);
+    assert.equal(refused.code, 1);
     assert.match(
-      refused.stderr(),
-      /^esim restore: refused: .*in use by another esim serve.*stop the service first\n$/,
+      refused.err,
+      /^esim restore: refused: .*in use by another esim serve.*stop the service first$/,
     );
     const still = await get(server.url, apiKey, '/v2.1/orders');
     assert.equal(Number(still.headers.get('x-total-count')), total);
@@ -131,10 +131,10 @@ describe('esim backup during orders, then esim restore [sqlite]', () => {
   it('restores the copy once the server is stopped: one snapshot, a balanced ledger', async () => {
     assert.ok(server);
     await server.kill('SIGTERM');
-    const restored = spawnEsim(env, 'restore', backupFile);
-    assert.equal(await restored.exited, 0, restored.stderr());
-    assert.match(restored.stdout(), /^restored .* the ledger balances; migrations applied: none$/m);
-    const kept = /kept as (\S+)$/m.exec(restored.stdout())?.[1];
+    const restored = await esim(env, 'restore', backupFile);
+    assert.equal(restored.code, 0, restored.err);
+    assert.match(restored.out, /^restored .* the ledger balances; migrations applied: none$/m);
+    const kept = /kept as (\S+)$/m.exec(restored.out)?.[1];
     assert.ok(kept !== undefined && existsSync(kept), 'the replaced database is kept');
 
     const verify = await esim(env, 'ledger', 'verify');

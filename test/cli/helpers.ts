@@ -41,7 +41,7 @@ export function scratchDir(): { path: string; remove(): void } {
 
 /**
  * The environment of a CLI run against a fresh database of the given kind. SQLite is a file,
- * because every CLI call opens its own connection.
+ * because every CLI call opens its own connection. Passwords are hashed at the cheapest cost.
  */
 export async function cliDatabase(
   kind: DatabaseKind,
@@ -53,7 +53,14 @@ export async function cliDatabase(
       ? database.target.url
       : `sqlite:${join(dir.path, 'esim.sqlite')}`;
   return {
-    env: { MODE: 'simulator', DATABASE_URL: url, DATA_DIR: dir.path, LOG_LEVEL: 'silent' },
+    env: {
+      MODE: 'simulator',
+      DATABASE_URL: url,
+      DATA_DIR: dir.path,
+      LOG_LEVEL: 'silent',
+      // The cheapest password hashing a simulator allows (docs/configuration.md).
+      PORTAL_PASSWORD_COST: '10',
+    },
     async dispose() {
       await database.drop();
       dir.remove();

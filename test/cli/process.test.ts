@@ -55,6 +55,16 @@ describe('bin/esim.js', () => {
     }
   });
 
+  it('prints its help on stdout and exits 0', async () => {
+    const run = spawnEsim({}, '--help');
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.equal(run.stderr(), '');
+    assert.match(
+      run.stdout(),
+      /^Usage: esim <command> \[options\]\n[\s\S]*esim serve[\s\S]*Exit codes: 0 done/,
+    );
+  });
+
   it('exits 2 with the usage on stderr for an unknown command', async () => {
     const run = spawnEsim({}, 'frobnicate');
     assert.equal(await run.exited, 2);

@@ -39,9 +39,9 @@ describe('one esim serve per SQLite file', () => {
 
     const created = await esim(env, 'org', 'create', '--name', 'Beside The Server', '--json');
     assert.equal(created.code, 0, created.err);
-    const list = spawnEsim(env, 'org', 'list');
-    assert.equal(await list.exited, 0, list.stderr());
-    assert.match(list.stdout(), /Beside The Server/);
+    const list = await esim(env, 'org', 'list');
+    assert.equal(list.code, 0, list.err);
+    assert.match(list.out, /Beside The Server/);
   });
 
   it('starts after a server was killed without cleaning up (SIGKILL)', async () => {

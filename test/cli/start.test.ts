@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { eventually } from '../harness.js';
+import SQLite from 'better-sqlite3';
 import { scratchDir } from './helpers.js';
+import { encodeMissingBundleJson, seedBuiltInCatalogue } from '../../src/domain/catalogue/seed.js';
+import { migrate, openStore } from '../../src/store/database.js';
+import { copyFirstStartImage } from '../../src/store/first-start-image.js';
 
 // `npm start` is what the README tells everyone to run: it must serve from the compiled
 // JavaScript in dist/ with plain node, with no TypeScript compiler loaded at run time.
@@ -91,7 +96,14 @@ describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, (
       await res.arrayBuffer();
       assert.equal(res.status, 200, file);
     }
-    assert.match(output, /^API key: esim_/m, 'the demo key of a fresh data directory');
+    const apiKey = /^API key: (esim_\S+)$/m.exec(output)?.[1] ?? '';
+    assert.ok(apiKey, 'the demo key of a fresh data directory');
+    // The first start began with the prepared database: its catalogue is the built-in one.
+    const bundle = await fetch(`${url}/v2.1/catalogue/bundle/esim_1GB_7D_FR_V2`, {
+      headers: { 'X-API-Key': apiKey },
+    });
+    assert.equal(bundle.status, 200);
+    assert.equal(((await bundle.json()) as { name: string }).name, 'esim_1GB_7D_FR_V2');
 
     assert.ok(child.pid !== undefined);
     const tree = descendants(child.pid);
@@ -114,6 +126,52 @@ describe('npm start', { skip: process.platform !== 'linux' && 'reads /proc' }, (
 });
 
 describe('the compiled start', () => {
+  it('copies a prepared first database: what the migrations and the built-in catalogue make', async () => {
+    // dist/first-start.sqlite stands in for the migrations and the catalogue seed of a first
+    // start (src/store/first-start-image.ts): its tables, indexes and bundles must be theirs.
+    const data = scratchDir();
+    try {
+      const path = join(data.path, 'made.sqlite');
+      const store = openStore({ kind: 'sqlite', path });
+      try {
+        await migrate(store);
+        await seedBuiltInCatalogue(store.db, '2026-01-01T00:00:00.000Z');
+        await encodeMissingBundleJson(store.db);
+      } finally {
+        await store.close();
+      }
+      const copied = join(data.path, 'copied.sqlite');
+      assert.equal(copyFirstStartImage(join(ROOT, 'dist', 'first-start.sqlite'), copied), true);
+      assert.equal(statSync(copied).mode & 0o777, 0o600, 'the copy is private');
+      assert.equal(copyFirstStartImage(copied, copied), false, 'an existing file is kept');
+      const contents = (file: string): unknown => {
+        const db = new SQLite(file, { readonly: true });
+        try {
+          return {
+            schema: db
+              .prepare(
+                "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name",
+              )
+              .all(),
+            migrations: db.prepare('SELECT name FROM kysely_migration ORDER BY name').all(),
+            bundles: db
+              .prepare('SELECT * FROM bundles ORDER BY name')
+              .all()
+              .map((row) => ({ ...(row as object), created_at: undefined })),
+            others: ['bundle_countries', 'bundle_groups', 'catalogue_state'].map((table) =>
+              db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all(),
+            ),
+          };
+        } finally {
+          db.close();
+        }
+      };
+      assert.deepEqual(contents(copied), contents(path), 'rebuild with `npm run build`');
+    } finally {
+      data.remove();
+    }
+  });
+
   it('gives V8 the code cache the build wrote for the bundle', () => {
     // dist/esim.js reports whether V8 took dist/esim.cjs.cache: without it every start parses
     // and compiles the whole bundle again (docs/operations.md, "Start time").

@@ -41,4 +41,30 @@ describe('startServer on a SQLite file', () => {
       data.remove();
     }
   });
+
+  it('is ready before the demo organisation of a first start exists; its printed key then works', async () => {
+    const data = scratchDir();
+    const lines: string[] = [];
+    const env = { DATA_DIR: data.path, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+    const server = await startServer(loadConfig(env), (line) => void lines.push(line));
+    try {
+      // The demo is made after the instance opened: nothing of it is printed yet, and a caller
+      // meanwhile gets the answers of an empty database.
+      assert.equal(lines.join('\n').includes('API key:'), false, lines.join('\n'));
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+      assert.equal((await fetch(`${server.url}/v2.1/organisation`)).status, 403);
+      await server.announced;
+      const out = lines.join('\n');
+      const apiKey = /^API key: (esim_\S+)$/m.exec(out)?.[1] ?? '';
+      assert.ok(apiKey, out);
+      assert.match(out, /API key: [\s\S]*listening on /, 'the listening line still comes last');
+      const res = await fetch(`${server.url}/v2.1/organisation`, {
+        headers: { 'X-API-Key': apiKey },
+      });
+      assert.equal(res.status, 200);
+    } finally {
+      await server.close();
+      data.remove();
+    }
+  });
 });

@@ -33,7 +33,7 @@ for (const kind of DATABASES) {
         '/portal/orders/new',
       ];
     });
-    after(() => closePortal(server, browser));
+    after(() => closePortal(server));
 
     test('every portal page passes axe-core at desktop and phone width', async () => {
       assert.ok(NAV.length >= 9, 'every page of the navigation is checked');

@@ -14,7 +14,7 @@ for (const kind of DATABASES) {
     let portal: PortalServer;
     let browser: Browser | undefined;
     before(async () => ({ portal, browser } = await openPortal(kind)));
-    after(() => closePortal(portal, browser));
+    after(() => closePortal(portal));
 
     test(
       'changing the password checks the current one and ends every session',

@@ -14,7 +14,7 @@ for (const kind of DATABASES) {
     let portal: PortalServer;
     let browser: Browser | undefined;
     before(async () => ({ portal, browser } = await openPortal(kind)));
-    after(() => closePortal(portal, browser));
+    after(() => closePortal(portal));
 
     test(
       'an Admin sees sign-ins, failed sign-ins and user changes with who and from where',
@@ -50,7 +50,10 @@ for (const kind of DATABASES) {
           table,
           /Role changed\s+admin@main\.portal\.test\s+127\.0\.0\.1\s+viewer@main\.portal\.test: Viewer to Support(?:\n|$)/,
         );
-        assert.match(table, /Organisation updated\s+.*changed: callback URL, callback version(?:\n|$)/);
+        assert.match(
+          table,
+          /Organisation updated\s+.*changed: callback URL, callback version(?:\n|$)/,
+        );
         assert.ok(
           table.includes(
             `Callback settings changed\tadmin@main.portal.test\t127.0.0.1\t${callbackUrl}, version V3`,

@@ -50,7 +50,7 @@ for (const kind of DATABASES) {
     });
     after(async () => {
       await receiver.close();
-      await closePortal(portal, browser);
+      await closePortal(portal);
     });
 
     test(

@@ -18,7 +18,7 @@ for (const kind of DATABASES) {
     let portal: PortalServer;
     let browser: Browser | undefined;
     before(async () => ({ portal, browser } = await openPortal(kind)));
-    after(() => closePortal(portal, browser));
+    after(() => closePortal(portal));
 
     test(
       'Finance saves a card with a first payment, tops up, and the API charges that card',

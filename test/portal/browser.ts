@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
+import { after } from 'node:test';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 // The browser of the portal tests: Debian's chromium, driven by playwright-core, headless. No
 // browser is ever downloaded. Without /usr/bin/chromium the browser tests are SKIPPED with a
 // loud line, unless CI=true, where a missing browser fails the run (.ci/run installs it).
+// A test process starts Chromium once, when a suite first asks for it (sharedBrowser), and closes
+// it when the process's tests are done; each test opens its own context (newPage), so no cookie
+// or storage crosses from one test to another.
 
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -27,6 +31,33 @@ export async function launchBrowser(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
 }
+
+let shared: Promise<Browser> | undefined;
+
+/** The process's Chromium, started on first use (again if it went away). */
+export async function sharedBrowser(): Promise<Browser> {
+  const current = shared;
+  if (current !== undefined) {
+    const browser = await current.catch(() => undefined);
+    if (browser?.isConnected() === true) return browser;
+  }
+  const launching = launchBrowser();
+  shared = launching;
+  return launching;
+}
+
+async function closeShared(): Promise<void> {
+  const browser = await shared?.catch(() => undefined);
+  shared = undefined;
+  await browser?.close();
+}
+
+// Registered when this module loads, at the top level of the test file: it runs once, after all
+// of the process's tests. A process that runs several files and ends itself calls the shared
+// clean-ups instead (the same registry as test/databases.ts).
+after(closeShared);
+const registry = globalThis as { [key: symbol]: (() => Promise<void>)[] | undefined };
+(registry[Symbol.for('esim.test.cleanups')] ??= []).push(closeShared);
 
 /** A fresh context (its own cookies) whose relative URLs resolve against baseUrl. */
 export async function newPage(

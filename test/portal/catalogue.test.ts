@@ -17,7 +17,7 @@ for (const kind of DATABASES) {
     let browser: Browser;
 
     before(async () => ({ portal: server, browser } = await openPortalWithBrowser(kind)));
-    after(() => closePortal(server, browser));
+    after(() => closePortal(server));
 
     test('a Viewer filters by country and region and sees prices as money', async () => {
       const { context, page } = await newPage(browser, server.baseUrl);

@@ -26,7 +26,7 @@ for (const kind of DATABASES) {
       const { iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
       iccid = iccids[0] ?? '';
     });
-    after(() => closePortal(server, browser));
+    after(() => closePortal(server));
 
     const suspended = async () =>
       ((await api(caller, 'GET', `/v2.5/esims/${iccid}/suspend`)).json as { suspended: boolean })

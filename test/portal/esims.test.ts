@@ -47,7 +47,7 @@ for (const kind of DATABASES) {
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
       esims = await seed(caller);
     });
-    after(() => closePortal(server, browser));
+    after(() => closePortal(server));
 
     test('Support finds an eSIM by the start of its ICCID, reads it and sends it an SMS', async () => {
       const { context, page } = await newPage(browser, server.baseUrl);

@@ -82,7 +82,7 @@ for (const kind of DATABASES) {
         '/portal/no-such-page',
       ];
     });
-    after(() => closePortal(server, browser));
+    after(() => closePortal(server));
 
     for (const size of WIDTHS) {
       test(`every page fits at ${size.width} px with no control cut off`, async () => {

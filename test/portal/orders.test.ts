@@ -41,7 +41,7 @@ for (const kind of DATABASES) {
       ({ portal: server, browser } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
     });
-    after(() => closePortal(server, browser));
+    after(() => closePortal(server));
 
     test('an Admin buys bundles onto new eSIMs: validate, total, confirm', async () => {
       const before = await balanceOf(caller);

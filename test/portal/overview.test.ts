@@ -118,7 +118,7 @@ for (const kind of DATABASES) {
     });
     after(async () => {
       await receiver.close();
-      await closePortal(portal, browser);
+      await closePortal(portal);
     });
 
     test(

@@ -1,15 +1,16 @@
 import type { Browser } from 'playwright-core';
-import { browserOnly, launchBrowser } from './browser.js';
+import { browserOnly, sharedBrowser } from './browser.js';
 import type { DatabaseKind } from '../databases.js';
 import type { PortalOptions, PortalServer } from './portal-harness.js';
 import { startPortal } from './portal-harness.js';
 
-// What a portal suite starts before its tests and closes after them: the portal server, and the
-// browser. `openPortal` suits a suite that mixes HTTP tests with browser tests (those skip
-// without Chromium); `openPortalWithBrowser` a suite that is browserOnly as a whole.
+// What a portal suite starts before its tests and closes after them: the portal server, with the
+// process's Chromium (browser.ts, started once per process and closed when its tests end).
+// `openPortal` suits a suite that mixes HTTP tests with browser tests (those skip without
+// Chromium); `openPortalWithBrowser` a suite that is browserOnly as a whole.
 //
 //   before(async () => ({ portal, browser } = await openPortal(kind)));
-//   after(() => closePortal(portal, browser));
+//   after(() => closePortal(portal));
 
 /** The portal, with Chromium when it is installed (undefined otherwise). */
 export async function openPortal(
@@ -17,7 +18,7 @@ export async function openPortal(
   options: PortalOptions = {},
 ): Promise<{ portal: PortalServer; browser: Browser | undefined }> {
   const portal = await startPortal(kind, options);
-  const browser = browserOnly.skip === false ? await launchBrowser() : undefined;
+  const browser = browserOnly.skip === false ? await sharedBrowser() : undefined;
   return { portal, browser };
 }
 
@@ -27,14 +28,10 @@ export async function openPortalWithBrowser(
   options: PortalOptions = {},
 ): Promise<{ portal: PortalServer; browser: Browser }> {
   const portal = await startPortal(kind, options);
-  return { portal, browser: await launchBrowser() };
+  return { portal, browser: await sharedBrowser() };
 }
 
-/** Closes the browser, then the portal and its database. */
-export async function closePortal(
-  portal: PortalServer,
-  browser: Browser | undefined,
-): Promise<void> {
-  await browser?.close();
+/** Closes the portal and its database; the browser stays for the process's other suites. */
+export async function closePortal(portal: PortalServer): Promise<void> {
   await portal.close();
 }

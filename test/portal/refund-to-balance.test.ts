@@ -22,7 +22,7 @@ for (const kind of DATABASES) {
       ({ portal: server, browser } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
     });
-    after(() => closePortal(server, browser));
+    after(() => closePortal(server));
 
     test('Admin revokes an unused assignment with its price back to the balance', async () => {
       const [iccid = ''] = (await buyOntoNewEsims(caller, GB_1GB, 1)).iccids;

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testConfig } from '../../src/config.js';
-import { listMail } from '../../src/store/repositories/portal-repository.js';
+import { hashPassword } from '../../src/domain/access/passwords.js';
+import {
+  findPasswordHash,
+  listMail,
+  setPasswordHash,
+} from '../../src/store/repositories/portal-repository.js';
 import { ManualWallClock } from '../manual-wall-clock.js';
 import type { PortalServer } from './portal-harness.js';
 import {
@@ -48,10 +53,13 @@ async function userEmails(portal: PortalServer): Promise<string> {
 }
 
 for (const kind of DATABASES) {
+  // One portal for the rules that need no special setting; its wall clock moves only when a
+  // test moves it, which the lock and session tests at the end do.
   describe(`portal security (${kind})`, () => {
     let portal: PortalServer;
+    const wallClock = new ManualWallClock();
     before(async () => {
-      portal = await startPortal(kind);
+      portal = await startPortal(kind, { wallClock });
     });
     after(() => portal.close());
 
@@ -119,6 +127,21 @@ for (const kind of DATABASES) {
       const users = await userEmails(portal);
       assert.doesNotMatch(users, /vic@viewer\.test/);
       assert.match(users, new RegExp(emailFor('Support')));
+    });
+
+    test('a password hash keeps the cost it was made with: PORTAL_PASSWORD_COST applies to new ones', async () => {
+      const developer = portal.users.Developer.id;
+      const made = await findPasswordHash(portal.deps.store.db, developer);
+      const cost = portal.deps.config.portal.passwordCost;
+      assert.equal(cost, 10, 'the tests run at the cheapest cost a simulator allows');
+      assert.match(made ?? '', /^scrypt\$1024\$8\$1\$/);
+      const dearer = await hashPassword(PORTAL_PASSWORD, 15);
+      assert.match(dearer, /^scrypt\$32768\$8\$1\$/);
+      await setPasswordHash(portal.deps.store.db, developer, dearer, new Date().toISOString());
+      const wrong = await signInAttempt(portal.baseUrl, emailFor('Developer'), 'not the password');
+      assert.equal(wrong.status, 401);
+      const session = await signInHttp(portal.baseUrl, 'Developer');
+      assert.match(await (await session.get('/portal')).text(), /Developer Portal · Developer/);
     });
 
     test('sessions survive a server restart and end at sign-out', async () => {
@@ -194,58 +217,23 @@ for (const kind of DATABASES) {
       assert.equal(again.status, 400, 'the link works once');
       assert.match(await again.text(), /This link is not valid any more/);
     });
-  });
-
-  describe(`portal sign-in: the lock per client address and the next page (${kind})`, () => {
-    let portal: PortalServer;
-    before(async () => {
-      portal = await startPortal(kind, {
-        config: { portal: { ...defaultPortal, lockFailures: 2 } },
-      });
-    });
-    after(() => portal.close());
-
-    test('failures spread over many accounts from one address lock that address', async () => {
-      // Two failures lock an account; an address gets five times as many (10).
-      for (let i = 0; i < 10; i += 1) {
-        const response = await signInAttempt(portal.baseUrl, `guess${i}@main.portal.test`, 'wrong');
-        assert.equal(response.status, 401);
-      }
-      const locked = await signInAttempt(portal.baseUrl, emailFor('Admin'), PORTAL_PASSWORD);
-      assert.equal(locked.status, 401);
-      assert.match(await locked.text(), /Too many failed sign-ins/);
-    });
 
     test('after sign-in, the next page can only be inside the portal', async () => {
-      const fresh = await startPortal(kind);
-      try {
-        for (const [next, expected] of [
-          ['/portal/users', '/portal/users'],
-          ['//evil.example/portal', '/portal'],
-          ['https://evil.example/', '/portal'],
-          ['/portalx', '/portal'],
-        ] as const) {
-          const response = await postPublic(fresh.baseUrl, '/portal/sign-in', {
-            email: emailFor('Viewer'),
-            password: PORTAL_PASSWORD,
-            next,
-          });
-          assert.equal(response.status, 303);
-          assert.equal(response.headers.get('location'), expected, next);
-        }
-      } finally {
-        await fresh.close();
+      for (const [next, expected] of [
+        ['/portal/users', '/portal/users'],
+        ['//evil.example/portal', '/portal'],
+        ['https://evil.example/', '/portal'],
+        ['/portalx', '/portal'],
+      ] as const) {
+        const response = await postPublic(portal.baseUrl, '/portal/sign-in', {
+          email: emailFor('Viewer'),
+          password: PORTAL_PASSWORD,
+          next,
+        });
+        assert.equal(response.status, 303);
+        assert.equal(response.headers.get('location'), expected, next);
       }
     });
-  });
-
-  describe(`portal sign-in lock and session expiry (${kind})`, () => {
-    let portal: PortalServer;
-    const wallClock = new ManualWallClock();
-    before(async () => {
-      portal = await startPortal(kind, { wallClock });
-    });
-    after(() => portal.close());
 
     test('20 wrong passwords lock the account for a while, and the answers do not tell whether it exists', async () => {
       const known = emailFor('Finance');
@@ -298,6 +286,27 @@ for (const kind of DATABASES) {
         if (elapsed + 20 < 12 * 60) assert.equal(page.status, 200, `after ${elapsed + 20} minutes`);
         else assert.equal(page.status, 303, 'ended 12 hours after sign-in');
       }
+    });
+  });
+
+  describe(`portal sign-in: the lock per client address (${kind})`, () => {
+    let portal: PortalServer;
+    before(async () => {
+      portal = await startPortal(kind, {
+        config: { portal: { ...defaultPortal, lockFailures: 2 } },
+      });
+    });
+    after(() => portal.close());
+
+    test('failures spread over many accounts from one address lock that address', async () => {
+      // Two failures lock an account; an address gets five times as many (10).
+      for (let i = 0; i < 10; i += 1) {
+        const response = await signInAttempt(portal.baseUrl, `guess${i}@main.portal.test`, 'wrong');
+        assert.equal(response.status, 401);
+      }
+      const locked = await signInAttempt(portal.baseUrl, emailFor('Admin'), PORTAL_PASSWORD);
+      assert.equal(locked.status, 401);
+      assert.match(await locked.text(), /Too many failed sign-ins/);
     });
   });
 }

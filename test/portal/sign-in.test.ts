@@ -18,7 +18,7 @@ for (const kind of DATABASES) {
     let portal: PortalServer;
     let browser: Browser | undefined;
     before(async () => ({ portal, browser } = await openPortal(kind)));
-    after(() => closePortal(portal, browser));
+    after(() => closePortal(portal));
 
     test(
       'a user signs in with Email and Password, sees the Overview and signs out',

@@ -1,6 +1,6 @@
 import { hostname, userInfo } from 'node:os';
+import { listAuditTrail } from '../../domain/audit/audit-log.js';
 import type { AuditActor } from '../../domain/audit/audit-log.js';
-import { listAuditTrail } from '../../store/repositories/audit-repository.js';
 import type { Command, CommandContext } from '../command.js';
 import { parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';

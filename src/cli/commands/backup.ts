@@ -8,7 +8,7 @@ import { migrate, openStore } from '../../store/database.js';
 import {
   findEncryptedApiKey,
   listOrganisations,
-} from '../../store/repositories/organisation-repository.js';
+} from '../../domain/organisations/organisation-reads.js';
 import { DatabaseInUseError, takeServerLock } from '../../store/server-lock.js';
 import type { ServerLock } from '../../store/server-lock.js';
 import {

@@ -1,6 +1,10 @@
-import type { EventStatus } from '../../store/repositories/callback-repository.js';
-import { EVENT_STATUSES } from '../../store/repositories/callback-repository.js';
-import { getDelivery, listDeliveries, resendDelivery } from '../../domain/callbacks/deliveries.js';
+import type { EventStatus } from '../../domain/callbacks/callback-event.js';
+import {
+  EVENT_STATUSES,
+  getDelivery,
+  listDeliveries,
+  resendDelivery,
+} from '../../domain/callbacks/deliveries.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';

@@ -5,7 +5,7 @@ import { formatFromFileName, parseCatalogue } from '../../domain/catalogue/impor
 import { importCatalogue } from '../../domain/catalogue/import.js';
 import { parseCountryList } from '../../domain/catalogue/query.js';
 import { catalogueItem } from '../../domain/catalogue/catalogue-view.js';
-import { listAllBundles } from '../../store/repositories/catalogue-repository.js';
+import { listAllBundles } from '../../domain/catalogue/catalogue-reads.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';
 import { withServices } from '../services.js';

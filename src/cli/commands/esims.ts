@@ -1,7 +1,7 @@
 import { isValidIccid } from '../../domain/esims/esim-issuer.js';
 import { refreshEsim, updateCustomerRef } from '../../domain/esims/esim-actions.js';
 import { deleteEsim, setSuspension } from '../../domain/esims/esim-state.js';
-import { findEsim } from '../../store/repositories/esim-repository.js';
+import { findEsim } from '../../domain/esims/esim-reads.js';
 import type { Command } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';
 import { withServices } from '../services.js';

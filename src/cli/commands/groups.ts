@@ -1,5 +1,5 @@
-import { countBundlesByGroup } from '../../store/repositories/catalogue-repository.js';
-import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
+import { countBundlesByGroup } from '../../domain/catalogue/catalogue-reads.js';
+import { findOrganisationById } from '../../domain/organisations/organisation-reads.js';
 import type { Command } from '../command.js';
 import { onePositional, parse } from '../command.js';
 import { withServices } from '../services.js';

@@ -1,7 +1,7 @@
 import { iso } from '../../clock.js';
 import { refundInventory } from '../../domain/inventory/inventory-refund.js';
-import { availableBatches } from '../../store/repositories/inventory-repository.js';
-import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
+import { availableBatches } from '../../domain/inventory/inventory-view.js';
+import { findOrganisationById } from '../../domain/organisations/organisation-reads.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, parseInteger, requireOption } from '../command.js';
 import { withServices } from '../services.js';

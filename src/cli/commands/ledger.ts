@@ -1,6 +1,6 @@
 import { verifyLedger } from '../../domain/money/ledger.js';
-import { listLedgerEntries } from '../../store/repositories/ledger-repository.js';
-import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
+import { listLedgerEntries } from '../../domain/money/money-reads.js';
+import { findOrganisationById } from '../../domain/organisations/organisation-reads.js';
 import type { Command } from '../command.js';
 import { onePositional, parse, parseInteger } from '../command.js';
 import { formatAmount, formatMajor } from '../money.js';

@@ -1,4 +1,4 @@
-import { listMail } from '../../store/repositories/portal-repository.js';
+import { listMail } from '../../domain/simulator/simulator-reads.js';
 import type { Command } from '../command.js';
 import { parse, parseInteger } from '../command.js';
 import { withServices } from '../services.js';

@@ -16,11 +16,11 @@ import type {
 import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../domain/errors/error-codes.js';
 import { splitAllowList } from '../../domain/access/ip-allow-list.js';
-import { listKeysInGrace } from '../../store/repositories/api-key-repository.js';
 import {
   findOrganisationById,
+  listKeysInGrace,
   listOrganisations,
-} from '../../store/repositories/organisation-repository.js';
+} from '../../domain/organisations/organisation-reads.js';
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse, parseInteger, requireOption } from '../command.js';
 import { formatAmount } from '../money.js';

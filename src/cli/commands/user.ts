@@ -3,8 +3,10 @@ import { notFound } from '../../domain/errors/error-codes.js';
 import { issueSetPasswordLink, setPassword } from '../../domain/access/set-password-links.js';
 import type { PortalUser } from '../../domain/access/portal-user.js';
 import { changeUserRole, listUsersOf, removeUser } from '../../domain/access/organisation-users.js';
-import { findOrganisationById } from '../../store/repositories/organisation-repository.js';
-import { findUserById } from '../../store/repositories/user-repository.js';
+import {
+  findOrganisationById,
+  findUserById,
+} from '../../domain/organisations/organisation-reads.js';
 import type { Command, CommandContext } from '../command.js';
 import { UsageError, onePositional, parse } from '../command.js';
 import { recordedServerAddress } from '../../server-address.js';

@@ -1,12 +1,12 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { badRequest } from '../errors/error-codes.js';
 
-// Passwords are hashed with scrypt (memory-hard): N = 2^15, r = 8, p = 1 (32 MiB and roughly
-// 50-100 ms of one core per hash), a 16-byte random salt and a 32-byte result, stored as
-// `scrypt$N$r$p$salt$hash` (base64) so the parameters can be raised later without breaking
-// stored hashes. Hashing runs on libuv's thread pool, not the event loop.
+// Passwords are hashed with scrypt (memory-hard): N = 2^cost with PORTAL_PASSWORD_COST (15 by
+// default: 32 MiB and roughly 50-100 ms of one core per hash), r = 8, p = 1, a 16-byte random
+// salt and a 32-byte result, stored as `scrypt$N$r$p$salt$hash` (base64) so the parameters can be
+// raised later without breaking stored hashes: a check reads them from the hash. Hashing runs on
+// libuv's thread pool, not the event loop.
 
-const N = 32_768;
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -32,10 +32,12 @@ export function checkPasswordRules(password: string): void {
   }
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** Hashes with N = 2^cost (config.portal.passwordCost). */
+export async function hashPassword(password: string, cost: number): Promise<string> {
+  const n = 2 ** cost;
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, n, R, P);
+  return ['scrypt', n, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -46,9 +48,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A hash of a random password, to spend the same time when no account matches an email. */
-let decoy: Promise<string> | undefined;
-export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+/**
+ * A hash of a random password at the given cost, to spend the same time when no account matches
+ * an email as when one does.
+ */
+const decoys = new Map<number, Promise<string>>();
+export function decoyHash(cost: number): Promise<string> {
+  let decoy = decoys.get(cost);
+  if (decoy === undefined) {
+    decoy = hashPassword(randomBytes(16).toString('hex'), cost);
+    decoys.set(cost, decoy);
+  }
   return decoy;
 }

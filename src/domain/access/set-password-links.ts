@@ -86,7 +86,7 @@ export async function setPasswordWithLink(
   checkPasswordRules(password);
   const user = await userOfLink(deps, token);
   if (user === undefined) throw badRequest(LINK_INVALID);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, deps.config.portal.passwordCost);
   const now = deps.wallClock.now();
   await runWrite(
     deps,
@@ -113,7 +113,7 @@ export async function setPassword(
   password: string,
 ): Promise<void> {
   checkPasswordRules(password);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, deps.config.portal.passwordCost);
   await runWrite(
     deps,
     async (trx) => {

@@ -84,7 +84,13 @@ async function findMatch(
     if (right) return user;
   }
   if (checked === 0) {
-    if ((await checkPassword(deps, attempt.password, await decoyHash())) === undefined) {
+    if (
+      (await checkPassword(
+        deps,
+        attempt.password,
+        await decoyHash(deps.config.portal.passwordCost),
+      )) === undefined
+    ) {
       return 'busy';
     }
   }

@@ -75,6 +75,9 @@ export async function audit(
 
 export type { AuditEntry } from './audit-entry.js';
 
+/** The newest entries first, of every organisation or one (the operator's `esim audit list`). */
+export { listAuditTrail };
+
 /**
  * One page of an organisation's audit trail, newest first: `limit` rows older than row
  * `beforeId` (the id of the last row of the previous page), and whether older rows remain.

@@ -21,6 +21,10 @@ import { runWrite } from '../runner/use-case-runner.js';
 // attempts, resend one (the use case resendDelivery). The HTTP routes and the CLI both go
 // through here.
 
+// The statuses a delivery may have, and how far a page by number may skip, for the surfaces.
+export { EVENT_STATUSES } from '../../store/repositories/callback-repository.js';
+export { MAX_SKIPPED };
+
 /** Statuses a resend may restart (not while a delivery is queued or under way). */
 export const RESENDABLE: readonly EventStatus[] = ['failed', 'delivered', 'undeliverable'];
 

@@ -9,6 +9,9 @@ import type { Bundle } from '../catalogue/bundle.js';
 // batches with units left (022-growth), a chunk at a time: the cost follows the batches left,
 // not the batches ever bought, and memory holds one chunk however large the inventory.
 
+/** The organisation's unexpired batches with units left, by bundle name, oldest first. */
+export { availableBatches };
+
 /** One step of the inventory in order: a bundle starts, or a batch of the current bundle. */
 export type InventoryItem =
   | {

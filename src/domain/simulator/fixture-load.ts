@@ -116,11 +116,23 @@ export async function loadFixture(
     throw new FixtureError('a fixture loads in simulator mode only');
   }
   await checkFixtureAgainstStore(deps.store.db, fixture);
-  return runWrite(
-    deps,
-    (tx: Executor) => loadAll({ ...deps, store: joinedStore(deps.store, tx) }, fixture),
-    undefined,
-  );
+  return runWrite(deps, (tx: Executor) => loadFixtureInto(tx, deps, fixture), undefined);
+}
+
+/**
+ * Loads the fixture, already checked against the catalogue, inside the caller's transaction `tx`
+ * (what a reset to the seed empties the database in); does nothing (undefined) when
+ * organisations exist.
+ */
+export function loadFixtureInto(
+  tx: Executor,
+  deps: SimulatorDeps,
+  fixture: Fixture,
+): Promise<LoadedOrganisation[] | undefined> {
+  if (deps.config.mode !== 'simulator' || deps.simulator === undefined) {
+    throw new FixtureError('a fixture loads in simulator mode only');
+  }
+  return loadAll({ ...deps, store: joinedStore(deps.store, tx) }, fixture);
 }
 
 async function loadAll(

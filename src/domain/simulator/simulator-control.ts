@@ -46,9 +46,14 @@ export async function resetSimulator(
   simulator: SimulatorState,
 ): Promise<readonly string[]> {
   await runWrite(deps, (tx) => clearSimulatorRows(tx), undefined);
+  restartNetwork(simulator);
+  return RESET_PARTS;
+}
+
+/** What a reset changes beside rows: the network's sequence restarts, and no fault is left. */
+export function restartNetwork(simulator: SimulatorState): void {
   simulator.network.reseed();
   simulator.faultsMayExist = false;
-  return RESET_PARTS;
 }
 
 export interface FaultInput {

@@ -16,10 +16,10 @@ import type { Executor } from '../../store/database.js';
 import { checkSnapshotContent } from './snapshot-check.js';
 import { checkFixtureAgainstStore } from './fixture-check.js';
 import { runWrite } from '../runner/use-case-runner.js';
-import { resetSimulator } from './simulator-control.js';
-import { restartSeededIdentifiers } from './seeded-identifiers.js';
+import { restartNetwork } from './simulator-control.js';
+import { carryOn, drawAside, firstStartIdentifiers } from './seeded-identifiers.js';
 import type { LoadedOrganisation } from './fixture-load.js';
-import { loadFixture } from './fixture-load.js';
+import { loadFixtureInto } from './fixture-load.js';
 import { FixtureError, readFixtureFile } from './fixture-file.js';
 
 // Snapshots of the whole simulator: every organisation, key, balance, journal entry, order,
@@ -180,8 +180,9 @@ export async function importSnapshot(deps: SimulatorDeps, value: unknown): Promi
 }
 
 /**
- * Back to the state SEED_FILE describes: everything but the catalogue emptied, the clock back to
- * real time, then the fixture loaded again.
+ * Back to the state SEED_FILE describes, in one transaction: everything but the catalogue
+ * emptied and the fixture loaded again, the clock back to real time. No request sees the
+ * database in between, and a fixture that fails changes nothing (the clock included).
  */
 export async function resetToSeed(deps: SimulatorDeps): Promise<LoadedOrganisation[]> {
   const simulator = simulatorDeps(deps);
@@ -202,27 +203,37 @@ export async function resetToSeed(deps: SimulatorDeps): Promise<LoadedOrganisati
     if (error instanceof FixtureError) throw badRequest(error.message);
     throw error;
   }
-  // The catalogue is read and put back in the transaction that empties everything else.
-  await runWrite(
-    deps,
-    async (trx) => {
-      const kept = await dumpTables(trx, deps.store.dialect, new Set(CATALOGUE_TABLES));
-      const catalogue: SnapshotTables = {};
-      for (const name of CATALOGUE_TABLES) catalogue[name] = kept[name] ?? [];
-      await replaceTables(trx, deps.store.dialect, catalogue);
-    },
-    undefined,
-  );
-  deps.apiKeys.forgetAll();
+  // Under SIM_SEED the fixture draws the sequence of a first start from a source of its own:
+  // requests and background work drawing ids meanwhile cannot change its ICCIDs, ids or keys.
+  const seeded = deps.config.seedIdentifiers;
+  const random = seeded ? firstStartIdentifiers(deps.config.simSeed) : deps.random;
+  if (seeded) drawAside(deps.random);
+  const offset = simulator.clock.offset;
   simulator.clock.setOffset(0);
-  await resetSimulator(deps, simulator);
-  // Under SIM_SEED the identifiers start their sequence again, as on a first start.
-  if (deps.config.seedIdentifiers)
-    await restartSeededIdentifiers(deps.store.db, deps.random, deps.config.simSeed);
   try {
-    return (await loadFixture(deps, fixture)) ?? [];
+    const loaded = await runWrite(
+      deps,
+      async (trx) => {
+        // The catalogue is read and put back in the transaction that empties everything else
+        // (faults, settings, the SMS outbox and the stored clock with it).
+        const kept = await dumpTables(trx, deps.store.dialect, new Set(CATALOGUE_TABLES));
+        const catalogue: SnapshotTables = {};
+        for (const name of CATALOGUE_TABLES) catalogue[name] = kept[name] ?? [];
+        await replaceTables(trx, deps.store.dialect, catalogue);
+        const organisations = await loadFixtureInto(trx, { ...deps, random }, fixture);
+        if (seeded) await carryOn(trx, deps.random, random);
+        return organisations ?? [];
+      },
+      undefined,
+    );
+    restartNetwork(simulator);
+    return loaded;
   } catch (error) {
+    simulator.clock.setOffset(offset);
     if (error instanceof FixtureError) throw badRequest(error.message);
     throw error;
+  } finally {
+    // Every key this process holds is read again: the reset moved the authentication version.
+    deps.apiKeys.forgetAll();
   }
 }

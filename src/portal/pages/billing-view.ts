@@ -1,5 +1,4 @@
-import type { LedgerEntry } from '../../store/repositories/ledger-repository.js';
-import type { SavedCard } from '../../store/repositories/payment-repository.js';
+import type { LedgerEntry, SavedCard } from '../../domain/money/money-reads.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import { formError, textField } from '../forms.js';

@@ -3,8 +3,12 @@ import type { AppDeps } from '../../deps.js';
 import { DomainError } from '../../domain/errors/error-codes.js';
 import { saveCardWithPayment } from '../../domain/money/card-payment.js';
 import { topUpOnce } from '../../domain/money/top-up-once.js';
-import { pageLedgerEntries, readFunds } from '../../store/repositories/ledger-repository.js';
-import { findDefaultCard } from '../../store/repositories/payment-repository.js';
+import {
+  findDefaultCard,
+  ledgerInOrder,
+  pageLedgerEntries,
+  readFunds,
+} from '../../domain/money/money-reads.js';
 import type { PortalView } from '../context.js';
 import { auditActor, redirectWithFlash, requirePermission } from '../context.js';
 import { formatMoney } from '../format.js';
@@ -155,7 +159,7 @@ export function registerBillingPage(app: FastifyInstance, deps: AppDeps): void {
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="ledger-${org.id}.csv"`)
-      .send(ledgerCsv(deps.store.db, org.id, org.currency));
+      .send(ledgerCsv(ledgerInOrder(deps.store.db, org.id), org.currency));
   });
   app.post('/portal/billing/top-up', (request, reply) => postTopUp(deps, request, reply));
   app.post('/portal/billing/card', (request, reply) => postCard(deps, request, reply));

@@ -4,7 +4,7 @@ import { catalogueFilter } from '../../domain/catalogue/query.js';
 import { DomainError } from '../../domain/errors/error-codes.js';
 import { inPortalTerms } from '../messages.js';
 import type { Bundle } from '../../domain/catalogue/bundle.js';
-import { bundleFromRow, listCatalogue } from '../../store/repositories/catalogue-repository.js';
+import { readCataloguePage } from '../../domain/catalogue/catalogue-reads.js';
 import { requirePermission } from '../context.js';
 import { html } from '../html.js';
 import { sendPage } from '../layout.js';
@@ -47,8 +47,8 @@ export function registerCataloguePage(app: FastifyInstance, deps: AppDeps): void
         org.groups,
       );
       if (filter !== undefined) {
-        const result = await listCatalogue(deps.store.db, deps.store.dialect, filter);
-        bundles = result.rows.map(bundleFromRow);
+        const result = await readCataloguePage(deps.store.db, deps.store.dialect, filter);
+        bundles = result.bundles;
         total = result.total;
       }
     } catch (e) {

@@ -1,14 +1,10 @@
 import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import type { Db } from '../../store/database.js';
-import type { LedgerEntry } from '../../store/repositories/ledger-repository.js';
-import { ledgerEntriesAfter } from '../../store/repositories/ledger-repository.js';
+import type { LedgerEntry } from '../../domain/money/money-reads.js';
 
 // The ledger as CSV, oldest entry first, streamed in chunks so a long journal never sits in
 // memory whole. Amounts are decimal in the currency's major unit (10.50, not 1050) with the
 // currency in its own column; times are RFC 3339 UTC, for spreadsheets and scripts alike.
-
-const CHUNK = 1000;
 
 export const LEDGER_CSV_COLUMNS = [
   'entry',
@@ -31,23 +27,13 @@ function decimal(minor: number, digits: number): string {
   return `${sign}${Math.floor(abs / scale)}.${String(abs % scale).padStart(digits, '0')}`;
 }
 
-async function* entries(db: Db, organisationId: string): AsyncGenerator<LedgerEntry> {
-  let after = 0;
-  for (;;) {
-    const chunk = await ledgerEntriesAfter(db, organisationId, after, CHUNK);
-    yield* chunk;
-    const last = chunk.at(-1);
-    if (last === undefined || chunk.length < CHUNK) return;
-    after = last.id;
-  }
-}
-
-export function ledgerCsv(db: Db, organisationId: string, currency: string): Readable {
+/** The entries (ledgerInOrder, domain/money/money-reads.ts) as CSV. */
+export function ledgerCsv(entries: AsyncIterable<LedgerEntry>, currency: string): Readable {
   const digits =
     new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions()
       .maximumFractionDigits ?? 2;
   const rows = async function* () {
-    for await (const e of entries(db, organisationId)) {
+    for await (const e of entries) {
       yield {
         entry: e.id,
         date: e.createdAt,

@@ -1,4 +1,4 @@
-import type { StoredOrder } from '../../store/repositories/order-repository.js';
+import type { StoredOrder } from '../../domain/orders/order-reads.js';
 import { formatDateTime, formatMoney } from '../format.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../domain/errors/error-codes.js';
-import { countOrders, findOrder, listOrders } from '../../store/repositories/order-repository.js';
+import { findOwnOrder, readOrderPage } from '../../domain/orders/order-reads.js';
 import type { PortalView } from '../context.js';
 import { redirectWithFlash, requirePermission } from '../context.js';
 import type { SafeHtml } from '../html.js';
@@ -12,7 +12,7 @@ import { MAX_ICCIDS_TEXT, buyErrors, buyRequest } from './buy-form.js';
 import type { BundleChoice } from './buy-views.js';
 import { buyFormBody, buyReviewBody } from './buy-views.js';
 import { catalogueFilter } from '../../domain/catalogue/query.js';
-import { bundleFromRow, listCatalogue } from '../../store/repositories/catalogue-repository.js';
+import { readCataloguePage } from '../../domain/catalogue/catalogue-reads.js';
 import { orderDetailBody, orderListBody } from './order-views.js';
 import { pageLinks, requestedPortalPage } from './page-links.js';
 import { formText, queryText } from './query-values.js';
@@ -45,8 +45,8 @@ const PICKER_SIZE = 500;
 async function bundleChoices(deps: AppDeps, view: PortalView): Promise<BundleChoice[]> {
   const filter = catalogueFilter({ page: '1', perPage: PICKER_SIZE }, view.organisation.groups);
   if (filter === undefined) return [];
-  const { rows } = await listCatalogue(deps.store.db, deps.store.dialect, filter);
-  return rows.map(bundleFromRow).map((b) => ({ name: b.name, description: b.description }));
+  const { bundles } = await readCataloguePage(deps.store.db, deps.store.dialect, filter);
+  return bundles.map((b) => ({ name: b.name, description: b.description }));
 }
 
 async function showForm(
@@ -65,11 +65,9 @@ async function listPage(deps: AppDeps, request: FastifyRequest, reply: FastifyRe
   const view = requirePermission(request, 'read');
   const page = requestedPortalPage(queryText(request, 'page', 20), PAGE_SIZE);
   const orgId = view.organisation.id;
-  const total = await countOrders(deps.store.db, orgId);
-  const orders = await listOrders(deps.store.db, orgId, {
+  const { total, orders } = await readOrderPage(deps.store.db, orgId, {
     offset: page.offset,
     limit: PAGE_SIZE,
-    total,
   });
   const pager = pageLinks('/portal/orders', {}, page, total);
   const canBuy = can(view.user.role, 'orders.write');
@@ -146,7 +144,7 @@ export function registerOrdersPage(app: FastifyInstance, deps: AppDeps): void {
   app.get('/portal/orders/:reference', async (request: ReferenceRequest, reply) => {
     const view = requirePermission(request, 'read');
     const reference = request.params.reference.slice(0, 100);
-    const order = await findOrder(deps.store.db, view.organisation.id, reference);
+    const order = await findOwnOrder(deps.store.db, view.organisation.id, reference);
     // Another organisation's order reads exactly like one that does not exist.
     if (order === undefined) throw notFound(`order ${reference} not found`);
     return send(reply, view, `Order ${reference}`, orderDetailBody(order, view.user.timeZone));

@@ -1,9 +1,8 @@
 import type { DeliveryDetail, DeliverySummary } from '../../domain/callbacks/deliveries.js';
 import type { SentRequest } from '../../domain/simulator/console.js';
-import type { ApiRequestRow } from '../../store/repositories/request-journal-repository.js';
-import type { MailRecord } from '../../store/repositories/portal-repository.js';
+import type { ApiRequestRow, MailRecord } from '../../domain/simulator/simulator-reads.js';
 import type { SimFault } from '../../domain/simulator/fault.js';
-import type { SmsRow } from '../../store/repositories/sms-repository.js';
+import type { SmsRow } from '../../domain/esims/esim-reads.js';
 import type { PortalView } from '../context.js';
 import { formatDateTime } from '../format.js';
 import { actionForm, csrfField, formError, selectField, textField } from '../forms.js';

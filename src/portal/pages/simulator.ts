@@ -13,7 +13,7 @@ import {
   useDataOnOwnEsim,
 } from '../../domain/simulator/console.js';
 import { addFault, removeFaults } from '../../domain/simulator/simulator-control.js';
-import { listFaults } from '../../store/repositories/sim-repository.js';
+import { listFaults } from '../../domain/simulator/simulator-reads.js';
 import { normaliseRoutePattern } from '../../domain/simulator/fault.js';
 import type { PortalView } from '../context.js';
 import { redirectWithFlash, requirePermission } from '../context.js';

@@ -1,4 +1,4 @@
-import type { DayUsage } from '../../store/repositories/usage-repository.js';
+import type { DayUsage } from '../../domain/esims/usage-days.js';
 import type { SafeHtml } from '../html.js';
 import { html } from '../html.js';
 import { data } from './money-view.js';

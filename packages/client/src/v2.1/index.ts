@@ -531,7 +531,7 @@ export interface EsimClient {
    *
    * `POST /_sim/reset`
    *
-   * Removes every fault, goes back to the configured processing delay, empties the SMS outbox and restarts the network random sequence from SIM_SEED. Organisations, eSIMs, bundles and the clock are kept: the clock never goes back, because stored times would then lie in the future. With `toSeed=true`, goes back to the state SEED_FILE describes instead: everything but the catalogue is emptied, the clock returns to real time, the fixture is loaded again and, under SIM_SEED, the same ICCIDs, references and keys are drawn as on a first start (400 when SEED_FILE is not set).
+   * Removes every fault, goes back to the configured processing delay, empties the SMS outbox and restarts the network random sequence from SIM_SEED. Organisations, eSIMs, bundles and the clock are kept: the clock never goes back, because stored times would then lie in the future. With `toSeed=true`, goes back to the state SEED_FILE describes instead, in one transaction: everything but the catalogue is emptied, the clock returns to real time, the fixture is loaded again and, under SIM_SEED, the same ICCIDs, references and keys are drawn as on a first start (400 when SEED_FILE is not set).
    */
   simReset(input?: {
     query?: NonNullable<operations['simReset']['parameters']['query']>;

@@ -216,7 +216,7 @@ export interface paths {
     put?: never;
     /**
      * Reset the simulator
-     * @description Removes every fault, goes back to the configured processing delay, empties the SMS outbox and restarts the network random sequence from SIM_SEED. Organisations, eSIMs, bundles and the clock are kept: the clock never goes back, because stored times would then lie in the future. With `toSeed=true`, goes back to the state SEED_FILE describes instead: everything but the catalogue is emptied, the clock returns to real time, the fixture is loaded again and, under SIM_SEED, the same ICCIDs, references and keys are drawn as on a first start (400 when SEED_FILE is not set).
+     * @description Removes every fault, goes back to the configured processing delay, empties the SMS outbox and restarts the network random sequence from SIM_SEED. Organisations, eSIMs, bundles and the clock are kept: the clock never goes back, because stored times would then lie in the future. With `toSeed=true`, goes back to the state SEED_FILE describes instead, in one transaction: everything but the catalogue is emptied, the clock returns to real time, the fixture is loaded again and, under SIM_SEED, the same ICCIDs, references and keys are drawn as on a first start (400 when SEED_FILE is not set).
      */
     post: operations['simReset'];
     delete?: never;

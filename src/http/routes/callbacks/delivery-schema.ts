@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { EVENT_STATUSES } from '../../../store/repositories/callback-repository.js';
+import { EVENT_STATUSES } from '../../../domain/callbacks/deliveries.js';
 
 // Shapes shared by the callback routes (an extension: the v2.1 description has no such endpoints).
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { listDeliveries } from '../../../domain/callbacks/deliveries.js';
-import { MAX_SKIPPED } from '../../../store/repositories/callback-list-repository.js';
+import { MAX_SKIPPED } from '../../../domain/callbacks/deliveries.js';
 import type { AppDeps } from '../../../deps.js';
 import type { Api } from '../../api.js';
 import {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { catalogueItem } from '../../../domain/catalogue/catalogue-view.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
-import { findBundleByName } from '../../../store/repositories/catalogue-repository.js';
+import { findBundleByName } from '../../../domain/catalogue/catalogue-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { present, presented } from '../../versions/presenter.js';

@@ -10,14 +10,9 @@ import { REGIONS } from '../../../domain/catalogue/countries.js';
 import {
   catalogueVersion,
   listCatalogueJson,
-  rowsInOrder,
-} from '../../../store/repositories/catalogue-repository.js';
-import type {
-  CatalogueFilter,
-  CatalogueItemJson,
-  CatalogueRow,
-} from '../../../store/repositories/catalogue-repository.js';
-import type { Executor } from '../../../store/database.js';
+  rowsWithoutJson,
+} from '../../../domain/catalogue/catalogue-reads.js';
+import type { CatalogueFilter } from '../../../domain/catalogue/catalogue-reads.js';
 import type { Api } from '../../api.js';
 import { textCondition } from '../../filters.js';
 import { can } from '../../versions/capabilities.js';
@@ -138,19 +133,6 @@ function versionReader(deps: AppDeps): () => Promise<number> {
     readAt = now;
     return known;
   };
-}
-
-const NO_ROWS: ReadonlyMap<string, CatalogueRow> = new Map();
-
-/** The rows of the page's bundles that have no stored JSON yet (written before 016), by name. */
-async function rowsWithoutJson(
-  db: Executor,
-  items: readonly CatalogueItemJson[],
-): Promise<ReadonlyMap<string, CatalogueRow>> {
-  if (items.every((item) => item.json !== null)) return NO_ROWS;
-  const names = items.flatMap((item) => (item.json === null ? [item.name] : []));
-  const rows = await rowsInOrder(db, names);
-  return new Map(rows.map((row) => [row.name, row]));
 }
 
 /** Upper bound of the bytes the answer cache holds, whatever its entry count. */

@@ -1,8 +1,5 @@
 import { countryView } from '../../../domain/catalogue/catalogue-view.js';
-import type {
-  CatalogueItemJson,
-  CatalogueRow,
-} from '../../../store/repositories/catalogue-repository.js';
+import type { CatalogueItemJson, CatalogueRow } from '../../../domain/catalogue/catalogue-reads.js';
 
 // A catalogue page serialised straight from its rows: no Bundle, no CatalogueItem and no Country
 // objects in between, and each country's JSON written once per process. The bytes are exactly

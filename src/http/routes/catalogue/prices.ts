@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { consumptionPrices } from '../../../domain/catalogue/consumption-prices.js';
 import type { CountryPrices } from '../../../domain/catalogue/consumption-prices.js';
-import { catalogueVersion } from '../../../store/repositories/catalogue-repository.js';
+import { catalogueVersion } from '../../../domain/catalogue/catalogue-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { toMajorText } from '../../versions/money.js';

@@ -14,7 +14,7 @@ import {
   submitDeferred,
 } from '../../../domain/deferred/submit.js';
 import { checkIccid } from '../../../domain/esims/owned-esim.js';
-import { findOwnedEsim } from '../../../store/repositories/esim-repository.js';
+import { findOwnedEsim } from '../../../domain/esims/esim-reads.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
 import { can } from '../../versions/capabilities.js';
 import { runUseCase } from '../../../domain/runner/use-case-runner.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
-import type { EsimAssignments } from '../../../store/repositories/assignment-repository.js';
-import { listEsimAssignments } from '../../../store/repositories/assignment-repository.js';
+import type { EsimAssignments } from '../../../domain/esims/esim-reads.js';
+import { listEsimAssignments } from '../../../domain/esims/esim-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { can } from '../../versions/capabilities.js';

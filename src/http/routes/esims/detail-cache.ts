@@ -1,6 +1,6 @@
 import type { Clock } from '../../../clock.js';
+import type { AppDeps } from '../../../deps.js';
 import type { EsimDetail } from '../../../domain/esims/esim.js';
-import type { WriteCounter } from '../../../store/write-watch.js';
 
 // GET /esims/{iccid} is the read integrations poll most, and most polls find nothing changed.
 // The eSIMs it reads (readEsim, domain/esims/esim-details.ts) are kept in memory and served
@@ -14,7 +14,7 @@ import type { WriteCounter } from '../../../store/write-watch.js';
 // whose COMMIT the counter does not see, so there every request reads the database.
 
 export interface EsimDetailCacheOptions {
-  readonly writes: WriteCounter;
+  readonly writes: NonNullable<AppDeps['writes']>;
   /** Real time: the bound for other processes' writes is real time, whatever the service clock. */
   readonly clock: Clock;
   readonly ttlMs: number;

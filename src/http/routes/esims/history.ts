@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { listOwnedHistory } from '../../../store/repositories/history-repository.js';
+import { listOwnedHistory } from '../../../domain/esims/esim-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { present, presented } from '../../versions/presenter.js';

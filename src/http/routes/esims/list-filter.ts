@@ -1,12 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../domain/errors/error-codes.js';
-import type { Db, DialectName } from '../../../store/database.js';
-import { readSnapshot } from '../../../store/read-snapshot.js';
+import type { AppDeps } from '../../../deps.js';
 import {
   FILTER_WINDOW,
   FilteredPageTooDeep,
-  listFilteredEsims,
-} from '../../../store/repositories/esim-filter-repository.js';
+  readFilteredEsims,
+} from '../../../domain/esims/esim-reads.js';
 import type {
   EsimFilter,
   EsimFilterColumn,
@@ -14,7 +13,7 @@ import type {
   ListEnd,
   ListPosition,
   ListStart,
-} from '../../../store/repositories/esim-filter-repository.js';
+} from '../../../domain/esims/esim-reads.js';
 import { indexedText, storedBounds, textCondition, timeRange } from '../../filters.js';
 import { lastPage, requestedKey } from '../../paging.js';
 import type { Page, PageKeys } from '../../paging.js';
@@ -175,8 +174,8 @@ function parseKey<End extends ListStart | ListEnd>(
  * past the first FILTER_WINDOW entries the filter reads is a 400 naming the links.
  */
 export async function readFilteredPage(
-  db: Db,
-  dialect: DialectName,
+  db: AppDeps['store']['db'],
+  dialect: AppDeps['store']['dialect'],
   organisationId: string,
   filter: Extract<EsimListFilter, { by: 'index' }>,
   page: Page,
@@ -185,9 +184,6 @@ export async function readFilteredPage(
   let found: FilteredPage = { rows: [], total: 0, earlier: page.offset > 0 };
   if (!filter.empty) {
     try {
-      // One snapshot for the page's statements (its window's count, its matches, where it stops
-      // and its rows): a row that leaves the range meanwhile cannot move the place the next page
-      // starts from past a match no statement checked.
       const request = {
         dialect,
         organisationId,
@@ -198,7 +194,7 @@ export async function readFilteredPage(
         ...(filter.after === undefined ? {} : { after: filter.after }),
         ...(filter.before === undefined ? {} : { before: filter.before }),
       };
-      found = await readSnapshot(db, (trx) => listFilteredEsims(trx, request));
+      found = await readFilteredEsims(db, request);
     } catch (error) {
       if (!(error instanceof FilteredPageTooDeep)) throw error;
       throw badRequest(

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import { esimActivity, findEsim } from '../../../store/repositories/esim-repository.js';
-import { readEsimPage } from '../../../store/repositories/esim-list-repository.js';
+import { esimActivity, findListedEsim, readEsimPage } from '../../../domain/esims/esim-reads.js';
 import type { Esim } from '../../../domain/esims/esim.js';
 import type { Api } from '../../api.js';
 import { pagingHeaders, pagingQuery, requestedPage, setPagingHeaders } from '../../paging.js';
@@ -76,12 +75,9 @@ export function registerListEsims(app: Api, deps: AppDeps): void {
     const direction = request.query.direction ?? 'asc';
     const filter = esimListFilter(request);
     if (filter?.by === 'iccid') {
-      // One eSIM at most, found by its primary key alone (with the organisation in the WHERE
-      // clause a planner may walk the organisation's eSIMs instead); a deleted one has left the
-      // list, and another organisation's is not in it.
-      const row = await findEsim(deps.store.db, filter.iccid);
-      const mine = row !== undefined && row.organisationId === orgId;
-      const found = mine && row.state !== 'deactivated' ? [row] : [];
+      // One eSIM at most: a deleted one has left the list, and another organisation's is not in it.
+      const row = await findListedEsim(deps.store.db, orgId, filter.iccid);
+      const found = row === undefined ? [] : [row];
       return answer(page.offset === 0 ? found : [], found.length, page, reply);
     }
     if (filter !== undefined) {

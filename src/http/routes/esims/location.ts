@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
 import { operatorByCode } from '../../../domain/network/operators.js';
-import { findOwnedNetwork } from '../../../store/repositories/network-repository.js';
+import { findOwnedNetwork } from '../../../domain/esims/esim-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { IccidParams, checkIccid, esimNotFound } from './esim-view.js';

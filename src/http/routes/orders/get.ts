@@ -2,33 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { isStillProcessing, stillProcessing } from '../../../domain/deferred/submit.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
-import { findActivations, findOrder } from '../../../store/repositories/order-repository.js';
+import { readOrder } from '../../../domain/orders/order-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { can } from '../../versions/capabilities.js';
 import { present, presented } from '../../versions/presenter.js';
-import type { OrderRead } from '../../versions/results.js';
 import { OrderSchema } from './order-schema.js';
-
-/** The organisation's order with its eSIMs' activation details, or undefined. */
-export async function readOrder(
-  deps: Pick<AppDeps, 'store'>,
-  organisationId: string,
-  orderReference: string,
-): Promise<OrderRead | undefined> {
-  const db = deps.store.db;
-  const order = await findOrder(db, organisationId, orderReference);
-  if (order === undefined) return undefined;
-  const activations = order.assign
-    ? await findActivations(
-        db,
-        order.organisationId,
-        order.items.flatMap((i) => i.iccids),
-        true, // a deleted eSIM's activation code is not shown again
-      )
-    : new Map();
-  return { order, activations };
-}
 
 const schema = {
   tags: ['Orders'],

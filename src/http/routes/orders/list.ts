@@ -1,12 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
-import {
-  countOrders,
-  findActivations,
-  listOrders,
-} from '../../../store/repositories/order-repository.js';
-import { orderNumbersInTime } from '../../../store/repositories/order-time-repository.js';
+import { orderActivations, readOrderPage } from '../../../domain/orders/order-reads.js';
 import type { Api } from '../../api.js';
 import { storedBounds, timeRange } from '../../filters.js';
 import { can } from '../../versions/capabilities.js';
@@ -53,35 +48,18 @@ function createdWithin(request: FastifyRequest): ReturnType<typeof storedBounds>
   return storedBounds(timeRange('createdAt', conditions));
 }
 
-const inBounds = (at: string, b: { from?: string; to?: string }): boolean =>
-  (b.from === undefined || at >= b.from) && (b.to === undefined || at <= b.to);
-
 export function registerListOrders(app: Api, deps: AppDeps): void {
   app.get('/orders', { schema }, async (request, reply) => {
     const db = deps.store.db;
     const orgId = request.organisation.id;
     const page = requestedPage(request.query, DEFAULT_PER_PAGE);
-    // The total first: the page is the rows numbered below it, however many orders arrive meanwhile.
-    let total = await countOrders(db, orgId);
-    let first = 1;
-    const within = createdWithin(request);
-    if (within !== undefined) {
-      const numbers = within.empty
-        ? { first: 1, last: 0 }
-        : await orderNumbersInTime(db, orgId, within, total);
-      first = numbers.first;
-      total = Math.max(0, numbers.last - numbers.first + 1);
-    }
-    let orders = await listOrders(db, orgId, {
-      offset: page.offset,
-      limit: page.perPage,
-      total,
-      first,
-    });
-    if (within !== undefined) orders = orders.filter((o) => inBounds(o.createdAt, within));
-    const iccids = orders.filter((o) => o.assign).flatMap((o) => o.items.flatMap((i) => i.iccids));
-    // A deleted eSIM's activation code is not shown again.
-    const activations = await findActivations(db, orgId, iccids, true);
+    const { total, orders } = await readOrderPage(
+      db,
+      orgId,
+      { offset: page.offset, limit: page.perPage },
+      createdWithin(request),
+    );
+    const activations = await orderActivations(db, orgId, orders);
     setPagingHeaders(reply, deps.config.publicBaseUrl, request.url, page, total);
     return present(
       request,

@@ -6,7 +6,7 @@ import {
   placeOrder,
   validateOrder,
 } from '../../../domain/orders/placement.js';
-import type { PlacedOrder } from '../../../domain/orders/placement.js';
+import { readPlacedOrder } from '../../../domain/orders/order-reads.js';
 import type { OrderRequest } from '../../../domain/orders/validation.js';
 import type { Api } from '../../api.js';
 import { runUseCase } from '../../../domain/runner/use-case-runner.js';
@@ -16,12 +16,10 @@ import {
   submitDeferred,
 } from '../../../domain/deferred/submit.js';
 import { notFound } from '../../../domain/errors/error-codes.js';
-import { balanceAfterOrder } from '../../../store/repositories/ledger-repository.js';
 import { can } from '../../versions/capabilities.js';
 import { present, presentAgain, presented, storedAnswer } from '../../versions/presenter.js';
 import { orderFromV21 } from '../../versions/v21-bodies.js';
 import type { OrderV21Body } from '../../versions/v21-bodies.js';
-import { readOrder } from './get.js';
 import {
   IdempotencyHeaders,
   idempotencyConflict,
@@ -168,16 +166,4 @@ export function registerPlaceOrder(app: Api, deps: AppDeps): void {
       })),
     );
   });
-}
-
-/** An order placed in the background, read back with the balance its payment left. */
-async function readPlacedOrder(
-  deps: AppDeps,
-  organisationId: string,
-  reference: string,
-): Promise<PlacedOrder | undefined> {
-  const read = await readOrder(deps, organisationId, reference);
-  if (read === undefined) return undefined;
-  const after = await balanceAfterOrder(deps.store.db, organisationId, reference);
-  return { ...read, balanceAfter: after ?? null };
 }

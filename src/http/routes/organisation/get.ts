@@ -5,7 +5,7 @@ import {
   findEncryptedApiKey,
   findOrganisationById,
   listUsers,
-} from '../../../store/repositories/organisation-repository.js';
+} from '../../../domain/organisations/organisation-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { present, presented } from '../../versions/presenter.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { countBundlesByGroup } from '../../../store/repositories/catalogue-repository.js';
+import { countBundlesByGroup } from '../../../domain/catalogue/catalogue-reads.js';
 import type { Api } from '../../api.js';
 import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
 

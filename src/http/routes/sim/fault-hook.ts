@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import type { SimFault } from '../../../domain/simulator/fault.js';
 import { takeFault } from '../../../domain/simulator/simulator-control.js';
-import { listFaults } from '../../../store/repositories/sim-repository.js';
+import { listFaults } from '../../../domain/simulator/simulator-reads.js';
 import { sendError } from '../../error-handler.js';
 
 function patternRegex(pattern: string): RegExp {

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../../deps.js';
 import { addFault, removeFaults } from '../../../domain/simulator/simulator-control.js';
 import type { SimFault } from '../../../domain/simulator/fault.js';
 import { normaliseRoutePattern } from '../../../domain/simulator/fault.js';
-import { listFaults } from '../../../store/repositories/sim-repository.js';
+import { listFaults } from '../../../domain/simulator/simulator-reads.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks, simulatorOf } from './sim-schema.js';
 

@@ -4,7 +4,7 @@ import {
   clearProcessingDelay,
   setProcessingDelay,
 } from '../../../domain/simulator/simulator-control.js';
-import { readProcessingDelayOverride } from '../../../store/repositories/sim-repository.js';
+import { readProcessingDelayOverride } from '../../../domain/simulator/simulator-reads.js';
 import type { Api } from '../../api.js';
 import { simErrors, simMarks } from './sim-schema.js';
 

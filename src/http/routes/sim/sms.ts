@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { listSms } from '../../../store/repositories/sms-repository.js';
+import { listSms } from '../../../domain/esims/esim-reads.js';
 import type { Api } from '../../api.js';
 import { checkIccid } from '../esims/esim-view.js';
 import { simErrors, simMarks } from './sim-schema.js';

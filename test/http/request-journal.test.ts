@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DATABASES, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+
+// The simulator's request journal keeps answered calls in memory and writes them together: a
+// read of GET /_sim/requests made after answers came back finds every one of them, exactly once,
+// however many were answered at once and whatever else the writer had to do.
+
+interface Call {
+  organisationId: string;
+  method: string;
+  path: string;
+  status: number;
+}
+
+for (const kind of DATABASES) {
+  describe(`request journal, calls answered together [${kind}]`, () => {
+    let t: TestApp;
+    let a: TestOrg;
+    let b: TestOrg;
+
+    before(async () => {
+      t = await startTestApp(kind);
+      a = await t.createOrg({ balance: 1000 });
+      b = await t.createOrg({ balance: 1000 });
+    });
+    after(() => t.close());
+
+    const journal = async (query: string): Promise<Call[]> => {
+      const res = await t.app.inject({ url: `/_sim/requests${query}` });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json<{ requests: Call[] }>().requests;
+    };
+
+    it('holds every call answered before a read, exactly once, read at once', async () => {
+      const calls = Array.from({ length: 120 }, (_, i) => {
+        const org = i % 3 === 0 ? b : a;
+        const url = i % 2 === 0 ? '/v2.1/organisation' : `/v2.1/esims/${8900000000000000000 + i}`;
+        return t.request(org.apiKey, { method: 'GET', url });
+      });
+      const answers = await Promise.all(calls);
+      assert.deepEqual(
+        [...new Set(answers.map((r) => r.statusCode))].sort(),
+        [200, 400],
+        'calls answered 200 and 400 (a malformed ICCID)',
+      );
+      const ofA = await journal(`?organisation=${a.id}&limit=1000`);
+      const ofB = await journal(`?organisation=${b.id}&limit=1000`);
+      assert.equal(ofA.length, 80);
+      assert.equal(ofB.length, 40);
+      const statuses = (rows: Call[]) =>
+        rows.reduce<Record<string, number>>((n, r) => {
+          const key = `${r.method} ${r.path.startsWith('/v2.1/esims/') ? 'esim' : r.path} ${r.status}`;
+          n[key] = (n[key] ?? 0) + 1;
+          return n;
+        }, {});
+      assert.deepEqual(statuses(ofA), {
+        'GET /v2.1/organisation 200': 40,
+        'GET esim 400': 40,
+      });
+      assert.deepEqual(statuses(ofB), {
+        'GET /v2.1/organisation 200': 20,
+        'GET esim 400': 20,
+      });
+      // One more answered call is the newest at once: nothing of the earlier ones is left behind.
+      const one = await t.request(b.apiKey, { method: 'GET', url: '/v2.1/esims' });
+      assert.equal(one.statusCode, 200);
+      const [newest] = await journal('?limit=1');
+      assert.deepEqual(
+        newest && [newest.organisationId, newest.method, newest.path, newest.status],
+        [b.id, 'GET', '/v2.1/esims', 200],
+      );
+      assert.equal((await journal('?limit=1000')).length, 121);
+    });
+  });
+}
