@@ -5,6 +5,7 @@ import { callbacksSecondsFromEnv, runCallbacksBenchmark } from './callbacks.js';
 import { benchOptionsFromEnv, runCatalogueBenchmark } from './catalogue.js';
 import { ordersBenchOptionsFromEnv, runOrdersBenchmark } from './orders.js';
 import { readsOptionsFromEnv, runReadsBenchmark } from './reads.js';
+import { modesOptionsFromEnv, runModesBenchmark } from './modes.js';
 import { runStartBenchmark } from './start.js';
 import { runVersionCpuBenchmark, versionCpuOptionsFromEnv } from './version-cpu.js';
 
@@ -20,6 +21,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   { name: 'orders', run: (print) => runOrdersBenchmark(ordersBenchOptionsFromEnv(print)) },
   { name: 'versions', run: (print) => runVersionCpuBenchmark(versionCpuOptionsFromEnv(print)) },
   { name: 'start', run: (print) => runStartBenchmark(print) },
+  { name: 'modes', run: (print) => runModesBenchmark(modesOptionsFromEnv(print)) },
 ];
 
 const only = process.argv.slice(2);

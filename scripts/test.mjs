@@ -38,7 +38,7 @@ const quickFile = (file) =>
   !QUICK_EXCLUDED.some((w) => file.includes(w)) && !SLOW_SET_UP.test(readFileSync(file, 'utf8'));
 
 const TIMES_FILE = join('test', 'file-times.json');
-const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
+const FILE_TIMEOUT_MS = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 20 * 60_000);
 
 function collect(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

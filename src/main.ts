@@ -47,6 +47,11 @@ import { createMailer } from './mail/index.js';
 
 export interface Services {
   readonly deps: AppDeps;
+  /**
+   * The database began as this build's prepared first database: its catalogue and the JSON
+   * stored with it are this build's, nothing to load or encode.
+   */
+  readonly catalogueCopied: boolean;
   close(): Promise<void>;
 }
 
@@ -74,15 +79,13 @@ export async function openServices(
   // Resolved before the database opens, so a bad key never leaves a connection pool behind.
   const cipher = createKeyCipher(resolveMasterKey(config));
   const image = options.firstStartImage ?? bundledFirstStartImage();
-  if (
+  const catalogueCopied =
     options.store === undefined &&
     image !== undefined &&
     config.catalogueSeed &&
     config.database.kind === 'sqlite' &&
-    config.database.path !== ':memory:'
-  ) {
+    config.database.path !== ':memory:' &&
     copyFirstStartImage(image, config.database.path);
-  }
   const opened =
     options.store ??
     openStore(config.database, {
@@ -120,7 +123,7 @@ export async function openServices(
     ],
     metrics.groupCommit,
   );
-  if (options.deferSeed !== true) {
+  if (options.deferSeed !== true && !catalogueCopied) {
     if (config.catalogueSeed) await seedBuiltInCatalogue(store.db, iso(clock.now()));
     await encodeMissingBundleJson(store.db);
   }
@@ -165,6 +168,7 @@ export async function openServices(
   };
   return {
     deps,
+    catalogueCopied,
     async close() {
       await rateLimits?.close();
       await deps.mailer.close?.();
@@ -227,8 +231,12 @@ export async function startServer(
     throw listenError(error, config);
   }
   try {
-    if (config.catalogueSeed) await seedBuiltInCatalogue(deps.store.db, iso(deps.clock.now()));
-    await encodeMissingBundleJson(deps.store.db);
+    // Computing the encoder's fingerprint alone (every country's name and region) costs more
+    // than the rest of a start from a prepared database, which was encoded by this build.
+    if (!services.catalogueCopied) {
+      if (config.catalogueSeed) await seedBuiltInCatalogue(deps.store.db, iso(deps.clock.now()));
+      await encodeMissingBundleJson(deps.store.db);
+    }
   } catch (error) {
     await app.close();
     await services.close();

@@ -8,9 +8,10 @@ import { ensurePrivateDir } from './private-files.js';
 // one: dist/first-start.sqlite, written by the build (scripts/first-start-image.mjs) with every
 // migration applied and the built-in catalogue loaded, by the same code a start runs. Copying
 // its 3 MB takes milliseconds; running the migrations and computing the catalogue took most of a
-// first start. The migrations still run after the copy (a database made by an older build gets
-// what it lacks), and catalogue JSON encoded by another version is encoded again
-// (encodeMissingBundleJson), so an image from another build is corrected, never trusted blindly.
+// first start. The image is only ever the one the build wrote beside this bundle, so its
+// catalogue JSON is this build's and a start from it skips the encoder check (whose fingerprint
+// alone costs more than the rest of such a start). The migrations still run after the copy, and
+// find nothing to do.
 
 /** The image beside the bundle; none when running from the sources or tsc's output. */
 export function bundledFirstStartImage(): string | undefined {

@@ -26,7 +26,9 @@ for (const kind of DATABASES) {
       t = await startTestApp(kind, {
         callbackRetryScheduleSeconds: [0.05, 0.05],
         callbackWorkerIntervalMs: 20,
-        callbackTimeoutMs: 400,
+        // Long enough that no answer is late on a loaded machine (a late answer is sent again);
+        // the timeout test runs its own worker with a short one.
+        callbackTimeoutMs: 10_000,
         // One organisation may fill the worker here (the stop test wants every slot under way);
         // the cap per organisation has its own test (fairness.test.ts).
         callbackConcurrency: 16,
@@ -208,10 +210,22 @@ for (const kind of DATABASES) {
         callbackUrl: `${receiver.url}/slow`,
         callbackVersion: 'V2',
       });
-      // The receiver never answers while held: each attempt ends by the sender's timeout.
+      // The receiver never answers while held: each attempt ends by the sender's timeout, 400 ms
+      // for a worker of its own.
+      await worker.stop();
+      const impatient = workerFor({
+        ...t,
+        deps: { ...t.deps, config: { ...t.deps.config, callbackTimeoutMs: 400 } },
+      });
+      impatient.start();
       const release = receiver.hold();
       await oneEvent(t, slow.id);
-      const [late] = await settled(slow, 'failed').finally(release);
+      const [late] = await settled(slow, 'failed').finally(async () => {
+        release();
+        await impatient.stop();
+        worker = workerFor(t);
+        worker.start();
+      });
       assert.ok(late);
       const timedOut = await detail(slow, late.id);
       assert.equal(timedOut.attempts.length, 3);
@@ -409,8 +423,8 @@ for (const kind of DATABASES) {
       worker = workerFor(t);
       worker.start();
       await settled(org, 'delivered');
-      // Delivery is at least once: with a 400 ms timeout on a loaded machine, a send whose
-      // answer comes late is retried and reaches the receiver twice, with the same X-Event-Id.
+      // Delivery is at least once: a send whose answer comes after the timeout is retried and
+      // reaches the receiver twice, with the same X-Event-Id.
       // What must hold: exactly the events handed back are sent, each under its own id, and
       // none of those the stopping worker delivered is sent again.
       const pendingIds = new Set(list.filter((d) => d.status === 'pending').map((d) => d.id));

@@ -59,6 +59,8 @@ after(closeShared);
 const registry = globalThis as { [key: symbol]: (() => Promise<void>)[] | undefined };
 (registry[Symbol.for('esim.test.cleanups')] ??= []).push(closeShared);
 
+const STUCK_MS = 180_000;
+
 /** A fresh context (its own cookies) whose relative URLs resolve against baseUrl. */
 export async function newPage(
   browser: Browser,
@@ -69,6 +71,9 @@ export async function newPage(
     baseURL: baseUrl,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   });
+  // Playwright's own 30 s per action or navigation is a wall-clock budget that a loaded machine
+  // overruns; the waits follow the page (a selector, a URL), and this bound only ends a stuck one.
+  context.setDefaultTimeout(STUCK_MS);
   const page = await context.newPage();
   return { context, page };
 }

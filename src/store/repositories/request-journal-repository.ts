@@ -1,6 +1,5 @@
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Selectable } from 'kysely';
-import { compiledOnce } from '../compiled.js';
 import type { Executor } from '../database.js';
 import type { ApiRequestsTable } from '../schema.js';
 
@@ -18,28 +17,17 @@ export interface JournalledCall {
   readonly durationMs: number;
 }
 
-/** SQLite: one row; in a group-commit batch it runs on the driver's prepared statement. */
-const insertOne = compiledOnce((db, p: JournalledCall) =>
-  db.insertInto('api_requests').values({
-    organisation_id: p.organisationId,
-    at: p.at,
-    method: p.method,
-    path: p.path,
-    status: p.status,
-    duration_ms: p.durationMs,
-  }),
-);
-
 /**
- * Adds calls, in their order; answers the ids they took, lowest and highest. SQLite runs one
- * prepared insert a row (no round trip); PostgreSQL takes them in one statement.
+ * Adds calls, in their order, in one statement; answers the ids they took, lowest and highest.
+ * SQLite takes the rows as one JSON array (one statement text whatever their number, so one
+ * prepared statement), PostgreSQL as the rows of a multi-row insert.
  */
 export async function insertApiRequests(
-  trx: Executor,
+  db: Executor,
   calls: readonly JournalledCall[],
 ): Promise<{ first: number; last: number }> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-    const ids = await trx
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const ids = await db
       .insertInto('api_requests')
       .values(
         calls.map((call) => ({
@@ -56,13 +44,29 @@ export async function insertApiRequests(
     const numbers = ids.map((row) => Number(row.id));
     return { first: Math.min(...numbers), last: Math.max(...numbers) };
   }
-  let first = 0;
-  let last = 0;
-  for (const call of calls) {
-    last = Number((await insertOne.execute(trx, call)).insertId);
-    if (first === 0) first = last;
-  }
-  return { first, last };
+  const rows = JSON.stringify(
+    calls.map((c) => [c.organisationId, c.at, c.method, c.path, c.status, c.durationMs]),
+  );
+  const field = (i: number) => sql`json_extract(value, ${sql.lit(`$[${i}]`)})`;
+  const inserted = await db
+    .insertInto('api_requests')
+    .columns(['organisation_id', 'at', 'method', 'path', 'status', 'duration_ms'])
+    .expression(
+      db
+        .selectFrom(sql<{ value: string }>`json_each(${rows})`.as('r'))
+        .select([
+          field(0).as('organisation_id'),
+          field(1).as('at'),
+          field(2).as('method'),
+          field(3).as('path'),
+          field(4).as('status'),
+          field(5).as('duration_ms'),
+        ]),
+    )
+    .executeTakeFirstOrThrow();
+  // One connection, rows in the array's order: their ids follow one another.
+  const last = Number(inserted.insertId);
+  return { first: last - calls.length + 1, last };
 }
 
 /** Removes every call with an id up to `id` (the oldest ones, by the primary key). */
