@@ -27,6 +27,13 @@ function reporter() {
     const data = event.data;
     if (data.nesting === 0 && data.name.startsWith(END_OF_FILE)) {
       const file = data.name.slice(END_OF_FILE.length);
+      // The closing test fails on errors of what the file's tests left running (test-worker.mjs):
+      // a failure of the file, unless one of its tests already failed (they set the same mark).
+      const failed = result.fail > 0 || result.cancelled > 0 || result.failures.length > 0;
+      if (event.type === 'test:fail' && !failed) {
+        result.fail += 1;
+        result.failures.push({ path: [file], level: 0, error: describeError(data.details?.error) });
+      }
       const started = globalThis[Symbol.for('esim.test.started')]?.get(file);
       result.ms = started === undefined ? 0 : Math.round(performance.now() - started.at);
       // The worker's own processor time for the file (not the processes it started).

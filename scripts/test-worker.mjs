@@ -10,6 +10,35 @@ import { END_OF_FILE } from './test-report.mjs';
 const started = new Map();
 globalThis[Symbol.for('esim.test.started')] = started;
 
+// An error thrown or a promise rejected by what a test left running after it ended is not a
+// failure of any test: node's test runner sets process.exitCode and keeps the message for the end
+// of the process, which in a long-lived worker is after every file. The closing test of a file
+// fails when that happened meanwhile, with the errors seen, and the worker's exit code says it
+// for errors after its last file.
+const stray = [];
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, (error) => {
+    stray.push(error);
+    // Also before the test runner's own handler is installed (it is with the first test).
+    process.exitCode = 1;
+  });
+}
+
+function strayActivity() {
+  const code = process.exitCode;
+  process.exitCode = undefined;
+  const errors = stray.splice(0);
+  if (code === undefined || code === 0) return;
+  const seen = errors.map((e) => (e instanceof Error ? (e.stack ?? e.message) : String(e)));
+  const message =
+    'asynchronous activity failed after a test had ended, in this file or one this worker ran ' +
+    'before it (an uncaught exception or unhandled rejection)' +
+    (seen.length > 0 ? `:\n${seen.join('\n')}` : '');
+  const failure = new Error(message);
+  failure.stack = message;
+  throw failure;
+}
+
 async function runFile(file) {
   started.set(file, { at: performance.now(), cpu: process.cpuUsage() });
   try {
@@ -21,7 +50,9 @@ async function runFile(file) {
     });
   }
   // Top-level tests run one after another: this one starts when every test of the file has ended.
-  await test(`${END_OF_FILE}${file}`, () => undefined);
+  await test(`${END_OF_FILE}${file}`, strayActivity);
+  // The file's failures are in its report; the mark they set is not the next file's.
+  process.exitCode = undefined;
 }
 
 // What the shared set-up asks to be done before the process ends (test/databases.ts drops its
@@ -30,7 +61,7 @@ async function exit() {
   const cleanups = globalThis[Symbol.for('esim.test.cleanups')] ?? [];
   const bound = new Promise((resolve) => setTimeout(resolve, 60_000).unref());
   await Promise.race([Promise.all(cleanups.map((clean) => clean().catch(() => undefined))), bound]);
-  process.exit(0);
+  process.exit(process.exitCode === undefined || process.exitCode === 0 ? 0 : 1);
 }
 
 process.on('message', (message) => {

@@ -193,7 +193,15 @@ function startWorker(only) {
       env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
-    const worker = { child, file: undefined, output: '', since: 0, timer: undefined, ran: 0 };
+    const worker = {
+      child,
+      file: undefined,
+      last: undefined,
+      output: '',
+      since: 0,
+      timer: undefined,
+      ran: 0,
+    };
     workers.add(worker);
     const capture = (chunk) => {
       const text = chunk.toString();
@@ -215,6 +223,7 @@ function startWorker(only) {
       }
       queue.splice(queue.indexOf(file), 1);
       worker.file = file;
+      worker.last = file;
       worker.ran += 1;
       worker.output = '';
       worker.since = performance.now();
@@ -244,6 +253,16 @@ function startWorker(only) {
         results.push(result);
         printResult(result, worker.output);
         worker.file = undefined;
+      } else if ((code !== 0 || signal !== null) && worker.last !== undefined) {
+        // Its files ended, but what they left running failed before the worker ended
+        // (test-worker.mjs), or the worker could not end cleanly.
+        const result = failedFile(
+          worker.last,
+          0,
+          `the test process ended with ${signal ?? `exit code ${code}`} after its last file, ${worker.last}: an error after a test ended`,
+        );
+        results.push(result);
+        printResult(result, worker.output);
       }
       resolve(worker.ran);
     });

@@ -73,5 +73,39 @@ for (const kind of DATABASES) {
       );
       assert.equal((await journal('?limit=1000')).length, 121);
     });
+
+    it('is in a snapshot taken as soon as the calls were answered', async () => {
+      const answer = await t.request(a.apiKey, { method: 'GET', url: '/v2.1/organisation?x=1' });
+      assert.equal(answer.statusCode, 200);
+      const res = await t.app.inject({ url: '/_sim/snapshot' });
+      assert.equal(res.statusCode, 200);
+      const rows = res.json<{ tables: { api_requests: { id: number; path: string }[] } }>().tables
+        .api_requests;
+      const newest = rows.reduce((n, r) => (Number(r.id) > Number(n.id) ? r : n));
+      assert.equal(newest.path, '/v2.1/organisation', 'the call just answered is in the snapshot');
+    });
+
+    it('holds no call answered before a snapshot import other than the snapshot', async () => {
+      const before = await journal('?limit=1000');
+      const saved = await t.app.inject({ url: '/_sim/snapshot' });
+      assert.equal(saved.statusCode, 200);
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          t.request(b.apiKey, { method: 'GET', url: '/v2.1/organisation' }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((r) => r.statusCode),
+        [200, 200, 200, 200, 200],
+      );
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: '/_sim/snapshot',
+        headers: { 'content-type': 'application/vnd.esim.snapshot+json' },
+        payload: saved.body,
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      assert.deepEqual(await journal('?limit=1000'), before, "the journal is the snapshot's");
+    });
   });
 }

@@ -10,6 +10,7 @@ import type { Mailer } from '../access/mail.js';
 import type { PasswordGate } from '../access/password-gate.js';
 import type { NetworkEventSink } from '../esims/lifecycle/network-events.js';
 import type { CallbackUrlCheck } from '../organisations/organisation-changes.js';
+import type { RequestJournal } from './request-journal.js';
 
 /**
  * What the simulator's fixtures and snapshots use: they place orders, add users and move the
@@ -29,4 +30,9 @@ export interface SimulatorDeps {
   readonly simulator: Simulator | undefined;
   readonly mailer: Mailer;
   readonly passwordGate?: PasswordGate;
+  /**
+   * The request journal, whose calls kept in memory a snapshot writes first: an export holds
+   * every call answered before it, and an import or a reset replaces them too.
+   */
+  readonly journal?: Pick<RequestJournal, 'flush'>;
 }

@@ -73,6 +73,8 @@ function simulatorDeps(deps: SimulatorDeps): NonNullable<SimulatorDeps['simulato
 
 export async function exportSnapshot(deps: SimulatorDeps): Promise<Snapshot> {
   simulatorDeps(deps);
+  // The calls answered so far are in it, as in a read of the journal.
+  await deps.journal?.flush();
   // One snapshot of the database: a consistent picture even while requests commit.
   return readSnapshot(deps.store.db, async (trx) => {
     const tables = await dumpTables(trx, deps.store.dialect);
@@ -154,6 +156,8 @@ export async function importSnapshot(deps: SimulatorDeps, value: unknown): Promi
     const key = String(snapshot.apiKeys[String(row['id'])]);
     return { ...row, api_key_hash: hashApiKey(key), api_key_enc: deps.cipher.encrypt(key) };
   });
+  // Calls answered before the import are written before it, not over the imported journal.
+  await deps.journal?.flush();
   try {
     await runWrite(
       deps,
@@ -209,6 +213,8 @@ export async function resetToSeed(deps: SimulatorDeps): Promise<LoadedOrganisati
   const random = seeded ? firstStartIdentifiers(deps.config.simSeed) : deps.random;
   if (seeded) drawAside(deps.random);
   const offset = simulator.clock.offset;
+  // Calls answered before the reset are written before it, not into the seeded state.
+  await deps.journal?.flush();
   simulator.clock.setOffset(0);
   try {
     const loaded = await runWrite(
