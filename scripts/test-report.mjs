@@ -28,6 +28,10 @@ function reporter() {
     if (data.nesting === 0 && data.name.startsWith(END_OF_FILE)) {
       const file = data.name.slice(END_OF_FILE.length);
       const started = globalThis[Symbol.for('esim.test.started')]?.get(file);
+      const outside = globalThis[Symbol.for('esim.test.outside')] ?? [];
+      for (const error of outside.splice(0)) {
+        result.failures.push({ path: ['(an error outside any test)'], level: 0, error });
+      }
       result.ms = started === undefined ? 0 : Math.round(performance.now() - started.at);
       // The worker's own processor time for the file (not the processes it started).
       const cpu = process.cpuUsage(started?.cpu);

@@ -5,10 +5,27 @@
 // runner, which answers with the next file or with the end.
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
 import { END_OF_FILE } from './test-report.mjs';
 
 const started = new Map();
 globalThis[Symbol.for('esim.test.started')] = started;
+
+// An error thrown outside any running test (by a timer or a promise a test left behind): node's
+// runner notes it for the end of the process and sets its exit code, which this process never
+// reaches. It is kept here instead, for the report of the file being run (test-report.mjs).
+const outside = [];
+globalThis[Symbol.for('esim.test.outside')] = outside;
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, (error) => {
+    // Node's runner handles it first: a test's own error fails that test.
+    setImmediate(() => {
+      if (process.exitCode !== 1) return;
+      process.exitCode = undefined;
+      outside.push(inspect(error));
+    });
+  });
+}
 
 async function runFile(file) {
   started.set(file, { at: performance.now(), cpu: process.cpuUsage() });
