@@ -27,11 +27,19 @@ import { join, relative } from 'node:path';
 const ISOLATED = new Set([]);
 
 /**
- * What `--quick` leaves out: the browser, command-line, package, lint and docs suites, and any
- * other file that starts the service or a browser as a process of its own (SLOW_SET_UP in its
- * text). The rest runs on SQLite only (TEST_DATABASES=sqlite).
+ * What `--quick` leaves out: the browser, command-line, package, lint and docs suites, the check
+ * that the generated API files are committed, and any other file that starts the service or a
+ * browser as a process of its own (SLOW_SET_UP in its text). The rest runs on SQLite only
+ * (TEST_DATABASES=sqlite).
  */
-const QUICK_EXCLUDED = ['test/portal/', 'test/cli/', 'test/package/', 'test/ci/', 'test/docs/'];
+const QUICK_EXCLUDED = [
+  'test/portal/',
+  'test/cli/',
+  'test/package/',
+  'test/ci/',
+  'test/docs/',
+  'test/api-files.test.ts',
+];
 const SLOW_SET_UP =
   /\b(spawnEsim|spawnEsimIn|startServerProcess|startServerProcesses|startReceiverProcess)\(|child_process|playwright|portal-harness/;
 const quickFile = (file) =>

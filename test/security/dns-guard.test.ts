@@ -80,6 +80,8 @@ for (const kind of DATABASES) {
           callbackAllowCidrs: ['127.0.0.2/32'],
           callbackRetryScheduleSeconds: [0.05],
           callbackWorkerIntervalMs: 20,
+          // The refused deliveries back the endpoint off: for a second at most here.
+          callbackBackoffMaxSeconds: 1,
         },
         { resolver: dns.resolver },
       );
