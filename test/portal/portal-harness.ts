@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -22,7 +22,7 @@ import type { Services } from '../../src/main.js';
 import { openServices } from '../../src/main.js';
 import type { DatabaseKind, TestDatabase } from '../databases.js';
 import { baseUrlOf } from './base-urls.js';
-import { freshDatabase } from '../databases.js';
+import { freshDatabase, sqliteImage } from '../databases.js';
 
 // A real portal server on port 0 over SQLite (a file, so a restart keeps it) or PostgreSQL,
 // with two organisations: the main one, with one user per role, and another one with an Admin,
@@ -90,10 +90,14 @@ async function seedOrg(deps: AppDeps, name: string, roles: readonly Role[], org:
   return { id: created.id, apiKey: created.apiKey, users };
 }
 
-function sqliteTarget(): TestDatabase {
+// The database starts as a copy of the process's migrated and seeded template (test/databases.ts);
+// SQLite's is written to a file, so that a restart finds it.
+async function sqliteTarget(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'esim-portal-'));
+  const path = join(dir, 'portal.db');
+  writeFileSync(path, await sqliteImage('seeded'));
   return {
-    target: { kind: 'sqlite', path: join(dir, 'portal.db') },
+    target: { kind: 'sqlite', path },
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -102,7 +106,7 @@ export async function startPortal(
   kind: DatabaseKind,
   options: PortalOptions = {},
 ): Promise<PortalServer> {
-  const database = kind === 'sqlite' ? sqliteTarget() : await freshDatabase(kind);
+  const database = kind === 'sqlite' ? await sqliteTarget() : await freshDatabase(kind, 'seeded');
   const config = testConfig({ database: database.target, catalogueSeed: true, ...options.config });
   const clock = new OffsetClock();
   const open = async (port: number) => {
