@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { signBody } from '../../src/callbacks/signer.js';
 import { scratchDir } from '../cli/helpers.js';
 import { eventually } from '../harness.js';
-import { browserOnly, launchBrowser, newPage } from '../portal/browser.js';
+import { browserOnly, newPage, sharedBrowser } from '../portal/browser.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
 import type { Shell } from './walkthrough.js';
@@ -85,11 +85,10 @@ describe('the console walk-through of docs/simulator.md', { skip: browserOnly.sk
     installEsimCommand(dir.path);
     ({ server } = await startWalkthroughServer(dir.path, env));
     receiver = await startReceiver();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
 
   after(async () => {
-    await browser?.close();
     await receiver?.close();
     await stopShell(server);
     dir.remove();

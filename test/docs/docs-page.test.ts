@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { createDemoOrganisation } from '../../src/demo.js';
 import { startTestApp } from '../harness.js';
 import type { TestApp } from '../harness.js';
-import { browserOnly, launchBrowser, newPage } from '../portal/browser.js';
+import { browserOnly, newPage, sharedBrowser } from '../portal/browser.js';
 import type { Document } from './try-it.js';
 import { pageOperations, prefilledRequest } from './try-it.js';
 
@@ -32,15 +32,18 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
     for (const v of VERSIONS) {
       documents.set(v, (await t.app.inject({ url: `/v${v}/openapi.json` })).json<Document>());
     }
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
     await t?.close();
   });
 
+  // The pages' contexts, closed after the suite (the process's browser stays for other suites).
+  const contexts: BrowserContext[] = [];
   const open = async (): Promise<Page> => {
-    const { page } = await newPage(browser, base);
+    const { context, page } = await newPage(browser, base);
+    contexts.push(context);
     await page.goto('/docs');
     await page.waitForSelector('.opblock');
     return page;

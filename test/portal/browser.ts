@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { after } from 'node:test';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { rememberBaseUrl } from './base-urls.js';
 
 // The browser of the portal tests: Debian's chromium, driven by playwright-core, headless. No
 // browser is ever downloaded. Without /usr/bin/chromium the browser tests are SKIPPED with a
@@ -74,6 +75,7 @@ export async function newPage(
   // Playwright's own 30 s per action or navigation is a wall-clock budget that a loaded machine
   // overruns; the waits follow the page (a selector, a URL), and this bound only ends a stuck one.
   context.setDefaultTimeout(STUCK_MS);
+  rememberBaseUrl(context, baseUrl);
   const page = await context.newPage();
   return { context, page };
 }

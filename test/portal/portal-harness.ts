@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +21,8 @@ import { PORTAL_ROLES } from '../../src/domain/access/portal-user.js';
 import type { Services } from '../../src/main.js';
 import { openServices } from '../../src/main.js';
 import type { DatabaseKind, TestDatabase } from '../databases.js';
-import { freshDatabase } from '../databases.js';
+import { baseUrlOf } from './base-urls.js';
+import { freshDatabase, sqliteImage } from '../databases.js';
 
 // A real portal server on port 0 over SQLite (a file, so a restart keeps it) or PostgreSQL,
 // with two organisations: the main one, with one user per role, and another one with an Admin,
@@ -89,10 +90,14 @@ async function seedOrg(deps: AppDeps, name: string, roles: readonly Role[], org:
   return { id: created.id, apiKey: created.apiKey, users };
 }
 
-function sqliteTarget(): TestDatabase {
+// The database starts as a copy of the process's migrated and seeded template (test/databases.ts);
+// SQLite's is written to a file, so that a restart finds it.
+async function sqliteTarget(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'esim-portal-'));
+  const path = join(dir, 'portal.db');
+  writeFileSync(path, await sqliteImage('seeded'));
   return {
-    target: { kind: 'sqlite', path: join(dir, 'portal.db') },
+    target: { kind: 'sqlite', path },
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -101,7 +106,7 @@ export async function startPortal(
   kind: DatabaseKind,
   options: PortalOptions = {},
 ): Promise<PortalServer> {
-  const database = kind === 'sqlite' ? sqliteTarget() : await freshDatabase(kind);
+  const database = kind === 'sqlite' ? await sqliteTarget() : await freshDatabase(kind, 'seeded');
   const config = testConfig({ database: database.target, catalogueSeed: true, ...options.config });
   const clock = new OffsetClock();
   const open = async (port: number) => {
@@ -162,12 +167,36 @@ export async function startPortal(
 }
 
 /** Signs in through the sign-in form, as a person would; the page ends on the Overview. */
-export async function signIn(page: Page, role: Role, org: OrgName = 'main'): Promise<void> {
+export async function signInWithForm(page: Page, role: Role, org: OrgName = 'main'): Promise<void> {
   await page.goto('/portal');
   await page.getByLabel('Email').fill(emailFor(role, org));
   await page.getByLabel('Password').fill(PORTAL_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === '/portal');
+}
+
+/**
+ * Signs the page's context in through the portal's sign-in (the form posted over HTTP, the
+ * session cookie handed to the browser); the page ends on the Overview. For tests whose subject
+ * is not the sign-in form itself (those use signInWithForm).
+ */
+export async function signIn(page: Page, role: Role, org: OrgName = 'main'): Promise<void> {
+  const context = page.context();
+  const baseUrl = baseUrlOf(context);
+  const session = await sessionCookie(baseUrl, role, org);
+  await context.addCookies([
+    {
+      name: SESSION_COOKIE,
+      value: session,
+      url: `${baseUrl}/portal`,
+      httpOnly: true,
+      sameSite: 'Lax',
+    },
+  ]);
+  await page.goto('/portal');
+  if (new URL(page.url()).pathname !== '/portal') {
+    throw new Error(`signed in as ${role}, the browser ended on ${page.url()}`);
+  }
 }
 
 /** A signed-in session over raw HTTP: its cookie header and CSRF token. */
@@ -220,13 +249,15 @@ export function httpSession(baseUrl: string, cookie: string, csrf: string): Http
   };
 }
 
-/** Signs in over raw HTTP with the seeded password (or the given one). */
-export async function signInHttp(
+const SESSION_COOKIE = 'esim_session';
+
+/** Posts the sign-in form over HTTP; the new session cookie's value. */
+async function sessionCookie(
   baseUrl: string,
   role: Role,
-  org: OrgName = 'main',
+  org: OrgName,
   password = PORTAL_PASSWORD,
-): Promise<HttpSession> {
+): Promise<string> {
   const form = await fetch(`${baseUrl}/portal/sign-in`, { redirect: 'manual' });
   const preCookie = Object.entries(cookiesOf(form))
     .map(([k, v]) => `${k}=${v}`)
@@ -242,11 +273,21 @@ export async function signInHttp(
     body: body.toString(),
     redirect: 'manual',
   });
-  const session = cookiesOf(signedIn)['esim_session'];
+  const session = cookiesOf(signedIn)[SESSION_COOKIE];
   if (signedIn.status !== 303 || session === undefined || session === '') {
     throw new Error(`sign-in as ${role} failed with ${signedIn.status}`);
   }
-  const cookie = `esim_session=${session}`;
+  return session;
+}
+
+/** Signs in over raw HTTP with the seeded password (or the given one). */
+export async function signInHttp(
+  baseUrl: string,
+  role: Role,
+  org: OrgName = 'main',
+  password = PORTAL_PASSWORD,
+): Promise<HttpSession> {
+  const cookie = `${SESSION_COOKIE}=${await sessionCookie(baseUrl, role, org, password)}`;
   const overview = await fetch(`${baseUrl}/portal`, { headers: { cookie }, redirect: 'manual' });
   return httpSession(baseUrl, cookie, csrfIn(await overview.text()));
 }

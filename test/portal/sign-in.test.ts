@@ -8,7 +8,7 @@ import {
   PORTAL_PASSWORD,
   cookiesOf,
   emailFor,
-  signIn,
+  signInWithForm,
   signInHttp,
 } from './portal-harness.js';
 import { closePortal, openPortal } from './portal-suite.js';
@@ -26,7 +26,7 @@ for (const kind of DATABASES) {
       async () => {
         if (browser === undefined) return;
         const { context, page } = await newPage(browser, portal.baseUrl);
-        await signIn(page, 'Finance');
+        await signInWithForm(page, 'Finance');
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Overview');
         assert.match(await page.locator('header').innerText(), /Portal Organisation/);
         assert.match(await page.locator('main').innerText(), /\$1,000\.00/);
@@ -126,7 +126,7 @@ for (const kind of DATABASES) {
           page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
         await page.goto('/portal/sign-in');
         assert.ok((await overflow()) <= 0, 'sign-in');
-        await signIn(page, 'Admin');
+        await signInWithForm(page, 'Admin');
         for (const path of ['/portal', '/portal/users', '/portal/activity', '/portal/account']) {
           await page.goto(path);
           assert.ok((await overflow()) <= 0, path);
