@@ -252,7 +252,9 @@ for (const kind of DATABASES) {
       // Orders that arrive together share a batch.
       assert.ok(writes > batches, `${writes} writes in ${batches} batches`);
       assert.ok(moved('esim_group_commit_reruns_total', { mode: 'savepoints' }) >= 1);
-      assert.equal(moved('esim_group_commit_queue_wait_seconds_count'), 40);
+      // Each of the 40 orders waited in the queue; one the writer ran alone and had to attempt
+      // again (use-case-runner.ts, AttemptAgain: a busy database on a loaded machine) waits twice.
+      assert.ok(moved('esim_group_commit_queue_wait_seconds_count') >= 40);
       // Every statement of the batches is timed, also those SQLite runs on the driver directly:
       // there, each of the 40 orders checks and debits its balance, and each placed one inserts
       // its order, line, inventory and journal entry, before any re-run (PostgreSQL inserts each
