@@ -5,7 +5,7 @@
 // runner, which answers with the next file or with the end.
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { END_OF_FILE } from './test-report.mjs';
+import { END_OF_FILE, childrenMs } from './test-report.mjs';
 
 const started = new Map();
 globalThis[Symbol.for('esim.test.started')] = started;
@@ -40,7 +40,7 @@ function strayActivity() {
 }
 
 async function runFile(file) {
-  started.set(file, { at: performance.now(), cpu: process.cpuUsage() });
+  started.set(file, { at: performance.now(), cpu: process.cpuUsage(), children: childrenMs() });
   try {
     await import(pathToFileURL(file).href);
   } catch (error) {

@@ -347,7 +347,15 @@ if (process.env.TEST_TIMES_OUT !== undefined) {
   writeFileSync(
     process.env.TEST_TIMES_OUT,
     results
-      .map((r) => JSON.stringify({ file: r.file, ms: r.ms, cpuMs: r.cpuMs, fail: r.fail }))
+      .map((r) =>
+        JSON.stringify({
+          file: r.file,
+          ms: r.ms,
+          cpuMs: r.cpuMs,
+          childCpuMs: r.childCpuMs,
+          fail: r.fail,
+        }),
+      )
       .join('\n') + '\n',
   );
 }
