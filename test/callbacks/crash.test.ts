@@ -218,54 +218,63 @@ function overlapping(log: readonly Received[]): string[] {
   return clashes;
 }
 
-for (const kind of DATABASES) {
-  describe(`callbacks survive SIGKILL and restart [${kind}]`, () => {
-    const s = new Scenario();
-    before(() => s.setUp(kind));
-    after(() => s.tearDown());
+// The scenarios, each on a database and servers of its own, mostly wait on the servers' deliveries:
+// they run side by side.
+describe('callbacks and SIGKILL', { concurrency: true }, () => {
+  for (const kind of DATABASES) {
+    describe(`callbacks survive SIGKILL and restart [${kind}]`, { concurrency: 1 }, () => {
+      const s = new Scenario();
+      before(() => s.setUp(kind));
+      after(() => s.tearDown());
 
-    it('delivers every event recorded before the kill at least once', async () => {
-      const first = await s.startServer();
-      await s.produceEvents(first);
-      await s.flowing(4);
-      await first.kill('SIGKILL');
-      assert.ok(s.log().length < ESIMS * EVENTS_PER_ESIM, 'the kill came mid-flow');
-      await s.receiver.behave('*', { delayMs: 20 });
+      it('delivers every event recorded before the kill at least once', async () => {
+        const first = await s.startServer();
+        await s.produceEvents(first);
+        await s.flowing(4);
+        await first.kill('SIGKILL');
+        assert.ok(s.log().length < ESIMS * EVENTS_PER_ESIM, 'the kill came mid-flow');
+        await s.receiver.behave('*', { delayMs: 20 });
 
-      const second = await s.startServer();
-      const { log } = await s.everyEventDelivered(second);
-      assert.deepEqual(overlapping(log), []);
+        const second = await s.startServer();
+        const { log } = await s.everyEventDelivered(second);
+        assert.deepEqual(overlapping(log), []);
+      });
     });
-  });
-}
+  }
 
-if (DATABASES.includes('postgres')) {
-  describe('two instances on one PostgreSQL database, one killed mid-flow', () => {
-    const s = new Scenario();
-    before(() => s.setUp('postgres'));
-    after(() => s.tearDown());
+  if (DATABASES.includes('postgres')) {
+    describe(
+      'two instances on one PostgreSQL database, one killed mid-flow',
+      { concurrency: 1 },
+      () => {
+        const s = new Scenario();
+        before(() => s.setUp('postgres'));
+        after(() => s.tearDown());
 
-    it('never delivers an event from both at once and loses none', async () => {
-      const a = await s.startServer();
-      const b = await s.startServer();
-      await s.produceEvents(a);
-      const instancesSeen = (): number =>
-        new Set(s.log().map((r) => /instance\/(\S+)/.exec(String(r.headers['user-agent']))?.[1]))
-          .size;
-      // On a loaded machine the second instance may claim its first callbacks a little later:
-      // follow the deliveries until both have sent some, while most are still to come.
-      for (let n = 12; n <= (ESIMS * EVENTS_PER_ESIM) / 2 && instancesSeen() < 2; n += 4) {
-        await s.flowing(n);
-      }
-      assert.equal(instancesSeen(), 2, 'both instances were delivering');
-      await a.kill('SIGKILL');
-      await s.receiver.behave('*', { delayMs: 20 });
-      const { log } = await s.everyEventDelivered(b);
-      assert.deepEqual(
-        overlapping(log),
-        [],
-        'no event was delivered by two instances at the same time',
-      );
-    });
-  });
-}
+        it('never delivers an event from both at once and loses none', async () => {
+          const a = await s.startServer();
+          const b = await s.startServer();
+          await s.produceEvents(a);
+          const instancesSeen = (): number =>
+            new Set(
+              s.log().map((r) => /instance\/(\S+)/.exec(String(r.headers['user-agent']))?.[1]),
+            ).size;
+          // On a loaded machine the second instance may claim its first callbacks a little later:
+          // follow the deliveries until both have sent some, while most are still to come.
+          for (let n = 12; n <= (ESIMS * EVENTS_PER_ESIM) / 2 && instancesSeen() < 2; n += 4) {
+            await s.flowing(n);
+          }
+          assert.equal(instancesSeen(), 2, 'both instances were delivering');
+          await a.kill('SIGKILL');
+          await s.receiver.behave('*', { delayMs: 20 });
+          const { log } = await s.everyEventDelivered(b);
+          assert.deepEqual(
+            overlapping(log),
+            [],
+            'no event was delivered by two instances at the same time',
+          );
+        });
+      },
+    );
+  }
+});
