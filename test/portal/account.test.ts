@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, PORTAL_PASSWORD, emailFor, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 // Your account: a password change needs the current password and signs the user out
 // everywhere.
@@ -22,7 +22,7 @@ for (const kind of DATABASES) {
       async () => {
         if (browser === undefined) return;
         const elsewhere = await signInHttp(portal.baseUrl, 'Developer');
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Developer');
         await page.getByRole('link', { name: 'Your account' }).click();
         assert.match(await page.locator('main').innerText(), /developer@main\.portal\.test/);
@@ -46,7 +46,6 @@ for (const kind of DATABASES) {
         await page.getByLabel('Password').fill('my new developer password');
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.waitForURL((url) => url.pathname === '/portal');
-        await context.close();
       },
     );
 

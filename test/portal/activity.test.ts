@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, emailFor, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 // The Activity page: the organisation's sensitive actions with who, when and from where, for
 // Admins only, 50 a page.
@@ -21,12 +21,12 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const wrong = await newPage(browser, portal.baseUrl);
-        await wrong.page.goto('/portal/sign-in');
-        await wrong.page.getByLabel('Email').fill(emailFor('Viewer'));
-        await wrong.page.getByLabel('Password').fill('not the right one');
-        await wrong.page.getByRole('button', { name: 'Sign in' }).click();
-        await wrong.context.close();
+        const wrong = await portalPage(portal);
+        await wrong.goto('/portal/sign-in');
+        await wrong.getByLabel('Email').fill(emailFor('Viewer'));
+        await wrong.getByLabel('Password').fill('not the right one');
+        await wrong.getByRole('button', { name: 'Sign in' }).click();
+        await wrong.getByRole('alert').waitFor();
         const admin = await signInHttp(portal.baseUrl, 'Admin');
         await admin.post(`/portal/users/${portal.users.Viewer.id}/role`, { role: 'Support' });
         const callbackUrl = 'http://127.0.0.1:9/activity-hook';
@@ -36,7 +36,7 @@ for (const kind of DATABASES) {
         });
         assert.equal(saved.status, 303);
 
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Admin');
         await page.getByRole('link', { name: 'Activity' }).click();
         const table = await page.locator('table').innerText();
@@ -64,7 +64,6 @@ for (const kind of DATABASES) {
         assert.match(table, /User added/);
         assert.match(table, /(GMT|BST)/, "dates in the user's time zone (Europe/London)");
         assert.doesNotMatch(table, /other\.portal\.test/, "no other organisation's rows");
-        await context.close();
       },
     );
 

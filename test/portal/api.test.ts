@@ -7,11 +7,11 @@ import { listAuditEntries } from '../../src/store/repositories/audit-repository.
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import { api } from './money-fixtures.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, emailFor, signIn, signInHttp, startPortal } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 // API & callbacks: the key masked, revealed on confirmation and rotated with a grace period;
 // the callback settings under the organisation's rules; a test event through the real delivery
@@ -58,7 +58,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl, {
+        const page = await portalPage(portal, {
           width: 390,
           height: 844,
         });
@@ -88,7 +88,6 @@ for (const kind of DATABASES) {
         assert.equal(rows.length, 1);
         assert.equal(rows[0]?.actor, `user:${emailFor('Admin')}`);
         assert.equal(rows[0]?.source, '127.0.0.1');
-        await context.close();
       },
     );
 
@@ -97,7 +96,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Admin');
         await page.goto('/portal/api');
         const old = (await api(portal, '/organisation')).body as {
@@ -136,7 +135,6 @@ for (const kind of DATABASES) {
         const rotated = await auditRows(portal, 'api_key.rotated');
         assert.equal(rotated.length, 2);
         assert.equal(rotated[0]?.actor, `user:${emailFor('Admin')}`);
-        await context.close();
       },
     );
 
@@ -145,7 +143,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Developer');
         await page.goto('/portal/api');
         await page.getByLabel('Callback URL').fill(`${receiver.url}/broken`);
@@ -177,13 +175,12 @@ for (const kind of DATABASES) {
         await row.getByRole('link', { name: /Attempts/ }).click();
         const attempt = page.getByTestId('attempts').locator('tbody tr').first();
         assert.match(await attempt.innerText(), /^1\s[\s\S]*500[\s\S]*\d+ ms[\s\S]*receiver broke/);
-        await context.close();
       },
     );
 
     test('a delivered callback is resent from its page, audited', browserOnly, async () => {
       if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
+      const page = await portalPage(portal);
       await signIn(page, 'Admin');
       await page.goto('/portal/api');
       await page.getByLabel('Callback URL').fill(`${receiver.url}/ok`);
@@ -209,7 +206,6 @@ for (const kind of DATABASES) {
       assert.equal(await page.getByTestId('attempts').locator('tbody tr').count(), 2);
       assert.equal((await auditRows(portal, 'callback.resent')).length, 1);
       assert.equal((await auditRows(portal, 'callback.test_sent')).length, 2);
-      await context.close();
     });
 
     test('a callback URL the organisation rules refuse is refused inline with their message', async () => {

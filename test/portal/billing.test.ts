@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Request } from 'playwright-core';
 import { saveCard } from '../../src/domain/money/save-card.js';
 import { listAuditEntries } from '../../src/store/repositories/audit-repository.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import { api, apiBalance, hiddenValue } from './money-fixtures.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, emailFor, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 // Billing: a card saved with its first payment (the test processor's cards), a declined card's
 // reason, top-up that moves money once per form, the ledger with its running balance and CSV,
@@ -25,7 +25,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Finance');
         await page.getByRole('link', { name: 'Billing', exact: true }).click();
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Billing');
@@ -70,10 +70,11 @@ for (const kind of DATABASES) {
         // A double click on Top up charges once.
         await page.getByLabel('Amount (USD)').fill('5');
         const posts: string[] = [];
-        context.on('request', (r) => {
+        const topUpPosts = (r: Request) => {
           if (r.method() === 'POST' && r.url().endsWith('/portal/billing/top-up'))
             posts.push(r.url());
-        });
+        };
+        page.context().on('request', topUpPosts);
         // Two submissions of the same rendered form, as a double click on a slow page makes.
         await page.evaluate(`{
           const form = document.querySelector('form[action="/portal/billing/top-up"]');
@@ -92,6 +93,7 @@ for (const kind of DATABASES) {
         assert.equal(await page.getByTestId('balance').textContent(), '$2,030.50');
         assert.equal(await apiBalance(portal), 203_050);
         assert.equal(posts.length, 2, 'the browser sent both clicks');
+        page.context().off('request', topUpPosts);
 
         // The card saved in the portal is the one POST /v2.1/organisation/balance charges.
         const topUp = await api(portal, '/organisation/balance?amount=500', { method: 'POST' });
@@ -111,7 +113,6 @@ for (const kind of DATABASES) {
           (r) => r.action === 'topup.succeeded' && r.actor.startsWith('user:'),
         );
         assert.equal(topUps.length, 3);
-        await context.close();
       },
     );
 
@@ -120,7 +121,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Admin');
         const before = await apiBalance(portal);
         const cardBefore = await page.goto('/portal/billing').then(() => page.content());
@@ -140,7 +141,6 @@ for (const kind of DATABASES) {
           /saved-card">([^<]*)</.exec(await page.content())?.[1],
           /saved-card">([^<]*)</.exec(cardBefore)?.[1],
         );
-        await context.close();
       },
     );
 

@@ -8,8 +8,9 @@ import { rememberBaseUrl } from './base-urls.js';
 // browser is ever downloaded. Without /usr/bin/chromium the browser tests are SKIPPED with a
 // loud line, unless CI=true, where a missing browser fails the run (.ci/run installs it).
 // A test process starts Chromium once, when a suite first asks for it (sharedBrowser), and closes
-// it when the process's tests are done; each test opens its own context (newPage), so no cookie
-// or storage crosses from one test to another.
+// it when the process's tests are done. A suite keeps one context and page for its tests
+// (keptPage), handed to each test signed out, so no cookie crosses from one test to another; a
+// test that needs a second person at once opens another context (newPage).
 
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
@@ -78,4 +79,50 @@ export async function newPage(
   rememberBaseUrl(context, baseUrl);
   const page = await context.newPage();
   return { context, page };
+}
+
+export interface KeptPage {
+  /**
+   * The suite's page for the next test: signed out (its cookies cleared), alone in its context
+   * (any window a test opened is closed), with no route or dialog handler left, the viewport asked
+   * for, on about:blank.
+   */
+  page(options?: { width?: number; height?: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/**
+ * One context and page for the tests of a suite, reset between them. A new context (and the
+ * renderer process it starts) costs Chromium about 0.5 s of processor time and a loaded machine
+ * a second or more of wall time; the reset costs a blank navigation. The portal keeps nothing in
+ * the browser's storage but cookies, which the reset clears.
+ */
+export function keptPage(browser: Browser, baseUrl: string): KeptPage {
+  let open: { context: BrowserContext; page: Page } | undefined;
+  return {
+    async page(options = {}) {
+      const size = { width: options.width ?? 1280, height: options.height ?? 800 };
+      if (open === undefined || open.page.isClosed() || !browser.isConnected()) {
+        await open?.context.close().catch(() => undefined);
+        open = await newPage(browser, baseUrl, size);
+        return open.page;
+      }
+      const { context, page } = open;
+      await Promise.all(context.pages().map((p) => (p === page ? undefined : p.close())));
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      page.removeAllListeners('dialog');
+      await page.goto('about:blank');
+      await context.clearCookies();
+      const current = page.viewportSize();
+      if (current?.width !== size.width || current.height !== size.height) {
+        await page.setViewportSize(size);
+      }
+      return page;
+    },
+    async close() {
+      const closing = open;
+      open = undefined;
+      await closing?.context.close();
+    },
+  };
 }

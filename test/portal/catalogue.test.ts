@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { assertAccessible } from './axe.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortalWithBrowser } from './portal-suite.js';
+import { closePortal, openPortalWithBrowser, portalPage } from './portal-suite.js';
 import { api } from './shop-fixtures.js';
 
 // Catalogue: the API's filters with the API's messages, prices as money in the organisation's
@@ -14,49 +13,44 @@ import { api } from './shop-fixtures.js';
 for (const kind of DATABASES) {
   describe(`portal Catalogue (${kind})`, browserOnly, () => {
     let server: PortalServer;
-    let browser: Browser;
 
-    before(async () => ({ portal: server, browser } = await openPortalWithBrowser(kind)));
+    before(async () => ({ portal: server } = await openPortalWithBrowser(kind)));
     after(() => closePortal(server));
 
     test('a Viewer filters by country and region and sees prices as money', async () => {
-      const { context, page } = await newPage(browser, server.baseUrl);
-      try {
-        await signIn(page, 'Viewer');
-        await page.goto('/portal/catalogue');
-        await page.getByLabel('Countries').fill('FR');
-        await page.getByLabel('Region').selectOption('Europe');
-        await page.getByLabel('Description').fill('1GB');
-        await page.getByRole('button', { name: 'Search' }).click();
-        await page.waitForURL(/countries=FR/);
-        const rows = page.locator('tbody tr');
-        const count = await rows.count();
-        assert.ok(count > 0);
-        const expected = await api(
-          { baseUrl: server.baseUrl, apiKey: server.organisationApiKey },
-          'GET',
-          '/v2.1/catalogue?countries=FR&region=Europe&description=1GB',
-        );
-        const bundles = expected.json as { name: string; price: number }[];
-        assert.equal(count, bundles.length);
-        const first = bundles[0];
-        assert.ok(first !== undefined);
-        const row = page.locator('tbody tr', {
-          has: page.getByRole('rowheader', { name: first.name, exact: true }),
-        });
-        const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
-          first.price / 100,
-        );
-        assert.ok((await row.innerText()).includes(price), `${first.name} shows ${price}`);
-        assert.equal(
-          await page.getByRole('link', { name: /^Buy / }).count(),
-          0,
-          'a Viewer cannot buy',
-        );
-        await assertAccessible(page, 'catalogue');
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(server);
+      await signIn(page, 'Viewer');
+      await page.goto('/portal/catalogue');
+      await page.getByLabel('Countries').fill('FR');
+      await page.getByLabel('Region').selectOption('Europe');
+      await page.getByLabel('Description').fill('1GB');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/countries=FR/);
+      const rows = page.locator('tbody tr');
+      const count = await rows.count();
+      assert.ok(count > 0);
+      const expected = await api(
+        { baseUrl: server.baseUrl, apiKey: server.organisationApiKey },
+        'GET',
+        '/v2.1/catalogue?countries=FR&region=Europe&description=1GB',
+      );
+      const bundles = expected.json as { name: string; price: number }[];
+      assert.equal(count, bundles.length);
+      const first = bundles[0];
+      assert.ok(first !== undefined);
+      const row = page.locator('tbody tr', {
+        has: page.getByRole('rowheader', { name: first.name, exact: true }),
+      });
+      const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+        first.price / 100,
+      );
+      assert.ok((await row.innerText()).includes(price), `${first.name} shows ${price}`);
+      assert.equal(
+        await page.getByRole('link', { name: /^Buy / }).count(),
+        0,
+        'a Viewer cannot buy',
+      );
+      await assertAccessible(page, 'catalogue');
     });
 
     test("a bad filter is refused next to its field with the API's message in the portal's terms", async () => {
@@ -77,18 +71,14 @@ for (const kind of DATABASES) {
       const group = await session.get('/portal/catalogue?group=Nope');
       assert.equal(group.status, 400);
       assert.match(await group.text(), /id="group-error"/);
-      const { context, page: browserPage } = await newPage(browser, server.baseUrl);
-      try {
-        await signIn(browserPage, 'Viewer');
-        await browserPage.goto('/portal/catalogue?region=Atlantis');
-        assert.match(
-          await browserPage.locator('#region-error').innerText(),
-          /^Region: .*must be one of|^Region must be one of/,
-        );
-        await assertAccessible(browserPage, 'catalogue with an error');
-      } finally {
-        await context.close();
-      }
+      const browserPage = await portalPage(server);
+      await signIn(browserPage, 'Viewer');
+      await browserPage.goto('/portal/catalogue?region=Atlantis');
+      assert.match(
+        await browserPage.locator('#region-error').innerText(),
+        /^Region: .*must be one of|^Region must be one of/,
+      );
+      await assertAccessible(browserPage, 'catalogue with an error');
     });
 
     test('every role reads the catalogue; only an Admin gets the Buy links', async () => {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { assertAccessible } from './axe.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortalWithBrowser } from './portal-suite.js';
+import { closePortal, openPortalWithBrowser, portalPage } from './portal-suite.js';
 import type { ApiCaller } from './shop-fixtures.js';
 import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
 
@@ -38,52 +37,46 @@ async function seed(caller: ApiCaller): Promise<Seeded> {
 for (const kind of DATABASES) {
   describe(`portal eSIMs (${kind})`, browserOnly, () => {
     let server: PortalServer;
-    let browser: Browser;
     let caller: ApiCaller;
     let esims: Seeded;
 
     before(async () => {
-      ({ portal: server, browser } = await openPortalWithBrowser(kind));
+      ({ portal: server } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
       esims = await seed(caller);
     });
     after(() => closePortal(server));
 
     test('Support finds an eSIM by the start of its ICCID, reads it and sends it an SMS', async () => {
-      const { context, page } = await newPage(browser, server.baseUrl);
-      try {
-        await signIn(page, 'Support');
-        await page.goto('/portal/esims');
-        await assertAccessible(page, 'eSIM list');
-        await page.getByLabel('ICCID').fill(esims.used.slice(0, 15));
-        await page.getByRole('button', { name: 'Search' }).click();
-        await page.getByRole('link', { name: esims.used }).click();
-        await page.waitForURL(`**/portal/esims/${esims.used}`);
-        const text = await page.locator('main').innerText();
-        const bundles = await api(caller, 'GET', `/v2.1/esims/${esims.used}/bundles`);
-        const assignment = (
-          bundles.json as { bundles: { assignments: Record<string, unknown>[] }[] }
-        ).bundles[0]?.assignments[0];
-        assert.match(text, /Profile status\s+Installed/);
-        assert.ok(text.includes(String(assignment?.['bundleState'])), 'the bundle state is shown');
-        assert.match(text, /Country\s+FR/);
-        assert.match(text, /LPA:1\$/);
-        assert.equal(await page.locator('figure.qr svg').count(), 1);
-        const meter = page.locator('meter').first();
-        assert.equal(await meter.getAttribute('value'), String(assignment?.['usedQuantity']));
-        assert.equal(await meter.getAttribute('max'), String(assignment?.['initialQuantity']));
-        assert.match(await page.locator('main').innerText(), /History/);
-        assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 0);
-        await assertAccessible(page, 'eSIM detail');
-        await page.getByLabel('Message').fill('Welcome aboard');
-        await page.getByRole('button', { name: 'Send SMS' }).click();
-        await page.waitForURL(`**/portal/esims/${esims.used}`);
-        assert.equal(await page.locator('.flash').innerText(), 'SMS sent');
-        const sent = await api(caller, 'GET', '/_sim/sms');
-        assert.match(JSON.stringify(sent.json), /Welcome aboard/);
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(server);
+      await signIn(page, 'Support');
+      await page.goto('/portal/esims');
+      await assertAccessible(page, 'eSIM list');
+      await page.getByLabel('ICCID').fill(esims.used.slice(0, 15));
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('link', { name: esims.used }).click();
+      await page.waitForURL(`**/portal/esims/${esims.used}`);
+      const text = await page.locator('main').innerText();
+      const bundles = await api(caller, 'GET', `/v2.1/esims/${esims.used}/bundles`);
+      const assignment = (bundles.json as { bundles: { assignments: Record<string, unknown>[] }[] })
+        .bundles[0]?.assignments[0];
+      assert.match(text, /Profile status\s+Installed/);
+      assert.ok(text.includes(String(assignment?.['bundleState'])), 'the bundle state is shown');
+      assert.match(text, /Country\s+FR/);
+      assert.match(text, /LPA:1\$/);
+      assert.equal(await page.locator('figure.qr svg').count(), 1);
+      const meter = page.locator('meter').first();
+      assert.equal(await meter.getAttribute('value'), String(assignment?.['usedQuantity']));
+      assert.equal(await meter.getAttribute('max'), String(assignment?.['initialQuantity']));
+      assert.match(await page.locator('main').innerText(), /History/);
+      assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 0);
+      await assertAccessible(page, 'eSIM detail');
+      await page.getByLabel('Message').fill('Welcome aboard');
+      await page.getByRole('button', { name: 'Send SMS' }).click();
+      await page.waitForURL(`**/portal/esims/${esims.used}`);
+      assert.equal(await page.locator('.flash').innerText(), 'SMS sent');
+      const sent = await api(caller, 'GET', '/_sim/sms');
+      assert.match(JSON.stringify(sent.json), /Welcome aboard/);
     });
 
     test('a bad search or SMS is refused next to its field', async () => {
@@ -134,33 +127,29 @@ for (const kind of DATABASES) {
     });
 
     test('an Admin revokes an unused assignment and its unit goes back to inventory', async () => {
-      const { context, page } = await newPage(browser, server.baseUrl);
-      try {
-        await signIn(page, 'Admin');
-        await page.goto(`/portal/esims/${esims.spare}`);
-        page.once('dialog', (dialog) => void dialog.accept());
-        await page.getByRole('button', { name: 'Revoke', exact: true }).click();
-        await page.waitForURL(`**/portal/esims/${esims.spare}`);
-        assert.match(await page.locator('.flash').innerText(), /back in inventory/);
-        assert.match(await page.locator('main').innerText(), /Revoked/);
-        const inventory = await api(caller, 'GET', '/v2.1/inventory');
-        assert.match(JSON.stringify(inventory.json), new RegExp(GB_1GB));
-        await page.getByRole('link', { name: 'Buy a bundle for this eSIM' }).click();
-        assert.equal(await page.getByLabel('Existing eSIMs').isChecked(), true);
-        assert.equal(await page.getByLabel('ICCIDs').inputValue(), esims.spare);
-        await page.getByLabel('Bundle').fill(GB_1GB);
-        await page.getByRole('button', { name: 'Review order' }).click();
-        await page.getByRole('button', { name: /^Confirm and pay/ }).click();
-        await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
-        await page.getByRole('link', { name: esims.spare }).click();
-        // The revoked assignment, then the new one.
-        assert.match(
-          await page.locator('main').innerText(),
-          /Revoked[\s\S]*(Processing|Queued|Active)/,
-        );
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(server);
+      await signIn(page, 'Admin');
+      await page.goto(`/portal/esims/${esims.spare}`);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+      await page.waitForURL(`**/portal/esims/${esims.spare}`);
+      assert.match(await page.locator('.flash').innerText(), /back in inventory/);
+      assert.match(await page.locator('main').innerText(), /Revoked/);
+      const inventory = await api(caller, 'GET', '/v2.1/inventory');
+      assert.match(JSON.stringify(inventory.json), new RegExp(GB_1GB));
+      await page.getByRole('link', { name: 'Buy a bundle for this eSIM' }).click();
+      assert.equal(await page.getByLabel('Existing eSIMs').isChecked(), true);
+      assert.equal(await page.getByLabel('ICCIDs').inputValue(), esims.spare);
+      await page.getByLabel('Bundle').fill(GB_1GB);
+      await page.getByRole('button', { name: 'Review order' }).click();
+      await page.getByRole('button', { name: /^Confirm and pay/ }).click();
+      await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
+      await page.getByRole('link', { name: esims.spare }).click();
+      // The revoked assignment, then the new one.
+      assert.match(
+        await page.locator('main').innerText(),
+        /Revoked[\s\S]*(Processing|Queued|Active)/,
+      );
     });
 
     test('every role reads eSIMs; SMS for Admin and Support, revoke for Admin only', async () => {

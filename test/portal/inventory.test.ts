@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertAccessible } from './axe.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 import { PORTAL_INVENTORY_BATCHES } from '../../src/portal/pages/inventory.js';
 import { insertBatch } from '../../src/store/repositories/inventory-repository.js';
 import { GB_1GB, api } from './shop-fixtures.js';
@@ -22,25 +22,21 @@ for (const kind of DATABASES) {
 
     test('units bought in the portal for inventory are listed by batch', browserOnly, async () => {
       if (browser === undefined) return;
-      const { context, page } = await newPage(browser, server.baseUrl);
-      try {
-        await signIn(page, 'Admin');
-        await page.goto('/portal/inventory');
-        assert.match(await page.locator('main').innerText(), /The inventory is empty/);
-        await assertAccessible(page, 'empty inventory');
-        await page.goto(`/portal/orders/new?item=${GB_1GB}`);
-        await page.getByLabel('Inventory').check();
-        await page.getByLabel('Quantity').fill('3');
-        await page.getByRole('button', { name: 'Review order' }).click();
-        await page.getByRole('button', { name: /^Confirm and pay/ }).click();
-        await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
-        await page.goto('/portal/inventory');
-        const row = page.locator('tbody tr').first();
-        assert.match(await row.innerText(), new RegExp(`${GB_1GB}[\\s\\S]*3 of 3`));
-        await assertAccessible(page, 'inventory');
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(server);
+      await signIn(page, 'Admin');
+      await page.goto('/portal/inventory');
+      assert.match(await page.locator('main').innerText(), /The inventory is empty/);
+      await assertAccessible(page, 'empty inventory');
+      await page.goto(`/portal/orders/new?item=${GB_1GB}`);
+      await page.getByLabel('Inventory').check();
+      await page.getByLabel('Quantity').fill('3');
+      await page.getByRole('button', { name: 'Review order' }).click();
+      await page.getByRole('button', { name: /^Confirm and pay/ }).click();
+      await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
+      await page.goto('/portal/inventory');
+      const row = page.locator('tbody tr').first();
+      assert.match(await row.innerText(), new RegExp(`${GB_1GB}[\\s\\S]*3 of 3`));
+      await assertAccessible(page, 'inventory');
       const fromApi = await api(
         { baseUrl: server.baseUrl, apiKey: server.organisationApiKey },
         'GET',

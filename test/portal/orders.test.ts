@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { parseExposition } from '../prometheus-text.js';
 import { assertAccessible } from './axe.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { HttpSession, PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortalWithBrowser } from './portal-suite.js';
+import { closePortal, openPortalWithBrowser, portalPage } from './portal-suite.js';
 import type { ApiCaller } from './shop-fixtures.js';
 import { GB_1GB, balanceOf, buyOntoNewEsims, orderCount } from './shop-fixtures.js';
 
@@ -34,47 +33,42 @@ async function reviewed(session: HttpSession, fields: BuyFields): Promise<string
 for (const kind of DATABASES) {
   describe(`portal Orders (${kind})`, browserOnly, () => {
     let server: PortalServer;
-    let browser: Browser;
     let caller: ApiCaller;
 
     before(async () => {
-      ({ portal: server, browser } = await openPortalWithBrowser(kind));
+      ({ portal: server } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
     });
     after(() => closePortal(server));
 
     test('an Admin buys bundles onto new eSIMs: validate, total, confirm', async () => {
       const before = await balanceOf(caller);
-      const { context, page } = await newPage(browser, server.baseUrl);
-      try {
-        await signIn(page, 'Admin');
-        await page.goto(
-          `/portal/catalogue?description=${encodeURIComponent('1GB, 7 Days, United Kingdom')}`,
-        );
-        await page.getByRole('link', { name: `Buy ${GB_1GB}` }).click();
-        assert.equal(await page.getByLabel('Bundle').inputValue(), GB_1GB);
-        await page.getByLabel('New eSIMs').check();
-        await page.getByLabel('Quantity').fill('2');
-        await page.getByRole('button', { name: 'Review order' }).click();
-        const confirm = page.getByRole('button', { name: /^Confirm and pay \$/ });
-        const label = await confirm.textContent();
-        const total = /\$([\d,.]+)/.exec(label ?? '')?.[1] ?? '';
-        await assertAccessible(page, 'order review');
-        assert.equal(await orderCount(caller), 0, 'reviewing places nothing');
-        await confirm.click();
-        await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
-        assert.match(await page.locator('.flash').innerText(), /Order .* placed/);
-        assert.equal(await page.locator('a[href^="/portal/esims/89"]').count(), 2);
-        const paid = Math.round(Number(total.replace(/,/g, '')) * 100);
-        assert.ok(paid > 0);
-        assert.equal(await balanceOf(caller), before - paid, 'the total shown is what was taken');
-        await assertAccessible(page, 'order detail');
-        await page.goto('/portal/orders');
-        assert.equal(await page.locator('tbody tr').count(), 1);
-        await assertAccessible(page, 'orders list');
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(server);
+      await signIn(page, 'Admin');
+      await page.goto(
+        `/portal/catalogue?description=${encodeURIComponent('1GB, 7 Days, United Kingdom')}`,
+      );
+      await page.getByRole('link', { name: `Buy ${GB_1GB}` }).click();
+      assert.equal(await page.getByLabel('Bundle').inputValue(), GB_1GB);
+      await page.getByLabel('New eSIMs').check();
+      await page.getByLabel('Quantity').fill('2');
+      await page.getByRole('button', { name: 'Review order' }).click();
+      const confirm = page.getByRole('button', { name: /^Confirm and pay \$/ });
+      const label = await confirm.textContent();
+      const total = /\$([\d,.]+)/.exec(label ?? '')?.[1] ?? '';
+      await assertAccessible(page, 'order review');
+      assert.equal(await orderCount(caller), 0, 'reviewing places nothing');
+      await confirm.click();
+      await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
+      assert.match(await page.locator('.flash').innerText(), /Order .* placed/);
+      assert.equal(await page.locator('a[href^="/portal/esims/89"]').count(), 2);
+      const paid = Math.round(Number(total.replace(/,/g, '')) * 100);
+      assert.ok(paid > 0);
+      assert.equal(await balanceOf(caller), before - paid, 'the total shown is what was taken');
+      await assertAccessible(page, 'order detail');
+      await page.goto('/portal/orders');
+      assert.equal(await page.locator('tbody tr').count(), 1);
+      await assertAccessible(page, 'orders list');
     });
 
     test('a refused order shows the rule next to its field and changes nothing', async () => {

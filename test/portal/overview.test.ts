@@ -9,11 +9,11 @@ import { systemActor } from '../../src/domain/audit/audit-log.js';
 import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import { api } from './money-fixtures.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 // The Overview: balance and test credit with its expiry in the user's time zone, data used this
 // month, recent orders, eSIMs by profile status and failing callbacks, for every role; and the
@@ -126,7 +126,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl, {
+        const page = await portalPage(portal, {
           width: 390,
           height: 844,
         });
@@ -159,7 +159,6 @@ for (const kind of DATABASES) {
           await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
         );
         assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
-        await context.close();
       },
     );
 

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortalWithBrowser } from './portal-suite.js';
+import { closePortal, openPortalWithBrowser, portalPage } from './portal-suite.js';
 import type { ApiCaller } from './shop-fixtures.js';
 import { GB_1GB, api, balanceOf, buyOntoNewEsims } from './shop-fixtures.js';
 
@@ -15,11 +14,10 @@ import { GB_1GB, api, balanceOf, buyOntoNewEsims } from './shop-fixtures.js';
 for (const kind of DATABASES) {
   describe(`portal revoke with refund to balance (${kind})`, browserOnly, () => {
     let server: PortalServer;
-    let browser: Browser;
     let caller: ApiCaller;
 
     before(async () => {
-      ({ portal: server, browser } = await openPortalWithBrowser(kind));
+      ({ portal: server } = await openPortalWithBrowser(kind));
       caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
     });
     after(() => closePortal(server));
@@ -30,26 +28,22 @@ for (const kind of DATABASES) {
         price: number;
       };
       const before = await balanceOf(caller);
-      const { context, page } = await newPage(browser, server.baseUrl);
-      try {
-        page.on('dialog', (dialog) => void dialog.accept());
-        await signIn(page, 'Admin');
-        await page.goto(`/portal/esims/${iccid}`);
-        const refund = page.getByRole('button', { name: /^Revoke and refund .+ to balance$/ });
-        const label = await refund.innerText();
-        await refund.click();
-        await page.getByText(/Assignment revoked; .+ refunded to the balance/).waitFor();
-        assert.match(label, /refund \$?[\d.,]+/);
-        assert.equal(await balanceOf(caller), before + bundle.price);
-        assert.equal(await refund.count(), 0, 'nothing left to refund');
-        const state = (await api(caller, 'GET', `/v2.5/esims/${iccid}/bundles?includeUsed=true`))
-          .json as { bundles: { assignments: { bundleState: string }[] }[] };
-        assert.equal(state.bundles[0]?.assignments[0]?.bundleState, 'revoked');
-        await page.goto('/portal/billing');
-        assert.match(await page.locator('main').innerText(), /refund/i);
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(server);
+      page.on('dialog', (dialog) => void dialog.accept());
+      await signIn(page, 'Admin');
+      await page.goto(`/portal/esims/${iccid}`);
+      const refund = page.getByRole('button', { name: /^Revoke and refund .+ to balance$/ });
+      const label = await refund.innerText();
+      await refund.click();
+      await page.getByText(/Assignment revoked; .+ refunded to the balance/).waitFor();
+      assert.match(label, /refund \$?[\d.,]+/);
+      assert.equal(await balanceOf(caller), before + bundle.price);
+      assert.equal(await refund.count(), 0, 'nothing left to refund');
+      const state = (await api(caller, 'GET', `/v2.5/esims/${iccid}/bundles?includeUsed=true`))
+        .json as { bundles: { assignments: { bundleState: string }[] }[] };
+      assert.equal(state.bundles[0]?.assignments[0]?.bundleState, 'revoked');
+      await page.goto('/portal/billing');
+      assert.match(await page.locator('main').innerText(), /refund/i);
     });
 
     test('a started assignment is offered only the plain revoke; the server refuses a refund', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import {
   DATABASES,
@@ -11,7 +11,7 @@ import {
   signInWithForm,
   signInHttp,
 } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 for (const kind of DATABASES) {
   describe(`portal sign-in (${kind})`, () => {
@@ -25,7 +25,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signInWithForm(page, 'Finance');
         assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Overview');
         assert.match(await page.locator('header').innerText(), /Portal Organisation/);
@@ -34,7 +34,6 @@ for (const kind of DATABASES) {
         await page.waitForURL((url) => url.pathname === '/portal/sign-in');
         await page.goto('/portal/users');
         assert.equal(new URL(page.url()).pathname, '/portal/sign-in');
-        await context.close();
       },
     );
 
@@ -43,7 +42,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await page.goto('/portal');
         await page.getByLabel('Email').fill(emailFor('Admin'));
         await page.getByLabel('Password').fill('not the password at all');
@@ -54,7 +53,6 @@ for (const kind of DATABASES) {
           /email address or password is not correct/,
         );
         assert.equal(new URL(page.url()).pathname, '/portal/sign-in');
-        await context.close();
       },
     );
 
@@ -91,7 +89,7 @@ for (const kind of DATABASES) {
 
     test('sign-in works from the keyboard alone', browserOnly, async () => {
       if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
+      const page = await portalPage(portal);
       await page.goto('/portal/sign-in');
       await page.keyboard.press('Tab');
       assert.equal(
@@ -110,7 +108,6 @@ for (const kind of DATABASES) {
       await page.keyboard.type(PORTAL_PASSWORD);
       await page.keyboard.press('Enter');
       await page.waitForURL((url) => url.pathname === '/portal');
-      await context.close();
     });
 
     test(
@@ -118,7 +115,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl, {
+        const page = await portalPage(portal, {
           width: 360,
           height: 740,
         });
@@ -131,7 +128,6 @@ for (const kind of DATABASES) {
           await page.goto(path);
           assert.ok((await overflow()) <= 0, path);
         }
-        await context.close();
       },
     );
 

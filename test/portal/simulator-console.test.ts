@@ -7,10 +7,10 @@ import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 import { startReceiver } from '../receiver.js';
 import type { Receiver } from '../receiver.js';
 import { assertAccessible } from './axe.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, signIn, signInHttp, startPortal } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
 
 // The simulator console of the portal: the banner with the simulated time on every page, the
@@ -55,42 +55,32 @@ for (const kind of DATABASES) {
 
     test('advancing the clock changes the banner on every page', browserOnly, async () => {
       if (browser === undefined) return;
-      const { context, page } = await newPage(browser, portal.baseUrl);
-      try {
-        await signIn(page, 'Admin');
-        const before = await page.getByTestId('sim-time').getAttribute('datetime');
-        assert.equal(await page.getByTestId('sim-offset').textContent(), 'in step with real time');
-        await page.getByRole('link', { name: 'Simulator', exact: true }).click();
-        await assertAccessible(page, 'simulator console');
-        await page.getByLabel('Advance by').fill('8');
-        await page.getByLabel('Unit').selectOption('days');
-        await consoleAction(page, 'Advance the clock');
-        assert.match(await page.locator('p.flash').innerText(), /The clock moved 8 days/);
-        assert.equal(
-          await page.getByTestId('sim-offset').textContent(),
-          '8 days ahead of real time',
-        );
-        const after = await page.getByTestId('sim-time').getAttribute('datetime');
-        const moved = Date.parse(after ?? '') - Date.parse(before ?? '');
-        assert.ok(moved >= 8 * 86_400_000, `the banner's time moved ${moved} ms`);
-        await page.goto('/portal/orders');
-        assert.equal(
-          await page.getByTestId('sim-offset').textContent(),
-          '8 days ahead of real time',
-        );
-        // One unit is named in the singular.
-        await page.goto('/portal/simulator');
-        await page.getByLabel('Advance by').fill('1');
-        await page.getByLabel('Unit').selectOption('hours');
-        await consoleAction(page, 'Advance the clock');
-        assert.match(await page.locator('p.flash').innerText(), /^The clock moved 1 hour: /);
-        assert.equal(
-          await page.getByTestId('sim-offset').textContent(),
-          '8 days, 1 hour ahead of real time',
-        );
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(portal);
+      await signIn(page, 'Admin');
+      const before = await page.getByTestId('sim-time').getAttribute('datetime');
+      assert.equal(await page.getByTestId('sim-offset').textContent(), 'in step with real time');
+      await page.getByRole('link', { name: 'Simulator', exact: true }).click();
+      await assertAccessible(page, 'simulator console');
+      await page.getByLabel('Advance by').fill('8');
+      await page.getByLabel('Unit').selectOption('days');
+      await consoleAction(page, 'Advance the clock');
+      assert.match(await page.locator('p.flash').innerText(), /The clock moved 8 days/);
+      assert.equal(await page.getByTestId('sim-offset').textContent(), '8 days ahead of real time');
+      const after = await page.getByTestId('sim-time').getAttribute('datetime');
+      const moved = Date.parse(after ?? '') - Date.parse(before ?? '');
+      assert.ok(moved >= 8 * 86_400_000, `the banner's time moved ${moved} ms`);
+      await page.goto('/portal/orders');
+      assert.equal(await page.getByTestId('sim-offset').textContent(), '8 days ahead of real time');
+      // One unit is named in the singular.
+      await page.goto('/portal/simulator');
+      await page.getByLabel('Advance by').fill('1');
+      await page.getByLabel('Unit').selectOption('hours');
+      await consoleAction(page, 'Advance the clock');
+      assert.match(await page.locator('p.flash').innerText(), /^The clock moved 1 hour: /);
+      assert.equal(
+        await page.getByTestId('sim-offset').textContent(),
+        '8 days, 1 hour ahead of real time',
+      );
     });
 
     test(
@@ -98,53 +88,47 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
-        try {
-          await signIn(page, 'Developer');
-          await page.goto('/portal/simulator');
-          await page.getByLabel('ICCID').fill(iccid);
-          await consoleAction(page, 'Install');
-          assert.match(await page.locator('p.flash').innerText(), /is now Installed/);
-          await page.getByLabel('Country (Attach or move)').fill('GB');
-          await consoleAction(page, 'Attach or move');
-          assert.match(await page.locator('p.flash').innerText(), /attached to .* in GB/);
-          await page.getByLabel('Data (MB)').fill('600');
-          await consoleAction(page, 'Use data');
-          assert.match(await page.locator('p.flash').innerText(), /600 MB used on eSIM/);
+        const page = await portalPage(portal);
+        await signIn(page, 'Developer');
+        await page.goto('/portal/simulator');
+        await page.getByLabel('ICCID').fill(iccid);
+        await consoleAction(page, 'Install');
+        assert.match(await page.locator('p.flash').innerText(), /is now Installed/);
+        await page.getByLabel('Country (Attach or move)').fill('GB');
+        await consoleAction(page, 'Attach or move');
+        assert.match(await page.locator('p.flash').innerText(), /attached to .* in GB/);
+        await page.getByLabel('Data (MB)').fill('600');
+        await consoleAction(page, 'Use data');
+        assert.match(await page.locator('p.flash').innerText(), /600 MB used on eSIM/);
 
-          // The simulated day is today's bar on both charts (the clock moved, the chart with it).
-          const today = portal.deps.clock.now().toISOString().slice(0, 10);
-          await page.goto('/portal');
-          assert.equal(await page.getByTestId('data-used').textContent(), '600 MB');
-          const bar = page.locator(`[data-testid="usage-chart"] rect[data-day="${today}"]`);
-          assert.equal(await bar.getAttribute('data-bytes'), '600000000');
-          await page.goto(`/portal/esims/${iccid}`);
-          const esimBar = page.locator(
-            `[data-testid="esim-usage-chart"] rect[data-day="${today}"]`,
-          );
-          assert.equal(await esimBar.getAttribute('data-bytes'), '600000000');
+        // The simulated day is today's bar on both charts (the clock moved, the chart with it).
+        const today = portal.deps.clock.now().toISOString().slice(0, 10);
+        await page.goto('/portal');
+        assert.equal(await page.getByTestId('data-used').textContent(), '600 MB');
+        const bar = page.locator(`[data-testid="usage-chart"] rect[data-day="${today}"]`);
+        assert.equal(await bar.getAttribute('data-bytes'), '600000000');
+        await page.goto(`/portal/esims/${iccid}`);
+        const esimBar = page.locator(`[data-testid="esim-usage-chart"] rect[data-day="${today}"]`);
+        assert.equal(await esimBar.getAttribute('data-bytes'), '600000000');
 
-          await createCallbackWorker(portal.deps, { warn: () => undefined }).drain();
-          const sent = receiver.at('/hook').find((r) => r.rawBody.includes('"threshold":50'));
-          assert.ok(sent !== undefined, 'the 50 % Utilisation callback reached the receiver');
-          await page.goto('/portal/simulator/callbacks');
-          await page.getByRole('link', { name: 'Utilisation 50 %' }).click();
-          await assertAccessible(page, 'a callback in the console');
-          const headers = await page.getByTestId('request-headers').innerText();
-          const signature = signBody(sent.rawBody, portal.organisationApiKey);
-          assert.match(
-            headers,
-            new RegExp(`x-signature-sha256: ${signature.replace(/[+/]/g, '\\$&')}`, 'i'),
-          );
-          assert.match(headers, /x-delivery-attempt: 1/i);
-          const body = JSON.parse(await page.getByTestId('request-body').innerText()) as {
-            iccid: string;
-            threshold: number;
-          };
-          assert.deepEqual([body.iccid, body.threshold], [iccid, 50]);
-        } finally {
-          await context.close();
-        }
+        await createCallbackWorker(portal.deps, { warn: () => undefined }).drain();
+        const sent = receiver.at('/hook').find((r) => r.rawBody.includes('"threshold":50'));
+        assert.ok(sent !== undefined, 'the 50 % Utilisation callback reached the receiver');
+        await page.goto('/portal/simulator/callbacks');
+        await page.getByRole('link', { name: 'Utilisation 50 %' }).click();
+        await assertAccessible(page, 'a callback in the console');
+        const headers = await page.getByTestId('request-headers').innerText();
+        const signature = signBody(sent.rawBody, portal.organisationApiKey);
+        assert.match(
+          headers,
+          new RegExp(`x-signature-sha256: ${signature.replace(/[+/]/g, '\\$&')}`, 'i'),
+        );
+        assert.match(headers, /x-delivery-attempt: 1/i);
+        const body = JSON.parse(await page.getByTestId('request-body').innerText()) as {
+          iccid: string;
+          threshold: number;
+        };
+        assert.deepEqual([body.iccid, body.threshold], [iccid, 50]);
       },
     );
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, ROLES, emailFor, signIn, signInHttp } from './portal-harness.js';
-import { closePortal, openPortal } from './portal-suite.js';
+import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 // The Users page: Admins add users (with a one-time link), change roles and remove users; the
 // last Admin stays; every other role sees the list and nothing more.
@@ -21,7 +21,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Admin');
         await page.getByRole('link', { name: 'Users' }).click();
         await page.getByLabel('First name').fill('Ada');
@@ -37,24 +37,23 @@ for (const kind of DATABASES) {
         assert.ok(link !== undefined, flash);
         assert.match(await page.locator('table').innerText(), /ada@main\.portal\.test/);
 
-        const fresh = await newPage(browser, portal.baseUrl);
-        await fresh.page.goto(link);
-        await fresh.page.getByLabel('New password', { exact: true }).fill('short');
-        await fresh.page.getByLabel('Repeat the new password').fill('short');
-        await fresh.page.getByRole('button', { name: 'Set password' }).click();
-        assert.match(await fresh.page.getByRole('alert').innerText(), /at least 12 characters/);
-        await fresh.page.getByLabel('New password', { exact: true }).fill('analytical engine');
-        await fresh.page.getByLabel('Repeat the new password').fill('analytical engine');
-        await fresh.page.getByRole('button', { name: 'Set password' }).click();
-        await fresh.page.waitForURL((url) => url.pathname === '/portal/sign-in');
-        assert.match(await fresh.page.getByRole('status').innerText(), /Your password is set/);
-        await fresh.page.getByLabel('Email').fill('ada@main.portal.test');
-        await fresh.page.getByLabel('Password').fill('analytical engine');
-        await fresh.page.getByRole('button', { name: 'Sign in' }).click();
-        await fresh.page.waitForURL((url) => url.pathname === '/portal');
-        assert.match(await fresh.page.locator('header').innerText(), /Ada Lovelace · Finance/);
-        await fresh.context.close();
-        await context.close();
+        // The new user, in the same browser signed out (the Admin's page is done).
+        const fresh = await portalPage(portal);
+        await fresh.goto(link);
+        await fresh.getByLabel('New password', { exact: true }).fill('short');
+        await fresh.getByLabel('Repeat the new password').fill('short');
+        await fresh.getByRole('button', { name: 'Set password' }).click();
+        assert.match(await fresh.getByRole('alert').innerText(), /at least 12 characters/);
+        await fresh.getByLabel('New password', { exact: true }).fill('analytical engine');
+        await fresh.getByLabel('Repeat the new password').fill('analytical engine');
+        await fresh.getByRole('button', { name: 'Set password' }).click();
+        await fresh.waitForURL((url) => url.pathname === '/portal/sign-in');
+        assert.match(await fresh.getByRole('status').innerText(), /Your password is set/);
+        await fresh.getByLabel('Email').fill('ada@main.portal.test');
+        await fresh.getByLabel('Password').fill('analytical engine');
+        await fresh.getByRole('button', { name: 'Sign in' }).click();
+        await fresh.waitForURL((url) => url.pathname === '/portal');
+        assert.match(await fresh.locator('header').innerText(), /Ada Lovelace · Finance/);
       },
     );
 
@@ -63,7 +62,7 @@ for (const kind of DATABASES) {
       browserOnly,
       async () => {
         if (browser === undefined) return;
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Admin');
         await page.goto('/portal/users');
         await page.getByLabel('First name').fill('Dup');
@@ -81,7 +80,6 @@ for (const kind of DATABASES) {
         await timeZone.fill('Europe/Paris');
         await page.getByRole('button', { name: 'Add user' }).click();
         assert.match(await page.locator('#field-email-error').innerText(), /already exists/);
-        await context.close();
       },
     );
 
@@ -91,7 +89,7 @@ for (const kind of DATABASES) {
       async () => {
         if (browser === undefined) return;
         const support = await signInHttp(portal.baseUrl, 'Support');
-        const { context, page } = await newPage(browser, portal.baseUrl);
+        const page = await portalPage(portal);
         await signIn(page, 'Admin');
         await page.goto('/portal/users');
         const developer = portal.users.Developer;
@@ -131,7 +129,6 @@ for (const kind of DATABASES) {
         assert.equal(forged.status, 409);
         assert.match(await forged.text(), /the last Admin of the organisation cannot be removed/);
         assert.match(await page.locator('header').innerText(), /Admin Portal · Admin/);
-        await context.close();
       },
     );
 
@@ -141,14 +138,13 @@ for (const kind of DATABASES) {
       async () => {
         if (browser === undefined) return;
         for (const role of ROLES.filter((r) => r !== 'Admin' && r !== 'Support')) {
-          const { context, page } = await newPage(browser, portal.baseUrl);
+          const page = await portalPage(portal);
           await signIn(page, role);
           await page.getByRole('link', { name: 'Users' }).click();
           assert.match(await page.locator('table').innerText(), /admin@main\.portal\.test/);
           assert.equal(await page.getByRole('button', { name: 'Add user' }).count(), 0, role);
           assert.equal(await page.getByRole('button', { name: 'Remove' }).count(), 0, role);
           assert.equal(await page.getByRole('link', { name: 'Activity' }).count(), 0, role);
-          await context.close();
           const http = await signInHttp(portal.baseUrl, role);
           const add = await http.post('/portal/users', {
             firstName: 'X',
