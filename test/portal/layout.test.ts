@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { NAV } from '../../src/portal/layout.js';
-import { browserOnly, newPage } from './browser.js';
+import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
 import { DATABASES, signIn } from './portal-harness.js';
-import { closePortal, openPortalWithBrowser } from './portal-suite.js';
+import { closePortal, openPortalWithBrowser, portalPage } from './portal-suite.js';
 import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
 
 // Every portal page at desktop (1280 px) and phone (375 px) width: nothing wider than the
@@ -54,11 +54,10 @@ async function assertFits(page: Page, label: string): Promise<void> {
 for (const kind of DATABASES) {
   describe(`portal layout (${kind})`, browserOnly, () => {
     let server: PortalServer;
-    let browser: Browser;
     let pages: string[];
 
     before(async () => {
-      ({ portal: server, browser } = await openPortalWithBrowser(kind));
+      ({ portal: server } = await openPortalWithBrowser(kind));
       const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
       const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
       const iccid = iccids[0] ?? '';
@@ -86,46 +85,38 @@ for (const kind of DATABASES) {
 
     for (const size of WIDTHS) {
       test(`every page fits at ${size.width} px with no control cut off`, async () => {
-        const { context, page } = await newPage(browser, server.baseUrl, size);
-        try {
-          await page.goto('/portal/sign-in');
-          await assertFits(page, `sign-in (${size.name})`);
-          await signIn(page, 'Admin');
-          for (const path of pages) {
-            await page.goto(path);
-            await assertFits(page, `${path} (${size.name})`);
-          }
-        } finally {
-          await context.close();
+        const page = await portalPage(server, size);
+        await page.goto('/portal/sign-in');
+        await assertFits(page, `sign-in (${size.name})`);
+        await signIn(page, 'Admin');
+        for (const path of pages) {
+          await page.goto(path);
+          await assertFits(page, `${path} (${size.name})`);
         }
       });
     }
 
     test('at phone width the navigation opens from the Menu button', async () => {
-      const { context, page } = await newPage(browser, server.baseUrl, { width: 375, height: 740 });
-      try {
-        await signIn(page, 'Admin');
-        const orders = page
-          .getByRole('navigation', { name: 'Portal' })
-          .getByRole('link', { name: 'Orders' });
-        assert.equal(await orders.isVisible(), false, 'folded at first');
-        const menu = page.getByRole('button', { name: 'Menu' });
-        await menu.click();
-        assert.equal(await menu.getAttribute('aria-expanded'), 'true');
-        await orders.click();
-        await page.waitForURL((url) => url.pathname === '/portal/orders');
-        // Tables reflow: every cell of a row is labelled by its column.
-        const pairs = (await page.evaluate(`(() => {
-          const table = document.querySelector('table.reflow');
-          const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
-          const cells = [...table.querySelector('tbody tr').children];
-          return cells.map((cell, i) => [cell.getAttribute('data-label'), heads[i]]);
-        })()`)) as [string, string][];
-        assert.ok(pairs.length >= 4, 'a row of the orders table');
-        for (const [label, heading] of pairs) assert.equal(label, heading);
-      } finally {
-        await context.close();
-      }
+      const page = await portalPage(server, { width: 375, height: 740 });
+      await signIn(page, 'Admin');
+      const orders = page
+        .getByRole('navigation', { name: 'Portal' })
+        .getByRole('link', { name: 'Orders' });
+      assert.equal(await orders.isVisible(), false, 'folded at first');
+      const menu = page.getByRole('button', { name: 'Menu' });
+      await menu.click();
+      assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+      await orders.click();
+      await page.waitForURL((url) => url.pathname === '/portal/orders');
+      // Tables reflow: every cell of a row is labelled by its column.
+      const pairs = (await page.evaluate(`(() => {
+        const table = document.querySelector('table.reflow');
+        const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+        const cells = [...table.querySelector('tbody tr').children];
+        return cells.map((cell, i) => [cell.getAttribute('data-label'), heads[i]]);
+      })()`)) as [string, string][];
+      assert.ok(pairs.length >= 4, 'a row of the orders table');
+      for (const [label, heading] of pairs) assert.equal(label, heading);
     });
   });
 }
