@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { createDemoOrganisation } from '../../src/demo.js';
 import { startTestApp } from '../harness.js';
 import type { TestApp } from '../harness.js';
@@ -12,7 +12,8 @@ import { pageOperations, prefilledRequest } from './try-it.js';
 // survives switching versions, and that test/docs/try-it.ts (what test/openapi-request-examples
 // .test.ts replays on every version) is what the page does: the same operations in the same
 // order on each version's tab, and, for operations with each kind of prefilled value, the same
-// request on Execute.
+// request on Execute. The tests share one loaded page (swagger-ui renders five documents on
+// load); each starts by showing the version it begins on.
 
 const VERSIONS = ['2.1', '2.2', '2.3', '2.4', '2.5'];
 
@@ -20,7 +21,8 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
   let t: TestApp;
   let apiKey = '';
   let base = '';
-  let browser: Browser;
+  let context: BrowserContext | undefined;
+  let page: Page;
   const documents = new Map<string, Document>();
 
   before(async () => {
@@ -32,29 +34,26 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
     for (const v of VERSIONS) {
       documents.set(v, (await t.app.inject({ url: `/v${v}/openapi.json` })).json<Document>());
     }
-    browser = await sharedBrowser();
-  });
-  after(async () => {
-    await Promise.all(contexts.splice(0).map((context) => context.close()));
-    await t?.close();
-  });
-
-  // The pages' contexts, closed after the suite (the process's browser stays for other suites).
-  const contexts: BrowserContext[] = [];
-  const open = async (): Promise<Page> => {
-    const { context, page } = await newPage(browser, base);
-    contexts.push(context);
+    // The suite's page: closed after it (the process's browser stays for other suites).
+    ({ context, page } = await newPage(await sharedBrowser(), base));
     await page.goto('/docs');
     await page.waitForSelector('.opblock');
-    return page;
-  };
+  });
+  after(async () => {
+    await context?.close();
+    await t?.close();
+  });
 
   const showVersion = async (page: Page, version: string): Promise<void> => {
     await page.locator('.topbar select').selectOption({ label: `v${version}` });
     await page.waitForSelector(`.opblock-summary-path[data-path^="/v${version}/"]`);
   };
 
+  const locked = '.auth-wrapper .btn.authorize.locked';
+
+  /** Gives the key to Authorize, unless an earlier test of the suite already did. */
   const authorize = async (page: Page): Promise<void> => {
+    if ((await page.locator(locked).count()) > 0) return;
     await page.getByRole('button', { name: 'Authorize' }).first().click();
     await page.locator('.modal-ux input').first().fill(apiKey);
     await page.locator('.modal-ux button.authorize').first().click();
@@ -75,7 +74,7 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
   };
 
   it('says at its top where the key is and to click Authorize', async () => {
-    const page = await open();
+    await showVersion(page, '2.1');
     const info = await page.locator('.information-container').innerText();
     for (const words of [
       'Authorize',
@@ -85,13 +84,11 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
     ]) {
       assert.ok(info.includes(words), `"${words}" in ${info}`);
     }
-    await page.context().close();
   });
 
   it('lists every version’s operations in the order the examples are tried', async () => {
-    const page = await open();
     for (const version of VERSIONS) {
-      if (version !== '2.1') await showVersion(page, version);
+      await showVersion(page, version);
       const shown = await page
         .locator('.opblock')
         .evaluateAll((els) => els.map((e) => e.id.split('-').pop() ?? ''));
@@ -100,19 +97,17 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
       );
       assert.deepEqual(shown, modelled, `v${version}`);
     }
-    await page.context().close();
   });
 
   it('keeps the key given to Authorize when the version is switched', async () => {
-    const page = await open();
+    await showVersion(page, '2.1');
     await authorize(page);
     await showVersion(page, '2.5');
-    assert.equal(await page.locator('.auth-wrapper .btn.authorize.locked').count(), 1);
+    assert.equal(await page.locator(locked).count(), 1);
     const request = await execute(page, 'getOrganisation');
     assert.equal(new URL(request.url()).pathname, '/v2.5/organisation');
     assert.equal(request.headers()['x-api-key'], apiKey);
     assert.equal((await request.response())?.status(), 200);
-    await page.context().close();
   });
 
   it('sends on Execute what the replay sends, for each kind of prefilled value', async () => {
@@ -122,7 +117,7 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
       '2.1': ['topUpBalance', 'revokeAssignment', 'simAttach'],
       '2.5': ['listOrders', 'getInstallData', 'listEsimBundles', 'placeOrder'],
     };
-    const page = await open();
+    await showVersion(page, '2.1');
     await authorize(page);
     // Answered here, not by the service: only what the page sends is compared.
     await page.route(
@@ -130,7 +125,7 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
       (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }),
     );
     for (const [version, operationIds] of Object.entries(samples)) {
-      if (version !== '2.1') await showVersion(page, version);
+      await showVersion(page, version);
       const doc = documents.get(version) as Document;
       for (const operationId of operationIds) {
         const op = pageOperations(doc).find((o) => o.operation.operationId === operationId);
@@ -157,6 +152,6 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
         );
       }
     }
-    await page.context().close();
+    await page.unrouteAll();
   });
 });
