@@ -17,7 +17,7 @@ import { closePortal, openPortal, portalPage } from './portal-suite.js';
 
 // The Overview: balance and test credit with its expiry in the user's time zone, data used this
 // month, recent orders, eSIMs by profile status and failing callbacks, for every role; and the
-// money pages stay fast with 10,000 eSIMs.
+// money pages answer fast (with 10,000 eSIMs too: timing.test.ts).
 
 async function sim(portal: PortalServer, path: string, body: unknown): Promise<void> {
   const res = await fetch(`${portal.baseUrl}/_sim${path}`, {
@@ -50,27 +50,6 @@ async function buyForFrance(portal: PortalServer, quantity: number) {
   };
   assert.equal(res.status, 200, JSON.stringify(body));
   return { reference: body.orderReference, total: body.total, iccids: body.order[0]?.iccids ?? [] };
-}
-
-async function seedEsims(portal: PortalServer, count: number): Promise<void> {
-  const now = new Date().toISOString();
-  for (let start = 0; start < count; start += 500) {
-    const rows = Array.from({ length: Math.min(500, count - start) }, (_, i) => ({
-      iccid: `8999${String(start + i).padStart(15, '0')}`,
-      organisation_id: portal.organisationId,
-      matching_id: `SEED-${start + i}`,
-      smdp_address: 'smdp.test',
-      profile_status: (i % 3 === 0 ? 'Installed' : 'Released') as 'Installed' | 'Released',
-      pin: '1234',
-      puk: '12345678',
-      msisdn: null,
-      first_installed_at: null,
-      order_reference: null,
-      created_at: now,
-      customer_ref: null,
-    }));
-    await portal.deps.store.db.insertInto('esims').values(rows).execute();
-  }
 }
 
 async function fastest(run: () => Promise<Response>, times: number): Promise<number> {
@@ -179,20 +158,14 @@ for (const kind of DATABASES) {
       assert.match(html, /data-testid="callbacks-ok"/);
     });
 
-    test('Overview, Billing and API & callbacks answer in under 300 ms with 10,000 eSIMs', async (t) => {
+    // With 10,000 eSIMs, in timing.test.ts (which has them already).
+    test('Overview, Billing and API & callbacks answer in under 300 ms', async (t) => {
       const session = await signInHttp(portal.baseUrl, 'Admin');
       for (const path of ['/portal', '/portal/billing', '/portal/api']) {
         const ms = await fastest(() => session.get(path), 5);
         t.diagnostic(`${path} with 2 eSIMs: ${ms.toFixed(1)} ms (fastest of 5)`);
-      }
-      await seedEsims(portal, 10_000);
-      for (const path of ['/portal', '/portal/billing', '/portal/api']) {
-        const ms = await fastest(() => session.get(path), 5);
-        t.diagnostic(`${path} with 10,002 eSIMs: ${ms.toFixed(1)} ms (fastest of 5)`);
         assert.ok(ms < 300, `${path} took ${ms.toFixed(0)} ms`);
       }
-      const html = await (await session.get('/portal')).text();
-      assert.match(html, /data-testid="esims-total">10002</);
     });
   });
 }
