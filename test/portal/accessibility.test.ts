@@ -16,43 +16,47 @@ const WIDTHS = [
   { name: 'phone', width: 375, height: 740 },
 ] as const;
 
-for (const kind of DATABASES) {
-  describe(`portal accessibility (${kind})`, browserOnly, () => {
-    let server: PortalServer;
-    let detailPages: string[];
+// The databases' suites run side by side, each one test after another: they mostly wait (on
+// their servers, the databases, the browser) rather than compute.
+describe('portal accessibility, on each database', { concurrency: true }, () => {
+  for (const kind of DATABASES) {
+    describe(`portal accessibility (${kind})`, { ...browserOnly, concurrency: 1 }, () => {
+      let server: PortalServer;
+      let detailPages: string[];
 
-    before(async () => {
-      ({ portal: server } = await openPortalWithBrowser(kind));
-      const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
-      const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
-      detailPages = [
-        `/portal/orders/${reference}`,
-        `/portal/esims/${iccids[0] ?? ''}`,
-        '/portal/orders/new',
-      ];
-    });
-    after(() => closePortal(server));
+      before(async () => {
+        ({ portal: server } = await openPortalWithBrowser(kind));
+        const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
+        const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
+        detailPages = [
+          `/portal/orders/${reference}`,
+          `/portal/esims/${iccids[0] ?? ''}`,
+          '/portal/orders/new',
+        ];
+      });
+      after(() => closePortal(server));
 
-    test('every portal page passes axe-core at desktop and phone width', async () => {
-      assert.ok(NAV.length >= 9, 'every page of the navigation is checked');
-      // Each page is loaded once and checked at both widths: the viewport changes under the
-      // loaded page, which lays it out again as a page opened at that width.
-      const page = await portalPage(server, WIDTHS[0]);
-      const atBothWidths = async (label: string) => {
-        for (const size of WIDTHS) {
-          await page.setViewportSize(size);
-          await assertAccessible(page, `${label} (${size.name})`);
+      test('every portal page passes axe-core at desktop and phone width', async () => {
+        assert.ok(NAV.length >= 9, 'every page of the navigation is checked');
+        // Each page is loaded once and checked at both widths: the viewport changes under the
+        // loaded page, which lays it out again as a page opened at that width.
+        const page = await portalPage(server, WIDTHS[0]);
+        const atBothWidths = async (label: string) => {
+          for (const size of WIDTHS) {
+            await page.setViewportSize(size);
+            await assertAccessible(page, `${label} (${size.name})`);
+          }
+        };
+        await page.goto('/portal/sign-in');
+        await atBothWidths('sign-in');
+        await signIn(page, 'Admin');
+        for (const path of [...NAV.map((item) => item.href), ...detailPages]) {
+          await page.setViewportSize(WIDTHS[0]);
+          const response = await page.goto(path);
+          assert.equal(response?.status(), 200, path);
+          await atBothWidths(path);
         }
-      };
-      await page.goto('/portal/sign-in');
-      await atBothWidths('sign-in');
-      await signIn(page, 'Admin');
-      for (const path of [...NAV.map((item) => item.href), ...detailPages]) {
-        await page.setViewportSize(WIDTHS[0]);
-        const response = await page.goto(path);
-        assert.equal(response?.status(), 200, path);
-        await atBothWidths(path);
-      }
+      });
     });
-  });
-}
+  }
+});

@@ -52,99 +52,113 @@ async function timedOutFirstPayment(
   assert.match(await res.text(), /did not answer in time/);
 }
 
-for (const kind of DATABASES) {
-  describe(`portal first payment answered after the timeout (${kind})`, () => {
-    const wall = new ManualWallClock();
-    let portal: PortalServer;
-    before(async () => {
-      portal = await startPortal(kind, {
-        config: { paymentLatencyMs: LATENCY_MS, paymentTimeoutMs: TIMEOUT_MS },
-        wallClock: wall,
-      });
-    });
-    after(() => portal.close());
+// The databases' suites run side by side, each one test after another: they mostly wait (on
+// their servers, the databases, the browser) rather than compute.
+describe(
+  'portal first payment answered after the timeout, on each database',
+  { concurrency: true },
+  () => {
+    for (const kind of DATABASES) {
+      describe(
+        `portal first payment answered after the timeout (${kind})`,
+        { concurrency: 1 },
+        () => {
+          const wall = new ManualWallClock();
+          let portal: PortalServer;
+          before(async () => {
+            portal = await startPortal(kind, {
+              config: { paymentLatencyMs: LATENCY_MS, paymentTimeoutMs: TIMEOUT_MS },
+              wallClock: wall,
+            });
+          });
+          after(() => portal.close());
 
-    test('the card becomes the default once the late answer or reconciliation settles the charge', async () => {
-      let session = await signInHttp(portal.baseUrl, 'Finance');
-      const opening = await apiBalance(portal);
+          test('the card becomes the default once the late answer or reconciliation settles the charge', async () => {
+            let session = await signInHttp(portal.baseUrl, 'Finance');
+            const opening = await apiBalance(portal);
 
-      // The processor answers after the request gave up: in doubt, nothing credited, no card yet.
-      await timedOutFirstPayment(session, wall, '4242 4242 4242 4242');
-      assert.equal(await apiBalance(portal), opening);
-      assert.equal(await savedCard(session), undefined);
-      const before = await api(portal, '/organisation/balance?amount=500', { method: 'POST' });
-      assert.equal(before.status, 400);
-      assert.equal((before.body as { code: string }).code, 'no_card');
+            // The processor answers after the request gave up: in doubt, nothing credited, no card yet.
+            await timedOutFirstPayment(session, wall, '4242 4242 4242 4242');
+            assert.equal(await apiBalance(portal), opening);
+            assert.equal(await savedCard(session), undefined);
+            const before = await api(portal, '/organisation/balance?amount=500', {
+              method: 'POST',
+            });
+            assert.equal(before.status, 400);
+            assert.equal((before.body as { code: string }).code, 'no_card');
 
-      // The answer arrives in the same process: credited once, and the card is the default.
-      wall.advance(LATENCY_MS);
-      await eventually(
-        async () =>
-          (await savedCard(session)) === 'Visa •••• 4242, expires 12/39' ? true : undefined,
-        10_000,
-        'the late answer to make the card the default',
+            // The answer arrives in the same process: credited once, and the card is the default.
+            wall.advance(LATENCY_MS);
+            await eventually(
+              async () =>
+                (await savedCard(session)) === 'Visa •••• 4242, expires 12/39' ? true : undefined,
+              10_000,
+              'the late answer to make the card the default',
+            );
+            assert.equal(await apiBalance(portal), opening + 2500);
+            // The API top-up now charges that card (every charge outlasts the timeout here).
+            const topUp = api(portal, '/organisation/balance?amount=500', { method: 'POST' });
+            await chargeUnderWay(wall);
+            wall.advance(TIMEOUT_MS);
+            assert.equal(
+              (await topUp).status,
+              503,
+              'the charge was sent, not refused for want of a card',
+            );
+            wall.advance(LATENCY_MS);
+            await eventually(
+              async () => ((await apiBalance(portal)) === opening + 3000 ? true : undefined),
+              10_000,
+              'the top-up to be credited',
+            );
+
+            // A second card whose first payment times out, then the server stops before the answer:
+            // the restarted server's reconciliation settles it and adopts the card.
+            await timedOutFirstPayment(session, wall, '5555 5555 5555 4444');
+            await portal.restart();
+            wall.advance(LATENCY_MS);
+            session = await signInHttp(portal.baseUrl, 'Finance');
+            assert.equal(await savedCard(session), 'Visa •••• 4242, expires 12/39');
+            await reconcileTopUps(portal.deps, { atStart: true });
+            assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 12/39');
+            assert.equal(await apiBalance(portal), opening + 5500);
+
+            // Each late settlement has its audit rows, as the system.
+            const rows = await listAuditEntries(portal.deps.store.db, {
+              organisationId: portal.organisationId,
+              limit: 50,
+            });
+            const system = rows.filter((r) => r.actor === 'system' && r.source === 'service');
+            assert.equal(system.filter((r) => r.action === 'card.saved').length, 2);
+            assert.deepEqual(
+              system
+                .filter((r) => r.action === 'topup.succeeded')
+                .map((r) => (JSON.parse(r.details) as { amount: number }).amount),
+              [2500, 500, 2500],
+            );
+          });
+
+          test('a card saved while the first payment is in doubt stays the default when it succeeds', async () => {
+            const session = await signInHttp(portal.baseUrl, 'Admin');
+            const before = await apiBalance(portal);
+            await timedOutFirstPayment(session, wall, '4242 4242 4242 4242');
+            // Meanwhile another card is saved (the CLI's esim org card): the newest card is the one.
+            await saveCard(portal.deps, portal.organisationId, {
+              number: '5555555555554444',
+              expMonth: 1,
+              expYear: 2041,
+            });
+            assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 01/41');
+            wall.advance(LATENCY_MS);
+            await eventually(
+              async () => ((await apiBalance(portal)) === before + 2500 ? true : undefined),
+              10_000,
+              'the late answer to be credited',
+            );
+            assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 01/41');
+          });
+        },
       );
-      assert.equal(await apiBalance(portal), opening + 2500);
-      // The API top-up now charges that card (every charge outlasts the timeout here).
-      const topUp = api(portal, '/organisation/balance?amount=500', { method: 'POST' });
-      await chargeUnderWay(wall);
-      wall.advance(TIMEOUT_MS);
-      assert.equal(
-        (await topUp).status,
-        503,
-        'the charge was sent, not refused for want of a card',
-      );
-      wall.advance(LATENCY_MS);
-      await eventually(
-        async () => ((await apiBalance(portal)) === opening + 3000 ? true : undefined),
-        10_000,
-        'the top-up to be credited',
-      );
-
-      // A second card whose first payment times out, then the server stops before the answer:
-      // the restarted server's reconciliation settles it and adopts the card.
-      await timedOutFirstPayment(session, wall, '5555 5555 5555 4444');
-      await portal.restart();
-      wall.advance(LATENCY_MS);
-      session = await signInHttp(portal.baseUrl, 'Finance');
-      assert.equal(await savedCard(session), 'Visa •••• 4242, expires 12/39');
-      await reconcileTopUps(portal.deps, { atStart: true });
-      assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 12/39');
-      assert.equal(await apiBalance(portal), opening + 5500);
-
-      // Each late settlement has its audit rows, as the system.
-      const rows = await listAuditEntries(portal.deps.store.db, {
-        organisationId: portal.organisationId,
-        limit: 50,
-      });
-      const system = rows.filter((r) => r.actor === 'system' && r.source === 'service');
-      assert.equal(system.filter((r) => r.action === 'card.saved').length, 2);
-      assert.deepEqual(
-        system
-          .filter((r) => r.action === 'topup.succeeded')
-          .map((r) => (JSON.parse(r.details) as { amount: number }).amount),
-        [2500, 500, 2500],
-      );
-    });
-
-    test('a card saved while the first payment is in doubt stays the default when it succeeds', async () => {
-      const session = await signInHttp(portal.baseUrl, 'Admin');
-      const before = await apiBalance(portal);
-      await timedOutFirstPayment(session, wall, '4242 4242 4242 4242');
-      // Meanwhile another card is saved (the CLI's esim org card): the newest card is the one.
-      await saveCard(portal.deps, portal.organisationId, {
-        number: '5555555555554444',
-        expMonth: 1,
-        expYear: 2041,
-      });
-      assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 01/41');
-      wall.advance(LATENCY_MS);
-      await eventually(
-        async () => ((await apiBalance(portal)) === before + 2500 ? true : undefined),
-        10_000,
-        'the late answer to be credited',
-      );
-      assert.equal(await savedCard(session), 'Mastercard •••• 4444, expires 01/41');
-    });
-  });
-}
+    }
+  },
+);

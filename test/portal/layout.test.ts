@@ -51,72 +51,76 @@ async function assertFits(page: Page, label: string): Promise<void> {
   assert.deepEqual(clipped, [], `${label}: controls cut off`);
 }
 
-for (const kind of DATABASES) {
-  describe(`portal layout (${kind})`, browserOnly, () => {
-    let server: PortalServer;
-    let pages: string[];
+// The databases' suites run side by side, each one test after another: they mostly wait (on
+// their servers, the databases, the browser) rather than compute.
+describe('portal layout, on each database', { concurrency: true }, () => {
+  for (const kind of DATABASES) {
+    describe(`portal layout (${kind})`, { ...browserOnly, concurrency: 1 }, () => {
+      let server: PortalServer;
+      let pages: string[];
 
-    before(async () => {
-      ({ portal: server } = await openPortalWithBrowser(kind));
-      const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
-      const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
-      const iccid = iccids[0] ?? '';
-      for (const [path, body] of [
-        [`/_sim/esims/${iccid}/install`, {}],
-        [`/_sim/esims/${iccid}/attach`, { country: 'GB' }],
-        [`/_sim/esims/${iccid}/usage`, { bytes: 1_000_000_000 }],
-      ] as const) {
-        assert.equal((await api(caller, 'POST', path, body)).status, 200, path);
-      }
-      pages = [
-        ...NAV.map((item) => item.href),
-        `/portal/orders/${reference}`,
-        `/portal/esims/${iccid}`,
-        '/portal/orders/new',
-        '/portal/account',
-        '/portal/simulator',
-        '/portal/simulator/outbox',
-        '/portal/simulator/callbacks',
-        '/portal/simulator/requests',
-        '/portal/no-such-page',
-      ];
-    });
-    after(() => closePortal(server));
-
-    for (const size of WIDTHS) {
-      test(`every page fits at ${size.width} px with no control cut off`, async () => {
-        const page = await portalPage(server, size);
-        await page.goto('/portal/sign-in');
-        await assertFits(page, `sign-in (${size.name})`);
-        await signIn(page, 'Admin');
-        for (const path of pages) {
-          await page.goto(path);
-          await assertFits(page, `${path} (${size.name})`);
+      before(async () => {
+        ({ portal: server } = await openPortalWithBrowser(kind));
+        const caller = { baseUrl: server.baseUrl, apiKey: server.organisationApiKey };
+        const { reference, iccids } = await buyOntoNewEsims(caller, GB_1GB, 1);
+        const iccid = iccids[0] ?? '';
+        for (const [path, body] of [
+          [`/_sim/esims/${iccid}/install`, {}],
+          [`/_sim/esims/${iccid}/attach`, { country: 'GB' }],
+          [`/_sim/esims/${iccid}/usage`, { bytes: 1_000_000_000 }],
+        ] as const) {
+          assert.equal((await api(caller, 'POST', path, body)).status, 200, path);
         }
+        pages = [
+          ...NAV.map((item) => item.href),
+          `/portal/orders/${reference}`,
+          `/portal/esims/${iccid}`,
+          '/portal/orders/new',
+          '/portal/account',
+          '/portal/simulator',
+          '/portal/simulator/outbox',
+          '/portal/simulator/callbacks',
+          '/portal/simulator/requests',
+          '/portal/no-such-page',
+        ];
       });
-    }
+      after(() => closePortal(server));
 
-    test('at phone width the navigation opens from the Menu button', async () => {
-      const page = await portalPage(server, { width: 375, height: 740 });
-      await signIn(page, 'Admin');
-      const orders = page
-        .getByRole('navigation', { name: 'Portal' })
-        .getByRole('link', { name: 'Orders' });
-      assert.equal(await orders.isVisible(), false, 'folded at first');
-      const menu = page.getByRole('button', { name: 'Menu' });
-      await menu.click();
-      assert.equal(await menu.getAttribute('aria-expanded'), 'true');
-      await orders.click();
-      await page.waitForURL((url) => url.pathname === '/portal/orders');
-      // Tables reflow: every cell of a row is labelled by its column.
-      const pairs = (await page.evaluate(`(() => {
-        const table = document.querySelector('table.reflow');
-        const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
-        const cells = [...table.querySelector('tbody tr').children];
-        return cells.map((cell, i) => [cell.getAttribute('data-label'), heads[i]]);
-      })()`)) as [string, string][];
-      assert.ok(pairs.length >= 4, 'a row of the orders table');
-      for (const [label, heading] of pairs) assert.equal(label, heading);
+      for (const size of WIDTHS) {
+        test(`every page fits at ${size.width} px with no control cut off`, async () => {
+          const page = await portalPage(server, size);
+          await page.goto('/portal/sign-in');
+          await assertFits(page, `sign-in (${size.name})`);
+          await signIn(page, 'Admin');
+          for (const path of pages) {
+            await page.goto(path);
+            await assertFits(page, `${path} (${size.name})`);
+          }
+        });
+      }
+
+      test('at phone width the navigation opens from the Menu button', async () => {
+        const page = await portalPage(server, { width: 375, height: 740 });
+        await signIn(page, 'Admin');
+        const orders = page
+          .getByRole('navigation', { name: 'Portal' })
+          .getByRole('link', { name: 'Orders' });
+        assert.equal(await orders.isVisible(), false, 'folded at first');
+        const menu = page.getByRole('button', { name: 'Menu' });
+        await menu.click();
+        assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+        await orders.click();
+        await page.waitForURL((url) => url.pathname === '/portal/orders');
+        // Tables reflow: every cell of a row is labelled by its column.
+        const pairs = (await page.evaluate(`(() => {
+          const table = document.querySelector('table.reflow');
+          const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+          const cells = [...table.querySelector('tbody tr').children];
+          return cells.map((cell, i) => [cell.getAttribute('data-label'), heads[i]]);
+        })()`)) as [string, string][];
+        assert.ok(pairs.length >= 4, 'a row of the orders table');
+        for (const [label, heading] of pairs) assert.equal(label, heading);
+      });
     });
-  });
-}
+  }
+});

@@ -53,104 +53,108 @@ async function signInRows(portal: PortalServer, email: string) {
     .map((r) => JSON.parse(r.details ?? '{}') as { reason: string; refusedDuringLock?: number });
 }
 
-for (const kind of DATABASES) {
-  describe(`sign-in under concurrency (${kind})`, () => {
-    let portal: PortalServer;
-    const wallClock = new ManualWallClock();
-    before(async () => {
-      portal = await startPortal(kind, { wallClock });
-    });
-    after(() => portal.close());
-
-    test('a 200-way burst of wrong passwords checks at most 20, then the right one is refused', async () => {
-      const email = emailFor('Finance');
-      const session = await preSession(portal.baseUrl);
-      const burst = await Promise.all(
-        Array.from({ length: 200 }, (_, i) =>
-          postPublic(portal.baseUrl, '/portal/sign-in', session, {
-            email,
-            password: `wrong password ${i}`,
-          }),
-        ),
-      );
-      const statuses = new Set(burst.map((r) => r.status));
-      assert.ok(
-        [...statuses].every((s) => s === 401 || s === 503),
-        [...statuses].join(),
-      );
-      const rows = await signInRows(portal, email);
-      const checked = rows.filter((r) => r.reason.startsWith('wrong password'));
-      assert.ok(checked.length <= 20, `${checked.length} passwords checked`);
-      // Refusals of the locked account: one row for the lock, not one per refusal.
-      const locked = rows.filter((r) => r.reason === 'locked');
-      assert.ok(locked.length <= 2, `${locked.length} rows for refusals`);
-
-      const right = await postPublic(portal.baseUrl, '/portal/sign-in', session, {
-        email,
-        password: PORTAL_PASSWORD,
+// The databases' suites run side by side, each one test after another: they mostly wait (on
+// their servers, the databases, the browser) rather than compute.
+describe('sign-in under concurrency, on each database', { concurrency: true }, () => {
+  for (const kind of DATABASES) {
+    describe(`sign-in under concurrency (${kind})`, { concurrency: 1 }, () => {
+      let portal: PortalServer;
+      const wallClock = new ManualWallClock();
+      before(async () => {
+        portal = await startPortal(kind, { wallClock });
       });
-      assert.equal(right.status, 401, 'the right password waits for the lock to end');
-      assert.match(right.text, /Too many failed sign-ins/);
+      after(() => portal.close());
 
-      // Once the lock is over, the next sign-in works and the refusals are summed up.
-      wallClock.advance(15 * 60_000 + 1000);
-      const after = await postPublic(portal.baseUrl, '/portal/sign-in', session, {
-        email,
-        password: PORTAL_PASSWORD,
+      test('a 200-way burst of wrong passwords checks at most 20, then the right one is refused', async () => {
+        const email = emailFor('Finance');
+        const session = await preSession(portal.baseUrl);
+        const burst = await Promise.all(
+          Array.from({ length: 200 }, (_, i) =>
+            postPublic(portal.baseUrl, '/portal/sign-in', session, {
+              email,
+              password: `wrong password ${i}`,
+            }),
+          ),
+        );
+        const statuses = new Set(burst.map((r) => r.status));
+        assert.ok(
+          [...statuses].every((s) => s === 401 || s === 503),
+          [...statuses].join(),
+        );
+        const rows = await signInRows(portal, email);
+        const checked = rows.filter((r) => r.reason.startsWith('wrong password'));
+        assert.ok(checked.length <= 20, `${checked.length} passwords checked`);
+        // Refusals of the locked account: one row for the lock, not one per refusal.
+        const locked = rows.filter((r) => r.reason === 'locked');
+        assert.ok(locked.length <= 2, `${locked.length} rows for refusals`);
+
+        const right = await postPublic(portal.baseUrl, '/portal/sign-in', session, {
+          email,
+          password: PORTAL_PASSWORD,
+        });
+        assert.equal(right.status, 401, 'the right password waits for the lock to end');
+        assert.match(right.text, /Too many failed sign-ins/);
+
+        // Once the lock is over, the next sign-in works and the refusals are summed up.
+        wallClock.advance(15 * 60_000 + 1000);
+        const after = await postPublic(portal.baseUrl, '/portal/sign-in', session, {
+          email,
+          password: PORTAL_PASSWORD,
+        });
+        assert.equal(after.status, 303);
+        const summary = (await signInRows(portal, email)).find(
+          (r) => r.refusedDuringLock !== undefined,
+        );
+        assert.ok(summary !== undefined, 'a summary row');
+        assert.ok((summary.refusedDuringLock ?? 0) >= 150, String(summary.refusedDuringLock));
       });
-      assert.equal(after.status, 303);
-      const summary = (await signInRows(portal, email)).find(
-        (r) => r.refusedDuringLock !== undefined,
-      );
-      assert.ok(summary !== undefined, 'a summary row');
-      assert.ok((summary.refusedDuringLock ?? 0) >= 150, String(summary.refusedDuringLock));
-    });
 
-    test('"Forgot your password?" sends at most 3 mails an hour, and a new link ends the older ones', async () => {
-      const email = emailFor('Viewer');
-      const session = await preSession(portal.baseUrl);
-      const answers = await Promise.all(
-        Array.from({ length: 30 }, () =>
-          postPublic(portal.baseUrl, '/portal/forgot-password', session, { email }),
-        ),
-      );
-      // Every answer is the same, so none tells whether a mail went.
-      assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([200]));
-      const mails = await listMail(portal.deps.store.db, { to: email, limit: 100 });
-      assert.equal(mails.length, 3);
-      const links = mails.map((m) => /(http:\/\/\S+set-password\?token=\S+)/.exec(m.body)?.[1]);
-      const live: string[] = [];
-      for (const link of links) {
-        assert.ok(link !== undefined);
-        const page = await fetch(link.replace(/^http:\/\/localhost:\d+/, portal.baseUrl));
-        if (!/This link is not valid any more/.test(await page.text())) live.push(link);
-      }
-      assert.equal(live.length, 1, 'only the newest link works');
-      wallClock.advance(3_600_000 + 1000);
-      await postPublic(portal.baseUrl, '/portal/forgot-password', session, { email });
-      assert.equal((await listMail(portal.deps.store.db, { to: email, limit: 100 })).length, 4);
-    });
+      test('"Forgot your password?" sends at most 3 mails an hour, and a new link ends the older ones', async () => {
+        const email = emailFor('Viewer');
+        const session = await preSession(portal.baseUrl);
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, () =>
+            postPublic(portal.baseUrl, '/portal/forgot-password', session, { email }),
+          ),
+        );
+        // Every answer is the same, so none tells whether a mail went.
+        assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([200]));
+        const mails = await listMail(portal.deps.store.db, { to: email, limit: 100 });
+        assert.equal(mails.length, 3);
+        const links = mails.map((m) => /(http:\/\/\S+set-password\?token=\S+)/.exec(m.body)?.[1]);
+        const live: string[] = [];
+        for (const link of links) {
+          assert.ok(link !== undefined);
+          const page = await fetch(link.replace(/^http:\/\/localhost:\d+/, portal.baseUrl));
+          if (!/This link is not valid any more/.test(await page.text())) live.push(link);
+        }
+        assert.equal(live.length, 1, 'only the newest link works');
+        wallClock.advance(3_600_000 + 1000);
+        await postPublic(portal.baseUrl, '/portal/forgot-password', session, { email });
+        assert.equal((await listMail(portal.deps.store.db, { to: email, limit: 100 })).length, 4);
+      });
 
-    test('the current-password check of the account page is limited like a sign-in', async () => {
-      const user = await signInHttp(portal.baseUrl, 'Admin');
-      const answers: string[] = [];
-      for (let i = 0; i < 30; i += 1) {
-        const page = await user.post('/portal/account/password', {
-          current: `wrong current ${i}`,
+      test('the current-password check of the account page is limited like a sign-in', async () => {
+        const user = await signInHttp(portal.baseUrl, 'Admin');
+        const answers: string[] = [];
+        for (let i = 0; i < 30; i += 1) {
+          const page = await user.post('/portal/account/password', {
+            current: `wrong current ${i}`,
+            password: 'a new password 1234',
+            confirm: 'a new password 1234',
+          });
+          answers.push(await page.text());
+        }
+        const checked = answers.filter((a) => /current password is not correct/.test(a)).length;
+        assert.equal(checked, 20);
+        assert.match(answers[29] ?? '', /too many wrong attempts/);
+        const right = await user.post('/portal/account/password', {
+          current: PORTAL_PASSWORD,
           password: 'a new password 1234',
           confirm: 'a new password 1234',
         });
-        answers.push(await page.text());
-      }
-      const checked = answers.filter((a) => /current password is not correct/.test(a)).length;
-      assert.equal(checked, 20);
-      assert.match(answers[29] ?? '', /too many wrong attempts/);
-      const right = await user.post('/portal/account/password', {
-        current: PORTAL_PASSWORD,
-        password: 'a new password 1234',
-        confirm: 'a new password 1234',
+        assert.equal(right.status, 400, 'locked, whatever the password');
       });
-      assert.equal(right.status, 400, 'locked, whatever the password');
     });
-  });
-}
+  }
+});
