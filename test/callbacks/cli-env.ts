@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DatabaseKind } from '../databases.js';
 import pg from 'pg';
 import { POSTGRES_ADMIN_URL, freshDatabase } from '../databases.js';
-import { esim } from '../cli/helpers.js';
+import { esim, sqliteFile } from '../cli/helpers.js';
 import type { CliResult } from '../cli/helpers.js';
 import { eventually } from '../harness.js';
 
@@ -44,17 +44,24 @@ async function closedConnections(url: string): Promise<void> {
   }
 }
 
-export async function cliDatabase(kind: DatabaseKind): Promise<CliDatabase> {
+/**
+ * A fresh database holding what a first start leaves (every migration and the built-in
+ * catalogue), copied from the process's template (test/databases.ts) rather than migrated by
+ * the first command; 'empty' for a database nothing has touched yet.
+ */
+export async function cliDatabase(
+  kind: DatabaseKind,
+  start: 'empty' | 'seeded' = 'seeded',
+): Promise<CliDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'esim-callbacks-'));
-  if (kind === 'sqlite') {
+  const db = await freshDatabase(kind, start);
+  if (db.target.kind === 'sqlite') {
     return {
-      url: `sqlite:${join(dataDir, 'esim.sqlite')}`,
+      url: `sqlite:${sqliteFile(dataDir, db.image)}`,
       dataDir,
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const db = await freshDatabase(kind);
-  if (db.target.kind !== 'postgres') throw new Error('expected a PostgreSQL target');
   const url = db.target.url;
   return {
     url,

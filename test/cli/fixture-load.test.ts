@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES } from '../databases.js';
 import { cliDatabase, esim, scratchDir, spawnEsim } from './helpers.js';
-import type { Env, Spawned } from './helpers.js';
+import type { CliResult, Env, Spawned } from './helpers.js';
+import { main } from '../../src/cli/main.js';
 
 // A fixture file loads all or nothing: `esim serve` with a SEED_FILE whose second organisation
 // is wrong (a bundle the catalogue lacks, the first one's key again, a balance short of its
@@ -20,6 +21,30 @@ interface FixtureFile {
 }
 
 const seed = (): FixtureFile => JSON.parse(readFileSync(SEED, 'utf8')) as FixtureFile;
+
+/**
+ * `esim serve` in-process, for a start that must be refused: one that serves instead is stopped
+ * (the SIGTERM it listens for, once it listens for it) and answers 0, which fails the test.
+ */
+async function refusedServe(env: Env): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const listeners = process.listenerCount('SIGTERM');
+  const stop = async (): Promise<void> => {
+    while (process.listenerCount('SIGTERM') <= listeners) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    process.emit('SIGTERM', 'SIGTERM');
+  };
+  const code = await main(['serve'], env, {
+    out: (line) => {
+      out.push(line);
+      if (/listening on/.test(line)) void stop();
+    },
+    err: (line) => void err.push(line),
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
 
 /** Starts `esim serve`; resolves with the exit code, or 'listening' once it serves. */
 function started(run: Spawned): Promise<number | null | 'listening'> {
@@ -86,18 +111,13 @@ for (const kind of DATABASES) {
           /organisations\/1: callbackUrl must be an http or https URL/,
         ],
       ];
+      // In-process: test/cli/production-refuses.test.ts starts real processes that exit 78.
       for (const [file, message] of bad) {
-        const run = spawnEsim({ ...env, SEED_FILE: file }, 'serve');
-        const outcome = await started(run);
-        if (outcome === 'listening') {
-          run.child.kill('SIGTERM');
-          await run.exited;
-          assert.fail(`started with ${file} (the fixture was skipped):\n${run.stdout()}`);
-        }
-        assert.equal(outcome, 78, `${file}: ${run.stderr()}`);
+        const run = await refusedServe({ ...env, SEED_FILE: file });
+        assert.equal(run.code, 78, `${file}: ${run.err}\n${run.out}`);
         assert.equal(await organisations(), '[]', `${file} left organisations behind`);
-        assert.match(run.stderr(), /^esim: configuration error: SEED_FILE: /);
-        assert.match(run.stderr(), message);
+        assert.match(run.err, /^esim: configuration error: SEED_FILE: /);
+        assert.match(run.err, message);
       }
     });
 

@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { eventually } from '../harness.js';
-import { scratchDir, spawnEsimIn } from './helpers.js';
+import { esim, scratchDir, spawnEsimIn } from './helpers.js';
 import type { Spawned } from './helpers.js';
 
 // A CI run starts from a known state: `esim serve` with SEED_FILE loads the fixture on an empty
 // database and prints each organisation's fixed key; under SIM_SEED two runs from an empty
 // database issue the same ICCIDs; `esim sim export` / `import` save and restore the whole state
-// and `esim sim reset --to-seed` goes back to the fixture, all through the real processes.
+// and `esim sim reset --to-seed` goes back to the fixture. The servers are real processes, as is
+// the first export (a command finding the server from its working folder); the other commands
+// run in-process against them.
 
 const SEED = fileURLToPath(new URL('../fixtures/seed.json', import.meta.url));
 const ACME = 'esim_AcmeTravelFixtureKey00000000000000000000001';
@@ -26,10 +28,16 @@ async function started(server: Spawned): Promise<string> {
   );
 }
 
-async function run(cwd: string, env: Record<string, string>, ...argv: string[]) {
+/** A command as a real process started in `cwd`: it finds the server from its working folder. */
+async function runProcess(cwd: string, env: Record<string, string>, ...argv: string[]) {
   const cli = spawnEsimIn(cwd, env, ...argv);
   const code = await cli.exited;
   return { code, out: cli.stdout(), err: cli.stderr() };
+}
+
+/** A command in-process, against the server whose data folder is in `cwd`. */
+function run(cwd: string, env: Record<string, string>, ...argv: string[]) {
+  return esim({ DATA_DIR: join(cwd, 'data'), LOG_LEVEL: 'silent', ...env }, ...argv);
 }
 
 async function iccidsOf(url: string): Promise<string[]> {
@@ -81,7 +89,7 @@ describe('fixtures, seeds and snapshots through the CLI', () => {
 
   it('exports, then imports the whole state with the clock', async () => {
     const file = join(first.path, 'snapshot.json');
-    const exported = await run(first.path, {}, 'sim', 'export', file);
+    const exported = await runProcess(first.path, {}, 'sim', 'export', file);
     assert.equal(exported.code, 0, exported.err);
     assert.match(exported.out, /exported 2 organisations and 2 eSIMs at \S+ to /);
     assert.ok(existsSync(file));

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,16 +42,20 @@ export function scratchDir(): { path: string; remove(): void } {
 /**
  * The environment of a CLI run against a fresh database of the given kind. SQLite is a file,
  * because every CLI call opens its own connection. Passwords are hashed at the cheapest cost.
+ * The database holds what a first start leaves (every migration and the built-in catalogue),
+ * copied from the process's template instead of migrated again by the first command; 'empty'
+ * for a test about what happens to a database nothing has touched yet.
  */
 export async function cliDatabase(
   kind: DatabaseKind,
+  start: 'empty' | 'seeded' = 'seeded',
 ): Promise<{ env: Env; dispose(): Promise<void> }> {
   const dir = scratchDir();
-  const database = await freshDatabase(kind);
+  const database = await freshDatabase(kind, start);
   const url =
     database.target.kind === 'postgres'
       ? database.target.url
-      : `sqlite:${join(dir.path, 'esim.sqlite')}`;
+      : `sqlite:${sqliteFile(dir.path, database.image)}`;
   return {
     env: {
       MODE: 'simulator',
@@ -66,6 +70,13 @@ export async function cliDatabase(
       dir.remove();
     },
   };
+}
+
+/** A SQLite file in `dir`: written from the image when there is one, else not made yet. */
+export function sqliteFile(dir: string, image: Buffer | undefined): string {
+  const path = join(dir, 'esim.sqlite');
+  if (image !== undefined) writeFileSync(path, image);
+  return path;
 }
 
 /** The HTTP app on the database a CLI environment points at, to check results through HTTP. */

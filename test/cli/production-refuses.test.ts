@@ -53,7 +53,7 @@ for (const kind of DATABASES) {
     let env: Env;
 
     before(async () => {
-      database = await cliDatabase(kind);
+      database = await cliDatabase(kind, 'empty');
       // A file that does not exist yet: the refusal must not create it.
       const url = String(database.env['DATABASE_URL']).replace(
         /^sqlite:.*$/,

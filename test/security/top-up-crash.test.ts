@@ -50,14 +50,12 @@ function targetOf(url: string): DatabaseTarget {
     : { kind: 'postgres', url };
 }
 
-// Each database's run mostly waits on the processor's latency: the two run side by side, each
-// scenario after the one before.
+// Each scenario mostly waits on the processor's latency and the reconciliation's schedule: they
+// run side by side, each on a database and servers of its own.
 describe('security: top-ups cut by SIGKILL, on each database', { concurrency: true }, () => {
   for (const kind of DATABASES) {
-    describe(
-      `security: top-ups cut by SIGKILL resolve after a restart [${kind}]`,
-      { concurrency: 1 },
-      () => {
+    for (const { latency, retrying } of SCENARIOS) {
+      describe(`security: top-ups cut by SIGKILL resolve after a restart [${kind}, PAYMENT_LATENCY_MS=${latency}, ${retrying ? 'client retrying' : 'no retries'}]`, () => {
         let db: CliDatabase;
         let env: Record<string, string>;
         let store: Store;
@@ -112,119 +110,117 @@ describe('security: top-ups cut by SIGKILL, on each database', { concurrency: tr
             headers: { 'x-api-key': org.apiKey, 'idempotency-key': key },
           });
 
-        for (const { latency, retrying } of SCENARIOS) {
-          it(`settles each charge once and replays the final answer within the bound (PAYMENT_LATENCY_MS=${latency}, ${retrying ? 'client retrying' : 'no retries'})`, async (t) => {
-            const cases = [
-              { org: payer, amount: 1000, key: `crash-${latency}-${retrying}-a` },
-              { org: payer, amount: 2000, key: `crash-${latency}-${retrying}-b` },
-              { org: payer, amount: 3000, key: `crash-${latency}-${retrying}-c` },
-              { org: declined, amount: 1500, key: `crash-${latency}-${retrying}-d` },
-            ];
-            const latencyEnv = { ...env, PAYMENT_LATENCY_MS: String(latency) };
-            const before = { all: await charges(), succeeded: await charges('succeeded') };
-            const first = await startServerProcess(latencyEnv);
-            servers.push(first);
-            const opening = await balanceVia(first, payer);
-            const inFlight = cases.map((c) =>
-              topUp(first, c.org, c.amount, c.key).then(
-                (res) => res.status,
-                () => 'cut' as const,
-              ),
-            );
-            // Kill only once the processor has received every charge and decided none yet.
-            await eventually(
-              async () => ((await charges('processing')) === cases.length ? true : undefined),
-              10_000,
-              'every charge in flight',
-            );
-            const received = await store.db
-              .selectFrom('test_processor_charges')
-              .select('created_at')
-              .where('status', '=', 'processing')
-              .execute();
-            // The test processor decides each charge PAYMENT_LATENCY_MS (real time) after receiving it.
-            const decidedAt = Math.max(...received.map((r) => Date.parse(r.created_at))) + latency;
-            await first.kill('SIGKILL');
-            assert.deepEqual(
-              await Promise.all(inFlight),
-              cases.map(() => 'cut'),
-            );
+        it(`settles each charge once and replays the final answer within the bound (PAYMENT_LATENCY_MS=${latency}, ${retrying ? 'client retrying' : 'no retries'})`, async (t) => {
+          const cases = [
+            { org: payer, amount: 1000, key: `crash-${latency}-${retrying}-a` },
+            { org: payer, amount: 2000, key: `crash-${latency}-${retrying}-b` },
+            { org: payer, amount: 3000, key: `crash-${latency}-${retrying}-c` },
+            { org: declined, amount: 1500, key: `crash-${latency}-${retrying}-d` },
+          ];
+          const latencyEnv = { ...env, PAYMENT_LATENCY_MS: String(latency) };
+          const before = { all: await charges(), succeeded: await charges('succeeded') };
+          const first = await startServerProcess(latencyEnv);
+          servers.push(first);
+          const opening = await balanceVia(first, payer);
+          const inFlight = cases.map((c) =>
+            topUp(first, c.org, c.amount, c.key).then(
+              (res) => res.status,
+              () => 'cut' as const,
+            ),
+          );
+          // Kill only once the processor has received every charge and decided none yet.
+          await eventually(
+            async () => ((await charges('processing')) === cases.length ? true : undefined),
+            10_000,
+            'every charge in flight',
+          );
+          const received = await store.db
+            .selectFrom('test_processor_charges')
+            .select('created_at')
+            .where('status', '=', 'processing')
+            .execute();
+          // The test processor decides each charge PAYMENT_LATENCY_MS (real time) after receiving it.
+          const decidedAt = Math.max(...received.map((r) => Date.parse(r.created_at))) + latency;
+          await first.kill('SIGKILL');
+          assert.deepEqual(
+            await Promise.all(inFlight),
+            cases.map(() => 'cut'),
+          );
 
-            const second = await startServerProcess(latencyEnv);
-            servers.push(second);
-            const restarted = Date.now();
-            if (!retrying) {
-              // The service settles them by itself: wait until no charge or top-up is in doubt.
-              await eventually(
-                async () => {
-                  const open = await store.db
-                    .selectFrom('topups')
-                    .select('ref')
-                    .where('status', 'in', ['pending', 'unknown'])
-                    .execute();
-                  return open.length === 0 ? true : undefined;
+          const second = await startServerProcess(latencyEnv);
+          servers.push(second);
+          const restarted = Date.now();
+          if (!retrying) {
+            // The service settles them by itself: wait until no charge or top-up is in doubt.
+            await eventually(
+              async () => {
+                const open = await store.db
+                  .selectFrom('topups')
+                  .select('ref')
+                  .where('status', 'in', ['pending', 'unknown'])
+                  .execute();
+                return open.length === 0 ? true : undefined;
+              },
+              BOUND_MS,
+              'the service to settle every top-up',
+            );
+            t.diagnostic(
+              `${kind}, latency ${latency} ms, no retries: settled ${Date.now() - restarted} ms after the restart`,
+            );
+          }
+          const answers = await Promise.all(
+            cases.map((c) =>
+              eventually(
+                async (): Promise<Answer | undefined> => {
+                  const res = await topUp(second, c.org, c.amount, c.key);
+                  if (res.status === 409 && retrying) return undefined;
+                  return {
+                    status: res.status,
+                    replayed: res.headers.get('idempotent-replayed'),
+                    body: (await res.json()) as Answer['body'],
+                    afterMs: Date.now() - restarted,
+                    afterDecisionMs: Date.now() - decidedAt,
+                  };
                 },
                 BOUND_MS,
-                'the service to settle every top-up',
-              );
-              t.diagnostic(
-                `${kind}, latency ${latency} ms, no retries: settled ${Date.now() - restarted} ms after the restart`,
-              );
-            }
-            const answers = await Promise.all(
-              cases.map((c) =>
-                eventually(
-                  async (): Promise<Answer | undefined> => {
-                    const res = await topUp(second, c.org, c.amount, c.key);
-                    if (res.status === 409 && retrying) return undefined;
-                    return {
-                      status: res.status,
-                      replayed: res.headers.get('idempotent-replayed'),
-                      body: (await res.json()) as Answer['body'],
-                      afterMs: Date.now() - restarted,
-                      afterDecisionMs: Date.now() - decidedAt,
-                    };
-                  },
-                  BOUND_MS,
-                  `the final answer of ${c.key}`,
-                ),
+                `the final answer of ${c.key}`,
               ),
-            );
-            for (const [i, answer] of answers.entries()) {
-              const c = cases[i];
-              assert.ok(c !== undefined);
-              assert.equal(answer.replayed, 'true', JSON.stringify(answer));
-              if (c.org === declined) {
-                assert.equal(answer.status, 400, JSON.stringify(answer));
-                assert.equal(answer.body.code, 'card_declined');
-              } else {
-                assert.equal(answer.status, 200, JSON.stringify(answer));
-                assert.equal(answer.body.amount, c.amount);
-              }
-              t.diagnostic(
-                `${kind}, latency ${latency} ms, ${c.key}: final answer ${answer.afterMs} ms after the restart`,
-              );
+            ),
+          );
+          for (const [i, answer] of answers.entries()) {
+            const c = cases[i];
+            assert.ok(c !== undefined);
+            assert.equal(answer.replayed, 'true', JSON.stringify(answer));
+            if (c.org === declined) {
+              assert.equal(answer.status, 400, JSON.stringify(answer));
+              assert.equal(answer.body.code, 'card_declined');
+            } else {
+              assert.equal(answer.status, 200, JSON.stringify(answer));
+              assert.equal(answer.body.amount, c.amount);
             }
-            const slowest = Math.max(...answers.map((a) => a.afterMs));
-            const sinceDecision = Math.max(...answers.map((a) => a.afterDecisionMs));
             t.diagnostic(
-              `${kind}, latency ${latency} ms, ${retrying ? 'retrying' : 'no retries'}: last final answer ${slowest} ms after the restart, ${sinceDecision} ms after the processor decided the last charge`,
+              `${kind}, latency ${latency} ms, ${c.key}: final answer ${answer.afterMs} ms after the restart`,
             );
-            assert.ok(slowest < BOUND_MS);
+          }
+          const slowest = Math.max(...answers.map((a) => a.afterMs));
+          const sinceDecision = Math.max(...answers.map((a) => a.afterDecisionMs));
+          t.diagnostic(
+            `${kind}, latency ${latency} ms, ${retrying ? 'retrying' : 'no retries'}: last final answer ${slowest} ms after the restart, ${sinceDecision} ms after the processor decided the last charge`,
+          );
+          assert.ok(slowest < BOUND_MS);
 
-            // Credited exactly once each, journaled; the decline credited nothing; the replays
-            // charged nothing more.
-            assert.equal(await balanceVia(second, payer), opening + 1000 + 2000 + 3000);
-            assert.equal(await balanceVia(second, declined), 1000);
-            assert.equal(await charges(), before.all + cases.length);
-            assert.equal(await charges('succeeded'), before.succeeded + 3);
-            assert.equal(await charges('processing'), 0);
-            const verify = await runCli(['ledger', 'verify'], env);
-            assert.equal(verify.code, 0, verify.err);
-            await second.kill('SIGTERM');
-          });
-        }
-      },
-    );
+          // Credited exactly once each, journaled; the decline credited nothing; the replays
+          // charged nothing more.
+          assert.equal(await balanceVia(second, payer), opening + 1000 + 2000 + 3000);
+          assert.equal(await balanceVia(second, declined), 1000);
+          assert.equal(await charges(), before.all + cases.length);
+          assert.equal(await charges('succeeded'), before.succeeded + 3);
+          assert.equal(await charges('processing'), 0);
+          const verify = await runCli(['ledger', 'verify'], env);
+          assert.equal(verify.code, 0, verify.err);
+          await second.kill('SIGTERM');
+        });
+      });
+    }
   }
 });

@@ -40,22 +40,22 @@ for (const kind of DATABASES) {
       return path;
     };
 
+    // One app on the commands' database for the describe, its catalogue read afresh for every
+    // request (CATALOGUE_STALENESS_MS=0): the commands write through connections of their own.
+    // The staleness period itself is the subject of the describe below.
+    let served: Awaited<ReturnType<typeof appFor>> | undefined;
     async function http(path: string): Promise<{ status: number; body: unknown; total?: string }> {
-      const h = await appFor(env);
-      try {
-        const res = await h.app.inject({
-          method: 'GET',
-          url: path,
-          headers: { 'x-api-key': apiKey },
-        });
-        return {
-          status: res.statusCode,
-          body: res.json(),
-          total: res.headers['x-total-count'] as string,
-        };
-      } finally {
-        await h.close();
-      }
+      served ??= await appFor({ ...env, CATALOGUE_STALENESS_MS: '0' });
+      const res = await served.app.inject({
+        method: 'GET',
+        url: path,
+        headers: { 'x-api-key': apiKey },
+      });
+      return {
+        status: res.statusCode,
+        body: res.json(),
+        total: res.headers['x-total-count'] as string,
+      };
     }
 
     const bundle = async (name: string): Promise<Item | undefined> => {
@@ -80,6 +80,7 @@ for (const kind of DATABASES) {
       ({ apiKey, id: orgId } = JSON.parse(created.out) as { apiKey: string; id: string });
     });
     after(async () => {
+      await served?.close();
       await dispose();
       files.remove();
     });
