@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import {
   DEMO_ACTIVE_ASSIGNMENT,
   DEMO_BUNDLE,
@@ -48,15 +49,33 @@ function jsonSchema(text: string): unknown {
 type RawDocument = Document & { components?: unknown };
 type Schema = Record<string, unknown>;
 
+/**
+ * A schema validator for each set of components: the versions' documents, and the databases'
+ * runs of them, share most of their schemas, each compiled once.
+ */
+const validatorsByComponents = new Map<
+  string,
+  { ajv: Ajv; validators: Map<string, ValidateFunction> }
+>();
+
 /** Every example the page starts with (bodies and parameters) is valid against its schema. */
 function checkExamplesValid(documentPath: string, doc: RawDocument): void {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  ajv.addSchema({ $id: 'doc', components: jsonSchema(JSON.stringify(doc.components ?? {})) });
+  const components = JSON.stringify(doc.components ?? {});
+  let compiled = validatorsByComponents.get(components);
+  if (compiled === undefined) {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: 'doc', components: jsonSchema(components) });
+    compiled = { ajv, validators: new Map() };
+    validatorsByComponents.set(components, compiled);
+  }
+  const { ajv, validators } = compiled;
   const check = (what: string, schema: unknown, value: unknown): void => {
-    const resolved = jsonSchema(
-      JSON.stringify(schema ?? {}).replaceAll('"#/components/', '"doc#/components/'),
-    ) as object;
-    const validate = ajv.compile(resolved);
+    const text = JSON.stringify(schema ?? {}).replaceAll('"#/components/', '"doc#/components/');
+    let validate = validators.get(text);
+    if (validate === undefined) {
+      validate = ajv.compile(jsonSchema(text) as object);
+      validators.set(text, validate);
+    }
     assert.ok(validate(value), `${documentPath} ${what}: ${ajv.errorsText(validate.errors)}`);
   };
   for (const op of pageOperations(doc)) {

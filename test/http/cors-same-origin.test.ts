@@ -39,7 +39,8 @@ for (const origins of [['*'], [LISTED, EVIL]]) {
     let org: TestOrg;
 
     before(async () => {
-      t = await startTestApp('sqlite', { corsOrigins: origins });
+      // Without the built-in catalogue (thousands of rows) a snapshot here is kilobytes.
+      t = await startTestApp('sqlite', { corsOrigins: origins, catalogueSeed: false });
       org = await t.createOrg({ balance: 1000 });
     });
     after(() => t.close());

@@ -21,7 +21,8 @@ for (const kind of DATABASES) {
     let b: TestOrg;
 
     before(async () => {
-      t = await startTestApp(kind);
+      // Without the built-in catalogue (thousands of rows) a snapshot here is kilobytes.
+      t = await startTestApp(kind, { catalogueSeed: false });
       a = await t.createOrg({ balance: 1000 });
       b = await t.createOrg({ balance: 1000 });
     });

@@ -62,7 +62,8 @@ for (const kind of DATABASES) {
     };
 
     before(async () => {
-      t = await startTestApp(kind);
+      // Without the built-in catalogue (thousands of rows) the snapshot restored is kilobytes.
+      t = await startTestApp(kind, { catalogueSeed: false });
       await seedTestBundles(t);
       org = await t.createOrg({ balance: 10_000_000 });
       other = await t.createOrg({ balance: 10_000_000 });
