@@ -21,7 +21,8 @@
 //   once, 4 (PostgreSQL waits on the network for each, so it needs more to reach the rate);
 //   BENCH_DELIVERY=process: the delivery worker in
 //   a second process on the same database, as a second instance runs it, callback-lag-worker.ts;
-//   BENCH_KEEP_DATABASE=1 keeps the database and prints where it is)
+//   BENCH_KEEP_DATABASE=1 keeps the database and prints where it is; BENCH_ROUNDS rounds of
+//   phases 1 and 2, 2; BENCH_SENDER=both: phase 2 with the sender thread on and off, alternated)
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -116,9 +117,14 @@ async function main(): Promise<void> {
   const { deps } = services;
   const log = { warn: (_: object, message: string) => print(`  warn: ${message}`) };
   /** The delivery worker on this event loop, as `esim serve` runs it, or in a second process. */
-  const startDelivery = async (): Promise<{ stop(): Promise<void> }> => {
+  const startDelivery = async (
+    senderThread = config.callbackSenderThread,
+  ): Promise<{ stop(): Promise<void> }> => {
     if (process.env['BENCH_DELIVERY'] !== 'process') {
-      const worker = createCallbackWorker(deps, log);
+      const worker = createCallbackWorker(
+        { ...deps, config: { ...config, callbackSenderThread: senderThread } },
+        log,
+      );
       worker.start();
       return worker;
     }
@@ -182,33 +188,50 @@ async function main(): Promise<void> {
     await attaches(loops, network, iccids, next, 1); // warm-up
     await drain();
 
-    // (1) and (2): ingestion alone, then with the worker delivering, alternated twice; best of each.
+    // (1) and (2): ingestion alone, then with the worker delivering, alternated BENCH_ROUNDS
+    // times; best of each. BENCH_SENDER=both: each round delivers twice, the requests made on
+    // the sender thread and then on the event loop (CALLBACK_SENDER_THREAD on and off).
+    const senders =
+      process.env['BENCH_SENDER'] === 'both' ? [true, false] : [config.callbackSenderThread];
+    const roundCount = envInteger('BENCH_ROUNDS', 2);
     const off: number[] = [];
-    const on: number[] = [];
-    const sent: number[] = [];
-    for (let round = 0; round < 2; round += 1) {
-      off.push(await attaches(loops, network, iccids, next, seconds / 2));
+    const on = senders.map(() => [] as number[]);
+    const sent = senders.map(() => [] as number[]);
+    const ratios = senders.map(() => [] as number[]);
+    for (let round = 0; round < roundCount; round += 1) {
+      const alone = await attaches(loops, network, iccids, next, seconds / 2);
+      off.push(alone);
       await drain();
-      const worker = await startDelivery();
-      const profile = round === 1 ? await startProfile() : undefined;
-      const before = await withStatus('delivered');
-      const startedAt = performance.now();
-      on.push(await attaches(loops, network, iccids, next, seconds / 2));
-      sent.push(
-        ((await withStatus('delivered')) - before) / ((performance.now() - startedAt) / 1000),
-      );
-      await profile?.stop(`callback-lag-${kind}-delivery-on`);
-      await worker.stop();
-      await drain();
+      for (const [v, senderThread] of senders.entries()) {
+        const worker = await startDelivery(senderThread);
+        const profile = round === roundCount - 1 ? await startProfile() : undefined;
+        const before = await withStatus('delivered');
+        const startedAt = performance.now();
+        const rate = await attaches(loops, network, iccids, next, seconds / 2);
+        on[v]?.push(rate);
+        ratios[v]?.push(rate / alone);
+        sent[v]?.push(
+          ((await withStatus('delivered')) - before) / ((performance.now() - startedAt) / 1000),
+        );
+        await profile?.stop(
+          `callback-lag-${kind}-delivery-on${senders.length > 1 ? `-thread-${String(senderThread)}` : ''}`,
+        );
+        await worker.stop();
+        await drain();
+      }
     }
     const alone = Math.max(...off);
-    const delivering = Math.max(...on);
     const rounds = (rates: number[]) => rates.map((r) => r.toFixed(0)).join(', ');
     print(`| events/s, delivery off (best of: ${rounds(off)}) | ${alone.toFixed(0)} |`);
-    print(
-      `| events/s, delivery on (best of: ${rounds(on)}) | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %) |`,
-    );
-    print(`| callbacks delivered/s meanwhile (each round) | ${rounds(sent)} |`);
+    for (const [v, senderThread] of senders.entries()) {
+      const rates = on[v] ?? [];
+      const delivering = Math.max(...rates);
+      const per = (ratios[v] ?? []).map((r) => `${(r * 100).toFixed(0)} %`).join(', ');
+      print(
+        `| events/s, delivery on, sender thread ${senderThread ? 'on' : 'off'} (best of: ${rounds(rates)}) | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %; per round: ${per}) |`,
+      );
+      print(`| callbacks delivered/s meanwhile (each round) | ${rounds(sent[v] ?? [])} |`);
+    }
 
     // (3) paced, the worker off then on: how long each event takes to be taken in, and with the
     // worker on, the delay from each callback's writing to its delivery.

@@ -10,7 +10,8 @@
 //    dist/precompiled-schemas.cjs, which the bundle takes in place of
 //    src/http/precompiled-schemas.ts: a start loads them instead of compiling them.
 // 3. esbuild bundles the command-line interface and its dependencies into one CommonJS file,
-//    dist/esim.cjs (and the SQLite checkpointer's thread into dist/wal-checkpointer-worker.cjs),
+//    dist/esim.cjs (and the SQLite checkpointer's thread into dist/wal-checkpointer-worker.cjs,
+//    the callback sender's into dist/callback-sender-worker.cjs),
 //    and its launcher into dist/esim.js, which `npm start` and bin/esim.js run
 //    with plain node. Loading one file instead of about a thousand modules is most of what makes
 //    the service start fast. Left outside the bundle: native code (better-sqlite3, the optional
@@ -117,6 +118,13 @@ await build({
   outfile: 'dist/wal-checkpointer-worker.cjs',
   format: 'cjs',
   external: ['better-sqlite3'],
+});
+// The callback sender's thread (src/callbacks/sender-thread.ts), likewise.
+await build({
+  ...common,
+  entryPoints: ['src/callbacks/sender-thread-worker.ts'],
+  outfile: 'dist/callback-sender-worker.cjs',
+  format: 'cjs',
 });
 await build({
   ...common,

@@ -1,6 +1,7 @@
 import { guardFor } from '../callbacks/address-guard.js';
 import type { CallbackTransport } from '../callbacks/http-sender.js';
 import { createHttpSender } from '../callbacks/http-sender.js';
+import { createThreadSender } from '../callbacks/sender-thread.js';
 import { iso } from '../clock.js';
 import type { AppDeps } from '../deps.js';
 import { reclaimLapsedDeliveries, releaseDeliveries } from '../domain/callbacks/delivery-queue.js';
@@ -52,23 +53,40 @@ export interface CallbackWorker extends Worker {
   drain(): Promise<void>;
 }
 
+/**
+ * The HTTP sender: on a thread of its own (sender-thread.ts) unless CALLBACK_SENDER_THREAD is off
+ * or a resolver is injected (tests that play DNS answers, which a thread cannot be handed).
+ */
+function senderFor(deps: CallbackWorkerDeps, options: CallbackWorkerOptions): CallbackTransport {
+  const { config } = deps;
+  const common = {
+    connectTimeoutMs: config.callbackConnectTimeoutMs,
+    timeoutMs: config.callbackTimeoutMs,
+    requireHttps: config.mode === 'production',
+    maxSockets: config.callbackConcurrency,
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+  };
+  const guard = guardFor(config);
+  if (config.callbackSenderThread && deps.resolver === undefined) {
+    return createThreadSender({
+      ...common,
+      ...(guard === undefined ? {} : { guardAllowCidrs: config.callbackAllowCidrs }),
+    });
+  }
+  return createHttpSender({
+    ...common,
+    guard,
+    ...(deps.resolver === undefined ? {} : { resolver: deps.resolver }),
+  });
+}
+
 function deliveryContext(
   deps: CallbackWorkerDeps,
   options: CallbackWorkerOptions,
   log: Pick<WorkerLog, 'warn'>,
 ): DeliveryContext {
   const { config } = deps;
-  const transport =
-    options.transport ??
-    createHttpSender({
-      connectTimeoutMs: config.callbackConnectTimeoutMs,
-      timeoutMs: config.callbackTimeoutMs,
-      guard: guardFor(config),
-      ...(deps.resolver === undefined ? {} : { resolver: deps.resolver }),
-      requireHttps: config.mode === 'production',
-      maxSockets: config.callbackConcurrency,
-      ca: options.ca,
-    });
+  const transport = options.transport ?? senderFor(deps, options);
   return {
     deps,
     clock: deps.clock,

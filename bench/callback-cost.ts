@@ -1,0 +1,137 @@
+// Benchmark: what delivering one callback costs the service's thread, against what taking in the
+// event that caused it costs. CPU of the main thread alone (its /proc schedstat), so neither the
+// callback sender's thread nor the checkpointer's is counted, nor the receiver's process
+// (test/receiver.ts, V3, every body signed) nor PostgreSQL's. BENCH_ESIMS eSIMs (2,000) bought,
+// installed and attached as callback-lag.ts readies them; then BENCH_ROUNDS rounds (3) of:
+//
+//   ingest:  BENCH_BATCH attaches (4,000), each to the other country (one callback each), 4 loops;
+//   thread:  the delivery worker drains them, requests on the sender thread (CALLBACK_SENDER_THREAD);
+//   loop:    BENCH_BATCH more attaches, drained with the requests made on the event loop;
+//   instant: BENCH_BATCH more, drained by a transport that answers 200 at once (no HTTP at all:
+//            what claiming and recording cost).
+//
+// Each figure is µs of main-thread CPU per event or callback, with its wall time; the medians
+// over the rounds close the run. The machine's load moves every figure: compare them within a run.
+//
+//   npx tsx bench/callback-cost.ts [sqlite|postgres]
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.js';
+import { openAccount } from '../src/domain/money/ledger.js';
+import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
+import { openServices } from '../src/main.js';
+import { createSimulatedEvents } from '../src/network/simulated-events.js';
+import { createCallbackWorker } from '../src/workers/callback-delivery.js';
+import { instantTransport } from '../test/callbacks/fixtures.js';
+import { startReceiverProcess } from '../test/callbacks/processes.js';
+import { readyEsims } from './callbacks.js';
+import { envInteger, quantile } from './figures.js';
+import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
+
+const COUNTRIES = ['FR', 'DE'] as const;
+const PHASES = ['ingest', 'thread', 'loop', 'instant'] as const;
+type Phase = (typeof PHASES)[number];
+
+/** Milliseconds the main thread has been on a CPU (Linux). */
+const mainThreadMs = (): number =>
+  Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+
+async function main(): Promise<void> {
+  const kind = process.argv[2] ?? 'sqlite';
+  const esims = envInteger('BENCH_ESIMS', 2000);
+  const batch = envInteger('BENCH_BATCH', 4000);
+  const rounds = envInteger('BENCH_ROUNDS', 3);
+  const db0 = await scratchDatabase(kind, 'cost');
+  const receiver = await startReceiverProcess();
+  const env = {
+    DATABASE_URL: db0.url,
+    DATA_DIR: db0.dir,
+    LOG_LEVEL: 'silent',
+    DEMO_ON_FIRST_START: 'false',
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => name.startsWith('CALLBACK_')),
+    ),
+  };
+  const config = loadConfig(env);
+  const services = await openServices(config, { checkpointThread: kind === 'sqlite' });
+  const { deps } = services;
+  const log = { warn: (_: object, message: string) => console.log(`  warn: ${message}`) };
+  try {
+    const created = await createOrganisation(
+      { db: deps.store.db, clock: deps.clock, random: deps.random, cipher: deps.cipher },
+      { name: 'Callback cost', callbackUrl: `${receiver.url}/hook`, callbackVersion: 'V3' },
+      (trx, org) =>
+        openAccount(trx, { organisationId: org.id, balance: 1e12, at: deps.clock.now() }),
+    );
+    const iccids = await readyEsims(deps, created.apiKey, esims);
+    const network = createSimulatedEvents(deps, deps.random, deps.network);
+    const drain = async (phase: Phase): Promise<void> => {
+      const worker = createCallbackWorker(
+        { ...deps, config: { ...config, callbackSenderThread: phase !== 'loop' } },
+        log,
+        phase === 'instant' ? { transport: instantTransport() } : {},
+      );
+      await worker.drain();
+      await worker.stop();
+    };
+    let next = iccids.length;
+    const ingest = async (): Promise<void> => {
+      let left = batch;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (left > 0) {
+            left -= 1;
+            const i = next;
+            next += 1;
+            const iccid = iccids[i % iccids.length] ?? '';
+            const country = COUNTRIES[Math.floor(i / iccids.length) % 2] ?? 'FR';
+            await network.attach(iccid, { country });
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }),
+      );
+    };
+    /** µs of main-thread CPU and of wall time per event or callback. */
+    const measure = async (work: () => Promise<void>): Promise<[number, number]> => {
+      const cpu = mainThreadMs();
+      const wall = performance.now();
+      await work();
+      return [((mainThreadMs() - cpu) * 1000) / batch, ((performance.now() - wall) * 1000) / batch];
+    };
+    await drain('thread'); // the first attachments' callbacks
+    await ingest(); // warm-up
+    await drain('thread');
+    console.log(
+      `callback-cost on ${kind}: ${iccids.length} eSIMs, ${batch} events a phase, ${rounds} rounds`,
+    );
+    const figures = new Map<Phase, number[]>(PHASES.map((p) => [p, []]));
+    for (let round = 0; round < rounds; round += 1) {
+      const line: string[] = [];
+      for (const phase of PHASES) {
+        const [cpu, wall] =
+          phase === 'ingest'
+            ? await measure(ingest)
+            : await (async () => {
+                if (phase !== 'thread') await ingest();
+                return measure(() => drain(phase));
+              })();
+        figures.get(phase)?.push(cpu);
+        line.push(`${phase} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)})`);
+      }
+      console.log(`round ${round + 1}: ${line.join('; ')}`);
+    }
+    const med = (phase: Phase) => quantile(figures.get(phase) ?? [], 0.5);
+    console.log(
+      `| main-thread CPU per event or callback, median | ingest ${med('ingest').toFixed(0)} µs; ` +
+        `delivery, sender thread ${med('thread').toFixed(0)} µs, on the loop ${med('loop').toFixed(0)} µs, ` +
+        `without HTTP ${med('instant').toFixed(0)} µs |`,
+    );
+  } finally {
+    await services.close();
+    await receiver.kill('SIGTERM');
+    const kept = await dropUnlessKept(db0);
+    if (kept !== undefined) console.log(kept);
+  }
+}
+
+await main();
