@@ -148,7 +148,9 @@ export async function startServer(
     return run.stdout;
   };
   cli(['migrate']);
-  const child = spawn(process.execPath, [entry, 'serve'], {
+  // BENCH_NODE_ARGS: extra Node.js options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p".
+  const nodeArgs = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, entry, 'serve'], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

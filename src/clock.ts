@@ -40,7 +40,9 @@ export class OffsetClock implements Clock {
   ) {}
 
   now(): Date {
-    return new Date(this.base.now().getTime() + this.offsetMs);
+    // On real time (the usual case) one Date a reading, not two.
+    const base = this.base === systemClock ? Date.now() : this.base.now().getTime();
+    return new Date(base + this.offsetMs);
   }
 
   get offset(): number {

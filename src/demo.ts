@@ -6,13 +6,11 @@ import { setPassword } from './domain/access/set-password-links.js';
 import { defaultExpiry } from './domain/money/card-input.js';
 import { saveCard } from './domain/money/save-card.js';
 import { DEFAULT_TEST_CARD } from './payments/test-cards.js';
-import {
-  countOrganisations,
-  listOrganisations,
-} from './store/repositories/organisation-repository.js';
+import { listOrganisations } from './store/repositories/organisation-repository.js';
 import { defaultGroupsFor } from './domain/catalogue/naming.js';
 import { openAccount } from './domain/money/ledger.js';
 import { addUser, createOrganisation } from './domain/organisations/organisation-changes.js';
+import { demoWanted, markDemoMade, markDemoStarted } from './domain/simulator/demo-mark.js';
 
 export const DEMO_NAME = 'Demo Organisation';
 /** 1,000.00 in the organisation currency: what the balance holds after the demo data's orders. */
@@ -31,13 +29,17 @@ export interface DemoOrganisation {
  * On an empty simulator database, one organisation with a balance, an admin user and the demo
  * data (src/demo-data.ts), so a newcomer gets a 200 at once and the documentation page's examples
  * answer. `baseUrl` is where the server answers (the demo's callback URL is its receiver).
- * Returns undefined when the database already has organisations.
+ * Returns undefined when the database already has organisations. The demo is made in several
+ * transactions (orders, the phone's events, settings): a mark kept from before the first to
+ * after the last lets the next start make again a demo that a crash left half made.
  */
 export async function createDemoOrganisation(
   deps: AppDeps,
   baseUrl = `http://${deps.config.host}:${deps.config.port}`,
 ): Promise<DemoOrganisation | undefined> {
-  if ((await countOrganisations(deps.store.db)) > 0) return undefined;
+  // A demo that a stopped start left half made is made again (domain/simulator/demo-mark.ts).
+  if (!(await demoWanted(deps, DEMO_NAME))) return undefined;
+  await markDemoStarted(deps);
   const orgDeps = {
     db: deps.store.db,
     clock: deps.clock,
@@ -75,6 +77,7 @@ export async function createDemoOrganisation(
     await saveCard(deps, created.id, { number: DEFAULT_TEST_CARD, ...defaultExpiry(deps.clock) });
   }
   await addDemoData(deps, created.id, baseUrl);
+  await markDemoMade(deps);
   return {
     id: created.id,
     name: created.organisation.name,

@@ -22,7 +22,6 @@ import { noGateway } from './payments/no-gateway.js';
 import { createTestProcessor } from './payments/test-processor.js';
 import { cryptoRandom } from './random.js';
 import { createPasswordGate } from './domain/access/password-gate.js';
-import { createRateLimits } from './rate-limits/limiter.js';
 import { createMetrics } from './metrics/metrics.js';
 import { startMetricsServer } from './http/metrics-server.js';
 import { startGate } from './http/starting.js';
@@ -130,8 +129,11 @@ export async function openServices(
   const random = config.seedIdentifiers
     ? await seededIdentifiers(store.db, config.simSeed)
     : cryptoRandom;
+  // Loaded only when on (the default in production): a simulator's start does not load it.
   const rateLimits = config.rateLimitEnabled
-    ? await createRateLimits(config, { observer: metrics.redis })
+    ? await (
+        await import('./rate-limits/limiter.js')
+      ).createRateLimits(config, { observer: metrics.redis })
     : undefined;
   const deps: AppDeps = {
     rateLimits,

@@ -39,7 +39,7 @@ export function allowListRefusals(
         status: 403,
         durationMs: reply.elapsedTime,
       },
-      (error: unknown) => request.log.warn({ err: error }, 'request journal: not recorded'),
+      request.log,
     );
     const key = `${organisation.id} ${address}`;
     const now = deps.wallClock.now().getTime();

@@ -2,18 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { RequestJournal } from '../domain/simulator/request-journal.js';
 
 // Simulator mode: every answered API call made with an organisation's key goes into the request
-// journal (domain/simulator/request-journal.ts). The call is kept as the answer is sent and
-// written later with the others of the moment: it costs the caller nothing, and a journal read
-// made after the answer arrived waits for it. Calls refused before the key was known (a bad key,
-// a simulated fault) have no organisation and are not journaled.
+// journal (domain/simulator/request-journal.ts). The call is held as the answer is sent (before
+// it goes out, so a read made after the answer arrived finds it) and written later with the
+// others of the moment: it costs the caller nothing. Calls refused before the key was known (a
+// bad key, a simulated fault) have no organisation and are not journaled.
 
-const API_PATH = /^\/v\d/;
+/** /v<digit>…: the API's paths (not /_sim, the portal or the docs). */
+function isApiPath(url: string): boolean {
+  const digit = url.charCodeAt(2);
+  return url.charCodeAt(1) === 118 && digit >= 48 && digit <= 57; // 'v', '0'..'9'
+}
 
 export function installRequestJournal(app: FastifyInstance, journal: RequestJournal): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     // Set by the API-key hook; null or absent on a request that did not authenticate.
     const organisation = request.organisation as { readonly id: string } | null | undefined;
-    if (organisation && API_PATH.test(request.url)) {
+    if (organisation && isApiPath(request.url)) {
       journal.record(
         {
           organisationId: organisation.id,
@@ -22,7 +26,7 @@ export function installRequestJournal(app: FastifyInstance, journal: RequestJour
           status: reply.statusCode,
           durationMs: reply.elapsedTime,
         },
-        (error: unknown) => request.log.warn({ err: error }, 'request journal: not recorded'),
+        app.log,
       );
     }
     done(null, payload);

@@ -41,7 +41,10 @@ type Factory = (external: ExternalSchemas, options: unknown) => Compile;
 export interface SchemaCompilers {
   /** For Fastify's `schemaController.compilersFactory`. */
   readonly factory: { buildValidator: Factory; buildSerializer: Factory };
-  /** Schemas taken from the generated code, and schemas compiled now. */
+  /**
+   * Schemas taken from the generated code, and schemas compiled now, of every route built so
+   * far (those still waiting for their first call are looked up first).
+   */
   counts(): { precompiled: number; compiled: number };
 }
 
@@ -65,13 +68,50 @@ function load(module: SchemaModule): unknown {
  * process (the tests build hundreds) reuses them instead of compiling its schemas again. What a
  * key names is fixed by the key itself, so a function found here is the one compiling would make.
  */
-const compiledHere = { validators: new Map<string, unknown>(), serializers: new Map<string, unknown>() };
+const compiledHere = {
+  validators: new Map<string, unknown>(),
+  serializers: new Map<string, unknown>(),
+};
+
+type Made = ((data: unknown, context?: unknown) => unknown) & {
+  readonly errors?: unknown;
+  readonly schemaEnv?: unknown;
+};
+
+/**
+ * With generated code (the bundle), a route's validator or serialiser is looked up and loaded
+ * on its first call, not when the app gets ready: a start then spends nothing on the many
+ * schemas (every version's routes, the portal's) that no request has used yet. The function
+ * Fastify holds calls the real one, and passes on what Fastify reads of a validator (`errors`
+ * after a failure, `schemaEnv` before a call). `settle` makes every one still waiting.
+ */
+function onFirstCall(make: () => unknown, waiting: Set<() => Made>, validator: boolean): unknown {
+  let made: Made | undefined;
+  const get = (): Made => {
+    if (made === undefined) {
+      made = make() as Made;
+      waiting.delete(get);
+    }
+    return made;
+  };
+  waiting.add(get);
+  const call = (data: unknown, context?: unknown): unknown => get()(data, context);
+  if (validator) {
+    Object.defineProperty(call, 'errors', { get: () => get().errors });
+    Object.defineProperty(call, 'schemaEnv', { get: () => get().schemaEnv });
+  }
+  return call;
+}
 
 export function schemaCompilers(
   options: { precompiled?: PrecompiledSchemas; recorder?: SchemaRecorder } = {},
 ): SchemaCompilers {
   const { precompiled, recorder } = options;
   const counts = { precompiled: 0, compiled: 0 };
+  const waiting = new Set<() => Made>();
+  /** Later with generated code, at once without (a schema error then stops the start). */
+  const deferred = (make: () => unknown, validator: boolean): unknown =>
+    precompiled === undefined ? make() : onFirstCall(make, waiting, validator);
   const found = (module: SchemaModule | undefined): unknown => {
     if (module === undefined) return undefined;
     counts.precompiled += 1;
@@ -86,7 +126,7 @@ export function schemaCompilers(
   const buildValidator: Factory = (external) => {
     const shared = json(external);
     const parts = new Map<AjvOptions, Compile>();
-    return (route) => {
+    const buildOne = (route: RouteSchema): unknown => {
       const options = route.httpPart === 'body' ? bodyValidatorOptions : textValidatorOptions;
       const key = schemaKey('validator', shared, json(options), json(route.schema));
       const loaded = found(precompiled?.validators[key]);
@@ -104,13 +144,14 @@ export function schemaCompilers(
       compiledHere.validators.set(key, validator);
       return validator;
     };
+    return (route) => deferred(() => buildOne(route), true);
   };
 
   const buildSerializer: Factory = (external, serializerOptions) => {
     const shared = json(external);
     const settings = json(serializerOptions);
     const compile = serializerPool(external, serializerOptions);
-    return (route) => {
+    const buildOne = (route: RouteSchema): unknown => {
       const key = schemaKey('serializer', shared, settings, json(route.schema));
       const loaded = found(precompiled?.serializers[key]);
       if (loaded !== undefined) return loaded;
@@ -122,7 +163,14 @@ export function schemaCompilers(
       compiledHere.serializers.set(key, serializer);
       return serializer;
     };
+    return (route) => deferred(() => buildOne(route), false);
   };
 
-  return { factory: { buildValidator, buildSerializer }, counts: () => ({ ...counts }) };
+  return {
+    factory: { buildValidator, buildSerializer },
+    counts: () => {
+      for (const make of [...waiting]) make();
+      return { ...counts };
+    },
+  };
 }

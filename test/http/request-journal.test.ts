@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { InsertQueryNode } from 'kysely';
+import type { KyselyPlugin } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { tableName } from '../../src/store/write-watch.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 
@@ -107,6 +111,79 @@ for (const kind of DATABASES) {
       });
       assert.equal(put.statusCode, 200, put.body);
       assert.deepEqual(await journal('?limit=1000'), before, "the journal is the snapshot's");
+    });
+  });
+}
+
+for (const kind of DATABASES) {
+  describe(`request journal, a write that fails [${kind}]`, () => {
+    let t: TestApp;
+    let a: TestOrg;
+    let failing = false;
+    // Refuses the journal's inserts while `failing`: the database keeps none of those calls.
+    const refuse: KyselyPlugin = {
+      transformQuery(args) {
+        if (
+          failing &&
+          InsertQueryNode.is(args.node) &&
+          tableName(args.node.into) === 'api_requests'
+        )
+          throw new Error('the journal cannot be written');
+        return args.node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    };
+
+    before(async () => {
+      t = await startTestApp(
+        kind,
+        {},
+        { storePlugins: [{ kysely: refuse, direct: () => undefined }] },
+      );
+      a = await t.createOrg({ balance: 1000 });
+    });
+    after(() => t.close());
+
+    it('logs one warning for the calls of the write, not one per call', async () => {
+      const lines: string[] = [];
+      const logged = await buildApp(t.deps, {
+        logLevel: 'warn',
+        logStream: { write: (line) => void lines.push(line) },
+      });
+      try {
+        failing = true;
+        const answers = await Promise.all(
+          Array.from({ length: 12 }, () =>
+            logged.inject({ url: '/v2.1/organisation', headers: { 'x-api-key': a.apiKey } }),
+          ),
+        );
+        assert.deepEqual(
+          answers.map((r) => r.statusCode),
+          Array.from({ length: 12 }, () => 200),
+        );
+        const read = await logged.inject({ url: `/_sim/requests?organisation=${a.id}` });
+        assert.equal(read.statusCode, 200, read.body);
+        assert.deepEqual(read.json<{ requests: Call[] }>().requests, [], 'nothing was written');
+        const warnings = lines
+          .map((line) => JSON.parse(line) as { msg: string; calls?: number })
+          .filter((entry) => entry.msg.startsWith('request journal'));
+        assert.deepEqual(
+          warnings.map((w) => [w.msg, w.calls]),
+          [['request journal: 12 calls not recorded', 12]],
+        );
+        // Written again once the database takes them: the journal goes on with the next calls.
+        failing = false;
+        const next = await logged.inject({
+          url: '/v2.1/organisation',
+          headers: { 'x-api-key': a.apiKey },
+        });
+        assert.equal(next.statusCode, 200);
+        const after = await logged.inject({ url: `/_sim/requests?organisation=${a.id}` });
+        assert.equal(after.json<{ requests: Call[] }>().requests.length, 1);
+      } finally {
+        failing = false;
+        await logged.close();
+      }
     });
   });
 }

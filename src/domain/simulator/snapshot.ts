@@ -39,6 +39,24 @@ const CATALOGUE_TABLES = [
   'auth_state',
 ] as const;
 
+/**
+ * Empties every table but `kept` (the catalogue's at least), inside the caller's transaction;
+ * ids start again from 1, as on a new database.
+ */
+export async function emptyAllBut(
+  trx: Executor,
+  dialect: SimulatorDeps['store']['dialect'],
+  kept: readonly string[],
+): Promise<void> {
+  const rows = await dumpTables(trx, dialect, new Set(kept));
+  const tables: SnapshotTables = {};
+  for (const name of kept) tables[name] = rows[name] ?? [];
+  await replaceTables(trx, dialect, tables);
+}
+
+/** The catalogue's tables and the simulator's settings (clock, processing delay, seed). */
+export const CATALOGUE_AND_SETTINGS: readonly string[] = [...CATALOGUE_TABLES, 'sim_state'];
+
 export const SNAPSHOT_FORMAT = 'esim-simulator-snapshot';
 export const SNAPSHOT_VERSION = 1;
 
@@ -222,10 +240,7 @@ export async function resetToSeed(deps: SimulatorDeps): Promise<LoadedOrganisati
       async (trx) => {
         // The catalogue is read and put back in the transaction that empties everything else
         // (faults, settings, the SMS outbox and the stored clock with it).
-        const kept = await dumpTables(trx, deps.store.dialect, new Set(CATALOGUE_TABLES));
-        const catalogue: SnapshotTables = {};
-        for (const name of CATALOGUE_TABLES) catalogue[name] = kept[name] ?? [];
-        await replaceTables(trx, deps.store.dialect, catalogue);
+        await emptyAllBut(trx, deps.store.dialect, CATALOGUE_TABLES);
         const organisations = await loadFixtureInto(trx, { ...deps, random }, fixture);
         if (seeded) await carryOn(trx, deps.random, random);
         return organisations ?? [];

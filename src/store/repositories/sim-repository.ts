@@ -8,6 +8,8 @@ export const SIM_KEYS = {
   clockOffsetMs: 'clock_offset_ms',
   processingDelaySeconds: 'processing_delay_seconds',
   seedGeneration: 'seed_generation',
+  /** Set while a first start makes the demo organisation (src/demo.ts); removed once it is made. */
+  demoPending: 'demo_pending',
 } as const;
 
 // Read with every eSIM an order provisions (the processing delay): compiled once.
