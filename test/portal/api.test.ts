@@ -65,8 +65,7 @@ describe('portal API & callbacks, on each database', { concurrency: true }, () =
             width: 390,
             height: 844,
           });
-          await signIn(page, 'Admin');
-          await page.goto('/portal/api');
+          await signIn(page, 'Admin', { to: '/portal/api' });
           const key = portal.organisationApiKey;
           assert.equal(
             await page.getByTestId('masked-key').textContent(),
@@ -100,8 +99,7 @@ describe('portal API & callbacks, on each database', { concurrency: true }, () =
         async () => {
           if (browser === undefined) return;
           const page = await portalPage(portal);
-          await signIn(page, 'Admin');
-          await page.goto('/portal/api');
+          await signIn(page, 'Admin', { to: '/portal/api' });
           const old = (await api(portal, '/organisation')).body as {
             organisations: { apiKey: string }[];
           };
@@ -149,8 +147,7 @@ describe('portal API & callbacks, on each database', { concurrency: true }, () =
         async () => {
           if (browser === undefined) return;
           const page = await portalPage(portal);
-          await signIn(page, 'Developer');
-          await page.goto('/portal/api');
+          await signIn(page, 'Developer', { to: '/portal/api' });
           await page.getByLabel('Callback URL').fill(`${receiver.url}/broken`);
           await page.getByLabel(/^V3/).check();
           await page.getByRole('button', { name: 'Save callback settings' }).click();
@@ -193,8 +190,7 @@ describe('portal API & callbacks, on each database', { concurrency: true }, () =
       test('a delivered callback is resent from its page, audited', browserOnly, async () => {
         if (browser === undefined) return;
         const page = await portalPage(portal);
-        await signIn(page, 'Admin');
-        await page.goto('/portal/api');
+        await signIn(page, 'Admin', { to: '/portal/api' });
         await page.getByLabel('Callback URL').fill(`${receiver.url}/ok`);
         await page.getByRole('button', { name: 'Save callback settings' }).click();
         await page.getByRole('button', { name: 'Send a test event' }).click();

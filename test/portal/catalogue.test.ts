@@ -22,8 +22,7 @@ describe('portal Catalogue, on each database', { concurrency: true }, () => {
 
       test('a Viewer filters by country and region and sees prices as money', async () => {
         const page = await portalPage(server);
-        await signIn(page, 'Viewer');
-        await page.goto('/portal/catalogue');
+        await signIn(page, 'Viewer', { to: '/portal/catalogue' });
         await page.getByLabel('Countries').fill('FR');
         await page.getByLabel('Region').selectOption('Europe');
         await page.getByLabel('Description').fill('1GB');
@@ -75,8 +74,7 @@ describe('portal Catalogue, on each database', { concurrency: true }, () => {
         assert.equal(group.status, 400);
         assert.match(await group.text(), /id="group-error"/);
         const browserPage = await portalPage(server);
-        await signIn(browserPage, 'Viewer');
-        await browserPage.goto('/portal/catalogue?region=Atlantis');
+        await signIn(browserPage, 'Viewer', { to: '/portal/catalogue?region=Atlantis' });
         assert.match(
           await browserPage.locator('#region-error').innerText(),
           /^Region: .*must be one of|^Region must be one of/,

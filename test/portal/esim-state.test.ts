@@ -42,8 +42,7 @@ describe('portal eSIM state and IP allow-list, on each database', { concurrency:
           if (browser === undefined) return;
           const page = await portalPage(server);
           page.on('dialog', (dialog) => void dialog.accept());
-          await signIn(page, 'Admin');
-          await page.goto(`/portal/esims/${iccid}`);
+          await signIn(page, 'Admin', { to: `/portal/esims/${iccid}` });
           assert.equal(await page.getByTestId('esim-state').innerText(), 'Active');
           await page.getByRole('button', { name: 'Suspend' }).click();
           await page.getByRole('button', { name: 'Unsuspend' }).waitFor();
@@ -101,8 +100,7 @@ describe('portal eSIM state and IP allow-list, on each database', { concurrency:
       test('Admin sets and clears the IP allow-list on the API page', browserOnly, async () => {
         if (browser === undefined) return;
         const page = await portalPage(server);
-        await signIn(page, 'Admin');
-        await page.goto('/portal/api');
+        await signIn(page, 'Admin', { to: '/portal/api' });
         await page.getByLabel('Allowed addresses').fill('not-an-address');
         await page.getByRole('button', { name: 'Save IP allow-list' }).click();
         await page.locator('#field-ipAllowList-error').waitFor();

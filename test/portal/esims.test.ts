@@ -52,8 +52,7 @@ describe('portal eSIMs, on each database', { concurrency: true }, () => {
 
       test('Support finds an eSIM by the start of its ICCID, reads it and sends it an SMS', async () => {
         const page = await portalPage(server);
-        await signIn(page, 'Support');
-        await page.goto('/portal/esims');
+        await signIn(page, 'Support', { to: '/portal/esims' });
         await assertAccessible(page, 'eSIM list');
         await page.getByLabel('ICCID').fill(esims.used.slice(0, 15));
         await page.getByRole('button', { name: 'Search' }).click();
@@ -138,8 +137,7 @@ describe('portal eSIMs, on each database', { concurrency: true }, () => {
 
       test('an Admin revokes an unused assignment and its unit goes back to inventory', async () => {
         const page = await portalPage(server);
-        await signIn(page, 'Admin');
-        await page.goto(`/portal/esims/${esims.spare}`);
+        await signIn(page, 'Admin', { to: `/portal/esims/${esims.spare}` });
         page.once('dialog', (dialog) => void dialog.accept());
         await page.getByRole('button', { name: 'Revoke', exact: true }).click();
         await page.waitForURL(`**/portal/esims/${esims.spare}`);

@@ -29,8 +29,7 @@ describe('portal Inventory, on each database', { concurrency: true }, () => {
         async () => {
           if (browser === undefined) return;
           const page = await portalPage(server);
-          await signIn(page, 'Admin');
-          await page.goto('/portal/inventory');
+          await signIn(page, 'Admin', { to: '/portal/inventory' });
           assert.match(await page.locator('main').innerText(), /The inventory is empty/);
           await assertAccessible(page, 'empty inventory');
           await page.goto(`/portal/orders/new?item=${GB_1GB}`);

@@ -47,10 +47,9 @@ describe('portal Orders, on each database', { concurrency: true }, () => {
       test('an Admin buys bundles onto new eSIMs: validate, total, confirm', async () => {
         const before = await balanceOf(caller);
         const page = await portalPage(server);
-        await signIn(page, 'Admin');
-        await page.goto(
-          `/portal/catalogue?description=${encodeURIComponent('1GB, 7 Days, United Kingdom')}`,
-        );
+        await signIn(page, 'Admin', {
+          to: `/portal/catalogue?description=${encodeURIComponent('1GB, 7 Days, United Kingdom')}`,
+        });
         await page.getByRole('link', { name: `Buy ${GB_1GB}` }).click();
         assert.equal(await page.getByLabel('Bundle').inputValue(), GB_1GB);
         await page.getByLabel('New eSIMs').check();

@@ -177,10 +177,15 @@ export async function signInWithForm(page: Page, role: Role, org: OrgName = 'mai
 
 /**
  * Signs the page's context in through the portal's sign-in (the form posted over HTTP, the
- * session cookie handed to the browser); the page ends on the Overview. For tests whose subject
- * is not the sign-in form itself (those use signInWithForm).
+ * session cookie handed to the browser); the page ends on `to`, the Overview unless told (a test
+ * that starts elsewhere loads only that page). For tests whose subject is not the sign-in form
+ * itself (those use signInWithForm).
  */
-export async function signIn(page: Page, role: Role, org: OrgName = 'main'): Promise<void> {
+export async function signIn(
+  page: Page,
+  role: Role,
+  { org = 'main', to = '/portal' }: { org?: OrgName; to?: string } = {},
+): Promise<void> {
   const context = page.context();
   const baseUrl = baseUrlOf(context);
   const session = await sessionCookie(baseUrl, role, org);
@@ -193,8 +198,8 @@ export async function signIn(page: Page, role: Role, org: OrgName = 'main'): Pro
       sameSite: 'Lax',
     },
   ]);
-  await page.goto('/portal');
-  if (new URL(page.url()).pathname !== '/portal') {
+  await page.goto(to);
+  if (new URL(page.url()).pathname !== new URL(to, baseUrl).pathname) {
     throw new Error(`signed in as ${role}, the browser ended on ${page.url()}`);
   }
 }

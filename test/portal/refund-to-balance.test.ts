@@ -36,8 +36,7 @@ describe('portal revoke with refund to balance, on each database', { concurrency
           const before = await balanceOf(caller);
           const page = await portalPage(server);
           page.on('dialog', (dialog) => void dialog.accept());
-          await signIn(page, 'Admin');
-          await page.goto(`/portal/esims/${iccid}`);
+          await signIn(page, 'Admin', { to: `/portal/esims/${iccid}` });
           const refund = page.getByRole('button', { name: /^Revoke and refund .+ to balance$/ });
           const label = await refund.innerText();
           await refund.click();

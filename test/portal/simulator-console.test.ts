@@ -98,8 +98,7 @@ describe('portal simulator console, on each database', { concurrency: true }, ()
         async () => {
           if (browser === undefined) return;
           const page = await portalPage(portal);
-          await signIn(page, 'Developer');
-          await page.goto('/portal/simulator');
+          await signIn(page, 'Developer', { to: '/portal/simulator' });
           await page.getByLabel('ICCID').fill(iccid);
           await consoleAction(page, 'Install');
           assert.match(await page.locator('p.flash').innerText(), /is now Installed/);

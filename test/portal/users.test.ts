@@ -66,8 +66,7 @@ describe('portal Users page, on each database', { concurrency: true }, () => {
         async () => {
           if (browser === undefined) return;
           const page = await portalPage(portal);
-          await signIn(page, 'Admin');
-          await page.goto('/portal/users');
+          await signIn(page, 'Admin', { to: '/portal/users' });
           await page.getByLabel('First name').fill('Dup');
           await page.getByLabel('Last name').fill('Licate');
           await page.getByLabel('Email').fill(emailFor('Viewer'));
@@ -93,8 +92,7 @@ describe('portal Users page, on each database', { concurrency: true }, () => {
           if (browser === undefined) return;
           const support = await signInHttp(portal.baseUrl, 'Support');
           const page = await portalPage(portal);
-          await signIn(page, 'Admin');
-          await page.goto('/portal/users');
+          await signIn(page, 'Admin', { to: '/portal/users' });
           const developer = portal.users.Developer;
           await page.getByLabel(`Role of Developer Portal`).selectOption('Viewer');
           await page
