@@ -31,10 +31,10 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config));
   });
 
-  it('reads CALLBACK_SENDER_THREAD: callback requests on a thread of their own unless off', () => {
-    assert.equal(loadConfig({}).callbackSenderThread, true);
-    assert.equal(loadConfig({ CALLBACK_SENDER_THREAD: 'off' }).callbackSenderThread, false);
-    assert.equal(loadConfig({ CALLBACK_SENDER_THREAD: 'true' }).callbackSenderThread, true);
+  it('reads CALLBACK_SENDER_THREAD: callback requests on a thread of their own when on', () => {
+    assert.equal(loadConfig({}).callbackSenderThread, false);
+    assert.equal(loadConfig({ CALLBACK_SENDER_THREAD: 'on' }).callbackSenderThread, true);
+    assert.equal(loadConfig({ CALLBACK_SENDER_THREAD: 'false' }).callbackSenderThread, false);
     const error = configError({ CALLBACK_SENDER_THREAD: 'sometimes' });
     assert.equal(error.setting, 'CALLBACK_SENDER_THREAD');
     assert.match(error.message, /true or false/);
