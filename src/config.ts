@@ -97,7 +97,7 @@ export interface Config {
   readonly callbackTimeoutMs: number;
   readonly callbackWorkerIntervalMs: number;
   readonly callbackConcurrency: number;
-  /** Whether callback requests are made on a thread of their own, off the event loop. */
+  /** Whether callback requests are made on a thread of their own, off the event loop (off by default). */
   readonly callbackSenderThread: boolean;
   /** Deliveries of one organisation claimed or in flight at once, across instances. */
   readonly callbackOrgConcurrency: number;
@@ -581,7 +581,7 @@ export function loadConfig(env: Env): Config {
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10_000, 1, 120_000),
     callbackWorkerIntervalMs: int(env, 'CALLBACK_WORKER_INTERVAL_MS', 500, 10, 60_000),
     callbackConcurrency: int(env, 'CALLBACK_CONCURRENCY', 64, 1, 1024),
-    callbackSenderThread: bool(env, 'CALLBACK_SENDER_THREAD', true),
+    callbackSenderThread: bool(env, 'CALLBACK_SENDER_THREAD', false),
     callbackOrgConcurrency: int(env, 'CALLBACK_ORG_CONCURRENCY', 16, 1, 1024),
     callbackMaxPending: int(env, 'CALLBACK_MAX_PENDING', 10_000, 1, 10_000_000),
     callbackPauseAfter: int(env, 'CALLBACK_PAUSE_AFTER', 20, 1, 100_000),

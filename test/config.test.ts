@@ -31,6 +31,15 @@ describe('loadConfig', () => {
     assert.ok(Object.isFrozen(config));
   });
 
+  it('reads CALLBACK_SENDER_THREAD: callback requests on a thread of their own when on', () => {
+    assert.equal(loadConfig({}).callbackSenderThread, false);
+    assert.equal(loadConfig({ CALLBACK_SENDER_THREAD: 'on' }).callbackSenderThread, true);
+    assert.equal(loadConfig({ CALLBACK_SENDER_THREAD: 'false' }).callbackSenderThread, false);
+    const error = configError({ CALLBACK_SENDER_THREAD: 'sometimes' });
+    assert.equal(error.setting, 'CALLBACK_SENDER_THREAD');
+    assert.match(error.message, /true or false/);
+  });
+
   it('reads CORS_ORIGINS: off by default in production, a list of origins, * or off', () => {
     const production = { MODE: 'production', MASTER_KEY: 'ab'.repeat(32) };
     assert.deepEqual(loadConfig(production).corsOrigins, []);

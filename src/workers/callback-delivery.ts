@@ -54,8 +54,8 @@ export interface CallbackWorker extends Worker {
 }
 
 /**
- * The HTTP sender: on a thread of its own (sender-thread.ts) unless CALLBACK_SENDER_THREAD is off
- * or a resolver is injected (tests that play DNS answers, which a thread cannot be handed).
+ * The HTTP sender: on a thread of its own (sender-thread.ts) when CALLBACK_SENDER_THREAD is on,
+ * unless a resolver is injected (tests that play DNS answers, which a thread cannot be handed).
  */
 function senderFor(deps: CallbackWorkerDeps, options: CallbackWorkerOptions): CallbackTransport {
   const { config } = deps;
