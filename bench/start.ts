@@ -269,11 +269,16 @@ export async function runStartBenchmark(
       ['empty data directory', true],
       [`${orders.toLocaleString('en')} orders`, false],
     ] as const) {
-      const results = new Map<Variant, Start[]>(VARIANTS.map((v) => [v, []]));
+      // BENCH_VARIANTS: some of the variants, by a part of their names (e.g. "dist/esim.js").
+      const chosen = (process.env['BENCH_VARIANTS'] ?? '').split(',').filter((p) => p !== '');
+      const variants = VARIANTS.filter(
+        (v) => chosen.length === 0 || chosen.some((part) => v.name.includes(part)),
+      );
+      const results = new Map<Variant, Start[]>(variants.map((v) => [v, []]));
       const dirs: string[] = [];
       try {
         for (let i = 0; i < starts; i++) {
-          for (const variant of VARIANTS) {
+          for (const variant of variants) {
             // A fresh start is a first start every time: a new, empty data directory.
             const dir = fresh ? mkdtempSync(join(tmpdir(), 'esim-bench-start-')) : large;
             if (fresh) dirs.push(dir);
