@@ -30,9 +30,10 @@ function readCache(): Buffer | undefined {
 const cachedData = readCache();
 // A function declaration, not a parenthesised expression, which V8 would compile eagerly, all of
 // it, when there is no cache. The bundle begins with "use strict": the whole of it is strict code,
-// as the ES modules it was made from are.
+// as the ES modules it was made from are. The build writes the bundle in ASCII alone: read as
+// Latin-1, it becomes a one-byte string with no UTF-8 to decode.
 const script = new Script(
-  `function esim(exports, require, module, __filename, __dirname, __esimUrl) {${readFileSync(bundle, 'utf8')}\n}\nesim;`,
+  `function esim(exports, require, module, __filename, __dirname, __esimUrl) {${readFileSync(bundle, 'latin1')}\n}\nesim;`,
   { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) },
 );
 
