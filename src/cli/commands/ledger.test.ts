@@ -67,7 +67,10 @@ for (const kind of DATABASES) {
       const text = await runCli(['ledger', 'show', org.id], f.env);
       // Major units, as org list prints them: the header with the currency, the lines without.
       assert.match(text.out, /^Test Org \d+: balance 4\.00 USD, test credit 0\.00 USD$/m);
-      assert.match(text.out, / {2}order +balance -6\.00 -> 4\.00 {2}test credit \+0\.00 -> 0\.00 {2}/);
+      assert.match(
+        text.out,
+        / {2}order +balance -6\.00 -> 4\.00 {2}test credit \+0\.00 -> 0\.00 {2}/,
+      );
       const missing = await runCli(['ledger', 'show', 'no-such-org'], f.env);
       assert.equal(missing.code, 1);
       const verify = await runCli(['ledger', 'verify', '--json'], f.env);
