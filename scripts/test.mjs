@@ -1,6 +1,6 @@
 // Runs every *.test.ts under src/ and test/ with node's test runner (through tsx).
 //
-// The files run in TEST_CONCURRENCY (3) long-lived worker processes (scripts/test-worker.mjs),
+// The files run in TEST_CONCURRENCY (4; 2 with --quick) long-lived worker processes (scripts/test-worker.mjs),
 // each running the files it is given one after another in itself: TypeScript is compiled, the
 // modules loaded and the shared set-up made (test/harness.ts) once per worker instead of once per
 // file. The longest files go first (test/file-times.json), so that no long file starts last.
@@ -114,9 +114,11 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// Three workers on two cores: most files wait (on the servers and commands they start, leases,
-// crashes they provoke, the browser) more than they compute (bench/test-suite.md).
-const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? '3'));
+// Four workers on two cores: many files wait (on the servers and commands they start, leases,
+// crashes they provoke, the browser) more than they compute; with four the two cores stay busy
+// (measured against three and five: bench/test-suite.md).
+// The quick tier's files compute more than they wait: two workers there (bench/test-suite.md).
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? (quick ? '2' : '4')));
 // The run's PostgreSQL databases carry its id (test/databases.ts), so those a killed process
 // left are dropped at the end.
 const runId = randomBytes(4).toString('hex');
