@@ -40,9 +40,7 @@ export class OffsetClock implements Clock {
   ) {}
 
   now(): Date {
-    // On real time (the usual case) one Date a reading, not two.
-    const base = this.base === systemClock ? Date.now() : this.base.now().getTime();
-    return new Date(base + this.offsetMs);
+    return new Date(this.base.now().getTime() + this.offsetMs);
   }
 
   get offset(): number {

@@ -8,16 +8,13 @@ import type { RequestJournal } from '../domain/simulator/request-journal.js';
 // bad key, a simulated fault) have no organisation and are not journaled.
 
 /** /v<digit>…: the API's paths (not /_sim, the portal or the docs). */
-function isApiPath(url: string): boolean {
-  const digit = url.charCodeAt(2);
-  return url.charCodeAt(1) === 118 && digit >= 48 && digit <= 57; // 'v', '0'..'9'
-}
+const API_PATH = /^\/v\d/;
 
 export function installRequestJournal(app: FastifyInstance, journal: RequestJournal): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     // Set by the API-key hook; null or absent on a request that did not authenticate.
     const organisation = request.organisation as { readonly id: string } | null | undefined;
-    if (organisation && isApiPath(request.url)) {
+    if (organisation && API_PATH.test(request.url)) {
       journal.record(
         {
           organisationId: organisation.id,
