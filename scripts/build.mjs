@@ -82,6 +82,51 @@ const swaggerUiFiles = {
     );
   },
 };
+/**
+ * Node.js modules that a dependency loads with itself but uses only on paths a start never takes
+ * (Fastify's HTTPS and HTTP/2 servers, prom-client's push to a Prometheus gateway): in the bundle
+ * they are loaded on first use. HTTP/2 alone is about 12 ms of a start's CPU, HTTPS with TLS 6.
+ * Each line must be found as written (the versions are pinned): a dependency that changed stops
+ * the build here instead of quietly loading them again.
+ */
+const LAZY_BUILTINS = [
+  {
+    file: /[\\/]fastify[\\/]lib[\\/]server\.js$/,
+    lines: [
+      ["const https = require('node:https')", "const https = lazyBuiltin('node:https')"],
+      ["const http2 = require('node:http2')", "const http2 = lazyBuiltin('node:http2')"],
+    ],
+  },
+  {
+    file: /[\\/]prom-client[\\/]lib[\\/]pushgateway\.js$/,
+    lines: [
+      ["const https = require('https');", "const https = lazyBuiltin('https');"],
+      [
+        "const { gzipSync } = require('zlib');",
+        "const gzipSync = (...args) => require('zlib').gzipSync(...args);",
+      ],
+    ],
+  },
+];
+const LAZY_BUILTIN =
+  'function lazyBuiltin(id) { let loaded; ' +
+  'return new Proxy({}, { get: (_target, key) => (loaded ??= require(id))[key] }); }\n';
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(plugin) {
+    for (const { file, lines } of LAZY_BUILTINS) {
+      plugin.onLoad({ filter: file }, (loaded) => {
+        let source = readFileSync(loaded.path, 'utf8');
+        for (const [line, lazy] of lines) {
+          if (!source.includes(line)) throw new Error(`${loaded.path}: no longer has ${line}`);
+          source = source.replace(line, lazy);
+        }
+        // After the file's "use strict": a function declaration is hoisted.
+        return { contents: `${source}\n${LAZY_BUILTIN}`, loader: 'js' };
+      });
+    }
+  },
+};
 rmSync(join(dist, 'swagger-ui'), { recursive: true, force: true });
 cpSync(
   join(require.resolve('@fastify/swagger-ui'), '..', 'static'),
@@ -108,7 +153,7 @@ await build({
   // The sources are ES modules: import.meta.url is the bundle's own URL, which the launcher
   // passes in as __esimUrl. (A banner would come before the bundle's "use strict".)
   define: { 'import.meta.url': '__esimUrl' },
-  plugins: [precompiledSchemas, swaggerUiFiles],
+  plugins: [precompiledSchemas, swaggerUiFiles, lazyBuiltins],
 });
 // The bundle in ASCII alone: the few other characters (in comments and the portal's template
 // strings) as \u escapes, which mean the same. The launcher then reads it as Latin-1, straight

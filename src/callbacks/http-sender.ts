@@ -1,5 +1,4 @@
 import http from 'node:http';
-import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { AddressGuard, Resolver } from './address-guard.js';
@@ -123,6 +122,8 @@ export function createHttpSender(options: HttpSenderOptions): CallbackTransport 
     scheduling: 'lifo' as const,
   };
   const httpAgent = new http.Agent(agentOptions);
+  // Loaded here, not with the module: HTTPS (and TLS with it) is not part of a start.
+  const https = process.getBuiltinModule('node:https');
   const httpsAgent = new https.Agent({ ...agentOptions, ca: options.ca });
 
   function send(request: OutgoingCallback): Promise<SendOutcome> {

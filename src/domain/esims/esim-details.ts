@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { Executor } from '../../store/database.js';
 import { listEsimAssignments } from '../../store/repositories/assignment-repository.js';
 import { findEsimDetail } from '../../store/repositories/esim-repository.js';
@@ -21,6 +20,11 @@ import { canTransition } from './lifecycle/states.js';
 import type { DayUsage } from './usage-days.js';
 import { USAGE_DAYS, dailySeries, dayRange } from './usage-days.js';
 import { esimUsageDays } from '../../store/repositories/usage-repository.js';
+
+// The QR code library (and the PNG encoder it brings) is loaded by the first eSIM details that
+// draw a code, not by a start.
+let qrCode: Promise<typeof import('qrcode')> | undefined;
+const loadQrCode = (): Promise<typeof import('qrcode')> => (qrCode ??= import('qrcode'));
 
 // What is read of an organisation's eSIMs: one eSIM with its activity (readEsim: the API's
 // GET /esims/{iccid} and the portal's eSIM page both read it so), and for a person looking after
@@ -230,7 +234,9 @@ export async function readEsimDetails(
     : activationCodeOf({ smdpAddress: esim.smdpAddress, matchingId: esim.matchingId });
   const qrSvg = deleted
     ? ''
-    : await QRCode.toString(activationCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
+    : await (
+        await loadQrCode()
+      ).toString(activationCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
   const grouped = groupByBundle(assignments, descriptions);
   return {
     esim,
