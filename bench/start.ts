@@ -17,6 +17,11 @@
 // Target: compiled start < 300 ms
 // on both databases. Needs dist/ (`npm run build`). Linux: reads /proc for processes and memory.
 // BENCH_ORDERS (default 200000) sets the size of the large database.
+// BENCH_BASE=<dir> (a copy of another build's dist/, e.g. `cp -a dist .base/`) adds
+// `node <dir>/esim.js serve`, alternated with the others, to compare two builds in one run.
+// Beside the CPU time of the whole process it prints the main thread's (its run time in
+// /proc/<pid>/task/<pid>/schedstat, to the nanosecond): on two idle cores the start's wall-clock
+// time follows the main thread, while V8's helper threads run beside it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -39,7 +44,19 @@ interface Variant {
   readonly compiled: boolean;
 }
 
+const BASE = process.env['BENCH_BASE'];
+
 const VARIANTS: readonly Variant[] = [
+  ...(BASE === undefined || BASE === ''
+    ? []
+    : [
+        {
+          name: `base: node ${BASE}/esim.js serve`,
+          command: process.execPath,
+          args: [join(BASE, 'esim.js'), 'serve'],
+          compiled: true,
+        },
+      ]),
   { name: 'npm start', command: 'npm', args: ['start'], compiled: true },
   {
     name: 'node bin/esim.js serve',
@@ -120,11 +137,22 @@ function cpuMs(pid: number): number {
   }
 }
 
+/** Run time of a process's main thread so far, in ms (schedstat counts nanoseconds). */
+function mainThreadMs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
 interface Start {
   ms: number;
   /** To the first 200 on /readyz (every request but /healthz waits for the start to finish). */
   readyMs: number;
   cpuMs: number;
+  /** The main thread's share of cpuMs (of the process spawned: node itself but for npm). */
+  mainMs: number;
   processes: number;
   rssMb: number;
 }
@@ -168,6 +196,7 @@ async function startOnce(variant: Variant, dataDir: string): Promise<Start> {
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   const pids = child.pid === undefined ? [] : tree(child.pid);
+  const main = child.pid === undefined ? 0 : mainThreadMs(child.pid);
   const rss = pids.reduce((sum, pid) => sum + rssKb(pid), 0);
   // Processes that already exited (npm's own helpers) are not counted.
   const cpu = pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
@@ -180,7 +209,14 @@ async function startOnce(variant: Variant, dataDir: string): Promise<Start> {
     }
   }
   await exited;
-  return { ms, readyMs, cpuMs: cpu, processes: pids.length, rssMb: Math.round(rss / 1024) };
+  return {
+    ms,
+    readyMs,
+    cpuMs: cpu,
+    mainMs: main,
+    processes: pids.length,
+    rssMb: Math.round(rss / 1024),
+  };
 }
 
 /** A data directory whose database holds `orders` orders (with their items and inventory). */
@@ -269,10 +305,14 @@ export async function runStartBenchmark(
       ['empty data directory', true],
       [`${orders.toLocaleString('en')} orders`, false],
     ] as const) {
-      // BENCH_VARIANTS: some of the variants, by a part of their names (e.g. "dist/esim.js").
+      // BENCH_VARIANTS: some of the variants, by a part of their names (e.g. "dist/esim.js");
+      // the BENCH_BASE variant is always kept.
       const chosen = (process.env['BENCH_VARIANTS'] ?? '').split(',').filter((p) => p !== '');
       const variants = VARIANTS.filter(
-        (v) => chosen.length === 0 || chosen.some((part) => v.name.includes(part)),
+        (v) =>
+          chosen.length === 0 ||
+          v.name.startsWith('base: ') ||
+          chosen.some((part) => v.name.includes(part)),
       );
       const results = new Map<Variant, Start[]>(variants.map((v) => [v, []]));
       const dirs: string[] = [];
@@ -295,6 +335,7 @@ export async function runStartBenchmark(
         const best = Math.min(...runs.map((r) => r.ms));
         const cpu = median(runs.map((r) => r.cpuMs));
         const bestCpu = Math.min(...runs.map((r) => r.cpuMs));
+        const mainCpu = median(runs.map((r) => r.mainMs));
         const last = runs.at(-1);
         const verdict = variant.compiled ? (ms < TARGET_MS ? 'PASS' : 'MISS') : '';
         if (variant.compiled && ms >= TARGET_MS) met = false;
@@ -302,7 +343,8 @@ export async function runStartBenchmark(
           `   ${variant.name.padEnd(28)} wall median ${Math.round(ms).toString().padStart(5)} ms, ` +
             `best ${Math.round(best).toString().padStart(5)} ms; ` +
             `/readyz median ${Math.round(ready).toString().padStart(5)} ms; ` +
-            `CPU median ${cpu.toString().padStart(5)} ms, best ${bestCpu.toString().padStart(5)} ms; ` +
+            `CPU median ${cpu.toString().padStart(5)} ms, best ${bestCpu.toString().padStart(5)} ms ` +
+            `(main thread ${Math.round(mainCpu).toString().padStart(4)} ms); ` +
             `${last?.processes} processes, ` +
             `${last?.rssMb} MB  ${verdict}`,
         );
