@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type * as HttpsModule from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { AddressGuard, Resolver } from './address-guard.js';
@@ -113,6 +114,12 @@ function readResponse(
   res.on('end', complete);
 }
 
+/** The HTTP or HTTPS module and the keep-alive agent of its connections. */
+interface Transport {
+  readonly module: typeof http | typeof HttpsModule;
+  readonly agent: http.Agent;
+}
+
 export function createHttpSender(options: HttpSenderOptions): CallbackTransport {
   const lookup =
     options.guard === undefined ? undefined : guardedLookup(options.guard, options.resolver);
@@ -122,9 +129,19 @@ export function createHttpSender(options: HttpSenderOptions): CallbackTransport 
     scheduling: 'lifo' as const,
   };
   const httpAgent = new http.Agent(agentOptions);
-  // Loaded here, not with the module: HTTPS (and TLS with it) is not part of a start.
-  const https = process.getBuiltinModule('node:https');
-  const httpsAgent = new https.Agent({ ...agentOptions, ca: options.ca });
+  const plain: Transport = { module: http, agent: httpAgent };
+  // HTTPS (and TLS with it) is loaded by the first callback to an https URL, not by a start.
+  let secureTransport: Transport | undefined;
+  const secureOne = (): Transport => {
+    if (secureTransport === undefined) {
+      const https = process.getBuiltinModule('node:https');
+      secureTransport = {
+        module: https,
+        agent: new https.Agent({ ...agentOptions, ca: options.ca }),
+      };
+    }
+    return secureTransport;
+  };
 
   function send(request: OutgoingCallback): Promise<SendOutcome> {
     const started = performance.now();
@@ -155,9 +172,10 @@ export function createHttpSender(options: HttpSenderOptions): CallbackTransport 
       };
       let req: http.ClientRequest;
       try {
-        req = (secure ? https : http).request(url, {
+        const transport = secure ? secureOne() : plain;
+        req = transport.module.request(url, {
           method: 'POST',
-          agent: secure ? httpsAgent : httpAgent,
+          agent: transport.agent,
           lookup,
           headers: { ...request.headers, 'content-length': String(request.body.length) },
         });
@@ -190,7 +208,7 @@ export function createHttpSender(options: HttpSenderOptions): CallbackTransport 
     send,
     close() {
       httpAgent.destroy();
-      httpsAgent.destroy();
+      secureTransport?.agent.destroy();
     },
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
@@ -182,6 +183,60 @@ describe('the compiled start', () => {
     );
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.trim(), 'used');
+  });
+
+  it('is ready without loading HTTPS, TLS, HTTP/2 or zlib, which only later work uses', async () => {
+    // docs/operations.md, "Start time": Fastify's HTTPS and HTTP/2 servers, prom-client's push
+    // to a gateway, the callback sender and the QR and ZIP libraries (which bring zlib) load
+    // them on first use. The list is read in the serving process once /readyz answers 200.
+    const data = scratchDir();
+    try {
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const address = probe.address();
+      await new Promise((resolve) => probe.close(resolve));
+      assert.ok(address !== null && typeof address === 'object');
+      const script = `
+        import http from 'node:http';
+        const { main } = await import('./dist/esim.js');
+        void main(['serve']);
+        const status = () => new Promise((resolve) => {
+          http.get({ host: '127.0.0.1', port: ${address.port}, path: '/readyz' }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode));
+          }).on('error', () => resolve(0));
+        });
+        while ((await status()) !== 200) await new Promise((resolve) => setTimeout(resolve, 5));
+        process.stdout.write('MODULES ' + JSON.stringify(process.moduleLoadList) + '\\n');
+        process.exit(0);
+      `;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env['PATH'],
+          DATA_DIR: data.path,
+          PORT: String(address.port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(code, 0, output);
+      const line = output.split('\n').find((l) => l.startsWith('MODULES '));
+      assert.ok(line !== undefined, output);
+      const loaded = new Set(JSON.parse(line.slice('MODULES '.length)) as string[]);
+      // The list is the serving process's: it holds the HTTP server's module.
+      assert.ok(loaded.has('NativeModule http'), line);
+      for (const name of ['https', 'tls', 'http2', 'zlib']) {
+        assert.ok(!loaded.has(`NativeModule ${name}`), `a start loaded node:${name}`);
+      }
+    } finally {
+      data.remove();
+    }
   });
 
   it('runs the bundle as strict code, as the ES modules it is made from', () => {

@@ -1,3 +1,4 @@
+import type * as QRCodeModule from 'qrcode';
 import type { Executor } from '../../store/database.js';
 import { listEsimAssignments } from '../../store/repositories/assignment-repository.js';
 import { findEsimDetail } from '../../store/repositories/esim-repository.js';
@@ -23,8 +24,8 @@ import { esimUsageDays } from '../../store/repositories/usage-repository.js';
 
 // The QR code library (and the PNG encoder it brings) is loaded by the first eSIM details that
 // draw a code, not by a start.
-let qrCode: Promise<typeof import('qrcode')> | undefined;
-const loadQrCode = (): Promise<typeof import('qrcode')> => (qrCode ??= import('qrcode'));
+let qrCode: Promise<typeof QRCodeModule> | undefined;
+const loadQrCode = (): Promise<typeof QRCodeModule> => (qrCode ??= import('qrcode'));
 
 // What is read of an organisation's eSIMs: one eSIM with its activity (readEsim: the API's
 // GET /esims/{iccid} and the portal's eSIM page both read it so), and for a person looking after
@@ -236,7 +237,7 @@ export async function readEsimDetails(
     ? ''
     : await (
         await loadQrCode()
-      ).toString(activationCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
+      ).default.toString(activationCode, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
   const grouped = groupByBundle(assignments, descriptions);
   return {
     esim,
