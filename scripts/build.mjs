@@ -85,7 +85,8 @@ const swaggerUiFiles = {
 /**
  * Node.js modules that a dependency loads with itself but uses only on paths a start never takes
  * (Fastify's HTTPS and HTTP/2 servers, prom-client's push to a Prometheus gateway): in the bundle
- * they are loaded on first use. HTTP/2 alone is about 12 ms of a start's CPU, HTTPS with TLS 6.
+ * they are loaded on first use. With zlib (the QR code library's, loaded on first use in the
+ * sources) they cost about 5 ms of a start's CPU (bench/start.md).
  * Each line must be found as written (the versions are pinned): a dependency that changed stops
  * the build here instead of quietly loading them again.
  */
