@@ -184,8 +184,7 @@ async function insertOneLineOrders(trx: Executor, placed: readonly OneLineOrder[
  * Writes an order, its lines and the inventory batches it bought (when it assigns nothing) in
  * the caller's transaction: one statement on PostgreSQL for a one-line order (queued in a
  * group-commit batch, which inserts all of its one-line orders in one statement), else one per
- * table; on SQLite in a group-commit batch, the order at once and its lines and batches queued
- * (the batch inserts each kind in one statement).
+ * table.
  */
 export async function insertOrder(
   trx: Executor,
@@ -233,90 +232,10 @@ export async function insertOrder(
     return;
   }
   await insertOrderStatement.execute(trx, { ...order, assign });
-  const group = batchOf(trx);
-  if (group?.direct !== undefined) {
-    // SQLite, in a group-commit batch: the lines and inventory batches of its orders go in
-    // together when it settles, a few statements per batch instead of two or more per order.
-    for (const row of rows) group.queue('order items', itemValues(row), insertItemRows);
-    for (const b of inventory) group.queue('inventory batches', batchValues(b), insertBatchRows);
-    return;
-  }
   if (rows.length === 1 && only !== undefined) await insertOneItem.execute(trx, only);
   else await trx.insertInto('order_items').values(rows).execute();
   for (const b of inventory) await insertBatch(trx, b);
 }
-
-// SQLite: rows queued by a group-commit batch, inserted at its settle in statements of up to
-// ROWS_PER_INSERT rows each (prepared once per row count and reused: database.ts), in the order
-// they were queued (ids follow it). Nothing in a batch reads them back before: only orders are
-// written in batches, and an order reads neither lines nor inventory.
-
-const ROWS_PER_INSERT = 64;
-
-/** Inserts rows of `columns` values (one array per row, in column order) into `table`. */
-function rowsInsert(table: string, columns: readonly string[]) {
-  const one = `(${columns.map(() => '?').join(', ')})`;
-  const head = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values `;
-  const texts = new Map<number, string>();
-  return async (trx: Executor, rows: readonly (readonly unknown[])[]): Promise<void> => {
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-      let text = texts.get(chunk.length);
-      if (text === undefined) {
-        text = head + Array.from(chunk, () => one).join(', ');
-        texts.set(chunk.length, text);
-      }
-      const parameters = chunk.flat();
-      const direct = batchOf(trx)?.direct;
-      if (direct !== undefined) await direct.run(text, parameters, true);
-      else await trx.executeQuery(CompiledQuery.raw(text, parameters));
-    }
-  };
-}
-
-const insertItemRows = rowsInsert('order_items', [
-  'order_reference',
-  'line_no',
-  'type',
-  'item',
-  'quantity',
-  'price_per_unit',
-  'sub_total',
-  'iccids',
-]);
-
-const itemValues = (r: ItemRow): readonly unknown[] => [
-  r.order_reference,
-  r.line_no,
-  r.type,
-  r.item,
-  r.quantity,
-  r.price_per_unit,
-  r.sub_total,
-  r.iccids,
-];
-
-const insertBatchRows = rowsInsert('inventory_batches', [
-  'organisation_id',
-  'bundle_name',
-  'order_reference',
-  'total',
-  'remaining',
-  'expiry',
-  'created_at',
-  'source_batch_id',
-]);
-
-const batchValues = (b: NewBatch): readonly unknown[] => [
-  b.organisationId,
-  b.bundleName,
-  b.orderReference,
-  b.total,
-  b.remaining,
-  b.expiry,
-  b.at,
-  b.sourceBatchId ?? null,
-];
 
 type OrderRow = Omit<Selectable<OrdersTable>, 'source' | 'seq'>;
 
