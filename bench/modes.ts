@@ -17,8 +17,10 @@
 // by one every round and turns round every other round. Prints the median requests per second
 // and CPU per request of each, and the median of the per-round ratios: simulator / production
 // of each build, and against the bare server and the in-memory peer, in requests per second
-// and (inverted) in CPU per request, which a loaded machine moves less. Targets: simulator
-// within 5 % of production mode (ratio >= 0.95), orders in simulator mode >= 0.6 of the peer.
+// and (inverted) in CPU per request, which a loaded machine moves less; with an older build,
+// its CPU per request over the new build's in the same mode (above 1: the new build costs
+// less). Targets: simulator within 5 % of production mode (ratio >= 0.95), orders in simulator
+// mode >= 0.6 of the peer.
 // BENCH_ROUNDS (default 6), BENCH_OPERATIONS (some of esim, orders, catalogue),
 // BENCH_CONNECTIONS (default 32).
 import { spawn } from 'node:child_process';
@@ -254,9 +256,9 @@ export async function runModesBenchmark(options: {
       print('');
       print(`${op.name}: ${rounds} rounds of ${seconds} s blocks, ${connections} connections`);
       print(
-        '| Server | req/s (median) | CPU µs/req | req/s sim / prod | CPU prod / sim | req/s / bare | req/s / in-memory peer | CPU peer / this |',
+        '| Server | req/s (median) | CPU µs/req | req/s sim / prod | CPU prod / sim | req/s / bare | req/s / in-memory peer | CPU peer / this | CPU old / new |',
       );
-      print('| --- | --- | --- | --- | --- | --- | --- | --- |');
+      print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
       for (const t of measured) {
         const f = figures.get(t.name) as Figures;
         const [label, mode] = t.name.split(' ');
@@ -277,9 +279,12 @@ export async function runModesBenchmark(options: {
           peerCell = `${judged(ratio(f.rate, peer.rate))} | ${judged(ratio(peer.cpu, f.cpu))}`;
           if (t.name === 'new simulator') met &&= ratio(peer.cpu, f.cpu) >= PEER_TARGET;
         }
+        // The new build against the old in the same mode: the median of the per-round ratios.
+        const old = label === 'new' ? figures.get(`old ${mode}`) : undefined;
+        const oldCell = old === undefined ? '' : ratio(old.cpu, f.cpu).toFixed(2);
         print(
           `| ${t.name} | ${num(median(f.rate))} | ${num(median(f.cpu))} | ${simCell} | ` +
-            `${bare === undefined || t.name === 'bare node:http' ? '' : ratio(f.rate, bare.rate).toFixed(2)} | ${peerCell} |`,
+            `${bare === undefined || t.name === 'bare node:http' ? '' : ratio(f.rate, bare.rate).toFixed(2)} | ${peerCell} | ${oldCell} |`,
         );
       }
     }

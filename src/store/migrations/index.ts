@@ -30,6 +30,7 @@ import { bundlesHeld } from './032-bundles-held.js';
 import { dueIndexes } from './033-due-indexes.js';
 import { assignmentCounts } from './034-assignment-counts.js';
 import { countDeltas } from './035-count-deltas.js';
+import { numberedInserts } from './036-numbered-inserts.js';
 
 export interface MigrationStep {
   up(db: Kysely<unknown>): Promise<void>;
@@ -68,5 +69,6 @@ export function migrationsFor(dialect: DialectName): Record<string, MigrationSte
     '033-due-indexes': dueIndexes(),
     '034-assignment-counts': assignmentCounts(dialect),
     '035-count-deltas': countDeltas(dialect),
+    '036-numbered-inserts': numberedInserts(dialect),
   };
 }

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { Db, DialectName, Executor } from '../database.js';
 
 // How many rows an organisation has of a kind, kept by the triggers of 022-growth in the
@@ -21,6 +22,21 @@ export async function countOf(
     .where('name', '=', name)
     .executeTakeFirst();
   return row === undefined ? 0 : Number(row.value);
+}
+
+/**
+ * SQLite: the row number an insert gives its row itself (036-numbered-inserts), the next of the
+ * organisation's counter `name`, read in the inserting statement; its trigger then only counts
+ * the row. Undefined on PostgreSQL, whose trigger numbers every row before it is written.
+ */
+export function nextNumber(
+  db: Executor,
+  organisationId: string,
+  name: CountName,
+): RawBuilder<number> | undefined {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return undefined;
+  return sql<number>`coalesce((select value from organisation_counts
+    where organisation_id = ${organisationId} and name = ${name}), 0) + 1`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import { batchOf } from '../batch.js';
 import type { Batch } from '../batch.js';
 import { compiledOnce } from '../compiled.js';
-import { countOf, pageBounds } from './count-repository.js';
+import { countOf, nextNumber, pageBounds } from './count-repository.js';
 import type { Executor } from '../database.js';
 import type { LedgerEntriesTable, LedgerKind } from '../schema.js';
 
@@ -59,8 +59,10 @@ function sqliteUpdate(expect: boolean) {
 const SQLITE_UPDATE = { plain: sqliteUpdate(false), expecting: sqliteUpdate(true) };
 
 const insertEntry = compiledOnce(
-  (db, p: MovementValues & { balanceAfter: number; testCreditAfter: number }) =>
-    db.insertInto('ledger_entries').values({
+  (db, p: MovementValues & { balanceAfter: number; testCreditAfter: number }) => {
+    // SQLite: numbered by the insert (036-numbered-inserts).
+    const seq = nextNumber(db, p.organisationId, 'ledger');
+    return db.insertInto('ledger_entries').values({
       organisation_id: p.organisationId,
       kind: p.kind,
       balance_delta: p.balanceDelta,
@@ -70,7 +72,9 @@ const insertEntry = compiledOnce(
       reference: p.reference,
       description: p.description,
       created_at: p.at,
-    }),
+      ...(seq === undefined ? {} : { seq }),
+    });
+  },
 );
 
 type EntryValues = MovementValues & { balanceAfter: number; testCreditAfter: number };

@@ -3,7 +3,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import { CompiledQuery } from 'kysely';
 import { batchOf } from '../batch.js';
 import { compiledOnce } from '../compiled.js';
-import { countOf, pageBounds } from './count-repository.js';
+import { countOf, nextNumber, pageBounds } from './count-repository.js';
 import type { Executor } from '../database.js';
 import { insertBatch } from './inventory-repository.js';
 import type { NewBatch } from './inventory-repository.js';
@@ -33,8 +33,10 @@ export interface StoredOrder {
 }
 
 const insertOrderStatement = compiledOnce(
-  (db, p: Omit<StoredOrder, 'items' | 'assign'> & { assign: number }) =>
-    db.insertInto('orders').values({
+  (db, p: Omit<StoredOrder, 'items' | 'assign'> & { assign: number }) => {
+    // SQLite: numbered by the insert (036-numbered-inserts).
+    const seq = nextNumber(db, p.organisationId, 'orders:order');
+    return db.insertInto('orders').values({
       reference: p.reference,
       organisation_id: p.organisationId,
       status: p.status,
@@ -44,7 +46,9 @@ const insertOrderStatement = compiledOnce(
       assign: p.assign,
       source: 'order',
       created_at: p.createdAt,
-    }),
+      ...(seq === undefined ? {} : { seq }),
+    });
+  },
 );
 
 interface ItemRow {
