@@ -14,6 +14,9 @@
 // over the rounds close the run. The machine's load moves every figure: compare them within a run.
 //
 //   npx tsx bench/callback-cost.ts [sqlite|postgres]
+//
+// BENCH_PHASES="ingest,instant" runs only those phases; BENCH_PROFILE_DIR writes a CPU profile of
+// each measured phase there (<phase>-<round>.cpuprofile; bench/profile-top.ts reads them).
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
@@ -26,11 +29,17 @@ import { instantTransport } from '../test/callbacks/fixtures.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';
 import { envInteger, quantile } from './figures.js';
+import { startProfile } from './profile.js';
 import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
 
 const COUNTRIES = ['FR', 'DE'] as const;
-const PHASES = ['ingest', 'thread', 'loop', 'instant'] as const;
-type Phase = (typeof PHASES)[number];
+const ALL_PHASES = ['ingest', 'thread', 'loop', 'instant'] as const;
+type Phase = (typeof ALL_PHASES)[number];
+/** BENCH_PHASES="ingest,instant": only these phases, in their usual order (all four by default). */
+const PHASES = ((): readonly Phase[] => {
+  const asked = (process.env['BENCH_PHASES'] ?? '').split(',').filter((p) => p !== '');
+  return asked.length === 0 ? ALL_PHASES : ALL_PHASES.filter((p) => asked.includes(p));
+})();
 
 /** Milliseconds the main thread has been on a CPU (Linux). */
 const mainThreadMs = (): number =>
@@ -91,12 +100,24 @@ async function main(): Promise<void> {
         }),
       );
     };
-    /** µs of main-thread CPU and of wall time per event or callback. */
-    const measure = async (work: () => Promise<void>): Promise<[number, number]> => {
+    /**
+     * µs of main-thread CPU and of wall time per event or callback; with BENCH_PROFILE_DIR, a CPU
+     * profile of the work (<phase>-<round>.cpuprofile).
+     */
+    const measure = async (
+      work: () => Promise<void>,
+      name: string,
+    ): Promise<[number, number]> => {
+      const profile = await startProfile();
       const cpu = mainThreadMs();
       const wall = performance.now();
       await work();
-      return [((mainThreadMs() - cpu) * 1000) / batch, ((performance.now() - wall) * 1000) / batch];
+      const figures: [number, number] = [
+        ((mainThreadMs() - cpu) * 1000) / batch,
+        ((performance.now() - wall) * 1000) / batch,
+      ];
+      await profile?.stop(name);
+      return figures;
     };
     await drain('thread'); // the first attachments' callbacks
     await ingest(); // warm-up
@@ -110,10 +131,13 @@ async function main(): Promise<void> {
       for (const phase of PHASES) {
         const [cpu, wall] =
           phase === 'ingest'
-            ? await measure(ingest)
+            ? await measure(ingest, `ingest-${round + 1}`)
             : await (async () => {
-                if (phase !== 'thread') await ingest();
-                return measure(() => drain(phase));
+                // The first drain takes what the measured ingest made; the others their own.
+                const drainsIngest =
+                  PHASES.includes('ingest') && phase === PHASES.find((p) => p !== 'ingest');
+                if (!drainsIngest) await ingest();
+                return measure(() => drain(phase), `${phase}-${round + 1}`);
               })();
         figures.get(phase)?.push(cpu);
         line.push(`${phase} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)})`);

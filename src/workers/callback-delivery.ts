@@ -7,7 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { reclaimLapsedDeliveries, releaseDeliveries } from '../domain/callbacks/delivery-queue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { DeliveryContext, DeliveryState } from './callback-stages.js';
-import { claim, emptyState, sendQueued } from './callback-stages.js';
+import { claim, claimRoom, emptyState, sendQueued } from './callback-stages.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { createOutcomeWriter } from './outcome-writer.js';
 import type { Worker, WorkerLog } from './worker.js';
@@ -136,9 +136,11 @@ async function turn(
   }
   state.claimAgain = true;
   for (;;) {
-    if (!state.stopping && state.claimAgain && state.queue.length <= ctx.concurrency / 2) {
-      const room = ctx.batchSize - state.queue.length - state.inFlight.size;
-      if (room > 0 && (await claim(ctx, state, room)) > 0) worked = true;
+    const room = claimRoom(ctx, state);
+    if (state.claimAgain && room > 0) {
+      // Outcomes waiting, unless the writer is recording others, are recorded with the claim.
+      const outcomes = writer.busy() ? [] : state.outcomes.splice(0);
+      if ((await claim(ctx, state, room, outcomes)) > 0) worked = true;
     }
     sendQueued(ctx, state);
     if (state.inFlight.size === 0) {
