@@ -82,7 +82,7 @@ export async function claimDeliveries(
     });
   let events: CallbackEvent[];
   if (outcomes.length === 0) {
-    events = await runWrite(deps, (trx) => claimIn(trx), undefined);
+    events = await deps.store.db.transaction().execute(claimIn);
   } else {
     try {
       events = await writeAgainOnConflict(() =>
@@ -154,7 +154,7 @@ export async function applyDeliveryOutcomes(
   }
   // Locked first, in one order: the outcomes' triggers then update rows this transaction holds.
   const endpoints = await lockEndpoints(trx, deps.store.dialect, [...answers.keys()]);
-  await recordOutcomes(trx, deps.store.dialect, outcomes);
+  await recordOutcomes(trx, outcomes);
   for (const endpoint of endpoints) {
     const seen = answers.get(endpoint.organisationId);
     if (seen === undefined) continue;

@@ -372,69 +372,12 @@ export interface Outcome {
 }
 
 /**
- * The attempts, inserted in one statement whose text does not depend on how many there are: the
- * rows go as one parameter (a JSON array on SQLite, one array per column on PostgreSQL), so the
- * statement is neither built nor compiled per row, and SQLite reuses its prepared statement.
- */
-async function insertAttempts(
-  trx: Executor,
-  dialect: DialectName,
-  attempts: readonly DeliveryAttempt[],
-): Promise<void> {
-  if (attempts.length === 0) return;
-  const rows = attempts.map(attemptRow);
-  if (dialect === 'postgres') {
-    const column = <K extends keyof (typeof rows)[number]>(name: K) => rows.map((r) => r[name]);
-    await sql`
-      insert into callback_attempts (event_id, attempt_no, attempted_at, url, status_code,
-        latency_ms, error, response_snippet, request_headers, request_body)
-      select * from unnest(${column('event_id')}::text[], ${column('attempt_no')}::integer[],
-        ${column('attempted_at')}::text[], ${column('url')}::text[],
-        ${column('status_code')}::integer[], ${column('latency_ms')}::integer[],
-        ${column('error')}::text[], ${column('response_snippet')}::text[],
-        ${column('request_headers')}::text[], ${column('request_body')}::text[])`.execute(trx);
-    return;
-  }
-  const values = JSON.stringify(
-    rows.map((r) => [
-      r.event_id,
-      r.attempt_no,
-      r.attempted_at,
-      r.url,
-      r.status_code,
-      r.latency_ms,
-      r.error,
-      r.response_snippet,
-      r.request_headers,
-      r.request_body,
-    ]),
-  );
-  await sql`
-    insert into callback_attempts (event_id, attempt_no, attempted_at, url, status_code,
-      latency_ms, error, response_snippet, request_headers, request_body)
-    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-      value ->> 6, value ->> 7, value ->> 8, value ->> 9
-    from json_each(${values}) order by key`.execute(trx);
-}
-
-/** Ids as one parameter: `id in (…)` of a statement whose text does not depend on how many. */
-function idIn(dialect: DialectName, ids: readonly string[]) {
-  return dialect === 'postgres'
-    ? sql<boolean>`id = any(${[...ids]}::text[])`
-    : sql<boolean>`id in (select value from json_each(${JSON.stringify(ids)}))`;
-}
-
-/**
  * Writes a batch of outcomes, in the caller's transaction. The state change is fenced on this worker's
  * lease, so a worker that lost its lease cannot overwrite the newer owner's state; the attempt is
  * logged either way, because the request was made. Acknowledged deliveries, the bulk of any
  * batch, share one UPDATE per response status.
  */
-export async function recordOutcomes(
-  trx: Executor,
-  dialect: DialectName,
-  outcomes: readonly Outcome[],
-): Promise<void> {
+export async function recordOutcomes(trx: Executor, outcomes: readonly Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const delivered = new Map<string, Outcome[]>();
   const others: Outcome[] = [];
@@ -446,23 +389,34 @@ export async function recordOutcomes(
     const key = `${o.worker} ${String(o.lastStatus)}`;
     delivered.set(key, [...(delivered.get(key) ?? []), o]);
   }
-  await insertAttempts(
-    trx,
-    dialect,
-    outcomes.flatMap((o) => (o.attempt === undefined ? [] : [o.attempt])),
+  const attempts = outcomes.flatMap((o) =>
+    o.attempt === undefined ? [] : [attemptRow(o.attempt)],
   );
+  if (attempts.length > 0) await trx.insertInto('callback_attempts').values(attempts).execute();
   for (const group of delivered.values()) {
     const [first] = group;
     if (first === undefined) continue;
     const at = group.reduce((latest, o) => (o.at > latest ? o.at : latest), first.at);
-    await sql`
-      update callback_events set status = 'delivered', attempts = attempts + 1,
-        next_attempt_at = ${at}, last_status = ${first.lastStatus}, locked_until = null,
-        locked_by = null, updated_at = ${at}, delivered_at = ${at}
-      where ${idIn(
-        dialect,
+    await trx
+      .updateTable('callback_events')
+      .set((eb) => ({
+        status: 'delivered',
+        attempts: eb('attempts', '+', 1),
+        next_attempt_at: at,
+        last_status: first.lastStatus,
+        locked_until: null,
+        locked_by: null,
+        updated_at: at,
+        delivered_at: at,
+      }))
+      .where(
+        'id',
+        'in',
         group.map((o) => o.eventId),
-      )} and locked_by = ${first.worker} and status = 'delivering'`.execute(trx);
+      )
+      .where('locked_by', '=', first.worker)
+      .where('status', '=', 'delivering')
+      .execute();
   }
   // By status, so the counters of one organisation are taken in their names' order
   // (delivered above, then failed, pending, undeliverable), as the retention's delete takes
