@@ -118,6 +118,14 @@ async function main(): Promise<void> {
         }),
       );
     };
+    /** Statements the store has run so far (the query-time metric's count). */
+    const statements = async (): Promise<number> => {
+      const text = (await deps.metrics?.render()) ?? '';
+      const count = /^esim_db_query_duration_seconds_count(?:\{[^}]*\})? (\S+)$/m.exec(text);
+      return Number(count?.[1] ?? Number.NaN);
+    };
+    /** Statements per event or callback of each measured phase, by its profile name. */
+    const counted = new Map<string, number>();
     /**
      * µs of main-thread CPU and of wall time per event or callback; with BENCH_PROFILE_DIR, a CPU
      * profile of the work (<phase>-<round>.cpuprofile).
@@ -126,6 +134,7 @@ async function main(): Promise<void> {
       work: () => Promise<void>,
       name: string,
     ): Promise<[number, number]> => {
+      const before = await statements();
       const profile = await startProfile();
       const cpu = mainThreadMs();
       const wall = performance.now();
@@ -135,6 +144,7 @@ async function main(): Promise<void> {
         ((performance.now() - wall) * 1000) / batch,
       ];
       await profile?.stop(name);
+      counted.set(name, ((await statements()) - before) / batch);
       return figures;
     };
     await drain('thread'); // the first attachments' callbacks
@@ -148,7 +158,8 @@ async function main(): Promise<void> {
       const line: string[] = [];
       const record = (label: string, [cpu, wall]: [number, number]): void => {
         figures.set(label, [...(figures.get(label) ?? []), cpu]);
-        line.push(`${label} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)})`);
+        const per = counted.get(`${label}-${round + 1}`) ?? Number.NaN;
+        line.push(`${label} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`);
       };
       for (const phase of PHASES) {
         if (phase === 'ingest') {
