@@ -124,6 +124,8 @@ async function turn(
   state: DeliveryState,
   writer: OutcomeWriter,
 ): Promise<boolean> {
+  // Claims made by the outcome writer during the turn count as the turn's work too.
+  const claimedBefore = state.claimed;
   let worked = false;
   const wallNow = ctx.wallClock.now();
   if (wallNow.getTime() >= state.lapsedCheckDue) {
@@ -140,12 +142,13 @@ async function turn(
     if (state.claimAgain && room > 0) {
       // Outcomes waiting, unless the writer is recording others, are recorded with the claim.
       const outcomes = writer.busy() ? [] : state.outcomes.splice(0);
-      if ((await claim(ctx, state, room, outcomes)) > 0) worked = true;
+      await claim(ctx, state, room, outcomes);
     }
     sendQueued(ctx, state);
     if (state.inFlight.size === 0) {
       await writer.flush();
-      if (state.queue.length === 0 || state.stopping) return worked;
+      if (state.queue.length === 0 || state.stopping)
+        return worked || state.claimed > claimedBefore;
       continue;
     }
     // Wait for a send to end, for outcomes to be recorded (room under the caps again), or for
@@ -170,7 +173,7 @@ async function turn(
     cancel?.();
     unheard?.();
     writer.soon();
-    if (state.stopping) return worked;
+    if (state.stopping) return worked || state.claimed > claimedBefore;
   }
 }
 
@@ -181,9 +184,10 @@ async function handBack(
   writer: OutcomeWriter,
   log: Pick<WorkerLog, 'warn'>,
 ): Promise<void> {
-  const unsent = state.queue.splice(0).map((item) => item.event.id);
   await Promise.allSettled([...state.inFlight]);
+  // After the writer's last batch: a claim it made with one is handed back too.
   await writer.flush();
+  const unsent = state.queue.splice(0).map((item) => item.event.id);
   try {
     await releaseDeliveries(ctx.deps, unsent, ctx.instanceId, iso(ctx.clock.now()));
   } catch (error) {

@@ -64,6 +64,8 @@ export interface DeliveryState {
   claimAgain: boolean;
   /** A claim is under way (one at a time). */
   claiming: boolean;
+  /** Events claimed so far, by the turns and the outcome writer. */
+  claimed: number;
   /** Set by stop(): claim nothing more, send nothing more from the queue. */
   stopping: boolean;
   /**
@@ -80,6 +82,7 @@ export const emptyState = (): DeliveryState => ({
   outcomes: [],
   claimAgain: true,
   claiming: false,
+  claimed: 0,
   stopping: false,
   lapsedCheckDue: 0,
 });
@@ -114,6 +117,7 @@ export async function claim(
     state.claiming = false;
   }
   const { events, targets } = claimed;
+  state.claimed += events.length;
   for (const event of events) {
     state.queue.push({ event, target: targets.get(event.organisationId), leaseUntil });
   }

@@ -82,7 +82,7 @@ export async function claimDeliveries(
     });
   let events: CallbackEvent[];
   if (outcomes.length === 0) {
-    events = await deps.store.db.transaction().execute(claimIn);
+    events = await runWrite(deps, (trx) => claimIn(trx), undefined);
   } else {
     try {
       events = await writeAgainOnConflict(() =>
