@@ -89,8 +89,9 @@ export const emptyState = (): DeliveryState => ({
 
 /**
  * Claim: leases up to `limit` due events and queues them with their targets; how many.
- * `outcomes` (answers not yet recorded) are recorded in the claim's transaction: one commit for
- * both, and the room they free under the organisations' caps is claimed at once.
+ * `outcomes` (answers not yet recorded) are recorded first (claimDeliveries; on SQLite in the
+ * claim's transaction, one commit for both), and the room they free under the organisations' caps
+ * is claimed at once.
  */
 export async function claim(
   ctx: DeliveryContext,

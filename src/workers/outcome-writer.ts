@@ -10,9 +10,9 @@ const FLUSH_DELAY_MS = 5;
 /**
  * Record: writes outcomes in batches, one writer at a time. While a batch is being written the
  * next one accumulates, so a busy worker writes a few large transactions, not many small. When
- * the worker may claim more events, a batch is written in that claim's transaction (claim in
- * callback-stages.ts): the room the outcomes free under the organisations' caps is claimed in
- * the same commit.
+ * the worker may claim more events, a batch is written with that claim (claim in
+ * callback-stages.ts; on SQLite in its transaction): the room the outcomes free under the
+ * organisations' caps is claimed at once.
  */
 export interface OutcomeWriter {
   /** Writes once a batch has gathered, or a few milliseconds after the first outcome. */

@@ -55,20 +55,26 @@ export interface DeliveryClaim {
   readonly servedAt: string;
 }
 
-/** A claim that failed after the outcomes given with it were recorded on their own. */
+/** A claim that failed after the outcomes given with it were recorded in a transaction of their own. */
 export class ClaimFailed extends Error {
   constructor(readonly reason: unknown) {
-    super(`could not claim callbacks: ${reason instanceof Error ? reason.message : String(reason)}`);
+    super(
+      `could not claim callbacks: ${reason instanceof Error ? reason.message : String(reason)}`,
+    );
     this.name = 'ClaimFailed';
   }
 }
 
 /**
  * Leases up to `limit` due events to the worker, with where each organisation's go. `outcomes`,
- * the answers to earlier sends not yet recorded, are recorded first in the same transaction (as
- * recordDeliveryOutcomes would): they free room under the organisations' caps for this claim, and
- * the two share one commit. Should that transaction fail, the outcomes are recorded alone before
- * ClaimFailed is thrown, so a claim that cannot be made never holds back what the receivers said.
+ * the answers to earlier sends not yet recorded, are recorded first (as recordDeliveryOutcomes
+ * would): they free room under the organisations' caps for this claim. On SQLite, which runs one
+ * writer at a time, in the same transaction, so the two share one commit; should it fail, the
+ * outcomes are recorded alone before ClaimFailed is thrown, so a claim that cannot be made never
+ * holds back what the receivers said. On PostgreSQL in a transaction of their own just before:
+ * recording locks the answered organisations' endpoint rows and a claim then updates those of the
+ * organisations it serves, so two instances doing both in one transaction could each hold a row
+ * the other waits for.
  */
 export async function claimDeliveries(
   deps: DeliveryQueueDeps,
@@ -83,6 +89,13 @@ export async function claimDeliveries(
   let events: CallbackEvent[];
   if (outcomes.length === 0) {
     events = await runWrite(deps, (trx) => claimIn(trx), undefined);
+  } else if (deps.store.dialect === 'postgres') {
+    await recordDeliveryOutcomes(deps, outcomes);
+    try {
+      events = await runWrite(deps, (trx) => claimIn(trx), undefined);
+    } catch (error) {
+      throw new ClaimFailed(error);
+    }
   } else {
     try {
       events = await writeAgainOnConflict(() =>
