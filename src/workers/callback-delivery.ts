@@ -98,6 +98,8 @@ function deliveryContext(
     batchSize: config.callbackConcurrency * 2,
     // A lease covers the wait in the local queue and the send itself, each bounded by the timeout.
     leaseSeconds: (2 * config.callbackTimeoutMs + config.callbackConnectTimeoutMs + 1000) / 1000,
+    // One writer at a time: outcomes and the next claim share a transaction (claimDeliveries).
+    recordWithClaims: deps.store.dialect === 'sqlite',
     metrics: options.metrics,
     log,
   };
@@ -140,8 +142,8 @@ async function turn(
   for (;;) {
     const room = claimRoom(ctx, state);
     if (state.claimAgain && room > 0) {
-      // Outcomes waiting, unless the writer is recording others, are recorded with the claim.
-      const outcomes = writer.busy() ? [] : state.outcomes.splice(0);
+      // Outcomes waiting, unless the writer is recording others, are recorded with the claim (SQLite).
+      const outcomes = writer.busy() || !ctx.recordWithClaims ? [] : state.outcomes.splice(0);
       await claim(ctx, state, room, outcomes);
     }
     sendQueued(ctx, state);

@@ -35,6 +35,11 @@ export interface DeliveryContext {
   /** How many events a claim may hold locally, queued or under way. */
   readonly batchSize: number;
   readonly leaseSeconds: number;
+  /**
+   * Whether outcomes waiting are recorded with the next claim, in its transaction (SQLite). Not on
+   * PostgreSQL: see claimDeliveries.
+   */
+  readonly recordWithClaims: boolean;
   readonly metrics: Pick<Metrics, 'observeCallbackAttempt'> | undefined;
   /** Where a failed attempt is told (the server's log). */
   readonly log: Pick<WorkerLog, 'warn'>;

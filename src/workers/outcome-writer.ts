@@ -10,8 +10,8 @@ const FLUSH_DELAY_MS = 5;
 /**
  * Record: writes outcomes in batches, one writer at a time. While a batch is being written the
  * next one accumulates, so a busy worker writes a few large transactions, not many small. When
- * the worker may claim more events, a batch is written with that claim (claim in
- * callback-stages.ts; on SQLite in its transaction): the room the outcomes free under the
+ * the worker may claim more events, on SQLite, a batch is written in that claim's transaction
+ * (claim in callback-stages.ts): one commit for both, and the room the outcomes free under the
  * organisations' caps is claimed at once.
  */
 export interface OutcomeWriter {
@@ -37,7 +37,7 @@ export function createOutcomeWriter(
 
   /** Writes a batch, with a claim when one may be made. */
   async function record(batch: Outcome[]): Promise<void> {
-    const room = claimRoom(ctx, state);
+    const room = ctx.recordWithClaims ? claimRoom(ctx, state) : 0;
     if (room > 0) {
       await claim(ctx, state, room, batch);
       return;
