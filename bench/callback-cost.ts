@@ -14,6 +14,12 @@
 // over the rounds close the run. The machine's load moves every figure: compare them within a run.
 //
 //   npx tsx bench/callback-cost.ts [sqlite|postgres]
+//
+// BENCH_PHASES="ingest,instant" runs only those phases; BENCH_PROFILE_DIR writes a CPU profile of
+// each measured phase there (<phase>-<round>.cpuprofile; bench/profile-top.ts reads them).
+// BENCH_AGAINST=<another checkout> (its node_modules in place) runs each drain phase a second
+// time in every round, right after the first, with that checkout's delivery worker on the same
+// service and database ("thread@against"): two builds compared in one process, alternated.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
@@ -26,11 +32,17 @@ import { instantTransport } from '../test/callbacks/fixtures.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';
 import { envInteger, quantile } from './figures.js';
+import { startProfile } from './profile.js';
 import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
 
 const COUNTRIES = ['FR', 'DE'] as const;
-const PHASES = ['ingest', 'thread', 'loop', 'instant'] as const;
-type Phase = (typeof PHASES)[number];
+const ALL_PHASES = ['ingest', 'thread', 'loop', 'instant'] as const;
+type Phase = (typeof ALL_PHASES)[number];
+/** BENCH_PHASES="ingest,instant": only these phases, in their usual order (all four by default). */
+const PHASES = ((): readonly Phase[] => {
+  const asked = (process.env['BENCH_PHASES'] ?? '').split(',').filter((p) => p !== '');
+  return asked.length === 0 ? ALL_PHASES : ALL_PHASES.filter((p) => asked.includes(p));
+})();
 
 /** Milliseconds the main thread has been on a CPU (Linux). */
 const mainThreadMs = (): number =>
@@ -65,11 +77,26 @@ async function main(): Promise<void> {
     );
     const iccids = await readyEsims(deps, created.apiKey, esims);
     const network = createSimulatedEvents(deps, deps.random, deps.network);
-    const drain = async (phase: Phase): Promise<void> => {
-      const worker = createCallbackWorker(
+    const against = process.env['BENCH_AGAINST'];
+    const other =
+      against === undefined || against === ''
+        ? undefined
+        : {
+            worker: (await import(`${against}/src/workers/callback-delivery.ts`)) as {
+              createCallbackWorker: typeof createCallbackWorker;
+            },
+            fixtures: (await import(`${against}/test/callbacks/fixtures.ts`)) as {
+              instantTransport: typeof instantTransport;
+            },
+          };
+    const drain = async (phase: Phase, elsewhere = false): Promise<void> => {
+      const build = elsewhere && other !== undefined ? other.worker : { createCallbackWorker };
+      const transport =
+        elsewhere && other !== undefined ? other.fixtures.instantTransport : instantTransport;
+      const worker = build.createCallbackWorker(
         { ...deps, config: { ...config, callbackSenderThread: phase !== 'loop' } },
         log,
-        phase === 'instant' ? { transport: instantTransport() } : {},
+        phase === 'instant' ? { transport: transport() } : {},
       );
       await worker.drain();
       await worker.stop();
@@ -91,12 +118,34 @@ async function main(): Promise<void> {
         }),
       );
     };
-    /** µs of main-thread CPU and of wall time per event or callback. */
-    const measure = async (work: () => Promise<void>): Promise<[number, number]> => {
+    /** Statements the store has run so far (the query-time metric's count). */
+    const statements = async (): Promise<number> => {
+      const text = (await deps.metrics?.render()) ?? '';
+      const count = /^esim_db_query_duration_seconds_count(?:\{[^}]*\})? (\S+)$/m.exec(text);
+      return Number(count?.[1] ?? Number.NaN);
+    };
+    /** Statements per event or callback of each measured phase, by its profile name. */
+    const counted = new Map<string, number>();
+    /**
+     * µs of main-thread CPU and of wall time per event or callback; with BENCH_PROFILE_DIR, a CPU
+     * profile of the work (<phase>-<round>.cpuprofile).
+     */
+    const measure = async (
+      work: () => Promise<void>,
+      name: string,
+    ): Promise<[number, number]> => {
+      const before = await statements();
+      const profile = await startProfile();
       const cpu = mainThreadMs();
       const wall = performance.now();
       await work();
-      return [((mainThreadMs() - cpu) * 1000) / batch, ((performance.now() - wall) * 1000) / batch];
+      const figures: [number, number] = [
+        ((mainThreadMs() - cpu) * 1000) / batch,
+        ((performance.now() - wall) * 1000) / batch,
+      ];
+      await profile?.stop(name);
+      counted.set(name, ((await statements()) - before) / batch);
+      return figures;
     };
     await drain('thread'); // the first attachments' callbacks
     await ingest(); // warm-up
@@ -104,28 +153,43 @@ async function main(): Promise<void> {
     console.log(
       `callback-cost on ${kind}: ${iccids.length} eSIMs, ${batch} events a phase, ${rounds} rounds`,
     );
-    const figures = new Map<Phase, number[]>(PHASES.map((p) => [p, []]));
+    const figures = new Map<string, number[]>();
     for (let round = 0; round < rounds; round += 1) {
       const line: string[] = [];
+      const record = (label: string, [cpu, wall]: [number, number]): void => {
+        figures.set(label, [...(figures.get(label) ?? []), cpu]);
+        const per = counted.get(`${label}-${round + 1}`) ?? Number.NaN;
+        line.push(`${label} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`);
+      };
       for (const phase of PHASES) {
-        const [cpu, wall] =
-          phase === 'ingest'
-            ? await measure(ingest)
-            : await (async () => {
-                if (phase !== 'thread') await ingest();
-                return measure(() => drain(phase));
-              })();
-        figures.get(phase)?.push(cpu);
-        line.push(`${phase} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)})`);
+        if (phase === 'ingest') {
+          record(phase, await measure(ingest, `ingest-${round + 1}`));
+          continue;
+        }
+        // The first drain takes what the measured ingest made; the others their own.
+        const drainsIngest =
+          PHASES.includes('ingest') && phase === PHASES.find((p) => p !== 'ingest');
+        if (!drainsIngest) await ingest();
+        record(phase, await measure(() => drain(phase), `${phase}-${round + 1}`));
+        if (other === undefined) continue;
+        await ingest();
+        const label = `${phase}@against`;
+        record(label, await measure(() => drain(phase, true), `${label}-${round + 1}`));
       }
       console.log(`round ${round + 1}: ${line.join('; ')}`);
     }
-    const med = (phase: Phase) => quantile(figures.get(phase) ?? [], 0.5);
+    const med = (label: string) => quantile(figures.get(label) ?? [], 0.5);
     console.log(
       `| main-thread CPU per event or callback, median | ingest ${med('ingest').toFixed(0)} µs; ` +
         `delivery, sender thread ${med('thread').toFixed(0)} µs, on the loop ${med('loop').toFixed(0)} µs, ` +
         `without HTTP ${med('instant').toFixed(0)} µs |`,
     );
+    if (other !== undefined) {
+      console.log(
+        `| the same with ${against ?? ''} | delivery, sender thread ${med('thread@against').toFixed(0)} µs, ` +
+          `on the loop ${med('loop@against').toFixed(0)} µs, without HTTP ${med('instant@against').toFixed(0)} µs |`,
+      );
+    }
   } finally {
     await services.close();
     await receiver.kill('SIGTERM');

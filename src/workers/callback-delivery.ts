@@ -7,7 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { reclaimLapsedDeliveries, releaseDeliveries } from '../domain/callbacks/delivery-queue.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { DeliveryContext, DeliveryState } from './callback-stages.js';
-import { claim, emptyState, sendQueued } from './callback-stages.js';
+import { claim, claimRoom, emptyState, sendQueued } from './callback-stages.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { createOutcomeWriter } from './outcome-writer.js';
 import type { Worker, WorkerLog } from './worker.js';
@@ -98,6 +98,8 @@ function deliveryContext(
     batchSize: config.callbackConcurrency * 2,
     // A lease covers the wait in the local queue and the send itself, each bounded by the timeout.
     leaseSeconds: (2 * config.callbackTimeoutMs + config.callbackConnectTimeoutMs + 1000) / 1000,
+    // One writer at a time: outcomes and the next claim share a transaction (claimDeliveries).
+    recordWithClaims: deps.store.dialect === 'sqlite',
     metrics: options.metrics,
     log,
   };
@@ -124,6 +126,8 @@ async function turn(
   state: DeliveryState,
   writer: OutcomeWriter,
 ): Promise<boolean> {
+  // Claims made by the outcome writer during the turn count as the turn's work too.
+  const claimedBefore = state.claimed;
   let worked = false;
   const wallNow = ctx.wallClock.now();
   if (wallNow.getTime() >= state.lapsedCheckDue) {
@@ -136,14 +140,17 @@ async function turn(
   }
   state.claimAgain = true;
   for (;;) {
-    if (!state.stopping && state.claimAgain && state.queue.length <= ctx.concurrency / 2) {
-      const room = ctx.batchSize - state.queue.length - state.inFlight.size;
-      if (room > 0 && (await claim(ctx, state, room)) > 0) worked = true;
+    const room = claimRoom(ctx, state);
+    if (state.claimAgain && room > 0) {
+      // Outcomes waiting, unless the writer is recording others, are recorded with the claim (SQLite).
+      const outcomes = writer.busy() || !ctx.recordWithClaims ? [] : state.outcomes.splice(0);
+      await claim(ctx, state, room, outcomes);
     }
     sendQueued(ctx, state);
     if (state.inFlight.size === 0) {
       await writer.flush();
-      if (state.queue.length === 0 || state.stopping) return worked;
+      if (state.queue.length === 0 || state.stopping)
+        return worked || state.claimed > claimedBefore;
       continue;
     }
     // Wait for a send to end, for outcomes to be recorded (room under the caps again), or for
@@ -168,7 +175,7 @@ async function turn(
     cancel?.();
     unheard?.();
     writer.soon();
-    if (state.stopping) return worked;
+    if (state.stopping) return worked || state.claimed > claimedBefore;
   }
 }
 
@@ -179,9 +186,10 @@ async function handBack(
   writer: OutcomeWriter,
   log: Pick<WorkerLog, 'warn'>,
 ): Promise<void> {
-  const unsent = state.queue.splice(0).map((item) => item.event.id);
   await Promise.allSettled([...state.inFlight]);
+  // After the writer's last batch: a claim it made with one is handed back too.
   await writer.flush();
+  const unsent = state.queue.splice(0).map((item) => item.event.id);
   try {
     await releaseDeliveries(ctx.deps, unsent, ctx.instanceId, iso(ctx.clock.now()));
   } catch (error) {

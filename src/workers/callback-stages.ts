@@ -35,6 +35,11 @@ export interface DeliveryContext {
   /** How many events a claim may hold locally, queued or under way. */
   readonly batchSize: number;
   readonly leaseSeconds: number;
+  /**
+   * Whether outcomes waiting are recorded with the next claim, in its transaction (SQLite). Not on
+   * PostgreSQL: see claimDeliveries.
+   */
+  readonly recordWithClaims: boolean;
   readonly metrics: Pick<Metrics, 'observeCallbackAttempt'> | undefined;
   /** Where a failed attempt is told (the server's log). */
   readonly log: Pick<WorkerLog, 'warn'>;
@@ -62,6 +67,10 @@ export interface DeliveryState {
    * that empty transaction.
    */
   claimAgain: boolean;
+  /** A claim is under way (one at a time). */
+  claiming: boolean;
+  /** Events claimed so far, by the turns and the outcome writer. */
+  claimed: number;
   /** Set by stop(): claim nothing more, send nothing more from the queue. */
   stopping: boolean;
   /**
@@ -77,24 +86,44 @@ export const emptyState = (): DeliveryState => ({
   inFlight: new Set(),
   outcomes: [],
   claimAgain: true,
+  claiming: false,
+  claimed: 0,
   stopping: false,
   lapsedCheckDue: 0,
 });
 
-/** Claim: leases up to `limit` due events and queues them with their targets; how many. */
+/**
+ * Claim: leases up to `limit` due events and queues them with their targets; how many.
+ * `outcomes` (answers not yet recorded) are recorded first (claimDeliveries; on SQLite in the
+ * claim's transaction, one commit for both), and the room they free under the organisations' caps
+ * is claimed at once.
+ */
 export async function claim(
   ctx: DeliveryContext,
   state: DeliveryState,
   limit: number,
+  outcomes: readonly Outcome[] = [],
 ): Promise<number> {
   const leaseUntil = addSeconds(ctx.wallClock.now(), ctx.leaseSeconds);
-  const { events, targets } = await claimDeliveries(ctx.deps, {
-    now: iso(ctx.clock.now()),
-    leaseUntil: iso(leaseUntil),
-    worker: ctx.instanceId,
-    limit,
-    servedAt: iso(ctx.wallClock.now()),
-  });
+  state.claiming = true;
+  let claimed: Awaited<ReturnType<typeof claimDeliveries>>;
+  try {
+    claimed = await claimDeliveries(
+      ctx.deps,
+      {
+        now: iso(ctx.clock.now()),
+        leaseUntil: iso(leaseUntil),
+        worker: ctx.instanceId,
+        limit,
+        servedAt: iso(ctx.wallClock.now()),
+      },
+      outcomes,
+    );
+  } finally {
+    state.claiming = false;
+  }
+  const { events, targets } = claimed;
+  state.claimed += events.length;
   for (const event of events) {
     state.queue.push({ event, target: targets.get(event.organisationId), leaseUntil });
   }
@@ -167,6 +196,12 @@ function logFailure(ctx: DeliveryContext, outcome: Outcome, url: string, sent: S
     },
     `callback delivery failed: ${withoutQuery(url)} answered ${answer} (attempt ${outcome.attempts}); ${next}`,
   );
+}
+
+/** How many more events a claim may lease now: 0 while stopping or with enough queued. */
+export function claimRoom(ctx: DeliveryContext, state: DeliveryState): number {
+  if (state.stopping || state.claiming || state.queue.length > ctx.concurrency / 2) return 0;
+  return Math.max(0, ctx.batchSize - state.queue.length - state.inFlight.size);
 }
 
 /** Starts queued sends while there is room under the concurrency bound. */

@@ -1,5 +1,7 @@
-import { recordDeliveryOutcomes } from '../domain/callbacks/delivery-queue.js';
+import { ClaimFailed, recordDeliveryOutcomes } from '../domain/callbacks/delivery-queue.js';
+import type { Outcome } from '../store/repositories/callback-repository.js';
 import type { DeliveryContext, DeliveryState } from './callback-stages.js';
+import { claim, claimRoom } from './callback-stages.js';
 import type { WorkerLog } from './worker.js';
 
 /** How long an outcome may wait for others to share its transaction. */
@@ -7,7 +9,10 @@ const FLUSH_DELAY_MS = 5;
 
 /**
  * Record: writes outcomes in batches, one writer at a time. While a batch is being written the
- * next one accumulates, so a busy worker writes a few large transactions, not many small.
+ * next one accumulates, so a busy worker writes a few large transactions, not many small. When
+ * the worker may claim more events, on SQLite, a batch is written in that claim's transaction
+ * (claim in callback-stages.ts): one commit for both, and the room the outcomes free under the
+ * organisations' caps is claimed at once.
  */
 export interface OutcomeWriter {
   /** Writes once a batch has gathered, or a few milliseconds after the first outcome. */
@@ -16,6 +21,8 @@ export interface OutcomeWriter {
   recorded(): Promise<void>;
   /** Waits until every outcome so far is written. */
   flush(): Promise<void>;
+  /** Whether a batch is being written now. */
+  busy(): boolean;
 }
 
 export function createOutcomeWriter(
@@ -28,17 +35,33 @@ export function createOutcomeWriter(
   let next: { promise: Promise<void>; settle: () => void } | undefined;
   let cancelTimer: (() => void) | undefined;
 
+  /** Writes a batch, with a claim when one may be made. */
+  async function record(batch: Outcome[]): Promise<void> {
+    const room = ctx.recordWithClaims ? claimRoom(ctx, state) : 0;
+    if (room > 0) {
+      await claim(ctx, state, room, batch);
+      return;
+    }
+    await recordDeliveryOutcomes(ctx.deps, batch);
+    // Recorded outcomes free room under the organisations' caps: a claim may find more.
+    state.claimAgain = true;
+  }
+
   async function write(): Promise<void> {
     while (state.outcomes.length > 0) {
       const batch = state.outcomes;
       state.outcomes = [];
       try {
-        await recordDeliveryOutcomes(ctx.deps, batch);
-        // Recorded outcomes free room under the organisations' caps: a claim may find more.
-        state.claimAgain = true;
+        await record(batch);
       } catch (error) {
-        // The rows stay leased; when the lease lapses they are delivered again (at least once).
-        log.warn({ err: error, events: batch.length }, 'could not record callback outcomes');
+        if (error instanceof ClaimFailed) {
+          // The outcomes were recorded alone; the worker claims again at its next turn.
+          state.claimAgain = true;
+          log.warn({ err: error.reason }, 'could not claim callbacks');
+        } else {
+          // The rows stay leased; when the lease lapses they are delivered again (at least once).
+          log.warn({ err: error, events: batch.length }, 'could not record callback outcomes');
+        }
       }
       next?.settle();
       next = undefined;
@@ -68,6 +91,7 @@ export function createOutcomeWriter(
       }
       return next.promise;
     },
+    busy: () => writing !== undefined,
     async flush() {
       for (;;) {
         if (writing !== undefined) await writing;

@@ -4,7 +4,7 @@ import { retryable } from '../../store/group-commit.js';
 import type { Outcome } from '../../store/repositories/callback-repository.js';
 import type { CallbackEvent } from './callback-event.js';
 import {
-  claimDueEvents,
+  claimDueEventsIn,
   findTargets,
   lockEndpoints,
   reclaimExpired,
@@ -55,15 +55,64 @@ export interface DeliveryClaim {
   readonly servedAt: string;
 }
 
-/** Leases up to `limit` due events to the worker, with where each organisation's go. */
+/** A claim that failed after the outcomes given with it were recorded in a transaction of their own. */
+export class ClaimFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super(
+      `could not claim callbacks: ${reason instanceof Error ? reason.message : String(reason)}`,
+    );
+    this.name = 'ClaimFailed';
+  }
+}
+
+/**
+ * Leases up to `limit` due events to the worker, with where each organisation's go. `outcomes`,
+ * the answers to earlier sends not yet recorded, are recorded first (as recordDeliveryOutcomes
+ * would): they free room under the organisations' caps for this claim. On SQLite, which runs one
+ * writer at a time, in the same transaction, so the two share one commit; should it fail, the
+ * outcomes are recorded alone before ClaimFailed is thrown, so a claim that cannot be made never
+ * holds back what the receivers said. On PostgreSQL in a transaction of their own just before:
+ * recording locks the answered organisations' endpoint rows and a claim then updates those of the
+ * organisations it serves, so two instances doing both in one transaction could each hold a row
+ * the other waits for.
+ */
 export async function claimDeliveries(
   deps: DeliveryQueueDeps,
   claim: DeliveryClaim,
+  outcomes: readonly Outcome[] = [],
 ): Promise<ClaimedDeliveries> {
-  const events = await claimDueEvents(deps.store.db, deps.store.dialect, {
-    ...claim,
-    perOrganisation: deps.config.callbackOrgConcurrency,
-  });
+  const claimIn = (trx: Executor): Promise<CallbackEvent[]> =>
+    claimDueEventsIn(trx, deps.store.dialect, {
+      ...claim,
+      perOrganisation: deps.config.callbackOrgConcurrency,
+    });
+  let events: CallbackEvent[];
+  if (outcomes.length === 0) {
+    events = await runWrite(deps, (trx) => claimIn(trx), undefined);
+  } else if (deps.store.dialect === 'postgres') {
+    await recordDeliveryOutcomes(deps, outcomes);
+    try {
+      events = await runWrite(deps, (trx) => claimIn(trx), undefined);
+    } catch (error) {
+      throw new ClaimFailed(error);
+    }
+  } else {
+    try {
+      events = await writeAgainOnConflict(() =>
+        runWrite(
+          deps,
+          async (trx) => {
+            await applyDeliveryOutcomes(trx, deps, outcomes);
+            return claimIn(trx);
+          },
+          undefined,
+        ),
+      );
+    } catch (error) {
+      await recordDeliveryOutcomes(deps, outcomes);
+      throw new ClaimFailed(error);
+    }
+  }
   const targets = new Map<string, DeliveryTarget>();
   if (events.length === 0) return { events, targets };
   const orgIds = [...new Set(events.map((e) => e.organisationId))];
@@ -147,12 +196,20 @@ export async function recordDeliveryOutcomes(
   outcomes: readonly Outcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  // A deadlock or serialisation failure (PostgreSQL) rolled the whole batch back: it is written
-  // again, so the sends already made are recorded and not repeated when their leases lapse.
+  await writeAgainOnConflict(() =>
+    runWrite(deps, (trx) => applyDeliveryOutcomes(trx, deps, outcomes), undefined),
+  );
+}
+
+/**
+ * Runs a transaction that records outcomes, again when PostgreSQL rolled it back for a deadlock or
+ * a serialisation failure: the sends already made are then recorded, not repeated when their
+ * leases lapse.
+ */
+async function writeAgainOnConflict<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await runWrite(deps, (trx) => applyDeliveryOutcomes(trx, deps, outcomes), undefined);
-      return;
+      return await write();
     } catch (error) {
       if (!retryable(error) || attempt >= OUTCOME_ATTEMPTS) throw error;
     }

@@ -160,36 +160,43 @@ export async function claimDueEvents(
   dialect: DialectName,
   claim: Claim,
 ): Promise<CallbackEvent[]> {
-  return db.transaction().execute(async (trx) => {
-    const candidates = await servable(trx, claim)
-      // Spelled literally, so SQLite reads the partial index of organisations with open events.
-      .where(sql<boolean>`open_events > 0`)
-      .orderBy('served_at')
-      .limit(TURNS_PER_CLAIM)
+  return db.transaction().execute((trx) => claimDueEventsIn(trx, dialect, claim));
+}
+
+/** claimDueEvents in the caller's transaction (one that records outcomes first, say). */
+export async function claimDueEventsIn(
+  trx: Executor,
+  dialect: DialectName,
+  claim: Claim,
+): Promise<CallbackEvent[]> {
+  const candidates = await servable(trx, claim)
+    // Spelled literally, so SQLite reads the partial index of organisations with open events.
+    .where(sql<boolean>`open_events > 0`)
+    .orderBy('served_at')
+    .limit(TURNS_PER_CLAIM)
+    .execute();
+  const turns = dialect === 'postgres' ? await lockedTurns(trx, claim, candidates) : candidates;
+  const claimed: CallbackEventRow[] = [];
+  const served: string[] = [];
+  for (const turn of turns) {
+    const room = Math.min(
+      claim.perOrganisation - Number(turn.in_flight),
+      claim.limit - claimed.length,
+    );
+    if (room <= 0) break;
+    served.push(turn.organisation_id);
+    claimed.push(
+      ...(await claimOrganisationEvents(trx, dialect, claim, turn.organisation_id, room)),
+    );
+  }
+  if (served.length > 0) {
+    await trx
+      .updateTable('callback_endpoints')
+      .set({ served_at: claim.servedAt })
+      .where('organisation_id', 'in', served)
       .execute();
-    const turns = dialect === 'postgres' ? await lockedTurns(trx, claim, candidates) : candidates;
-    const claimed: CallbackEventRow[] = [];
-    const served: string[] = [];
-    for (const turn of turns) {
-      const room = Math.min(
-        claim.perOrganisation - Number(turn.in_flight),
-        claim.limit - claimed.length,
-      );
-      if (room <= 0) break;
-      served.push(turn.organisation_id);
-      claimed.push(
-        ...(await claimOrganisationEvents(trx, dialect, claim, turn.organisation_id, room)),
-      );
-    }
-    if (served.length > 0) {
-      await trx
-        .updateTable('callback_endpoints')
-        .set({ served_at: claim.servedAt })
-        .where('organisation_id', 'in', served)
-        .execute();
-    }
-    return claimed.map(callbackEventOf);
-  });
+  }
+  return claimed.map(callbackEventOf);
 }
 
 /** The organisations a claim may serve: under their cap, neither paused nor backed off. */
