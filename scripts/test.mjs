@@ -22,6 +22,7 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { dropTablespace, memoryTablespace } from './test-tablespace.mjs';
 
 /** Files that run in a process of their own (they change process-wide state). */
 const ISOLATED = new Set([]);
@@ -122,10 +123,13 @@ const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? (quick ? 
 // The run's PostgreSQL databases carry its id (test/databases.ts), so those a killed process
 // left are dropped at the end.
 const runId = randomBytes(4).toString('hex');
+const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const tablespace = quick ? undefined : await memoryTablespace(postgresUrl, runId);
 const env = {
   ...process.env,
   TEST_RUN_ID: runId,
   ...(quick ? { TEST_DATABASES: 'sqlite' } : {}),
+  ...(tablespace === undefined ? {} : { TEST_POSTGRES_TABLESPACE: tablespace.name }),
 };
 
 const stress = process.env.TEST_STRESS;
@@ -140,7 +144,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     load?.kill('SIGKILL');
     for (const worker of workers) worker.child.kill('SIGKILL');
-    process.exit(1);
+    // What the run made in PostgreSQL goes with it (the tablespace holds memory until dropped).
+    void dropLeftDatabases()
+      .then(() => dropTablespace(postgresUrl, tablespace))
+      .finally(() => process.exit(1));
   });
 }
 
@@ -293,13 +300,12 @@ async function runAll() {
   await Promise.all(lanes);
 }
 
-/** Drops the databases of this run that are still there (a test process was killed). */
+/** Drops the run's shared templates and any database a killed test process left. */
 async function dropLeftDatabases() {
   if (quick) return;
   const { default: pg } = await import('pg');
   const admin = new pg.Client({
-    connectionString:
-      process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    connectionString: postgresUrl,
     connectionTimeoutMillis: 2000,
   });
   try {
@@ -320,6 +326,7 @@ async function dropLeftDatabases() {
 await runAll();
 load?.kill('SIGKILL');
 await dropLeftDatabases();
+await dropTablespace(postgresUrl, tablespace);
 
 const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
 const failedFiles = results.filter((r) => r.failures.length > 0 || r.fail > 0 || r.cancelled > 0);

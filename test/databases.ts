@@ -59,6 +59,12 @@ export const DATABASES: readonly DatabaseKind[] =
 // The run's databases are named after it (TEST_RUN_ID, set by scripts/test.mjs), so that the
 // runner can drop whatever a test process that died left behind.
 const RUN = (process.env['TEST_RUN_ID'] ?? randomBytes(4).toString('hex')).replace(/\W/g, '');
+/** Under the runner, its worker processes share the templates, which it drops at the end. */
+const SHARED_TEMPLATES = process.env['TEST_RUN_ID'] !== undefined;
+// The runner gives the run a tablespace in memory when the server is on this machine
+// (scripts/test.mjs): the databases are made there, as the SQLite ones are in memory.
+const TABLESPACE = process.env['TEST_POSTGRES_TABLESPACE'];
+const IN_TABLESPACE = TABLESPACE === undefined ? '' : ` tablespace ${TABLESPACE}`;
 
 /**
  * What a new database holds: nothing, every migration, or every migration and the built-in
@@ -136,16 +142,39 @@ async function untilUnused(admin: pg.Client, name: string): Promise<void> {
 
 const postgresTemplates = new Map<DatabaseStart, Promise<string>>();
 
+/** A new database made as `start` says, under its own name. */
+async function preparedPostgres(name: string, start: Exclude<DatabaseStart, 'empty'>) {
+  await withAdmin((admin) => admin.query(`create database ${name}${IN_TABLESPACE}`));
+  await prepare({ kind: 'postgres', url: postgresUrl(name) }, start);
+  await withAdmin((admin) => untilUnused(admin, name));
+}
+
+/**
+ * The database that new ones of `start` are copied from. Under the runner, one per run, shared
+ * by its worker processes: the first to need it makes it under a name of its own and renames it
+ * when it is whole, holding a lock that the others wait on.
+ */
 function postgresTemplate(start: Exclude<DatabaseStart, 'empty'>): Promise<string> {
   let template = postgresTemplates.get(start);
   if (template === undefined) {
     template = (async () => {
-      const name = `esim_template_${RUN}_${start}_${randomBytes(4).toString('hex')}`;
-      await withAdmin((admin) => admin.query(`create database ${name}`));
-      await prepare({ kind: 'postgres', url: postgresUrl(name) }, start);
-      await withAdmin((admin) => untilUnused(admin, name));
-      cleanups.push(() => dropPostgres(name));
-      return name;
+      const own = `esim_template_${RUN}_${start}_${randomBytes(4).toString('hex')}`;
+      if (!SHARED_TEMPLATES) {
+        await preparedPostgres(own, start);
+        cleanups.push(() => dropPostgres(own));
+        return own;
+      }
+      const shared = `esim_template_${RUN}_${start}`;
+      await withAdmin(async (admin) => {
+        await admin.query('select pg_advisory_lock(hashtext($1))', [shared]);
+        const found = await admin.query('select 1 from pg_database where datname = $1', [shared]);
+        if (found.rowCount === 0) {
+          await preparedPostgres(own, start);
+          await admin.query(`alter database ${own} rename to ${shared}`);
+        }
+        // The lock ends with the session.
+      });
+      return shared;
     })();
     postgresTemplates.set(start, template);
   }
@@ -159,9 +188,9 @@ async function dropPostgres(name: string): Promise<void> {
   });
 }
 
-// Templates are dropped when the process ends: when its event loop empties (node --test runs a
-// file per process), or by scripts/test-worker.mjs before it exits; whatever a killed process
-// leaves, the runner drops by the run's name.
+// A process's own templates are dropped when it ends: when its event loop empties (a file run on
+// its own), or by scripts/test-worker.mjs before it exits; the runner drops the run's shared
+// templates, and whatever a killed process left, by the run's name.
 const cleanups: (() => Promise<void>)[] = [];
 const drops = new Set<Promise<void>>();
 async function cleanUp(): Promise<void> {
@@ -198,7 +227,9 @@ export async function freshDatabase(
   const template = start === 'empty' ? undefined : await postgresTemplate(start);
   const name = `esim_test_${RUN}_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) =>
-    admin.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`),
+    admin.query(
+      `create database ${name}${template === undefined ? '' : ` template ${template}`}${IN_TABLESPACE}`,
+    ),
   );
   return {
     target: { kind: 'postgres', url: postgresUrl(name) },
