@@ -63,8 +63,8 @@ const RUN = (process.env['TEST_RUN_ID'] ?? randomBytes(4).toString('hex')).repla
 const SHARED_TEMPLATES = process.env['TEST_RUN_ID'] !== undefined;
 // The runner gives the run a tablespace in memory when the server is on this machine
 // (scripts/test.mjs): the databases are made there, as the SQLite ones are in memory.
-const TABLESPACE = process.env['TEST_POSTGRES_TABLESPACE'];
-const IN_TABLESPACE = TABLESPACE === undefined ? '' : ` tablespace ${TABLESPACE}`;
+const TABLESPACE = process.env['TEST_POSTGRES_TABLESPACE'] ?? 'none';
+const IN_TABLESPACE = TABLESPACE === 'none' ? '' : ` tablespace ${TABLESPACE}`;
 
 /**
  * What a new database holds: nothing, every migration, or every migration and the built-in
