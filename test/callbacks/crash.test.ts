@@ -101,7 +101,9 @@ class Scenario {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+    // A 5xx comes with the servers' logs, where the service logged the error behind it.
+    const logs = res.status >= 500 ? `\n${this.servers.map((s) => s.output()).join('\n')}` : '';
+    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}${logs}`);
     return JSON.parse(text) as Record<string, unknown>;
   }
 
