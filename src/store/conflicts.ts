@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isBusyError } from './sqlite-busy.js';
 
 // Errors that say the database could not do the work now, though nothing is wrong with it.
@@ -10,12 +11,15 @@ import { isBusyError } from './sqlite-busy.js';
 //   order no one statement controls, and the one PostgreSQL picks must not fail its request.
 // - No connection to be had (PostgreSQL: too many clients, 53300; the server starting or
 //   stopping, 57P03), or SQLite held by another process past SQLITE_BUSY_WAIT_MS: nothing was
-//   written.
+//   written. The pool's own connections come free meanwhile: the transaction is run again after
+//   a pause.
 // Either way a request that meets one, after its retries, is answered 503 database_busy with
 // Retry-After (http/error-handler.ts), never 500.
 
-/** How many times in all a transaction is run when it loses a deadlock or serialisation conflict. */
+/** How many times in all a transaction is run while it loses a conflict or finds no connection. */
 export const CONFLICT_ATTEMPTS = 3;
+/** The pause before a transaction that found no connection runs again, times its attempt. */
+const NO_CONNECTION_PAUSE_MS = 100;
 
 const RERUNNABLE = new Set(['40001', '40P01']);
 const NO_CONNECTION = new Set(['53300', '57P03']);
@@ -30,23 +34,29 @@ export function retryable(error: unknown): boolean {
   return typeof code === 'string' && RERUNNABLE.has(code);
 }
 
+function noConnection(error: unknown): boolean {
+  const code = codeOf(error);
+  return typeof code === 'string' && NO_CONNECTION.has(code);
+}
+
 /**
  * Runs `transaction` (one whole transaction, begun and committed by it) again while it loses a
- * deadlock or a serialisation conflict, CONFLICT_ATTEMPTS times in all; the last error is thrown.
+ * deadlock or a serialisation conflict, or finds no connection (after a pause), CONFLICT_ATTEMPTS
+ * times in all; the last error is thrown.
  */
 export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await transaction();
     } catch (error) {
-      if (!retryable(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS) throw error;
+      if (noConnection(error)) await sleep(NO_CONNECTION_PAUSE_MS * attempt);
+      else if (!retryable(error)) throw error;
     }
   }
 }
 
 /** The database could not do the work now and nothing was written: a retry later is safe. */
 export function databaseBusy(error: unknown): boolean {
-  const code = codeOf(error);
-  if (typeof code === 'string' && (RERUNNABLE.has(code) || NO_CONNECTION.has(code))) return true;
-  return isBusyError(error);
+  return retryable(error) || noConnection(error) || isBusyError(error);
 }

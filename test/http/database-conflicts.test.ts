@@ -55,14 +55,19 @@ for (const kind of DATABASES) {
     const install = (iccid: string) =>
       t.app.inject({ method: 'POST', url: `/_sim/esims/${iccid}/install`, payload: {} });
 
-    it('runs a write that lost a deadlock again: the request succeeds', async () => {
-      const [iccid] = (await buy(t, org, FR_1MB.name)).iccids;
-      assert.ok(iccid);
-      failing.fail('40P01', 1);
-      const res = await install(iccid);
-      assert.equal(res.statusCode, 200, res.body);
-      assert.equal(res.json().profileStatus, 'Installed');
-    });
+    for (const [code, what] of [
+      ['40P01', 'lost a deadlock'],
+      ['53300', 'found no connection'],
+    ] as const) {
+      it(`runs a write that ${what} again: the request succeeds`, async () => {
+        const [iccid] = (await buy(t, org, FR_1MB.name)).iccids;
+        assert.ok(iccid);
+        failing.fail(code, 1);
+        const res = await install(iccid);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().profileStatus, 'Installed');
+      });
+    }
 
     for (const [code, what] of [
       ['40P01', 'a deadlock lost at every attempt'],
