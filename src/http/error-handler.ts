@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors/error-codes.js';
 import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-codes.js';
-import { isBusyError } from '../store/sqlite-busy.js';
+import { databaseBusy } from '../store/conflicts.js';
 import type { HttpErrorCode } from './http-error-codes.js';
 import { HTTP_ERROR_CATALOGUE } from './http-error-codes.js';
 import { refusalMessage } from './versions/presenter.js';
@@ -277,9 +277,10 @@ function toErrorReply(
     };
   }
   if (status >= 400 && status < 500) return frameworkError(status, error.message);
-  if (isBusyError(error)) {
-    // Another process (an esim command, a second writer) held the SQLite database for
-    // longer than SQLITE_BUSY_WAIT_MS: nothing was written, and a retry is safe.
+  if (databaseBusy(error)) {
+    // Nothing was written, and a retry is safe (store/conflicts.ts): another process held the
+    // SQLite database for longer than SQLITE_BUSY_WAIT_MS, or on PostgreSQL a deadlock or
+    // serialisation conflict outlasted its reruns, or no connection could be had.
     request.log.warn({ err: error }, 'database busy');
     return { code: 'database_busy', retryAfterSeconds: 1 };
   }

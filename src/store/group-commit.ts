@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import { openBatch } from './batch.js';
+import { rerunOnConflict, retryable } from './conflicts.js';
 import type { Batch } from './batch.js';
 import type { DirectStatements } from './direct-statements.js';
 import type { Database as Schema } from './schema.js';
@@ -22,7 +23,7 @@ import type { Database as Schema } from './schema.js';
 // - Writes are queued by group (the organisation). A batch runs its writes in group order, so
 //   every batch, on every instance, locks balance rows in the same order and instances cannot
 //   deadlock on them; a write that still loses a deadlock or a serialisation conflict is run
-//   again alone after its batch.
+//   again alone after its batch, and alone again (conflicts.ts) while it loses one.
 // - PostgreSQL: up to `lanes` batches run at once, and a batch takes the pending writes of every
 //   group not already in another batch of this instance: an organisation's balance row is
 //   locked by one transaction of the instance at a time (never two of its transactions waiting
@@ -100,12 +101,6 @@ type Progress = 'not begun' | 'begun' | 'applied';
 
 const SAVEPOINT = sql.raw('group_commit_item');
 
-/** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
-export function retryable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '40001' || code === '40P01';
-}
-
 interface Writer {
   readonly db: Kysely<Schema>;
   readonly observer: GroupCommitObserver;
@@ -144,9 +139,10 @@ function batchGroups(batch: readonly Item[]): string[] {
   return [...new Set(batch.map((item) => item.group))];
 }
 
+/** One write in a transaction of its own, run again while it loses a deadlock (conflicts.ts). */
 async function runAlone(w: Writer, item: Item): Promise<void> {
   try {
-    item.resolve(await inBatch(w, item.work));
+    item.resolve(await rerunOnConflict(() => inBatch(w, item.work)));
     w.observer.batch('committed', 1);
   } catch (error) {
     w.observer.batch('failed', 1);
@@ -339,7 +335,7 @@ export function createGroupWriter(
       if (!settings.enabled) {
         counts.batches += 1;
         counts.writes += 1;
-        const done = db.transaction().execute(work);
+        const done = rerunOnConflict(() => db.transaction().execute(work));
         done.then(
           () => observer.batch('committed', 1),
           () => observer.batch('failed', 1),

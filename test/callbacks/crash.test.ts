@@ -33,6 +33,9 @@ const SERVER_ENV = {
   CALLBACK_RETRY_SCHEDULE: ['0.2', '0.5', ...Array.from({ length: 38 }, () => '1')].join(','),
 };
 
+/** Times a call answered 503 database_busy is made in all. */
+const BUSY_ATTEMPTS = 10;
+
 /** How long the deliveries may stand still before the wait for them fails. */
 const STALL_MS = 30_000;
 
@@ -89,20 +92,34 @@ class Scenario {
     return server;
   }
 
+  /**
+   * One API or simulator call, which must succeed. A 503 database_busy (the shared PostgreSQL
+   * server out of connections on a loaded machine) is retried after its Retry-After, as an
+   * integrator would: it wrote nothing. Any other error, a 500 above all, fails.
+   */
   async call(
     server: Proc,
     method: string,
     path: string,
     body?: unknown,
   ): Promise<Record<string, unknown>> {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { 'x-api-key': this.org.apiKey, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'x-api-key': this.org.apiKey, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      const retryAfter = Number(res.headers.get('retry-after'));
+      if (res.status === 503 && text.includes('"database_busy"') && attempt < BUSY_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+        continue;
+      }
+      // A 5xx comes with the servers' logs, where the service logged the error behind it.
+      const logs = res.status >= 500 ? `\n${this.servers.map((s) => s.output()).join('\n')}` : '';
+      assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}${logs}`);
+      return JSON.parse(text) as Record<string, unknown>;
+    }
   }
 
   /** Buys eSIMs and drives each through attach and use of its whole bundle: 6 events each. */

@@ -1,6 +1,5 @@
 import type { KeyCipher } from '../../security/api-keys.js';
 import type { Db, DialectName, Executor } from '../../store/database.js';
-import { retryable } from '../../store/group-commit.js';
 import type { Outcome } from '../../store/repositories/callback-repository.js';
 import type { CallbackEvent } from './callback-event.js';
 import {
@@ -16,9 +15,6 @@ import type { HealthRules } from './endpoint-health.js';
 import { afterAnswers } from './endpoint-health.js';
 import type { CallbackVersion } from '../organisations/organisation.js';
 import { runWrite } from '../runner/use-case-runner.js';
-
-/** Times a batch of outcomes is written when PostgreSQL rolls it back for a conflict. */
-const OUTCOME_ATTEMPTS = 3;
 
 // The delivery queue of usage callbacks, as the delivery worker moves it: claim due events
 // (a lease in the row), hand unsent ones back, put lapsed leases back, record what the receivers
@@ -98,15 +94,14 @@ export async function claimDeliveries(
     }
   } else {
     try {
-      events = await writeAgainOnConflict(() =>
-        runWrite(
-          deps,
-          async (trx) => {
-            await applyDeliveryOutcomes(trx, deps, outcomes);
-            return claimIn(trx);
-          },
-          undefined,
-        ),
+      // runWrite runs it again when PostgreSQL rolls it back for a conflict (store/conflicts.ts).
+      events = await runWrite(
+        deps,
+        async (trx) => {
+          await applyDeliveryOutcomes(trx, deps, outcomes);
+          return claimIn(trx);
+        },
+        undefined,
       );
     } catch (error) {
       await recordDeliveryOutcomes(deps, outcomes);
@@ -196,22 +191,7 @@ export async function recordDeliveryOutcomes(
   outcomes: readonly Outcome[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  await writeAgainOnConflict(() =>
-    runWrite(deps, (trx) => applyDeliveryOutcomes(trx, deps, outcomes), undefined),
-  );
-}
-
-/**
- * Runs a transaction that records outcomes, again when PostgreSQL rolled it back for a deadlock or
- * a serialisation failure: the sends already made are then recorded, not repeated when their
- * leases lapse.
- */
-async function writeAgainOnConflict<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!retryable(error) || attempt >= OUTCOME_ATTEMPTS) throw error;
-    }
-  }
+  // A deadlock or serialisation failure (PostgreSQL) rolls the whole batch back: runWrite writes
+  // it again, so the sends already made are recorded and not repeated when their leases lapse.
+  await runWrite(deps, (trx) => applyDeliveryOutcomes(trx, deps, outcomes), undefined);
 }

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../../store/database.js';
+import { rerunOnConflict } from '../../store/conflicts.js';
 import type { GroupWriter } from '../../store/group-commit.js';
 import { inSavepoint } from '../../store/savepoint.js';
 import { DomainError } from '../errors/error-codes.js';
@@ -95,7 +96,8 @@ function inTransaction<D extends WriteDeps, R>(
 ): Promise<R> {
   const writer = deps.store.writer;
   if (group !== undefined && writer !== undefined) return writer.run(group, work);
-  return deps.store.db.transaction().execute(work);
+  // A transaction of its own that lost a deadlock to another instance is run again.
+  return rerunOnConflict(() => deps.store.db.transaction().execute(work));
 }
 
 /** Runs one use case in its own transaction (a request without Idempotency-Key, a worker). */

@@ -1,0 +1,62 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isBusyError } from './sqlite-busy.js';
+
+// Errors that say the database could not do the work now, though nothing is wrong with it.
+//
+// - A deadlock (40P01) or a serialisation failure (40001) on PostgreSQL: the transaction that
+//   lost was rolled back whole, nothing of it stayed, and the same work may simply be run again.
+//   Transactions that write take their row locks in one order where they can (the group writer
+//   sorts its writes by organisation, counters are moved in counter order, esim_filters rows at
+//   the commit); a cycle with another instance's worker can still close on rows taken in an
+//   order no one statement controls, and the one PostgreSQL picks must not fail its request.
+// - No connection to be had (PostgreSQL: too many clients, 53300; the server starting or
+//   stopping, 57P03), or SQLite held by another process past SQLITE_BUSY_WAIT_MS: nothing was
+//   written. The pool's own connections come free meanwhile: the transaction is run again after
+//   a pause.
+// Either way a request that meets one, after its retries, is answered 503 database_busy with
+// Retry-After (http/error-handler.ts), never 500.
+
+/** How many times in all a transaction is run while it loses a conflict or finds no connection. */
+export const CONFLICT_ATTEMPTS = 3;
+/** The pause before a transaction that found no connection runs again, times its attempt. */
+const NO_CONNECTION_PAUSE_MS = 100;
+
+const RERUNNABLE = new Set(['40001', '40P01']);
+const NO_CONNECTION = new Set(['53300', '57P03']);
+
+function codeOf(error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code;
+}
+
+/** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
+export function retryable(error: unknown): boolean {
+  const code = codeOf(error);
+  return typeof code === 'string' && RERUNNABLE.has(code);
+}
+
+function noConnection(error: unknown): boolean {
+  const code = codeOf(error);
+  return typeof code === 'string' && NO_CONNECTION.has(code);
+}
+
+/**
+ * Runs `transaction` (one whole transaction, begun and committed by it) again while it loses a
+ * deadlock or a serialisation conflict, or finds no connection (after a pause), CONFLICT_ATTEMPTS
+ * times in all; the last error is thrown.
+ */
+export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= CONFLICT_ATTEMPTS) throw error;
+      if (noConnection(error)) await sleep(NO_CONNECTION_PAUSE_MS * attempt);
+      else if (!retryable(error)) throw error;
+    }
+  }
+}
+
+/** The database could not do the work now and nothing was written: a retry later is safe. */
+export function databaseBusy(error: unknown): boolean {
+  return retryable(error) || noConnection(error) || isBusyError(error);
+}
