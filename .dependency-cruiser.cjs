@@ -10,9 +10,9 @@ const SURFACE_STORE_EXCEPTIONS = [
   {
     name: 'busy-errors',
     reason:
-      "SQLite's busy error, told apart from the others: the HTTP API answers it 503, the CLI waits and retries.",
+      "The database's 'not now' errors told apart from the others (SQLite busy; PostgreSQL's conflicts and connection shortages after their reruns): the HTTP API answers them 503, the CLI waits and retries.",
     from: ['src/http/error-handler.ts', 'src/cli/main.ts'],
-    to: ['sqlite-busy.ts'],
+    to: ['sqlite-busy.ts', 'conflicts.ts'],
   },
   {
     name: 'readiness',
