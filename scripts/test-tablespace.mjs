@@ -17,7 +17,8 @@ function isLocal(url) {
   return LOCAL_HOSTS.has(hostname) || (searchParams.get('host') ?? '').startsWith('/');
 }
 
-async function withAdmin(url, run) {
+/** Runs `run` with a connection to the server at `url` as its administrator, closed after. */
+export async function withAdmin(url, run) {
   const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   await admin.connect();

@@ -22,7 +22,7 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { dropTablespace, memoryTablespace } from './test-tablespace.mjs';
+import { dropTablespace, memoryTablespace, withAdmin } from './test-tablespace.mjs';
 
 /** Files that run in a process of their own (they change process-wide state). */
 const ISOLATED = new Set([]);
@@ -120,8 +120,8 @@ if (files.length === 0) {
 // (measured against three and five: bench/test-suite.md).
 // The quick tier's files compute more than they wait: two workers there (bench/test-suite.md).
 const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? (quick ? '2' : '4')));
-// The run's PostgreSQL databases carry its id (test/databases.ts), so those a killed process
-// left are dropped at the end.
+// The run's PostgreSQL databases carry its id (test/databases.ts), so its shared templates and
+// what a killed process left are dropped at the end.
 const runId = randomBytes(4).toString('hex');
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const tablespace = quick ? undefined : await memoryTablespace(postgresUrl, runId);
@@ -303,23 +303,17 @@ async function runAll() {
 /** Drops the run's shared templates and any database a killed test process left. */
 async function dropLeftDatabases() {
   if (quick) return;
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({
-    connectionString: postgresUrl,
-    connectionTimeoutMillis: 2000,
-  });
   try {
-    await admin.connect();
-    const { rows } = await admin.query(
-      "select datname from pg_database where datname like 'esim\\_%\\_' || $1 || '\\_%'",
-      [runId],
-    );
-    for (const { datname } of rows)
-      await admin.query(`drop database if exists ${datname} with (force)`);
+    await withAdmin(postgresUrl, async (admin) => {
+      const { rows } = await admin.query(
+        "select datname from pg_database where datname like 'esim\\_%\\_' || $1 || '\\_%'",
+        [runId],
+      );
+      for (const { datname } of rows)
+        await admin.query(`drop database if exists ${datname} with (force)`);
+    });
   } catch {
     // No PostgreSQL: nothing was made there.
-  } finally {
-    await admin.end().catch(() => undefined);
   }
 }
 

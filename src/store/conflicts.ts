@@ -24,20 +24,15 @@ const NO_CONNECTION_PAUSE_MS = 100;
 const RERUNNABLE = new Set(['40001', '40P01']);
 const NO_CONNECTION = new Set(['53300', '57P03']);
 
-function codeOf(error: unknown): unknown {
-  return (error as { code?: unknown } | null)?.code;
+function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && codes.has(code);
 }
 
 /** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
-export function retryable(error: unknown): boolean {
-  const code = codeOf(error);
-  return typeof code === 'string' && RERUNNABLE.has(code);
-}
+export const retryable = (error: unknown): boolean => hasCode(error, RERUNNABLE);
 
-function noConnection(error: unknown): boolean {
-  const code = codeOf(error);
-  return typeof code === 'string' && NO_CONNECTION.has(code);
-}
+const noConnection = (error: unknown): boolean => hasCode(error, NO_CONNECTION);
 
 /**
  * Runs `transaction` (one whole transaction, begun and committed by it) again while it loses a
