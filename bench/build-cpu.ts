@@ -6,10 +6,10 @@
 //
 //   npx tsx bench/build-cpu.ts <tree A> <tree B>      (each tree built: npm run build)
 //
-// Each build runs as its own server (`node <tree>/dist/esim.js serve`, production mode, a fresh
-// database, an organisation made by that build's `esim org create`). The CPU of a block is read
-// from the server's threads in /proc (schedstat: nanoseconds on a core), so neither the client
-// nor the other server is counted. A child process (version-cpu-client.ts) sends each block over
+// Each build runs as its own server (`node <tree>/dist/esim.js serve`, production mode or, with
+// BENCH_MODE=simulator, simulator mode, a fresh database, an organisation made by that build's
+// `esim org create`). The CPU of a block is read from the server's threads in /proc (schedstat:
+// nanoseconds on a core), so neither the client nor the other server is counted. A child process (version-cpu-client.ts) sends each block over
 // keep-alive sockets. After a warm-up, each operation runs `rounds` rounds of one block per build,
 // A then B, then B then A on the next round (ABBA); the target is judged on the median of the
 // per-round ratios B / A, which cancels load that drifts over the run. See bench/README.md.
@@ -231,6 +231,8 @@ export interface BuildCpuOptions {
   readonly warmup: number;
   readonly concurrency: number;
   readonly operations: readonly string[];
+  /** The mode both servers run in (production unless told). */
+  readonly mode?: 'production' | 'simulator';
   readonly print: (line: string) => void;
 }
 
@@ -239,9 +241,10 @@ export async function runBuildCpuBenchmark(options: BuildCpuOptions): Promise<bo
   const operations = OPERATIONS.filter(
     (op) => options.operations.length === 0 || options.operations.includes(op.key),
   );
+  const settings = { mode: options.mode ?? 'production', catalogueCache: false } as const;
   const servers = [
-    await startServer(options.trees[0], 'a', options.database),
-    await startServer(options.trees[1], 'b', options.database),
+    await startServer(options.trees[0], 'a', options.database, settings),
+    await startServer(options.trees[1], 'b', options.database, settings),
   ] as const;
   const client: ChildProcess = fork(
     fileURLToPath(new URL('./version-cpu-client.ts', import.meta.url)),
@@ -302,7 +305,7 @@ export async function runBuildCpuBenchmark(options: BuildCpuOptions): Promise<bo
     const seconds = (performance.now() - began) / 1000;
     print(
       `build-cpu: server CPU per request (/proc schedstat, every thread); A = ${resolve(options.trees[0])}, ` +
-        `B = ${resolve(options.trees[1])}; ${options.database}; production mode; ${concurrency} requests at a time ` +
+        `B = ${resolve(options.trees[1])}; ${options.database}; ${settings.mode} mode; ${concurrency} requests at a time ` +
         `from a child process; ${rounds} rounds of one block per build (ABBA) after ${warmup} requests of each; ` +
         `${seconds.toFixed(0)} s; load average (1 min) ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}`,
     );
@@ -346,6 +349,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     warmup: envInteger('BENCH_WARMUP_REQUESTS', 2000),
     concurrency: envInteger('BENCH_CONCURRENCY', 8),
     operations: (process.env['BENCH_OPERATIONS'] ?? '').split(',').filter((s) => s !== ''),
+    mode: process.env['BENCH_MODE'] === 'simulator' ? 'simulator' : 'production',
     print: (line) => console.log(line),
   });
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Api } from '../api.js';
 import { allowListRefusals } from '../allow-list-refusals.js';
 import { requireApiKey } from '../auth.js';
+import type { JournalCalls } from '../request-journal.js';
 import { limitByApiKey, limitFailedAuthentication } from '../rate-limit.js';
 import { apiRoutes } from '../routes/index.js';
 import { installFaultHook } from '../routes/sim/fault-hook.js';
@@ -12,12 +13,13 @@ import type { ApiVersion } from './version.js';
 /**
  * Mounts one version at its prefix: the platform hooks every version shares (simulated faults,
  * authentication, rate limits), then every route, each with the version's presenters,
- * capabilities and request differences.
+ * capabilities and request differences. `journal` (simulator mode) notes every authenticated call.
  */
 export async function mountVersion(
   app: FastifyInstance,
   deps: AppDeps,
   version: ApiVersion,
+  journal?: JournalCalls,
 ): Promise<void> {
   const refused = allowListRefusals(deps);
   await app.register(
@@ -26,7 +28,7 @@ export async function mountVersion(
       installFaultHook(api, deps); // simulator mode only; runs before authentication
       if (deps.rateLimits !== undefined)
         limitFailedAuthentication(api, deps.rateLimits, deps.config);
-      requireApiKey(api, deps.apiKeys, refused);
+      requireApiKey(api, deps.apiKeys, refused, journal?.begin);
       if (deps.rateLimits !== undefined) limitByApiKey(api, deps.rateLimits, deps.config);
       apiRoutes(api as Api, deps);
       for (const routes of version.extraRoutes) routes(api as Api, deps);
