@@ -8,6 +8,10 @@
 // (a loopback address or a socket), reachable as a superuser, and its data directory's owner
 // able to own a directory here (this process may give it away: root, or the server's own user).
 // Otherwise, or with TEST_POSTGRES_TABLESPACE=none, the databases go to the default tablespace.
+//
+// A run holds a lock in PostgreSQL (an advisory lock named after its tablespace) for as long as
+// it lasts, on a connection of its own: a run killed before it could drop its tablespace loses
+// the lock with its connection, and the next run drops what it left (the memory it holds).
 import { chownSync, mkdirSync, rmSync, statSync } from 'node:fs';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '']);
@@ -33,7 +37,7 @@ export async function withAdmin(url, run) {
 export async function memoryTablespace(url, runId) {
   if (process.env.TEST_POSTGRES_TABLESPACE === 'none') return undefined;
   if (process.platform !== 'linux' || !isLocal(url)) return undefined;
-  const name = `esim_space_${runId}`;
+  const name = spaceName(runId);
   const dir = `/dev/shm/esim-test-${runId}`;
   try {
     return await withAdmin(url, async (admin) => {
@@ -51,6 +55,67 @@ export async function memoryTablespace(url, runId) {
     });
   } catch {
     return undefined;
+  }
+}
+
+const spaceName = (runId) => `esim_space_${runId}`;
+
+/**
+ * Takes the run's lock and holds it until the returned connection ends (at the end of the run,
+ * or with the process); undefined without PostgreSQL.
+ */
+export async function holdRunLock(url, runId) {
+  const { default: pg } = await import('pg');
+  const holder = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await holder.connect();
+    await holder.query('select pg_advisory_lock(hashtext($1))', [spaceName(runId)]);
+    // A lost connection ends the lock; the run goes on (its own clean-up still drops its space).
+    holder.on('error', () => undefined);
+    return holder;
+  } catch {
+    await holder.end().catch(() => undefined);
+    return undefined;
+  }
+}
+
+/**
+ * Drops every test tablespace (named like `pattern`) whose run no longer holds its lock, with
+ * the databases in it and its directory. Returns the names dropped.
+ */
+export async function dropAbandonedTablespaces(url, pattern = 'esim\\_space\\_%') {
+  if (!isLocal(url)) return [];
+  try {
+    return await withAdmin(url, async (admin) => {
+      const { rows } = await admin.query(
+        `select oid, spcname, pg_tablespace_location(oid) as dir
+         from pg_tablespace where spcname like $1`,
+        [pattern],
+      );
+      const dropped = [];
+      for (const { oid, spcname, dir } of rows) {
+        const taken = await admin.query('select pg_try_advisory_lock(hashtext($1)) as ok', [
+          spcname,
+        ]);
+        if (!taken.rows[0].ok) continue; // its run is still going
+        try {
+          const databases = await admin.query(
+            'select datname from pg_database where dattablespace = $1',
+            [oid],
+          );
+          for (const { datname } of databases.rows)
+            await admin.query(`drop database if exists "${datname}" with (force)`);
+          await admin.query(`drop tablespace if exists ${spcname}`);
+          if (dir.startsWith('/dev/shm/esim-test-')) rmSync(dir, { recursive: true, force: true });
+          dropped.push(spcname);
+        } finally {
+          await admin.query('select pg_advisory_unlock(hashtext($1))', [spcname]);
+        }
+      }
+      return dropped;
+    });
+  } catch {
+    return []; // no PostgreSQL, or not as a superuser: nothing to clean here
   }
 }
 

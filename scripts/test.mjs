@@ -22,7 +22,13 @@ import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { dropTablespace, memoryTablespace, withAdmin } from './test-tablespace.mjs';
+import {
+  dropAbandonedTablespaces,
+  dropTablespace,
+  holdRunLock,
+  memoryTablespace,
+  withAdmin,
+} from './test-tablespace.mjs';
 
 /** Files that run in a process of their own (they change process-wide state). */
 const ISOLATED = new Set([]);
@@ -124,7 +130,13 @@ const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? (quick ? 
 // what a killed process left are dropped at the end.
 const runId = randomBytes(4).toString('hex');
 const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const tablespace = quick ? undefined : await memoryTablespace(postgresUrl, runId);
+// The run's lock first (a run started at the same moment then leaves its tablespace alone),
+// then what killed runs left, then the run's own tablespace.
+const runLock = quick ? undefined : await holdRunLock(postgresUrl, runId);
+const abandoned = runLock === undefined ? [] : await dropAbandonedTablespaces(postgresUrl);
+if (abandoned.length > 0)
+  console.error(`dropped what killed test runs left in PostgreSQL: ${abandoned.join(', ')}`);
+const tablespace = runLock === undefined ? undefined : await memoryTablespace(postgresUrl, runId);
 const env = {
   ...process.env,
   TEST_RUN_ID: runId,
@@ -147,6 +159,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     // What the run made in PostgreSQL goes with it (the tablespace holds memory until dropped).
     void dropLeftDatabases()
       .then(() => dropTablespace(postgresUrl, tablespace))
+      .then(() => runLock?.end())
       .finally(() => process.exit(1));
   });
 }
@@ -321,6 +334,7 @@ await runAll();
 load?.kill('SIGKILL');
 await dropLeftDatabases();
 await dropTablespace(postgresUrl, tablespace);
+await runLock?.end().catch(() => undefined);
 
 const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
 const failedFiles = results.filter((r) => r.failures.length > 0 || r.fail > 0 || r.cancelled > 0);

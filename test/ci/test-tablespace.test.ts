@@ -4,8 +4,13 @@ import { describe, it } from 'node:test';
 import pg from 'pg';
 import { DATABASES } from '../harness.js';
 import { POSTGRES_ADMIN_URL, freshDatabase } from '../databases.js';
-// @ts-expect-error: the runner's helper is plain JavaScript, without types.
-import { dropTablespace, memoryTablespace } from '../../scripts/test-tablespace.mjs';
+import {
+  dropAbandonedTablespaces,
+  dropTablespace,
+  holdRunLock,
+  memoryTablespace,
+  // @ts-expect-error: the runner's helper is plain JavaScript, without types.
+} from '../../scripts/test-tablespace.mjs';
 
 // The runner puts the run's PostgreSQL databases in a tablespace in memory when it can
 // (scripts/test-tablespace.mjs; README, "How the suite runs").
@@ -36,16 +41,69 @@ const runnerSpace = process.env['TEST_POSTGRES_TABLESPACE'];
 
 describe('the test run’s PostgreSQL tablespace', { skip: !postgres && 'no PostgreSQL' }, () => {
   it('is made in /dev/shm for the server on this machine, and dropped with its directory', async (t) => {
-    const space = (await memoryTablespace(POSTGRES_ADMIN_URL, `check${process.pid}`)) as
-      Space | undefined;
-    if (space === undefined) {
-      t.skip('the server is not on this machine, or its data directory cannot be read here');
-      return;
+    // Held as a run holds it, so that a run starting meanwhile leaves it alone.
+    const lock = (await holdRunLock(POSTGRES_ADMIN_URL, `check${process.pid}`)) as pg.Client;
+    try {
+      const space = (await memoryTablespace(POSTGRES_ADMIN_URL, `check${process.pid}`)) as
+        Space | undefined;
+      if (space === undefined) {
+        t.skip('the server is not on this machine, or its data directory cannot be read here');
+        return;
+      }
+      assert.match(space.dir, /^\/dev\/shm\//);
+      assert.ok(statSync(space.dir).isDirectory());
+      await dropTablespace(POSTGRES_ADMIN_URL, space);
+      assert.equal(existsSync(space.dir), false, 'its directory is removed');
+    } finally {
+      await lock.end();
     }
-    assert.match(space.dir, /^\/dev\/shm\//);
-    assert.ok(statSync(space.dir).isDirectory());
-    await dropTablespace(POSTGRES_ADMIN_URL, space);
-    assert.equal(existsSync(space.dir), false, 'its directory is removed');
+  });
+
+  it('left by a killed run, is dropped by the next with its databases; a live run’s is kept', async (t) => {
+    const gone = `gone${process.pid}`;
+    const alive = `alive${process.pid}`;
+    const lock = (await holdRunLock(POSTGRES_ADMIN_URL, alive)) as pg.Client;
+    const left = (await memoryTablespace(POSTGRES_ADMIN_URL, gone)) as Space | undefined;
+    const kept = (await memoryTablespace(POSTGRES_ADMIN_URL, alive)) as Space | undefined;
+    try {
+      if (left === undefined || kept === undefined) {
+        t.skip('the server is not on this machine, or its data directory cannot be read here');
+        return;
+      }
+      const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await admin.connect();
+      const database = `esim_left_${process.pid}`;
+      try {
+        await admin.query(`create database ${database} tablespace ${left.name}`);
+        // Only this test's two tablespaces: other runs' are theirs.
+        const dropped = await dropAbandonedTablespaces(
+          POSTGRES_ADMIN_URL,
+          `esim\\_space\\_%${process.pid}`,
+        );
+        assert.deepEqual(dropped, [left.name]);
+        const spaces = await admin.query<{ spcname: string }>(
+          'select spcname from pg_tablespace where spcname = any($1) order by spcname',
+          [[left.name, kept.name]],
+        );
+        assert.deepEqual(
+          spaces.rows.map((r) => r.spcname),
+          [kept.name],
+        );
+        const databases = await admin.query('select 1 from pg_database where datname = $1', [
+          database,
+        ]);
+        assert.equal(databases.rowCount, 0, 'its database is dropped');
+        assert.equal(existsSync(left.dir), false, 'its directory is removed');
+        assert.ok(existsSync(kept.dir), 'the live run’s directory is kept');
+      } finally {
+        await admin.query(`drop database if exists ${database}`);
+        await admin.end();
+      }
+    } finally {
+      await dropTablespace(POSTGRES_ADMIN_URL, left);
+      await dropTablespace(POSTGRES_ADMIN_URL, kept);
+      await lock.end();
+    }
   });
 
   it('holds the databases the tests make, under the runner', async (t) => {
