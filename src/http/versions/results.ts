@@ -4,6 +4,7 @@ import type { Assignment } from '../../domain/esims/lifecycle/assignment.js';
 import type { RevokeOutcome } from '../../domain/esims/revoke-bundle.js';
 import type { RefundResult } from '../../domain/inventory/inventory-refund.js';
 import type { TopUpResult } from '../../domain/money/top-up.js';
+import type { OrderRead } from '../../domain/orders/order-reads.js';
 import type { PlacedOrder } from '../../domain/orders/placement.js';
 import type { Organisation } from '../../domain/organisations/organisation.js';
 
@@ -11,8 +12,8 @@ import type { Organisation } from '../../domain/organisations/organisation.js';
 // inputs of the request a version may show (the caller's address, the flags of the order lines,
 // the install links asked for). Nothing else of the request reaches a presenter.
 
-/** An order read back: the order and the activation details of its eSIMs. */
-export type OrderRead = Pick<PlacedOrder, 'order' | 'activations'>;
+/** An order read back: the order and the activation details of its eSIMs (the domain's). */
+export type { OrderRead };
 
 /** A placed (or only validated) order, with what the request said beside it. */
 export interface PlacedOrderResult {
