@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import { pruneCallbackHistory } from '../domain/callbacks/retention.js';
 import type { Worker, WorkerLog } from './worker.js';
-import { intervalWorker } from './worker.js';
+import { intervalWorker, turnFailed } from './worker.js';
 
 /** Deletes finished callbacks past CALLBACK_RETENTION_DAYS (domain/callbacks/retention.ts). */
 export function createCallbackRetention(
@@ -13,6 +13,6 @@ export function createCallbackRetention(
     deps.config.schedulerIntervalMs,
     deps.wallClock,
     () => pruneCallbackHistory(deps),
-    (error) => log.error({ err: error }, 'callback retention failed'),
+    turnFailed(log, 'callback retention failed'),
   );
 }

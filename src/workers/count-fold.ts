@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import { foldCounters } from '../domain/counters/fold-counters.js';
 import type { Worker, WorkerLog } from './worker.js';
-import { intervalWorker } from './worker.js';
+import { intervalWorker, turnFailed } from './worker.js';
 
 /**
  * PostgreSQL: folds the counter changes that writes leave in count_deltas (035) into the
@@ -16,6 +16,6 @@ export function createCountFold(
     deps.config.schedulerIntervalMs,
     deps.wallClock,
     () => foldCounters(deps),
-    (error) => log.error({ err: error }, 'folding counter changes failed'),
+    turnFailed(log, 'folding counter changes failed'),
   );
 }

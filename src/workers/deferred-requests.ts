@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import { runDeferredRequests } from '../domain/deferred/process.js';
 import type { Worker, WorkerLog } from './worker.js';
-import { intervalWorker } from './worker.js';
+import { intervalWorker, turnFailed } from './worker.js';
 
 export type DeferredWorkerDeps = Pick<
   AppDeps,
@@ -31,6 +31,6 @@ export function createDeferredWorker(deps: DeferredWorkerDeps, log: WorkerLog): 
       );
       if (turn.done + turn.failed > 0) log.info(turn, 'background requests processed');
     },
-    (error) => log.error({ err: error }, 'deferred-requests worker failed'),
+    turnFailed(log, 'deferred-requests worker failed'),
   );
 }

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps.js';
 import { runLifecycleScheduler } from '../domain/esims/lifecycle/scheduler.js';
 import type { Worker, WorkerLog } from './worker.js';
-import { intervalWorker } from './worker.js';
+import { intervalWorker, turnFailed } from './worker.js';
 
 export type LifecycleWorkerDeps = Pick<AppDeps, 'config' | 'store' | 'clock' | 'wallClock'>;
 
@@ -18,6 +18,6 @@ export function createLifecycleWorker(deps: LifecycleWorkerDeps, log: WorkerLog)
       const run = await runLifecycleScheduler({ db: deps.store.db, clock: deps.clock });
       if (run.provisioned + run.expired > 0) log.info(run, 'lifecycle transitions applied');
     },
-    (error) => log.error({ err: error }, 'lifecycle scheduler failed'),
+    turnFailed(log, 'lifecycle scheduler failed'),
   );
 }

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps.js';
 import { runMoneyHousekeeping } from '../domain/money/money-housekeeping.js';
 import { reconcileTopUps } from '../domain/money/top-up.js';
 import type { Worker, WorkerLog } from './worker.js';
-import { intervalWorker } from './worker.js';
+import { intervalWorker, turnFailed } from './worker.js';
 
 // Background work on money. State lives in rows (topups.status/next_check_at, test credit
 // expiry, idempotency expiry), so any number of server processes may run these at once.
@@ -28,7 +28,7 @@ export function createTopUpReconciler(deps: MoneyWorkerDeps, log: WorkerLog): Wo
       await reconcileTopUps(deps, { atStart });
       started = true;
     },
-    (error) => log.error({ err: error }, 'top-up reconciliation failed'),
+    turnFailed(log, 'top-up reconciliation failed'),
   );
 }
 
@@ -43,6 +43,6 @@ export function createMoneyHousekeeping(deps: MoneyWorkerDeps, log: WorkerLog): 
     deps.config.schedulerIntervalMs,
     deps.wallClock,
     () => runMoneyHousekeeping(deps),
-    (error) => log.error({ err: error }, 'money housekeeping failed'),
+    turnFailed(log, 'money housekeeping failed'),
   );
 }

@@ -1,4 +1,5 @@
 import type { WallClock } from '../clock.js';
+import { databaseBusy } from '../store/conflicts.js';
 
 /** Background work: state lives in rows; a timer only wakes the worker. */
 export interface Worker {
@@ -52,5 +53,18 @@ export function intervalWorker(
       cancel?.();
       await running;
     },
+  };
+}
+
+/**
+ * How a worker tells a failed turn: a warning when the database was only busy (PostgreSQL out of
+ * connections or in a conflict after its reruns, SQLite held by another process), which the next
+ * turn runs again as it would anyway; an error for anything else.
+ */
+export function turnFailed(log: WorkerLog, message: string): (error: unknown) => void {
+  return (error) => {
+    if (databaseBusy(error))
+      log.warn({ err: error }, `${message}: the database was busy; the next turn tries again`);
+    else log.error({ err: error }, message);
   };
 }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { UpdateQueryNode, sql } from 'kysely';
+import { SelectQueryNode, UpdateQueryNode, sql } from 'kysely';
 import type { KyselyPlugin } from 'kysely';
 import { tableName } from '../../src/store/write-watch.js';
+import { createLifecycleWorker } from '../../src/workers/lifecycle-scheduler.js';
 import { FR_1MB, buy, seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
@@ -35,17 +36,59 @@ function failingUpdates(): { plugin: KyselyPlugin; fail(code: string, times: num
   };
 }
 
+/**
+ * Fails the next `times` reads of the assignments table (the lifecycle worker's first read) with
+ * a database error of `code`; `read` resolves at the first read after them that is let through.
+ */
+function failingDueReads(): {
+  plugin: KyselyPlugin;
+  fail(code: string, times: number): Promise<void>;
+} {
+  let left = 0;
+  let code = '';
+  let through: (() => void) | undefined;
+  return {
+    plugin: {
+      transformQuery(args) {
+        const node = args.node;
+        if (SelectQueryNode.is(node) && tableName(node.from?.froms[0]) === 'assignments') {
+          if (left > 0) {
+            left -= 1;
+            throw Object.assign(new Error(`injected database error ${code}`), { code });
+          }
+          through?.();
+        }
+        return node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    },
+    fail(failCode, times) {
+      code = failCode;
+      left = times;
+      return new Promise((resolve) => {
+        through = resolve;
+      });
+    },
+  };
+}
+
 for (const kind of DATABASES) {
   describe(`database conflicts and busy connections [${kind}]`, () => {
     let t: TestApp;
     let org: TestOrg;
     const failing = failingUpdates();
+    const dueReads = failingDueReads();
 
     before(async () => {
       t = await startTestApp(
         kind,
         {},
-        { storePlugins: [{ kysely: failing.plugin, direct: () => undefined }] },
+        {
+          storePlugins: [
+            { kysely: failing.plugin, direct: () => undefined },
+            { kysely: dueReads.plugin, direct: () => undefined },
+          ],
+        },
       );
       await seedTestBundles(t);
       org = await t.createOrg({ balance: 1_000_000 });
@@ -95,6 +138,35 @@ for (const kind of DATABASES) {
         // The retry the answer invites succeeds.
         const again = await install(iccid);
         assert.equal(again.statusCode, 200, again.body);
+      });
+    }
+
+    for (const [code, level] of [
+      ['53300', 'warn'],
+      ['42P01', 'error'],
+    ] as const) {
+      it(`logs a background turn that met ${code} at ${level} level; the next turn runs`, async () => {
+        const lines: { level: string; message: string }[] = [];
+        const log = {
+          info: () => undefined,
+          warn: (_: object, message: string) => void lines.push({ level: 'warn', message }),
+          error: (_: object, message: string) => void lines.push({ level: 'error', message }),
+        };
+        const config = { ...t.deps.config, schedulerIntervalMs: 1 };
+        const worker = createLifecycleWorker({ ...t.deps, config }, log);
+        const ranAgain = dueReads.fail(code, 2);
+        worker.start();
+        try {
+          await ranAgain; // progress: a turn after the two failed ones read again
+        } finally {
+          await worker.stop();
+        }
+        const busy = 'lifecycle scheduler failed: the database was busy; the next turn tries again';
+        const message = level === 'warn' ? busy : 'lifecycle scheduler failed';
+        assert.deepEqual(lines, [
+          { level, message },
+          { level, message },
+        ]);
       });
     }
 
