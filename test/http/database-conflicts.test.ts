@@ -12,7 +12,8 @@ import { waitingOnLocks } from '../locks.js';
 // A write that loses a deadlock or a serialisation conflict (PostgreSQL, another instance's
 // transaction taking the same rows in another order), or finds no connection to be had, is never
 // a 500: its transaction is run again, and a conflict that outlasts the reruns, like a database
-// with no connection left, is a 503 database_busy with Retry-After, nothing written.
+// with no connection left, is a 503 database_busy with Retry-After, nothing written. A background
+// worker's turn that meets one is a warning, not an error: its next turn does the work.
 
 /** Fails the next `times` updates of the esims table with a database error of `code`. */
 function failingUpdates(): { plugin: KyselyPlugin; fail(code: string, times: number): void } {
