@@ -97,6 +97,9 @@ const LAZY_BUILTINS = [
       ["const https = require('node:https')", "const https = lazyBuiltin('node:https')"],
       ["const http2 = require('node:http2')", "const http2 = lazyBuiltin('node:http2')"],
     ],
+    append:
+      'function lazyBuiltin(id) { let loaded; ' +
+      'return new Proxy({}, { get: (_target, key) => (loaded ??= require(id))[key] }); }\n',
   },
   {
     file: /[\\/]prom-client[\\/]lib[\\/]pushgateway\.js$/,
@@ -107,23 +110,78 @@ const LAZY_BUILTINS = [
         "const gzipSync = (...args) => require('zlib').gzipSync(...args);",
       ],
     ],
+    append:
+      'function lazyBuiltin(id) { let loaded; ' +
+      'return new Proxy({}, { get: (_target, key) => (loaded ??= require(id))[key] }); }\n',
   },
 ];
-const LAZY_BUILTIN =
-  'function lazyBuiltin(id) { let loaded; ' +
-  'return new Proxy({}, { get: (_target, key) => (loaded ??= require(id))[key] }); }\n';
-const lazyBuiltins = {
-  name: 'lazy-builtins',
+/**
+ * The router (find-my-way) compiles small functions with `new Function` as routes are added:
+ * a prefix matcher for every static node of its trees, and for every route's handler a function
+ * that builds its parameters object and one that picks a handler by constraints (used only when
+ * a request carries constraints, which this service never sets). A start adds some 420 routes
+ * (every version's, their HEAD twins, the portal's), so it compiled about a thousand functions
+ * that code caching cannot keep, most of which no request ever calls. In the bundle each is
+ * compiled on its first call instead, by a stand-in that compiles it exactly as the router would
+ * have, puts it in its own place and calls it: the functions, and so the routing, are the same
+ * from then on (bench/start.md). Lines must be found as written, as for LAZY_BUILTINS.
+ */
+const LAZY_ROUTER_FUNCTIONS = [
+  {
+    file: /[\\/]find-my-way[\\/]lib[\\/]node\.js$/,
+    lines: [
+      [
+        'this.matchPrefix = kind === NODE_TYPES.STATIC ? compilePrefixMatch(prefix) : null',
+        'this.matchPrefix = kind === NODE_TYPES.STATIC ? matchPrefixOnFirstCall(this, prefix) : null',
+      ],
+      [
+        'this.matchPrefix = compilePrefixMatch(childPrefix)',
+        'this.matchPrefix = matchPrefixOnFirstCall(this, childPrefix)',
+      ],
+    ],
+    append:
+      'function matchPrefixOnFirstCall(node, prefix) { return function matchPrefix(path, i) { ' +
+      'node.matchPrefix = compilePrefixMatch(prefix); return node.matchPrefix(path, i); }; }\n',
+  },
+  {
+    file: /[\\/]find-my-way[\\/]lib[\\/]handler-storage\.js$/,
+    lines: [
+      [
+        '_createParamsObject: this._compileCreateParamsObject(params)',
+        '_createParamsObject: createParamsObjectOnFirstCall(this, params)',
+      ],
+      [
+        'this._compileGetHandlerMatchingConstraints(constrainer, constraints)',
+        'this._getHandlerMatchingConstraints = matchConstraintsOnFirstCall(constrainer)',
+      ],
+    ],
+    // Both are called as methods: of the handler object, and of the handler storage.
+    append:
+      'function createParamsObjectOnFirstCall(storage, params) { ' +
+      'return function _createParamsObject(param0, param1, param2, param3, extraParams) { ' +
+      'this._createParamsObject = storage._compileCreateParamsObject(params); ' +
+      'return this._createParamsObject(param0, param1, param2, param3, extraParams); }; }\n' +
+      'function matchConstraintsOnFirstCall(constrainer) { ' +
+      'return function _getHandlerMatchingConstraints(derivedConstraints) { ' +
+      'this._compileGetHandlerMatchingConstraints(constrainer); ' +
+      'return this._getHandlerMatchingConstraints(derivedConstraints); }; }\n',
+  },
+];
+/** Applies LAZY_BUILTINS and LAZY_ROUTER_FUNCTIONS to the dependencies' files as they are bundled. */
+const dependencyPatches = {
+  name: 'dependency-patches',
   setup(plugin) {
-    for (const { file, lines } of LAZY_BUILTINS) {
+    for (const { file, lines, append } of [...LAZY_BUILTINS, ...LAZY_ROUTER_FUNCTIONS]) {
       plugin.onLoad({ filter: file }, (loaded) => {
         let source = readFileSync(loaded.path, 'utf8');
         for (const [line, lazy] of lines) {
-          if (!source.includes(line)) throw new Error(`${loaded.path}: no longer has ${line}`);
+          if (source.split(line).length !== 2) {
+            throw new Error(`${loaded.path}: no longer has ${line} exactly once`);
+          }
           source = source.replace(line, lazy);
         }
         // After the file's "use strict": a function declaration is hoisted.
-        return { contents: `${source}\n${LAZY_BUILTIN}`, loader: 'js' };
+        return { contents: `${source}\n${append}`, loader: 'js' };
       });
     }
   },
@@ -154,7 +212,10 @@ await build({
   // The sources are ES modules: import.meta.url is the bundle's own URL, which the launcher
   // passes in as __esimUrl. (A banner would come before the bundle's "use strict".)
   define: { 'import.meta.url': '__esimUrl' },
-  plugins: [precompiledSchemas, swaggerUiFiles, lazyBuiltins],
+  // Without the dependencies' comments and indentation: 4.7 MB instead of 7.1, which a start
+  // reads and holds as one string (names are kept: stack traces and Function#name read as before).
+  minifyWhitespace: true,
+  plugins: [precompiledSchemas, swaggerUiFiles, dependencyPatches],
 });
 // The bundle in ASCII alone: the few other characters (in comments and the portal's template
 // strings) as \u escapes, which mean the same. The launcher then reads it as Latin-1, straight

@@ -8,7 +8,7 @@ import type { main as Main } from './main.js';
 // dist/esim.js, the compiled `esim` command (scripts/build.mjs bundles this file alone). It runs
 // the bundle of the whole CLI, dist/esim.cjs, with V8's code cache for it, dist/esim.cjs.cache:
 // the bytecode of every function a start runs, written by the build after a real start. With it
-// a start neither parses the 5 MB bundle nor compiles those functions again (Node.js 20 has no
+// a start neither parses the 4.7 MB bundle nor compiles those functions again (Node.js 20 has no
 // module compile cache). A cache from another build, another Node.js or other V8 flags is not
 // used: the bundle is then compiled as without one.
 // ESIM_CODE_CACHE_OUT=<file> (the build's own setting) writes the cache when the command ends.
