@@ -22,7 +22,10 @@
 //   BENCH_DELIVERY=process: the delivery worker in
 //   a second process on the same database, as a second instance runs it, callback-lag-worker.ts;
 //   BENCH_KEEP_DATABASE=1 keeps the database and prints where it is; BENCH_ROUNDS rounds of
-//   phases 1 and 2, 2; BENCH_SENDER=both: phase 2 with the sender thread on and off, alternated)
+//   phases 1 and 2, 2; BENCH_SENDER=both: phase 2 with the sender thread on and off, alternated;
+//   BENCH_DELIVERY_THREAD=both: phase 2 (and 3) with the whole worker on the delivery thread and
+//   on the event loop, alternated (CALLBACK_DELIVERY_THREAD on and off; with BENCH_SENDER=both the
+//   event loop's runs take both senders))
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +96,22 @@ async function attaches(
   return made / ((performance.now() - started) / 1000);
 }
 
+/** Where the delivery worker runs in a phase with delivery on. */
+interface Variant {
+  /** CALLBACK_SENDER_THREAD: the requests on the sender thread, the rest on the event loop. */
+  readonly senderThread: boolean;
+  /** CALLBACK_DELIVERY_THREAD: the whole worker on the delivery thread. */
+  readonly deliveryThread: boolean;
+}
+
+const label = (v: Variant): string =>
+  v.deliveryThread
+    ? 'delivery thread'
+    : `event loop, sender thread ${v.senderThread ? 'on' : 'off'}`;
+
+const variantName = (v: Variant): string =>
+  v.deliveryThread ? 'delivery-thread' : `thread-${String(v.senderThread)}`;
+
 async function main(): Promise<void> {
   const kind = process.argv[2] ?? 'sqlite';
   const seconds = envInteger('BENCH_DURATION', 10);
@@ -116,15 +135,30 @@ async function main(): Promise<void> {
   const services = await openServices(config, { checkpointThread: kind === 'sqlite' });
   const { deps } = services;
   const log = { warn: (_: object, message: string) => print(`  warn: ${message}`) };
-  /** The delivery worker on this event loop, as `esim serve` runs it, or in a second process. */
+  /**
+   * The delivery worker as `esim serve` runs it (on this event loop, or on the delivery thread),
+   * or in a second process. It drains first, so a thread has loaded and connected before the
+   * phase is timed.
+   */
   const startDelivery = async (
-    senderThread = config.callbackSenderThread,
+    variant: Variant = {
+      senderThread: config.callbackSenderThread,
+      deliveryThread: config.callbackDeliveryThread,
+    },
   ): Promise<{ stop(): Promise<void> }> => {
     if (process.env['BENCH_DELIVERY'] !== 'process') {
       const worker = createCallbackWorker(
-        { ...deps, config: { ...config, callbackSenderThread: senderThread } },
+        {
+          ...deps,
+          config: {
+            ...config,
+            callbackSenderThread: variant.senderThread,
+            callbackDeliveryThread: variant.deliveryThread,
+          },
+        },
         log,
       );
+      await worker.drain();
       worker.start();
       return worker;
     }
@@ -159,7 +193,10 @@ async function main(): Promise<void> {
     const iccids = await readyEsims(deps, created.apiKey, esims);
     const network = createSimulatedEvents(deps, deps.random, deps.network);
     const drain = async () => {
-      const worker = createCallbackWorker(deps, log);
+      const worker = createCallbackWorker(
+        { ...deps, config: { ...config, callbackDeliveryThread: false } },
+        log,
+      );
       await worker.drain();
       await worker.stop();
     };
@@ -190,9 +227,19 @@ async function main(): Promise<void> {
 
     // (1) and (2): ingestion alone, then with the worker delivering, alternated BENCH_ROUNDS
     // times; best of each. BENCH_SENDER=both: each round delivers twice, the requests made on
-    // the sender thread and then on the event loop (CALLBACK_SENDER_THREAD on and off).
-    const senders =
+    // the sender thread and then on the event loop (CALLBACK_SENDER_THREAD on and off);
+    // BENCH_DELIVERY_THREAD=both: the whole worker on its thread, then on the event loop.
+    const senderModes =
       process.env['BENCH_SENDER'] === 'both' ? [true, false] : [config.callbackSenderThread];
+    const threadModes =
+      process.env['BENCH_DELIVERY_THREAD'] === 'both'
+        ? [true, false]
+        : [config.callbackDeliveryThread];
+    const senders: Variant[] = threadModes.flatMap((deliveryThread): Variant[] =>
+      deliveryThread
+        ? [{ deliveryThread, senderThread: false }]
+        : senderModes.map((senderThread) => ({ deliveryThread, senderThread })),
+    );
     const roundCount = envInteger('BENCH_ROUNDS', 2);
     const off: number[] = [];
     const on = senders.map(() => [] as number[]);
@@ -214,7 +261,7 @@ async function main(): Promise<void> {
           ((await withStatus('delivered')) - before) / ((performance.now() - startedAt) / 1000),
         );
         await profile?.stop(
-          `callback-lag-${kind}-delivery-on${senders.length > 1 ? `-thread-${String(senderThread)}` : ''}`,
+          `callback-lag-${kind}-delivery-on${senders.length > 1 ? `-${variantName(senderThread)}` : ''}`,
         );
         await worker.stop();
         await drain();
@@ -228,7 +275,7 @@ async function main(): Promise<void> {
       const delivering = Math.max(...rates);
       const per = (ratios[v] ?? []).map((r) => `${(r * 100).toFixed(0)} %`).join(', ');
       print(
-        `| events/s, delivery on, sender thread ${senderThread ? 'on' : 'off'} (best of: ${rounds(rates)}) | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %; per round: ${per}) |`,
+        `| events/s, delivery on, ${label(senderThread)} (best of: ${rounds(rates)}) | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %; per round: ${per}) |`,
       );
       print(`| callbacks delivered/s meanwhile (each round) | ${rounds(sent[v] ?? [])} |`);
     }
@@ -251,7 +298,7 @@ async function main(): Promise<void> {
       const profile = await startProfile();
       const paced = await attaches(loops, network, iccids, next, seconds, rate, tookOn);
       await profile?.stop(
-        `callback-lag-${kind}-paced${senders.length > 1 ? `-thread-${String(senderThread)}` : ''}`,
+        `callback-lag-${kind}-paced${senders.length > 1 ? `-${variantName(senderThread)}` : ''}`,
       );
       const stoppedAt = iso(deps.clock.now());
       const backlog = await withStatus('pending');
@@ -270,7 +317,7 @@ async function main(): Promise<void> {
         .filter((r) => r.delivered_at !== null)
         .map((r) => Date.parse(String(r.delivered_at)) - Date.parse(String(r.created_at)));
       const undelivered = rows.length - delays.length;
-      print(`| delivery on, sender thread ${senderThread ? 'on' : 'off'}: |`);
+      print(`| delivery on, ${label(senderThread)}: |`);
       print(`| events/s asked, made | ${rate}: ${paced.toFixed(0)} |`);
       print(`| time to take in an event, ms, median / p99 | ${ms(tookOn)} |`);
       print(
