@@ -8,7 +8,10 @@
 //   thread:  the delivery worker drains them, requests on the sender thread (CALLBACK_SENDER_THREAD);
 //   loop:    BENCH_BATCH more attaches, drained with the requests made on the event loop;
 //   instant: BENCH_BATCH more, drained by a transport that answers 200 at once (no HTTP at all:
-//            what claiming and recording cost).
+//            what claiming and recording cost);
+//   delivery: BENCH_BATCH more, drained by the worker on the delivery thread
+//            (CALLBACK_DELIVERY_THREAD): what is left on the service's thread is the thread's
+//            start and the messages it exchanges with it.
 //
 // Each figure is µs of main-thread CPU per event or callback, with its wall time; the medians
 // over the rounds close the run. The machine's load moves every figure: compare them within a run.
@@ -36,9 +39,9 @@ import { startProfile } from './profile.js';
 import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
 
 const COUNTRIES = ['FR', 'DE'] as const;
-const ALL_PHASES = ['ingest', 'thread', 'loop', 'instant'] as const;
+const ALL_PHASES = ['ingest', 'thread', 'loop', 'instant', 'delivery'] as const;
 type Phase = (typeof ALL_PHASES)[number];
-/** BENCH_PHASES="ingest,instant": only these phases, in their usual order (all four by default). */
+/** BENCH_PHASES="ingest,instant": only these phases, in their usual order (all five by default). */
 const PHASES = ((): readonly Phase[] => {
   const asked = (process.env['BENCH_PHASES'] ?? '').split(',').filter((p) => p !== '');
   return asked.length === 0 ? ALL_PHASES : ALL_PHASES.filter((p) => asked.includes(p));
@@ -94,7 +97,14 @@ async function main(): Promise<void> {
       const transport =
         elsewhere && other !== undefined ? other.fixtures.instantTransport : instantTransport;
       const worker = build.createCallbackWorker(
-        { ...deps, config: { ...config, callbackSenderThread: phase !== 'loop' } },
+        {
+          ...deps,
+          config: {
+            ...config,
+            callbackSenderThread: phase !== 'loop',
+            callbackDeliveryThread: phase === 'delivery',
+          },
+        },
         log,
         phase === 'instant' ? { transport: transport() } : {},
       );
@@ -130,10 +140,7 @@ async function main(): Promise<void> {
      * µs of main-thread CPU and of wall time per event or callback; with BENCH_PROFILE_DIR, a CPU
      * profile of the work (<phase>-<round>.cpuprofile).
      */
-    const measure = async (
-      work: () => Promise<void>,
-      name: string,
-    ): Promise<[number, number]> => {
+    const measure = async (work: () => Promise<void>, name: string): Promise<[number, number]> => {
       const before = await statements();
       const profile = await startProfile();
       const cpu = mainThreadMs();
@@ -159,7 +166,9 @@ async function main(): Promise<void> {
       const record = (label: string, [cpu, wall]: [number, number]): void => {
         figures.set(label, [...(figures.get(label) ?? []), cpu]);
         const per = counted.get(`${label}-${round + 1}`) ?? Number.NaN;
-        line.push(`${label} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`);
+        line.push(
+          `${label} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`,
+        );
       };
       for (const phase of PHASES) {
         if (phase === 'ingest') {
@@ -182,7 +191,7 @@ async function main(): Promise<void> {
     console.log(
       `| main-thread CPU per event or callback, median | ingest ${med('ingest').toFixed(0)} µs; ` +
         `delivery, sender thread ${med('thread').toFixed(0)} µs, on the loop ${med('loop').toFixed(0)} µs, ` +
-        `without HTTP ${med('instant').toFixed(0)} µs |`,
+        `without HTTP ${med('instant').toFixed(0)} µs, on the delivery thread ${med('delivery').toFixed(0)} µs |`,
     );
     if (other !== undefined) {
       console.log(

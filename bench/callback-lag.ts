@@ -29,7 +29,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -38,6 +38,7 @@ import { createOrganisation } from '../src/domain/organisations/organisation-cha
 import { openServices } from '../src/main.js';
 import { createSimulatedEvents } from '../src/network/simulated-events.js';
 import type { SimulatedEvents } from '../src/domain/simulator/simulator.js';
+import { busyPauses } from '../src/store/sqlite-busy.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';
@@ -245,8 +246,24 @@ async function main(): Promise<void> {
     const on = senders.map(() => [] as number[]);
     const sent = senders.map(() => [] as number[]);
     const ratios = senders.map(() => [] as number[]);
+    // The service's event loop in each phase: its delay (p99 and worst, ms: a wait in SQLite's
+    // busy handler blocks it) and the pauses its writes took for a busy database (SQLite).
+    const loopDelays = [...senders.map(() => [] as string[]), [] as string[]];
+    const watched = async <T>(into: string[] | undefined, run: () => Promise<T>): Promise<T> => {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      const pauses = busyPauses();
+      delay.enable();
+      const result = await run();
+      delay.disable();
+      into?.push(
+        `${(delay.percentile(99) / 1e6).toFixed(0)}/${(delay.max / 1e6).toFixed(0)} ms, ${busyPauses() - pauses} pauses`,
+      );
+      return result;
+    };
     for (let round = 0; round < roundCount; round += 1) {
-      const alone = await attaches(loops, network, iccids, next, seconds / 2);
+      const alone = await watched(loopDelays[senders.length], () =>
+        attaches(loops, network, iccids, next, seconds / 2),
+      );
       off.push(alone);
       await drain();
       for (const [v, senderThread] of senders.entries()) {
@@ -254,7 +271,9 @@ async function main(): Promise<void> {
         const profile = round === roundCount - 1 ? await startProfile() : undefined;
         const before = await withStatus('delivered');
         const startedAt = performance.now();
-        const rate = await attaches(loops, network, iccids, next, seconds / 2);
+        const rate = await watched(loopDelays[v], () =>
+          attaches(loops, network, iccids, next, seconds / 2),
+        );
         on[v]?.push(rate);
         ratios[v]?.push(rate / alone);
         sent[v]?.push(
@@ -270,6 +289,9 @@ async function main(): Promise<void> {
     const alone = Math.max(...off);
     const rounds = (rates: number[]) => rates.map((r) => r.toFixed(0)).join(', ');
     print(`| events/s, delivery off (best of: ${rounds(off)}) | ${alone.toFixed(0)} |`);
+    print(
+      `| event loop delay p99/worst, busy pauses, delivery off (each round) | ${(loopDelays[senders.length] ?? []).join('; ')} |`,
+    );
     for (const [v, senderThread] of senders.entries()) {
       const rates = on[v] ?? [];
       const delivering = Math.max(...rates);
@@ -278,6 +300,9 @@ async function main(): Promise<void> {
         `| events/s, delivery on, ${label(senderThread)} (best of: ${rounds(rates)}) | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %; per round: ${per}) |`,
       );
       print(`| callbacks delivered/s meanwhile (each round) | ${rounds(sent[v] ?? [])} |`);
+      print(
+        `| event loop delay p99/worst, busy pauses (each round) | ${(loopDelays[v] ?? []).join('; ')} |`,
+      );
     }
 
     // (3) paced, the worker off then on: how long each event takes to be taken in, and with the

@@ -37,6 +37,14 @@ export function isBusyError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
+/** Pauses taken by this thread so far after SQLITE_BUSY (what bench/callback-lag.ts reports). */
+let pausesTaken = 0;
+
+/** How many times this thread has paused for a busy database so far. */
+export function busyPauses(): number {
+  return pausesTaken;
+}
+
 /** Runs `attempt` until it does not fail with SQLITE_BUSY, or until `budgetMs` has passed. */
 export async function retryWhileBusy<T>(
   attempt: () => Promise<T>,
@@ -49,6 +57,7 @@ export async function retryWhileBusy<T>(
     } catch (error) {
       if (!isBusyError(error) || Date.now() >= deadline) throw error;
       const pause = Math.min(FIRST_PAUSE_MS * 2 ** round, LONGEST_PAUSE_MS);
+      pausesTaken += 1;
       await sleep(pause / 2 + Math.random() * (pause / 2));
     }
   }
