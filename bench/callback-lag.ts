@@ -27,6 +27,7 @@
 //   on the event loop, alternated (CALLBACK_DELIVERY_THREAD on and off; with BENCH_SENDER=both the
 //   event loop's runs take both senders))
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -96,6 +97,16 @@ async function attaches(
   );
   return made / ((performance.now() - started) / 1000);
 }
+
+/** Milliseconds the main thread has run on a CPU and waited for one (Linux schedstat). */
+const mainThreadTimes = (): number[] => {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ');
+    return [Number(fields[0]) / 1e6, Number(fields[1]) / 1e6];
+  } catch {
+    return [Number.NaN, Number.NaN];
+  }
+};
 
 /** Where the delivery worker runs in a phase with delivery on. */
 interface Variant {
@@ -247,16 +258,21 @@ async function main(): Promise<void> {
     const sent = senders.map(() => [] as number[]);
     const ratios = senders.map(() => [] as number[]);
     // The service's event loop in each phase: its delay (p99 and worst, ms: a wait in SQLite's
-    // busy handler blocks it) and the pauses its writes took for a busy database (SQLite).
+    // busy handler blocks it), the pauses its writes took for a busy database (SQLite), and the
+    // share of the phase its thread ran on a CPU and waited for one (the machine's other work).
     const loopDelays = [...senders.map(() => [] as string[]), [] as string[]];
     const watched = async <T>(into: string[] | undefined, run: () => Promise<T>): Promise<T> => {
       const delay = monitorEventLoopDelay({ resolution: 10 });
       const pauses = busyPauses();
+      const cpu = mainThreadTimes();
+      const started = performance.now();
       delay.enable();
       const result = await run();
       delay.disable();
+      const [ran, queued] = mainThreadTimes().map((ms, i) => ms - (cpu[i] ?? 0));
+      const share = (ms = 0) => `${((ms / (performance.now() - started)) * 100).toFixed(0)} %`;
       into?.push(
-        `${(delay.percentile(99) / 1e6).toFixed(0)}/${(delay.max / 1e6).toFixed(0)} ms, ${busyPauses() - pauses} pauses`,
+        `${(delay.percentile(99) / 1e6).toFixed(0)}/${(delay.max / 1e6).toFixed(0)} ms, ${busyPauses() - pauses} pauses, ran ${share(ran)}, waited for a CPU ${share(queued)}`,
       );
       return result;
     };
@@ -290,7 +306,7 @@ async function main(): Promise<void> {
     const rounds = (rates: number[]) => rates.map((r) => r.toFixed(0)).join(', ');
     print(`| events/s, delivery off (best of: ${rounds(off)}) | ${alone.toFixed(0)} |`);
     print(
-      `| event loop delay p99/worst, busy pauses, delivery off (each round) | ${(loopDelays[senders.length] ?? []).join('; ')} |`,
+      `| service thread: loop delay p99/worst, busy pauses, CPU, delivery off (each round) | ${(loopDelays[senders.length] ?? []).join('; ')} |`,
     );
     for (const [v, senderThread] of senders.entries()) {
       const rates = on[v] ?? [];
@@ -301,7 +317,7 @@ async function main(): Promise<void> {
       );
       print(`| callbacks delivered/s meanwhile (each round) | ${rounds(sent[v] ?? [])} |`);
       print(
-        `| event loop delay p99/worst, busy pauses (each round) | ${(loopDelays[v] ?? []).join('; ')} |`,
+        `| service thread: loop delay p99/worst, busy pauses, CPU (each round) | ${(loopDelays[v] ?? []).join('; ')} |`,
       );
     }
 

@@ -25,6 +25,8 @@ export interface DeliveryThreadSettings {
   readonly sharedOffset: SharedArrayBuffer | undefined;
   readonly instanceId: string;
   readonly ca?: string | Uint8Array;
+  /** SQLite: the service's turns at the write lock (store/write-turns.ts), which the thread asks for. */
+  readonly writeTurns?: SharedArrayBuffer;
 }
 
 /** What the service's thread asks. */
@@ -70,6 +72,7 @@ function start(settings: DeliveryThreadSettings): void {
     busyWaitMs: config.sqliteBusyWaitMs,
     synchronous: config.sqliteSynchronous,
     groupCommit: false,
+    ...(settings.writeTurns === undefined ? {} : { askTurnsOf: settings.writeTurns }),
   });
   // The service's checkpointer thread copies the WAL back; this connection's commits never do.
   const prepared =

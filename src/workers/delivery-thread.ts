@@ -82,6 +82,7 @@ export function createDeliveryThread(
     masterKey: new Uint8Array(resolveMasterKey(deps.config)),
     sharedOffset: deps.clock instanceof OffsetClock ? deps.clock.sharedOffset : undefined,
     instanceId,
+    ...(deps.store.writeTurns === undefined ? {} : { writeTurns: deps.store.writeTurns.buffer }),
     ...(options.ca === undefined
       ? {}
       : { ca: typeof options.ca === 'string' ? options.ca : new Uint8Array(options.ca) }),
