@@ -92,7 +92,17 @@ async function main(): Promise<void> {
               instantTransport: typeof instantTransport;
             },
           };
+    // One delivery thread for the run, loaded and connected by the warm-up, drained in each
+    // 'delivery' phase: a thread's start (its own JavaScript environment, through tsx here) is not
+    // what a callback costs.
+    const deliveryThread = PHASES.includes('delivery')
+      ? createCallbackWorker({ ...deps, config: { ...config, callbackDeliveryThread: true } }, log)
+      : undefined;
     const drain = async (phase: Phase, elsewhere = false): Promise<void> => {
+      if (phase === 'delivery' && deliveryThread !== undefined && !elsewhere) {
+        await deliveryThread.drain();
+        return;
+      }
       const build = elsewhere && other !== undefined ? other.worker : { createCallbackWorker };
       const transport =
         elsewhere && other !== undefined ? other.fixtures.instantTransport : instantTransport;
@@ -137,18 +147,25 @@ async function main(): Promise<void> {
     /** Statements per event or callback of each measured phase, by its profile name. */
     const counted = new Map<string, number>();
     /**
-     * µs of main-thread CPU and of wall time per event or callback; with BENCH_PROFILE_DIR, a CPU
+     * µs of main-thread CPU, of wall time and of the whole process's CPU (every thread of it: the
+     * delivery and sender threads too) per event or callback; with BENCH_PROFILE_DIR, a CPU
      * profile of the work (<phase>-<round>.cpuprofile).
      */
-    const measure = async (work: () => Promise<void>, name: string): Promise<[number, number]> => {
+    const measure = async (
+      work: () => Promise<void>,
+      name: string,
+    ): Promise<[number, number, number]> => {
       const before = await statements();
       const profile = await startProfile();
       const cpu = mainThreadMs();
+      const all = process.cpuUsage();
       const wall = performance.now();
       await work();
-      const figures: [number, number] = [
+      const used = process.cpuUsage(all);
+      const figures: [number, number, number] = [
         ((mainThreadMs() - cpu) * 1000) / batch,
         ((performance.now() - wall) * 1000) / batch,
+        (used.user + used.system) / batch,
       ];
       await profile?.stop(name);
       counted.set(name, ((await statements()) - before) / batch);
@@ -156,18 +173,19 @@ async function main(): Promise<void> {
     };
     await drain('thread'); // the first attachments' callbacks
     await ingest(); // warm-up
-    await drain('thread');
+    await drain(deliveryThread === undefined ? 'thread' : 'delivery');
     console.log(
       `callback-cost on ${kind}: ${iccids.length} eSIMs, ${batch} events a phase, ${rounds} rounds`,
     );
     const figures = new Map<string, number[]>();
     for (let round = 0; round < rounds; round += 1) {
       const line: string[] = [];
-      const record = (label: string, [cpu, wall]: [number, number]): void => {
+      const record = (label: string, [cpu, wall, whole]: [number, number, number]): void => {
         figures.set(label, [...(figures.get(label) ?? []), cpu]);
+        figures.set(`${label}@process`, [...(figures.get(`${label}@process`) ?? []), whole]);
         const per = counted.get(`${label}-${round + 1}`) ?? Number.NaN;
         line.push(
-          `${label} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`,
+          `${label} ${cpu.toFixed(0)} µs (process ${whole.toFixed(0)}, wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`,
         );
       };
       for (const phase of PHASES) {
@@ -193,12 +211,18 @@ async function main(): Promise<void> {
         `delivery, sender thread ${med('thread').toFixed(0)} µs, on the loop ${med('loop').toFixed(0)} µs, ` +
         `without HTTP ${med('instant').toFixed(0)} µs, on the delivery thread ${med('delivery').toFixed(0)} µs |`,
     );
+    console.log(
+      `| the whole process's CPU (every thread), median | ingest ${med('ingest@process').toFixed(0)} µs; ` +
+        `delivery, sender thread ${med('thread@process').toFixed(0)} µs, on the loop ${med('loop@process').toFixed(0)} µs, ` +
+        `without HTTP ${med('instant@process').toFixed(0)} µs, on the delivery thread ${med('delivery@process').toFixed(0)} µs |`,
+    );
     if (other !== undefined) {
       console.log(
         `| the same with ${against ?? ''} | delivery, sender thread ${med('thread@against').toFixed(0)} µs, ` +
           `on the loop ${med('loop@against').toFixed(0)} µs, without HTTP ${med('instant@against').toFixed(0)} µs |`,
       );
     }
+    await deliveryThread?.stop();
   } finally {
     await services.close();
     await receiver.kill('SIGTERM');
