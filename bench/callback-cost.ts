@@ -1,7 +1,8 @@
 // Benchmark: what delivering one callback costs the service's thread, against what taking in the
 // event that caused it costs. CPU of the main thread alone (its /proc schedstat), so neither the
 // callback sender's thread nor the checkpointer's is counted, nor the receiver's process
-// (test/receiver.ts, V3, every body signed) nor PostgreSQL's. BENCH_ESIMS eSIMs (2,000) bought,
+// (test/receiver.ts, V3, every body signed) nor PostgreSQL's; beside it, the whole process's CPU
+// (every thread of it, process.cpuUsage). BENCH_ESIMS eSIMs (2,000) bought,
 // installed and attached as callback-lag.ts readies them; then BENCH_ROUNDS rounds (3) of:
 //
 //   ingest:  BENCH_BATCH attaches (4,000), each to the other country (one callback each), 4 loops;
