@@ -1,14 +1,18 @@
 // Benchmark: what delivering one callback costs the service's thread, against what taking in the
 // event that caused it costs. CPU of the main thread alone (its /proc schedstat), so neither the
 // callback sender's thread nor the checkpointer's is counted, nor the receiver's process
-// (test/receiver.ts, V3, every body signed) nor PostgreSQL's. BENCH_ESIMS eSIMs (2,000) bought,
+// (test/receiver.ts, V3, every body signed) nor PostgreSQL's; beside it, the whole process's CPU
+// (every thread of it, process.cpuUsage). BENCH_ESIMS eSIMs (2,000) bought,
 // installed and attached as callback-lag.ts readies them; then BENCH_ROUNDS rounds (3) of:
 //
 //   ingest:  BENCH_BATCH attaches (4,000), each to the other country (one callback each), 4 loops;
 //   thread:  the delivery worker drains them, requests on the sender thread (CALLBACK_SENDER_THREAD);
 //   loop:    BENCH_BATCH more attaches, drained with the requests made on the event loop;
 //   instant: BENCH_BATCH more, drained by a transport that answers 200 at once (no HTTP at all:
-//            what claiming and recording cost).
+//            what claiming and recording cost);
+//   delivery: BENCH_BATCH more, drained by the worker on the delivery thread
+//            (CALLBACK_DELIVERY_THREAD): what is left on the service's thread is the thread's
+//            start and the messages it exchanges with it.
 //
 // Each figure is µs of main-thread CPU per event or callback, with its wall time; the medians
 // over the rounds close the run. The machine's load moves every figure: compare them within a run.
@@ -36,9 +40,9 @@ import { startProfile } from './profile.js';
 import { dropUnlessKept, scratchDatabase } from './scratch-database.js';
 
 const COUNTRIES = ['FR', 'DE'] as const;
-const ALL_PHASES = ['ingest', 'thread', 'loop', 'instant'] as const;
+const ALL_PHASES = ['ingest', 'thread', 'loop', 'instant', 'delivery'] as const;
 type Phase = (typeof ALL_PHASES)[number];
-/** BENCH_PHASES="ingest,instant": only these phases, in their usual order (all four by default). */
+/** BENCH_PHASES="ingest,instant": only these phases, in their usual order (all five by default). */
 const PHASES = ((): readonly Phase[] => {
   const asked = (process.env['BENCH_PHASES'] ?? '').split(',').filter((p) => p !== '');
   return asked.length === 0 ? ALL_PHASES : ALL_PHASES.filter((p) => asked.includes(p));
@@ -89,12 +93,29 @@ async function main(): Promise<void> {
               instantTransport: typeof instantTransport;
             },
           };
+    // One delivery thread for the run, loaded and connected by the warm-up, drained in each
+    // 'delivery' phase: a thread's start (its own JavaScript environment, through tsx here) is not
+    // what a callback costs.
+    const deliveryThread = PHASES.includes('delivery')
+      ? createCallbackWorker({ ...deps, config: { ...config, callbackDeliveryThread: true } }, log)
+      : undefined;
     const drain = async (phase: Phase, elsewhere = false): Promise<void> => {
+      if (phase === 'delivery' && deliveryThread !== undefined && !elsewhere) {
+        await deliveryThread.drain();
+        return;
+      }
       const build = elsewhere && other !== undefined ? other.worker : { createCallbackWorker };
       const transport =
         elsewhere && other !== undefined ? other.fixtures.instantTransport : instantTransport;
       const worker = build.createCallbackWorker(
-        { ...deps, config: { ...config, callbackSenderThread: phase !== 'loop' } },
+        {
+          ...deps,
+          config: {
+            ...config,
+            callbackSenderThread: phase !== 'loop',
+            callbackDeliveryThread: phase === 'delivery',
+          },
+        },
         log,
         phase === 'instant' ? { transport: transport() } : {},
       );
@@ -127,21 +148,25 @@ async function main(): Promise<void> {
     /** Statements per event or callback of each measured phase, by its profile name. */
     const counted = new Map<string, number>();
     /**
-     * µs of main-thread CPU and of wall time per event or callback; with BENCH_PROFILE_DIR, a CPU
+     * µs of main-thread CPU, of wall time and of the whole process's CPU (every thread of it: the
+     * delivery and sender threads too) per event or callback; with BENCH_PROFILE_DIR, a CPU
      * profile of the work (<phase>-<round>.cpuprofile).
      */
     const measure = async (
       work: () => Promise<void>,
       name: string,
-    ): Promise<[number, number]> => {
+    ): Promise<[number, number, number]> => {
       const before = await statements();
       const profile = await startProfile();
       const cpu = mainThreadMs();
+      const all = process.cpuUsage();
       const wall = performance.now();
       await work();
-      const figures: [number, number] = [
+      const used = process.cpuUsage(all);
+      const figures: [number, number, number] = [
         ((mainThreadMs() - cpu) * 1000) / batch,
         ((performance.now() - wall) * 1000) / batch,
+        (used.user + used.system) / batch,
       ];
       await profile?.stop(name);
       counted.set(name, ((await statements()) - before) / batch);
@@ -149,17 +174,20 @@ async function main(): Promise<void> {
     };
     await drain('thread'); // the first attachments' callbacks
     await ingest(); // warm-up
-    await drain('thread');
+    await drain(deliveryThread === undefined ? 'thread' : 'delivery');
     console.log(
       `callback-cost on ${kind}: ${iccids.length} eSIMs, ${batch} events a phase, ${rounds} rounds`,
     );
     const figures = new Map<string, number[]>();
     for (let round = 0; round < rounds; round += 1) {
       const line: string[] = [];
-      const record = (label: string, [cpu, wall]: [number, number]): void => {
+      const record = (label: string, [cpu, wall, whole]: [number, number, number]): void => {
         figures.set(label, [...(figures.get(label) ?? []), cpu]);
+        figures.set(`${label}@process`, [...(figures.get(`${label}@process`) ?? []), whole]);
         const per = counted.get(`${label}-${round + 1}`) ?? Number.NaN;
-        line.push(`${label} ${cpu.toFixed(0)} µs (wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`);
+        line.push(
+          `${label} ${cpu.toFixed(0)} µs (process ${whole.toFixed(0)}, wall ${wall.toFixed(0)}, ${per.toFixed(2)} statements)`,
+        );
       };
       for (const phase of PHASES) {
         if (phase === 'ingest') {
@@ -182,7 +210,12 @@ async function main(): Promise<void> {
     console.log(
       `| main-thread CPU per event or callback, median | ingest ${med('ingest').toFixed(0)} µs; ` +
         `delivery, sender thread ${med('thread').toFixed(0)} µs, on the loop ${med('loop').toFixed(0)} µs, ` +
-        `without HTTP ${med('instant').toFixed(0)} µs |`,
+        `without HTTP ${med('instant').toFixed(0)} µs, on the delivery thread ${med('delivery').toFixed(0)} µs |`,
+    );
+    console.log(
+      `| the whole process's CPU (every thread), median | ingest ${med('ingest@process').toFixed(0)} µs; ` +
+        `delivery, sender thread ${med('thread@process').toFixed(0)} µs, on the loop ${med('loop@process').toFixed(0)} µs, ` +
+        `without HTTP ${med('instant@process').toFixed(0)} µs, on the delivery thread ${med('delivery@process').toFixed(0)} µs |`,
     );
     if (other !== undefined) {
       console.log(
@@ -190,6 +223,7 @@ async function main(): Promise<void> {
           `on the loop ${med('loop@against').toFixed(0)} µs, without HTTP ${med('instant@against').toFixed(0)} µs |`,
       );
     }
+    await deliveryThread?.stop();
   } finally {
     await services.close();
     await receiver.kill('SIGTERM');

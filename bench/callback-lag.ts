@@ -22,11 +22,15 @@
 //   BENCH_DELIVERY=process: the delivery worker in
 //   a second process on the same database, as a second instance runs it, callback-lag-worker.ts;
 //   BENCH_KEEP_DATABASE=1 keeps the database and prints where it is; BENCH_ROUNDS rounds of
-//   phases 1 and 2, 2; BENCH_SENDER=both: phase 2 with the sender thread on and off, alternated)
+//   phases 1 and 2, 2; BENCH_SENDER=both: phase 2 with the sender thread on and off, alternated;
+//   BENCH_DELIVERY_THREAD=both: phase 2 (and 3) with the whole worker on the delivery thread and
+//   on the event loop, alternated (CALLBACK_DELIVERY_THREAD on and off; with BENCH_SENDER=both the
+//   event loop's runs take both senders))
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { iso } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -35,6 +39,7 @@ import { createOrganisation } from '../src/domain/organisations/organisation-cha
 import { openServices } from '../src/main.js';
 import { createSimulatedEvents } from '../src/network/simulated-events.js';
 import type { SimulatedEvents } from '../src/domain/simulator/simulator.js';
+import { busyPauses } from '../src/store/sqlite-busy.js';
 import { createCallbackWorker } from '../src/workers/callback-delivery.js';
 import { startReceiverProcess } from '../test/callbacks/processes.js';
 import { readyEsims } from './callbacks.js';
@@ -93,6 +98,32 @@ async function attaches(
   return made / ((performance.now() - started) / 1000);
 }
 
+/** Milliseconds the main thread has run on a CPU and waited for one (Linux schedstat). */
+const mainThreadTimes = (): number[] => {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ');
+    return [Number(fields[0]) / 1e6, Number(fields[1]) / 1e6];
+  } catch {
+    return [Number.NaN, Number.NaN];
+  }
+};
+
+/** Where the delivery worker runs in a phase with delivery on. */
+interface Variant {
+  /** CALLBACK_SENDER_THREAD: the requests on the sender thread, the rest on the event loop. */
+  readonly senderThread: boolean;
+  /** CALLBACK_DELIVERY_THREAD: the whole worker on the delivery thread. */
+  readonly deliveryThread: boolean;
+}
+
+const label = (v: Variant): string =>
+  v.deliveryThread
+    ? 'delivery thread'
+    : `event loop, sender thread ${v.senderThread ? 'on' : 'off'}`;
+
+const variantName = (v: Variant): string =>
+  v.deliveryThread ? 'delivery-thread' : `thread-${String(v.senderThread)}`;
+
 async function main(): Promise<void> {
   const kind = process.argv[2] ?? 'sqlite';
   const seconds = envInteger('BENCH_DURATION', 10);
@@ -116,15 +147,30 @@ async function main(): Promise<void> {
   const services = await openServices(config, { checkpointThread: kind === 'sqlite' });
   const { deps } = services;
   const log = { warn: (_: object, message: string) => print(`  warn: ${message}`) };
-  /** The delivery worker on this event loop, as `esim serve` runs it, or in a second process. */
+  /**
+   * The delivery worker as `esim serve` runs it (on this event loop, or on the delivery thread),
+   * or in a second process. It drains first, so a thread has loaded and connected before the
+   * phase is timed.
+   */
   const startDelivery = async (
-    senderThread = config.callbackSenderThread,
+    variant: Variant = {
+      senderThread: config.callbackSenderThread,
+      deliveryThread: config.callbackDeliveryThread,
+    },
   ): Promise<{ stop(): Promise<void> }> => {
     if (process.env['BENCH_DELIVERY'] !== 'process') {
       const worker = createCallbackWorker(
-        { ...deps, config: { ...config, callbackSenderThread: senderThread } },
+        {
+          ...deps,
+          config: {
+            ...config,
+            callbackSenderThread: variant.senderThread,
+            callbackDeliveryThread: variant.deliveryThread,
+          },
+        },
         log,
       );
+      await worker.drain();
       worker.start();
       return worker;
     }
@@ -159,7 +205,10 @@ async function main(): Promise<void> {
     const iccids = await readyEsims(deps, created.apiKey, esims);
     const network = createSimulatedEvents(deps, deps.random, deps.network);
     const drain = async () => {
-      const worker = createCallbackWorker(deps, log);
+      const worker = createCallbackWorker(
+        { ...deps, config: { ...config, callbackDeliveryThread: false } },
+        log,
+      );
       await worker.drain();
       await worker.stop();
     };
@@ -190,16 +239,47 @@ async function main(): Promise<void> {
 
     // (1) and (2): ingestion alone, then with the worker delivering, alternated BENCH_ROUNDS
     // times; best of each. BENCH_SENDER=both: each round delivers twice, the requests made on
-    // the sender thread and then on the event loop (CALLBACK_SENDER_THREAD on and off).
-    const senders =
+    // the sender thread and then on the event loop (CALLBACK_SENDER_THREAD on and off);
+    // BENCH_DELIVERY_THREAD=both: the whole worker on its thread, then on the event loop.
+    const senderModes =
       process.env['BENCH_SENDER'] === 'both' ? [true, false] : [config.callbackSenderThread];
+    const threadModes =
+      process.env['BENCH_DELIVERY_THREAD'] === 'both'
+        ? [true, false]
+        : [config.callbackDeliveryThread];
+    const senders: Variant[] = threadModes.flatMap((deliveryThread): Variant[] =>
+      deliveryThread
+        ? [{ deliveryThread, senderThread: false }]
+        : senderModes.map((senderThread) => ({ deliveryThread, senderThread })),
+    );
     const roundCount = envInteger('BENCH_ROUNDS', 2);
     const off: number[] = [];
     const on = senders.map(() => [] as number[]);
     const sent = senders.map(() => [] as number[]);
     const ratios = senders.map(() => [] as number[]);
+    // The service's event loop in each phase: its delay (p99 and worst, ms: a wait in SQLite's
+    // busy handler blocks it), the pauses its writes took for a busy database (SQLite), and the
+    // share of the phase its thread ran on a CPU and waited for one (the machine's other work).
+    const loopDelays = [...senders.map(() => [] as string[]), [] as string[]];
+    const watched = async <T>(into: string[] | undefined, run: () => Promise<T>): Promise<T> => {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      const pauses = busyPauses();
+      const cpu = mainThreadTimes();
+      const started = performance.now();
+      delay.enable();
+      const result = await run();
+      delay.disable();
+      const [ran, queued] = mainThreadTimes().map((ms, i) => ms - (cpu[i] ?? 0));
+      const share = (ms = 0) => `${((ms / (performance.now() - started)) * 100).toFixed(0)} %`;
+      into?.push(
+        `${(delay.percentile(99) / 1e6).toFixed(0)}/${(delay.max / 1e6).toFixed(0)} ms, ${busyPauses() - pauses} pauses, ran ${share(ran)}, waited for a CPU ${share(queued)}`,
+      );
+      return result;
+    };
     for (let round = 0; round < roundCount; round += 1) {
-      const alone = await attaches(loops, network, iccids, next, seconds / 2);
+      const alone = await watched(loopDelays[senders.length], () =>
+        attaches(loops, network, iccids, next, seconds / 2),
+      );
       off.push(alone);
       await drain();
       for (const [v, senderThread] of senders.entries()) {
@@ -207,14 +287,16 @@ async function main(): Promise<void> {
         const profile = round === roundCount - 1 ? await startProfile() : undefined;
         const before = await withStatus('delivered');
         const startedAt = performance.now();
-        const rate = await attaches(loops, network, iccids, next, seconds / 2);
+        const rate = await watched(loopDelays[v], () =>
+          attaches(loops, network, iccids, next, seconds / 2),
+        );
         on[v]?.push(rate);
         ratios[v]?.push(rate / alone);
         sent[v]?.push(
           ((await withStatus('delivered')) - before) / ((performance.now() - startedAt) / 1000),
         );
         await profile?.stop(
-          `callback-lag-${kind}-delivery-on${senders.length > 1 ? `-thread-${String(senderThread)}` : ''}`,
+          `callback-lag-${kind}-delivery-on${senders.length > 1 ? `-${variantName(senderThread)}` : ''}`,
         );
         await worker.stop();
         await drain();
@@ -223,14 +305,20 @@ async function main(): Promise<void> {
     const alone = Math.max(...off);
     const rounds = (rates: number[]) => rates.map((r) => r.toFixed(0)).join(', ');
     print(`| events/s, delivery off (best of: ${rounds(off)}) | ${alone.toFixed(0)} |`);
+    print(
+      `| service thread: loop delay p99/worst, busy pauses, CPU, delivery off (each round) | ${(loopDelays[senders.length] ?? []).join('; ')} |`,
+    );
     for (const [v, senderThread] of senders.entries()) {
       const rates = on[v] ?? [];
       const delivering = Math.max(...rates);
       const per = (ratios[v] ?? []).map((r) => `${(r * 100).toFixed(0)} %`).join(', ');
       print(
-        `| events/s, delivery on, sender thread ${senderThread ? 'on' : 'off'} (best of: ${rounds(rates)}) | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %; per round: ${per}) |`,
+        `| events/s, delivery on, ${label(senderThread)} (best of: ${rounds(rates)}) | ${delivering.toFixed(0)} (${((delivering / alone) * 100).toFixed(0)} % of off; target >= 90 %; per round: ${per}) |`,
       );
       print(`| callbacks delivered/s meanwhile (each round) | ${rounds(sent[v] ?? [])} |`);
+      print(
+        `| service thread: loop delay p99/worst, busy pauses, CPU (each round) | ${(loopDelays[v] ?? []).join('; ')} |`,
+      );
     }
 
     // (3) paced, the worker off then on: how long each event takes to be taken in, and with the
@@ -251,7 +339,7 @@ async function main(): Promise<void> {
       const profile = await startProfile();
       const paced = await attaches(loops, network, iccids, next, seconds, rate, tookOn);
       await profile?.stop(
-        `callback-lag-${kind}-paced${senders.length > 1 ? `-thread-${String(senderThread)}` : ''}`,
+        `callback-lag-${kind}-paced${senders.length > 1 ? `-${variantName(senderThread)}` : ''}`,
       );
       const stoppedAt = iso(deps.clock.now());
       const backlog = await withStatus('pending');
@@ -270,7 +358,7 @@ async function main(): Promise<void> {
         .filter((r) => r.delivered_at !== null)
         .map((r) => Date.parse(String(r.delivered_at)) - Date.parse(String(r.created_at)));
       const undelivered = rows.length - delays.length;
-      print(`| delivery on, sender thread ${senderThread ? 'on' : 'off'}: |`);
+      print(`| delivery on, ${label(senderThread)}: |`);
       print(`| events/s asked, made | ${rate}: ${paced.toFixed(0)} |`);
       print(`| time to take in an event, ms, median / p99 | ${ms(tookOn)} |`);
       print(

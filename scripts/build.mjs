@@ -11,7 +11,8 @@
 //    src/http/precompiled-schemas.ts: a start loads them instead of compiling them.
 // 3. esbuild bundles the command-line interface and its dependencies into one CommonJS file,
 //    dist/esim.cjs (and the SQLite checkpointer's thread into dist/wal-checkpointer-worker.cjs,
-//    the callback sender's into dist/callback-sender-worker.cjs),
+//    the callback sender's into dist/callback-sender-worker.cjs, the callback delivery thread's
+//    into dist/callback-delivery-worker.cjs),
 //    and its launcher into dist/esim.js, which `npm start` and bin/esim.js run
 //    with plain node. Loading one file instead of about a thousand modules is most of what makes
 //    the service start fast. Left outside the bundle: native code (better-sqlite3, the optional
@@ -240,6 +241,18 @@ await build({
   entryPoints: ['src/callbacks/sender-thread-worker.ts'],
   outfile: 'dist/callback-sender-worker.cjs',
   format: 'cjs',
+});
+// The callback delivery thread (src/workers/delivery-thread.ts), likewise: the delivery worker
+// with its database drivers. Modules it takes in name their own URL (the threads they would
+// start, which it never does): import.meta.url is this file's.
+await build({
+  ...common,
+  entryPoints: ['src/workers/delivery-thread-worker.ts'],
+  outfile: 'dist/callback-delivery-worker.cjs',
+  format: 'cjs',
+  external: ['better-sqlite3', 'pg-native'],
+  define: { 'import.meta.url': '__workerUrl' },
+  banner: { js: "var __workerUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 await build({
   ...common,

@@ -32,27 +32,50 @@ export function sleepOn(clock: WallClock, ms: number): Promise<void> {
   });
 }
 
-/** A clock that runs with real time plus an offset that only ever grows (simulator mode). */
+/**
+ * A clock that runs with real time plus an offset that only ever grows (simulator mode). The
+ * offset lives in shared memory: a worker thread (the callback delivery thread) builds a clock on
+ * the same `sharedOffset` and reads every move the simulator makes, without a message.
+ */
 export class OffsetClock implements Clock {
+  private readonly cell: Float64Array;
+
   constructor(
-    private offsetMs = 0,
+    offsetMs: number | SharedArrayBuffer = 0,
     private readonly base: Clock = systemClock,
-  ) {}
+  ) {
+    if (typeof offsetMs === 'number') {
+      this.cell = new Float64Array(new SharedArrayBuffer(8));
+      this.cell[0] = offsetMs;
+    } else {
+      this.cell = new Float64Array(offsetMs, 0, 1);
+    }
+  }
 
   now(): Date {
-    return new Date(this.base.now().getTime() + this.offsetMs);
+    return new Date(this.base.now().getTime() + this.offset);
   }
 
   get offset(): number {
-    return this.offsetMs;
+    return this.cell[0] ?? 0;
+  }
+
+  /** The memory the offset is kept in, for a clock on another thread. */
+  get sharedOffset(): SharedArrayBuffer {
+    return this.cell.buffer as SharedArrayBuffer;
+  }
+
+  /** Whether it runs on the system clock, which another thread can read too. */
+  get onSystemClock(): boolean {
+    return this.base === systemClock;
   }
 
   setOffset(ms: number): void {
-    this.offsetMs = ms;
+    this.cell[0] = ms;
   }
 
   advance(seconds: number): Date {
-    this.offsetMs += Math.round(seconds * 1000);
+    this.cell[0] = this.offset + Math.round(seconds * 1000);
     return this.now();
   }
 }

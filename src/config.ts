@@ -99,6 +99,11 @@ export interface Config {
   readonly callbackConcurrency: number;
   /** Whether callback requests are made on a thread of their own, off the event loop (off by default). */
   readonly callbackSenderThread: boolean;
+  /**
+   * Whether the whole delivery worker (claim, send, record) runs on a thread of its own with its
+   * own database connection, off the event loop that serves requests (off by default).
+   */
+  readonly callbackDeliveryThread: boolean;
   /** Deliveries of one organisation claimed or in flight at once, across instances. */
   readonly callbackOrgConcurrency: number;
   /** Open (pending or being delivered) events an organisation may have; beyond, new ones fail. */
@@ -582,6 +587,7 @@ export function loadConfig(env: Env): Config {
     callbackWorkerIntervalMs: int(env, 'CALLBACK_WORKER_INTERVAL_MS', 500, 10, 60_000),
     callbackConcurrency: int(env, 'CALLBACK_CONCURRENCY', 64, 1, 1024),
     callbackSenderThread: bool(env, 'CALLBACK_SENDER_THREAD', false),
+    callbackDeliveryThread: bool(env, 'CALLBACK_DELIVERY_THREAD', false),
     callbackOrgConcurrency: int(env, 'CALLBACK_ORG_CONCURRENCY', 16, 1, 1024),
     callbackMaxPending: int(env, 'CALLBACK_MAX_PENDING', 10_000, 1, 10_000_000),
     callbackPauseAfter: int(env, 'CALLBACK_PAUSE_AFTER', 20, 1, 100_000),

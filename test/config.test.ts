@@ -40,6 +40,14 @@ describe('loadConfig', () => {
     assert.match(error.message, /true or false/);
   });
 
+  it('reads CALLBACK_DELIVERY_THREAD: the delivery worker on a thread of its own when on', () => {
+    assert.equal(loadConfig({}).callbackDeliveryThread, false);
+    assert.equal(loadConfig({ CALLBACK_DELIVERY_THREAD: 'on' }).callbackDeliveryThread, true);
+    assert.equal(loadConfig({ CALLBACK_DELIVERY_THREAD: 'off' }).callbackDeliveryThread, false);
+    const error = configError({ CALLBACK_DELIVERY_THREAD: 'sometimes' });
+    assert.equal(error.setting, 'CALLBACK_DELIVERY_THREAD');
+  });
+
   it('reads CORS_ORIGINS: off by default in production, a list of origins, * or off', () => {
     const production = { MODE: 'production', MASTER_KEY: 'ab'.repeat(32) };
     assert.deepEqual(loadConfig(production).corsOrigins, []);

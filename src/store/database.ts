@@ -12,6 +12,8 @@ import { preparePrivateDatabase } from './private-files.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 import { startCheckpointer } from './wal-checkpointer.js';
 import type { Checkpointer } from './wal-checkpointer.js';
+import { WriteTurns } from './write-turns.js';
+import type { TurnRole } from './write-turns.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type Db = Kysely<Schema>;
@@ -23,6 +25,11 @@ export interface Store {
   readonly dialect: DialectName;
   /** Runs write transactions, several in one commit when group commit is on (group-commit.ts). */
   readonly writer: GroupWriter;
+  /**
+   * SQLite file: the turns at the write lock that a second connection of this process (the
+   * callback delivery thread's) asks for (write-turns.ts); this store's connection yields to it.
+   */
+  readonly writeTurns?: WriteTurns;
   /** Connections of the PostgreSQL pool; undefined for SQLite (one connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -55,6 +62,11 @@ export interface StoreOptions {
   readonly groupCommitLanes?: number;
   /** SQLite `:memory:`: the serialised database (`serialize()`) it starts as a copy of. */
   readonly image?: Buffer;
+  /**
+   * SQLite file: a second connection of the process (the callback delivery thread's) opened with
+   * the service's turns (Store.writeTurns), which it asks for before each write transaction.
+   */
+  readonly askTurnsOf?: SharedArrayBuffer;
 }
 
 function writerFor(
@@ -89,11 +101,18 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     // are asynchronous retries (sqlite-busy.ts).
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma('foreign_keys = ON');
+    const turns =
+      target.path === ':memory:'
+        ? undefined
+        : options.askTurnsOf === undefined
+          ? { turns: new WriteTurns(), role: 'yields' as TurnRole }
+          : { turns: new WriteTurns(options.askTurnsOf), role: 'asks' as TurnRole };
     const db = new Kysely<Schema>({
       dialect: new BusyWaitingSqliteDialect(
         { database: statements },
         sqlite,
         options.busyWaitMs ?? BUSY_RETRY_MS,
+        turns,
       ),
     });
     // The batch transactions of the group writer run on the driver's statements directly.
@@ -107,6 +126,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
       db,
       dialect: 'sqlite',
       writer,
+      ...(turns === undefined ? {} : { writeTurns: turns.turns }),
       close: () => closeAfter(writer, db, checkpointer),
     };
   }

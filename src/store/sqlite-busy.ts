@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, SqliteDialect, SqliteDriver } from 'kysely';
+import type { TurnRole, WriteTurns } from './write-turns.js';
 import type {
   DatabaseConnection,
   Driver,
@@ -37,6 +38,14 @@ export function isBusyError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
+/** Pauses taken by this thread so far after SQLITE_BUSY (what bench/callback-lag.ts reports). */
+let pausesTaken = 0;
+
+/** How many times this thread has paused for a busy database so far. */
+export function busyPauses(): number {
+  return pausesTaken;
+}
+
 /** Runs `attempt` until it does not fail with SQLITE_BUSY, or until `budgetMs` has passed. */
 export async function retryWhileBusy<T>(
   attempt: () => Promise<T>,
@@ -49,6 +58,7 @@ export async function retryWhileBusy<T>(
     } catch (error) {
       if (!isBusyError(error) || Date.now() >= deadline) throw error;
       const pause = Math.min(FIRST_PAUSE_MS * 2 ** round, LONGEST_PAUSE_MS);
+      pausesTaken += 1;
       await sleep(pause / 2 + Math.random() * (pause / 2));
     }
   }
@@ -77,12 +87,14 @@ class BusyWaitingDriver implements Driver {
   private connection: BusyWaitingConnection | undefined;
   private noWait: SQLite.Statement | undefined;
   private usualWait: SQLite.Statement | undefined;
+  private begin: SQLite.Statement | undefined;
 
   constructor(
     private readonly inner: SqliteDriver,
     private readonly sqlite: SQLite.Database,
     private readonly budgetMs: number,
     private readonly busyTimeoutMs: number,
+    private readonly turns: { readonly turns: WriteTurns; readonly role: TurnRole } | undefined,
   ) {}
 
   init(): Promise<void> {
@@ -111,20 +123,61 @@ class BusyWaitingDriver implements Driver {
     // The two pragmas are prepared once: `pragma()` prepares its statement on every call.
     this.noWait ??= this.sqlite.prepare('pragma busy_timeout = 0');
     this.usualWait ??= this.sqlite.prepare(`pragma busy_timeout = ${this.busyTimeoutMs}`);
+    // Another connection of this process that must not be starved of the lock (write-turns.ts).
+    if (this.turns?.role === 'yields') await this.turns.turns.yieldTo();
     this.noWait.get();
     try {
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      if (this.turns?.role === 'asks') this.beginInTurn(this.turns.turns);
+      else await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     } finally {
       this.usualWait.get();
     }
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.commitTransaction(connection);
+  /**
+   * The asking connection's BEGIN: while the lock is busy, it sleeps until the service's
+   * connection lets go of it (write-turns.ts), up to the budget of retryWhileBusy.
+   */
+  private beginInTurn(turns: WriteTurns): void {
+    this.begin ??= this.sqlite.prepare('begin immediate');
+    const deadline = Date.now() + this.budgetMs;
+    turns.ask();
+    for (;;) {
+      try {
+        this.begin.run();
+        return;
+      } catch (error) {
+        if (!isBusyError(error) || Date.now() >= deadline) {
+          turns.done();
+          throw error;
+        }
+        pausesTaken += 1;
+        turns.awaitFree();
+      }
+    }
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.inner.rollbackTransaction(connection);
+  /** After a transaction: the turn ends (asking) or is offered to the other (yielding). */
+  private endTurn(): void {
+    if (this.turns?.role === 'asks') this.turns.turns.done();
+    else this.turns?.turns.letGo();
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.commitTransaction(connection);
+    } finally {
+      // A COMMIT that failed busy leaves the transaction open, and its rollback ends the turn.
+      if (!this.sqlite.inTransaction) this.endTurn();
+    }
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.rollbackTransaction(connection);
+    } finally {
+      this.endTurn();
+    }
   }
 
   savepoint(
@@ -166,6 +219,7 @@ export class BusyWaitingSqliteDialect extends SqliteDialect {
     private readonly settings: SqliteDialectConfig,
     private readonly sqlite: SQLite.Database,
     private readonly busyWaitMs: number,
+    private readonly turns?: { readonly turns: WriteTurns; readonly role: TurnRole },
   ) {
     super(settings);
   }
@@ -178,6 +232,7 @@ export class BusyWaitingSqliteDialect extends SqliteDialect {
       this.sqlite,
       this.busyWaitMs,
       busyTimeoutMs,
+      this.turns,
     );
   }
 }

@@ -10,6 +10,7 @@ import type { DeliveryContext, DeliveryState } from './callback-stages.js';
 import { claim, claimRoom, emptyState, sendQueued } from './callback-stages.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { createOutcomeWriter } from './outcome-writer.js';
+import { createDeliveryThread, deliveryThreadFits } from './delivery-thread.js';
 import type { Worker, WorkerLog } from './worker.js';
 
 // The delivery worker: claims due events in batches (a lease in the row, so a crashed instance's
@@ -197,10 +198,26 @@ async function handBack(
   }
 }
 
+/**
+ * The delivery worker: on a thread of its own with its own database connection when
+ * CALLBACK_DELIVERY_THREAD is on and the deps allow it (delivery-thread.ts), else on this event loop.
+ */
 export function createCallbackWorker(
   deps: CallbackWorkerDeps,
   log: Pick<WorkerLog, 'warn'>,
   options: CallbackWorkerOptions = {},
+): CallbackWorker {
+  if (!deliveryThreadFits(deps, options)) return createLoopWorker(deps, log, options);
+  const instanceId = options.instanceId ?? deps.random.uuid().slice(0, 8);
+  return createDeliveryThread(deps, log, options, instanceId, () =>
+    createLoopWorker(deps, log, { ...options, instanceId }),
+  );
+}
+
+function createLoopWorker(
+  deps: CallbackWorkerDeps,
+  log: Pick<WorkerLog, 'warn'>,
+  options: CallbackWorkerOptions,
 ): CallbackWorker {
   const ctx = deliveryContext(deps, options, log);
   const state = emptyState();

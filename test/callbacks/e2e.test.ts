@@ -9,7 +9,9 @@ import { startReceiverProcess, startServerProcess } from './processes.js';
 import type { Proc, ReceiverProc } from './processes.js';
 
 // The whole path over real HTTP: the service and the receiver run as processes; eSIMs are bought
-// through POST /v2.1/orders and driven through the /_sim control plane.
+// through POST /v2.1/orders and driven through the /_sim control plane. Each database twice: the
+// delivery worker on the service's event loop, then on its delivery thread (the built bundle's
+// dist/callback-delivery-worker.cjs, CALLBACK_DELIVERY_THREAD=on).
 
 interface Org {
   id: string;
@@ -18,8 +20,8 @@ interface Org {
 
 const BYTES_PER_MB = 1_000_000;
 
-for (const kind of DATABASES) {
-  describe(`usage callbacks end to end [${kind}]`, () => {
+for (const [kind, thread] of DATABASES.flatMap((k) => [[k, 'off'] as const, [k, 'on'] as const])) {
+  describe(`usage callbacks end to end [${kind}, delivery thread ${thread}]`, () => {
     let db: CliDatabase;
     let env: Record<string, string>;
     let receiver: ReceiverProc;
@@ -103,6 +105,7 @@ for (const kind of DATABASES) {
         DATA_DIR: db.dataDir,
         CALLBACK_RETRY_SCHEDULE: '0.2,0.2',
         CALLBACK_WORKER_INTERVAL_MS: '50',
+        CALLBACK_DELIVERY_THREAD: thread,
       };
       // Migrates and seeds the catalogue before the server starts.
       v2 = await createOrg('/v2', 'V2');

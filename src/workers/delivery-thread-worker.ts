@@ -1,0 +1,170 @@
+// The callback delivery thread (delivery-thread.ts starts it): the whole delivery worker of
+// callback-delivery.ts (claim, send, record) on a thread of its own, with a database connection of
+// its own (a second SQLite connection to the same file, or a small PostgreSQL pool), so its
+// transactions and its JavaScript run beside the event loop that serves requests instead of on
+// it. The leases are in the rows, so it is one more claimer like another instance's worker. What
+// it shares with the service's thread: domain time (the simulator's clock offset, in shared
+// memory), the hint that events were queued, the attempts' metrics and its log lines (messages).
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Clock } from '../clock.js';
+import { OffsetClock, systemClock, systemWallClock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { CallbackOutcome } from '../metrics/metrics.js';
+import { cryptoRandom } from '../random.js';
+import { createKeyCipher } from '../security/api-keys.js';
+import { openStore } from '../store/database.js';
+import type { InsertSignal } from '../store/insert-signal.js';
+import { sql } from 'kysely';
+import { createCallbackWorker } from './callback-delivery.js';
+
+export interface DeliveryThreadSettings {
+  /** The service's settings, its master key apart (a Buffer does not cross as one). */
+  readonly config: Config & { readonly masterKey: undefined };
+  readonly masterKey: Uint8Array;
+  /** The simulator clock's offset (OffsetClock.sharedOffset); absent, the system clock. */
+  readonly sharedOffset: SharedArrayBuffer | undefined;
+  readonly instanceId: string;
+  readonly ca?: string | Uint8Array;
+  /** SQLite: the service's turns at the write lock (store/write-turns.ts), which the thread asks for. */
+  readonly writeTurns?: SharedArrayBuffer;
+}
+
+/** What the service's thread asks. */
+export type ToDeliveryThread =
+  | { readonly kind: 'start' }
+  | { readonly kind: 'queued' }
+  | { readonly kind: 'drain'; readonly id: number }
+  | { readonly kind: 'stop' };
+
+/** What the thread tells. */
+export type FromDeliveryThread =
+  | { readonly kind: 'attempts'; readonly attempts: readonly [CallbackOutcome, number][] }
+  | { readonly kind: 'warn'; readonly details: object; readonly message: string }
+  | { readonly kind: 'drained'; readonly id: number; readonly error?: string }
+  | { readonly kind: 'stopped'; readonly error?: string };
+
+/** How many connections the thread's PostgreSQL pool holds: a claim and a record at once. */
+const POOL_SIZE = 4;
+
+/** Details as they can be posted: an error crosses as one; anything else not cloneable, as text. */
+function postable(details: object): object {
+  try {
+    structuredClone(details);
+    return details;
+  } catch {
+    return Object.fromEntries(Object.entries(details).map(([k, v]) => [k, String(v)]));
+  }
+}
+
+function start(settings: DeliveryThreadSettings): void {
+  const port = parentPort;
+  if (port === null) throw new Error('the callback delivery thread runs as a worker thread');
+  const tell = (message: FromDeliveryThread): void => port.postMessage(message);
+  // The sender thread is for a worker on the service's loop; here the requests are off it already.
+  const config: Config = {
+    ...settings.config,
+    masterKey: Buffer.from(settings.masterKey),
+    callbackSenderThread: false,
+    callbackDeliveryThread: false,
+  };
+  const store = openStore(config.database, {
+    poolSize: POOL_SIZE,
+    busyWaitMs: config.sqliteBusyWaitMs,
+    synchronous: config.sqliteSynchronous,
+    groupCommit: false,
+    ...(settings.writeTurns === undefined ? {} : { askTurnsOf: settings.writeTurns }),
+  });
+  // The service's checkpointer thread copies the WAL back; this connection's commits never do.
+  const prepared =
+    store.dialect === 'sqlite'
+      ? sql`pragma wal_autocheckpoint = 0`.execute(store.db).then(() => undefined)
+      : Promise.resolve();
+  const clock: Clock =
+    settings.sharedOffset === undefined ? systemClock : new OffsetClock(settings.sharedOffset);
+  // The service posts 'queued' when it inserts callback events (throttled): the listeners waiting.
+  const listeners = new Set<() => void>();
+  const queued: InsertSignal = {
+    once(listener) {
+      const entry = (): void => listener();
+      listeners.add(entry);
+      return () => {
+        listeners.delete(entry);
+      };
+    },
+  };
+  // Attempts ending in the same turn of this thread's loop go to the metrics in one message.
+  let attempts: [CallbackOutcome, number][] = [];
+  const metrics = {
+    observeCallbackAttempt(outcome: CallbackOutcome, seconds: number): void {
+      if (attempts.length === 0) {
+        setImmediate(() => {
+          const batch = attempts;
+          attempts = [];
+          tell({ kind: 'attempts', attempts: batch });
+        });
+      }
+      attempts.push([outcome, seconds]);
+    },
+  };
+  const log = {
+    warn: (details: object, message: string) =>
+      tell({ kind: 'warn', details: postable(details), message }),
+  };
+  const worker = createCallbackWorker(
+    {
+      config,
+      store,
+      clock,
+      wallClock: systemWallClock,
+      random: cryptoRandom,
+      cipher: createKeyCipher(config.masterKey ?? Buffer.alloc(0)),
+      callbackQueued: queued,
+    },
+    log,
+    {
+      instanceId: settings.instanceId,
+      metrics,
+      ...(settings.ca === undefined
+        ? {}
+        : { ca: typeof settings.ca === 'string' ? settings.ca : Buffer.from(settings.ca) }),
+    },
+  );
+  const failure = (error: unknown): string =>
+    error instanceof Error ? error.message : String(error);
+  let work: Promise<void> = prepared;
+  port.on('message', (message: ToDeliveryThread) => {
+    switch (message.kind) {
+      case 'queued': {
+        const called = [...listeners];
+        listeners.clear();
+        for (const listener of called) listener();
+        return;
+      }
+      case 'start':
+        work = work.then(() => worker.start());
+        return;
+      case 'drain':
+        work = work.then(
+          () =>
+            worker.drain().then(
+              () => tell({ kind: 'drained', id: message.id }),
+              (error: unknown) => tell({ kind: 'drained', id: message.id, error: failure(error) }),
+            ),
+          (error: unknown) => tell({ kind: 'drained', id: message.id, error: failure(error) }),
+        );
+        return;
+      case 'stop':
+        work = work
+          .then(() => worker.stop())
+          .then(() => store.close())
+          .then(
+            () => tell({ kind: 'stopped' }),
+            (error: unknown) => tell({ kind: 'stopped', error: failure(error) }),
+          )
+          .finally(() => port.close());
+        return;
+    }
+  });
+}
+
+start(workerData as DeliveryThreadSettings);
