@@ -101,6 +101,9 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
     // are asynchronous retries (sqlite-busy.ts).
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma('foreign_keys = ON');
+    // The process's second connection (the delivery thread's) leaves checkpoints to the service's
+    // connection and its checkpointer thread: its commits never copy the WAL back themselves.
+    if (options.askTurnsOf !== undefined) sqlite.pragma('wal_autocheckpoint = 0');
     const turns =
       target.path === ':memory:'
         ? undefined

@@ -3,15 +3,18 @@ import type { CallbackTransport } from '../callbacks/http-sender.js';
 import { createHttpSender } from '../callbacks/http-sender.js';
 import { createThreadSender } from '../callbacks/sender-thread.js';
 import { iso } from '../clock.js';
-import type { AppDeps } from '../deps.js';
 import { reclaimLapsedDeliveries, releaseDeliveries } from '../domain/callbacks/delivery-queue.js';
-import type { Metrics } from '../metrics/metrics.js';
 import type { DeliveryContext, DeliveryState } from './callback-stages.js';
 import { claim, claimRoom, emptyState, sendQueued } from './callback-stages.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { createOutcomeWriter } from './outcome-writer.js';
 import { createDeliveryThread, deliveryThreadFits } from './delivery-thread.js';
-import type { Worker, WorkerLog } from './worker.js';
+import type {
+  CallbackWorker,
+  CallbackWorkerDeps,
+  CallbackWorkerOptions,
+} from './callback-worker.js';
+import type { WorkerLog } from './worker.js';
 
 // The delivery worker: claims due events in batches (a lease in the row, so a crashed instance's
 // claims are taken over when the lease lapses), sends them with bounded concurrency over
@@ -26,33 +29,17 @@ import type { Worker, WorkerLog } from './worker.js';
 // the same event at once.
 
 export type { WorkerLog } from './worker.js';
+export type {
+  CallbackWorker,
+  CallbackWorkerDeps,
+  CallbackWorkerOptions,
+} from './callback-worker.js';
 
 /**
  * How long a claim woken by a new event waits for others to join it: one claim per event would
  * cost a transaction each (about half a millisecond on SQLite) for what one claim leases in bulk.
  */
 const GATHER_MS = 10;
-
-export type CallbackWorkerDeps = Pick<
-  AppDeps,
-  'config' | 'store' | 'clock' | 'wallClock' | 'random' | 'cipher' | 'resolver' | 'callbackQueued'
->;
-
-export interface CallbackWorkerOptions {
-  /** Replaces the HTTP sender (the default is built from config, with the guard in production). */
-  readonly transport?: CallbackTransport;
-  /** Extra trusted CA certificates for https receivers (PEM). */
-  readonly ca?: string | Buffer;
-  readonly instanceId?: string;
-  /** Counts and times each attempt (the Prometheus metrics). */
-  readonly metrics?: Pick<Metrics, 'observeCallbackAttempt'>;
-}
-
-export interface CallbackWorker extends Worker {
-  readonly instanceId: string;
-  /** Runs delivery turns until nothing is due (tests and the benchmark). */
-  drain(): Promise<void>;
-}
 
 /**
  * The HTTP sender: on a thread of its own (sender-thread.ts) when CALLBACK_SENDER_THREAD is on,

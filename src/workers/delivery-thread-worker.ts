@@ -14,34 +14,12 @@ import { cryptoRandom } from '../random.js';
 import { createKeyCipher } from '../security/api-keys.js';
 import { openStore } from '../store/database.js';
 import type { InsertSignal } from '../store/insert-signal.js';
-import { sql } from 'kysely';
 import { createCallbackWorker } from './callback-delivery.js';
-
-export interface DeliveryThreadSettings {
-  /** The service's settings, its master key apart (a Buffer does not cross as one). */
-  readonly config: Config & { readonly masterKey: undefined };
-  readonly masterKey: Uint8Array;
-  /** The simulator clock's offset (OffsetClock.sharedOffset); absent, the system clock. */
-  readonly sharedOffset: SharedArrayBuffer | undefined;
-  readonly instanceId: string;
-  readonly ca?: string | Uint8Array;
-  /** SQLite: the service's turns at the write lock (store/write-turns.ts), which the thread asks for. */
-  readonly writeTurns?: SharedArrayBuffer;
-}
-
-/** What the service's thread asks. */
-export type ToDeliveryThread =
-  | { readonly kind: 'start' }
-  | { readonly kind: 'queued' }
-  | { readonly kind: 'drain'; readonly id: number }
-  | { readonly kind: 'stop' };
-
-/** What the thread tells. */
-export type FromDeliveryThread =
-  | { readonly kind: 'attempts'; readonly attempts: readonly [CallbackOutcome, number][] }
-  | { readonly kind: 'warn'; readonly details: object; readonly message: string }
-  | { readonly kind: 'drained'; readonly id: number; readonly error?: string }
-  | { readonly kind: 'stopped'; readonly error?: string };
+import type {
+  DeliveryThreadSettings,
+  FromDeliveryThread,
+  ToDeliveryThread,
+} from './delivery-thread-messages.js';
 
 /** How many connections the thread's PostgreSQL pool holds: a claim and a record at once. */
 const POOL_SIZE = 4;
@@ -74,11 +52,6 @@ function start(settings: DeliveryThreadSettings): void {
     groupCommit: false,
     ...(settings.writeTurns === undefined ? {} : { askTurnsOf: settings.writeTurns }),
   });
-  // The service's checkpointer thread copies the WAL back; this connection's commits never do.
-  const prepared =
-    store.dialect === 'sqlite'
-      ? sql`pragma wal_autocheckpoint = 0`.execute(store.db).then(() => undefined)
-      : Promise.resolve();
   const clock: Clock =
     settings.sharedOffset === undefined ? systemClock : new OffsetClock(settings.sharedOffset);
   // The service posts 'queued' when it inserts callback events (throttled): the listeners waiting.
@@ -131,7 +104,7 @@ function start(settings: DeliveryThreadSettings): void {
   );
   const failure = (error: unknown): string =>
     error instanceof Error ? error.message : String(error);
-  let work: Promise<void> = prepared;
+  let work: Promise<void> = Promise.resolve();
   port.on('message', (message: ToDeliveryThread) => {
     switch (message.kind) {
       case 'queued': {

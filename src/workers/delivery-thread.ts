@@ -8,12 +8,12 @@ import type {
   CallbackWorker,
   CallbackWorkerDeps,
   CallbackWorkerOptions,
-} from './callback-delivery.js';
+} from './callback-worker.js';
 import type {
   DeliveryThreadSettings,
   FromDeliveryThread,
   ToDeliveryThread,
-} from './delivery-thread-worker.js';
+} from './delivery-thread-messages.js';
 import type { WorkerLog } from './worker.js';
 
 // The delivery worker on a thread of its own (CALLBACK_DELIVERY_THREAD, delivery-thread-worker.ts):
