@@ -24,7 +24,7 @@ import {
 import { homeRoute } from './http/routes/home.js';
 import { healthRoutes } from './http/routes/health.js';
 import { simRoutes } from './http/routes/sim/index.js';
-import { journalCalls } from './http/request-journal.js';
+import { installRequestJournal } from './http/request-journal.js';
 import { LATER_VERSIONS, VERSIONS } from './http/versions/index.js';
 import { mountVersion } from './http/versions/mount.js';
 import { registerPortal } from './portal/plugin.js';
@@ -61,8 +61,6 @@ export async function buildApp(
   deps: AppDeps,
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
-  // Simulator mode: API calls are journaled without a hook of their own (request-journal.ts).
-  const journal = deps.journal === undefined ? undefined : journalCalls(deps.journal);
   const app = Fastify({
     logger: {
       level: options.logLevel ?? deps.config.logLevel,
@@ -96,8 +94,8 @@ export async function buildApp(
     },
     // installDraining answers during shutdown instead, with {message} and Retry-After.
     return503OnClosing: false,
-    // One line per request, written when it is answered (access-log.ts); the journal's end too.
-    logController: new AccessLog(journal?.end),
+    // One line per request, written when it is answered (access-log.ts).
+    logController: new AccessLog(),
     frameworkErrors,
     clientErrorHandler: clientErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -117,6 +115,7 @@ export async function buildApp(
     const exposed = metricsOnMainPort(deps.config);
     if (exposed !== undefined) registerMetricsRoute(app, deps.metrics, exposed.token);
   }
+  if (deps.journal !== undefined) installRequestJournal(app, deps.journal);
   installErrorHandling(app);
   installBodyParsing(app);
   installBodyLeniency(app);
@@ -136,7 +135,7 @@ export async function buildApp(
   await registerDocsPage(app, VERSIONS);
 
   // Every version from the same route definitions, each through its wire differences.
-  for (const version of VERSIONS) await mountVersion(app, deps, version, journal);
+  for (const version of VERSIONS) await mountVersion(app, deps, version);
   if (deps.config.mode === 'simulator') {
     await app.register(async (sim) => simRoutes(sim as Api, deps), { prefix: '/_sim' });
   }

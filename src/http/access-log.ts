@@ -7,11 +7,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // method and URL; a person or a log query then has to pair them by request id.
 
 export class AccessLog extends LogController {
-  /** `completed` also runs for every request answered (the simulator's request journal). */
-  constructor(private readonly completed?: (reply: FastifyReply) => void) {
-    super();
-  }
-
   override incomingRequest(): void {
     // Nothing on arrival: the one line is written with the answer.
   }
@@ -21,7 +16,6 @@ export class AccessLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    this.completed?.(reply);
     const line = {
       req: request,
       res: reply,

@@ -41,14 +41,12 @@ function presentedKey(request: FastifyRequest): { key?: string; problem?: string
  * Authenticates every request in the scope it is added to. A key seen recently is found in
  * memory; any other is looked up by its SHA-256 hash and the stored hash compared in constant
  * time (src/security/key-cache.ts). A good key used from outside its organisation's IP
- * allow-list is answered as a bad one, and `refused` tells its owner why. `authenticated` is told
- * of every request whose key was accepted (the simulator's request journal).
+ * allow-list is answered as a bad one, and `refused` tells its owner why.
  */
 export function requireApiKey(
   app: FastifyInstance,
   keys: ApiKeyCache,
   refused?: AllowListRefused,
-  authenticated?: (reply: FastifyReply) => void,
 ): void {
   app.decorateRequest('organisation', null as unknown as Organisation);
   app.decorateRequest('graceKey', undefined);
@@ -68,7 +66,6 @@ export function requireApiKey(
       }
       request.organisation = known.organisation;
       if (known.validUntil !== undefined) request.graceKey = { key, validUntil: known.validUntil };
-      authenticated?.(reply);
       done();
       return;
     }
@@ -87,7 +84,6 @@ export function requireApiKey(
       request.organisation = holder.organisation;
       if (holder.validUntil !== undefined)
         request.graceKey = { key, validUntil: holder.validUntil };
-      authenticated?.(reply);
       done();
     }, done);
   });

@@ -1,58 +1,31 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { RequestJournal } from '../domain/simulator/request-journal.js';
 
 // Simulator mode: every answered API call made with an organisation's key goes into the request
-// journal (domain/simulator/request-journal.ts). Calls refused before the key was known (a bad
-// key, a simulated fault) have no organisation and are not journaled.
-//
-// The journal adds no hook to a request: the API-key hook, which every API call already runs,
-// notes the call (`begin`) once its key is known, and the access log, which every request
-// already reaches when its answer has gone out, records it (`end`) with its status and duration.
-// A read of the journal must also find a call whose answer went out but whose end is still to
-// come (a large answer still being written when the caller, who has it, asks), so before every
-// write the journal takes the noted calls already answered (`takeAnswered`).
+// journal (domain/simulator/request-journal.ts). The call is held as the answer is sent (before
+// it goes out, so a read made after the answer arrived finds it) and written later with the
+// others of the moment: it costs the caller nothing. Calls refused before the key was known (a
+// bad key, a simulated fault) have no organisation and are not journaled.
 
-export interface JournalCalls {
-  /** The call's key is known: it is journaled once answered. */
-  begin(reply: FastifyReply): void;
-  /** The answer has gone out (or failed): records the call if it was noted and not yet taken. */
-  end(reply: FastifyReply): void;
-}
+/** /v<digit>…: the API's paths (not /_sim, the portal or the docs). */
+const API_PATH = /^\/v\d/;
 
-export function journalCalls(journal: RequestJournal): JournalCalls {
-  /** Calls noted and not yet recorded: at most the requests in flight. */
-  const noted = new Set<FastifyReply>();
-
-  function record(reply: FastifyReply): void {
-    journal.record(
-      {
-        organisationId: reply.request.organisation.id,
-        method: reply.request.method,
-        url: reply.request.url,
-        status: reply.statusCode,
-        durationMs: reply.elapsedTime,
-      },
-      reply.server.log,
-    );
-  }
-
-  journal.beforeWrite(() => {
-    for (const reply of noted) {
-      if (reply.raw.writableEnded) {
-        noted.delete(reply);
-        record(reply);
-      } else if (reply.raw.destroyed) {
-        noted.delete(reply); // never answered: the connection went first
-      }
+export function installRequestJournal(app: FastifyInstance, journal: RequestJournal): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // Set by the API-key hook; null or absent on a request that did not authenticate.
+    const organisation = request.organisation as { readonly id: string } | null | undefined;
+    if (organisation && API_PATH.test(request.url)) {
+      journal.record(
+        {
+          organisationId: organisation.id,
+          method: request.method,
+          url: request.url,
+          status: reply.statusCode,
+          durationMs: reply.elapsedTime,
+        },
+        app.log,
+      );
     }
+    done(null, payload);
   });
-
-  return {
-    begin(reply) {
-      noted.add(reply);
-    },
-    end(reply) {
-      if (noted.delete(reply)) record(reply);
-    },
-  };
 }

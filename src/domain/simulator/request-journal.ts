@@ -17,10 +17,10 @@ import {
 // JOURNAL_SIZE calls of the whole simulator, each write that takes the ids past a multiple of
 // JOURNAL_TRIM removing those older.
 //
-// Recording a call costs the request no hook of its own (http/request-journal.ts) and a few
-// stores into arrays: the calls are held in a ring of JOURNAL_SIZE places (the values the answer
-// already has: the organisation's id, the method, the URL as received, status, time and
-// duration), and the path, the time's text and the row are made only when they are written. The ring is written every JOURNAL_WRITE_MS, and before
+// Recording a call costs the request a few stores into arrays: the calls are held in a ring of
+// JOURNAL_SIZE places (the values the answer already has: the organisation's id, the method,
+// the URL as received, status, time and duration), and the path, the time's text and the row
+// are made only when they are written. The ring is written every JOURNAL_WRITE_MS, and before
 // every read of the journal, a snapshot, a reset and a shutdown, in statements of at most
 // JOURNAL_CHUNK rows with a turn of the event loop between them, outside the group writer: the
 // writer's batches, and what /metrics counts of them, are the service's. Calls beyond
@@ -60,10 +60,9 @@ export function journalPath(url: string): string {
 }
 
 /**
- * The journal of one process. A call is held once its answer has gone out and written with the
- * others of the moment, so it costs the caller nothing; a read first takes the calls answered
- * (`beforeWrite`) and writes the calls held, so a client that reads the journal after an answer
- * came back always finds that call in it.
+ * The journal of one process. A call is held as its answer goes out and written with the others
+ * of the moment, so it costs the caller nothing; a read first writes the calls held, so a client
+ * that reads the journal after an answer came back always finds that call in it.
  */
 export interface RequestJournal {
   /** Holds a call for the next write; a failure to write it is told to `log`, never thrown. */
@@ -72,11 +71,6 @@ export interface RequestJournal {
   recent(organisationId: string | undefined, limit: number): Promise<ApiRequestRow[]>;
   /** Writes the calls held so far; resolves once they are written or their failure told. */
   flush(): Promise<void>;
-  /**
-   * `take` runs at the start of every write, before the calls held are taken: it records the
-   * calls answered whose recording is still to come (http/request-journal.ts).
-   */
-  beforeWrite(take: () => void): void;
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -96,8 +90,6 @@ export function createRequestJournal(deps: JournalDeps): RequestJournal {
   let timer: NodeJS.Timeout | undefined;
   /** The writes, one after the other (ids follow the calls' order): settles after the last. */
   let writes: Promise<void> = Promise.resolve();
-  /** Each app's taker of the calls answered and not yet recorded (http/request-journal.ts). */
-  const takers: Array<() => void> = [];
 
   /** The calls held, oldest first, as rows; the ring is empty afterwards. */
   function takeHeld(): JournalledCall[] {
@@ -133,7 +125,6 @@ export function createRequestJournal(deps: JournalDeps): RequestJournal {
   }
 
   function writeHeld(): Promise<void> {
-    for (const take of takers) take();
     clearTimeout(timer);
     timer = undefined;
     if (held === 0) return writes;
@@ -176,8 +167,5 @@ export function createRequestJournal(deps: JournalDeps): RequestJournal {
       return listApiRequests(deps.store.db, organisationId, limit);
     },
     flush: writeHeld,
-    beforeWrite(take) {
-      takers.push(take);
-    },
   };
 }
