@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DATABASES } from '../harness.js';
 import { POSTGRES_ADMIN_URL, freshDatabase } from '../databases.js';
@@ -37,6 +43,30 @@ async function locationOf(database: string): Promise<string> {
 }
 
 const postgres = DATABASES.includes('postgres');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A test file that tells where its run's databases go, then waits until it is stopped. */
+const HOLDING = `import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+test('holds', () => {
+  writeFileSync(process.env.HOLD_MARKER, process.env.TEST_POSTGRES_TABLESPACE ?? 'none');
+  return new Promise(() => undefined);
+});
+`;
+
+/** Whether a tablespace of this name exists. */
+async function tablespaceExists(name: string): Promise<boolean> {
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_tablespace where spcname = $1', [
+      name,
+    ]);
+    return rowCount === 1;
+  } finally {
+    await admin.end();
+  }
+}
 const runnerSpace = process.env['TEST_POSTGRES_TABLESPACE'];
 
 describe('the test run’s PostgreSQL tablespace', { skip: !postgres && 'no PostgreSQL' }, () => {
@@ -126,5 +156,50 @@ describe('the test run’s PostgreSQL tablespace', { skip: !postgres && 'no Post
     const remote = new URL(POSTGRES_ADMIN_URL);
     remote.hostname = 'db.invalid';
     assert.equal(await memoryTablespace(remote.toString(), `remote${process.pid}`), undefined);
+  });
+
+  it('is dropped with the run’s databases when the run is stopped with Ctrl-C', async (t) => {
+    // The runner on a tree of one test file that holds, as from a shell (no NODE_TEST_CONTEXT).
+    const dir = await mkdtemp(join(tmpdir(), 'esim-runner-stop-'));
+    try {
+      await symlink(join(root, 'scripts'), join(dir, 'scripts'));
+      await symlink(join(root, 'node_modules'), join(dir, 'node_modules'));
+      for (const folder of ['src', 'packages/client/src', 'dist', 'test'])
+        await mkdir(join(dir, folder), { recursive: true });
+      await writeFile(join(dir, 'tsconfig.build.json'), '{}');
+      await writeFile(join(dir, 'dist', 'esim.js'), ''); // built after the (no) sources
+      await writeFile(join(dir, 'test', 'hold.test.ts'), HOLDING);
+      const marker = join(dir, 'started');
+      const env: NodeJS.ProcessEnv = { ...process.env, HOLD_MARKER: marker, TEST_CONCURRENCY: '1' };
+      delete env['NODE_TEST_CONTEXT'];
+      delete env['TEST_POSTGRES_TABLESPACE'];
+      const runner = spawn(process.execPath, ['scripts/test.mjs'], {
+        cwd: dir,
+        env,
+        stdio: 'ignore',
+      });
+      const exited = once(runner, 'exit');
+      // Progress, not time: the held test has written where the run's databases go.
+      let space = '';
+      while (space === '') {
+        if (runner.exitCode !== null) assert.fail(`the runner ended first (${runner.exitCode})`);
+        space = await readFile(marker, 'utf8').catch(() => '');
+        if (space === '') await new Promise((r) => setTimeout(r, 20));
+      }
+      if (space === 'none') {
+        runner.kill('SIGINT');
+        await exited;
+        t.skip('the runner made no tablespace here');
+        return;
+      }
+      assert.ok(await tablespaceExists(space), `${space} while the run goes on`);
+      runner.kill('SIGINT');
+      const [code] = await exited;
+      assert.equal(code, 1, 'a stopped run fails');
+      assert.equal(await tablespaceExists(space), false, `${space} is dropped`);
+      assert.equal(existsSync(`/dev/shm/esim-test-${space.replace('esim_space_', '')}`), false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
