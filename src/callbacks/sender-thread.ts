@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { threadEntry } from '../thread-entry.js';
 import { Worker } from 'node:worker_threads';
 import type {
   CallbackTransport,
@@ -20,27 +18,6 @@ import type { SenderThreadSettings, ThreadAnswer, ThreadRequest } from './sender
 // and takes its outcome back, the requests of one turn of the loop in one message each way.
 // Should the thread fail, the requests it had are answered as failed attempts (the retry
 // schedule sends them again) and later requests are made on the service's thread again.
-
-/**
- * Where the thread's code is: beside the bundle (dist/callback-sender-worker.cjs, built by
- * scripts/build.mjs), beside this module in tsc's output, or the TypeScript source, which a
- * worker can load only through tsx's require hook (development and tests).
- */
-function workerEntry(): { code: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (basename(fileURLToPath(here)) === 'esim.cjs') {
-    return { code: new URL('./callback-sender-worker.cjs', here), eval: false };
-  }
-  if (here.endsWith('.js'))
-    return { code: new URL('./sender-thread-worker.js', here), eval: false };
-  const require = createRequire(here);
-  const source = fileURLToPath(new URL('./sender-thread-worker.ts', here));
-  const tsx = require.resolve('tsx/cjs/api');
-  return {
-    code: `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`,
-    eval: true,
-  };
-}
 
 export type SenderThreadOptions = Omit<HttpSenderOptions, 'guard' | 'resolver'> & {
   /** Production mode: the guard's allowed ranges (the thread builds the guard itself). */
@@ -65,7 +42,7 @@ export function createThreadSender(options: SenderThreadOptions): CallbackTransp
     ...(options.guardAllowCidrs === undefined ? {} : { guardAllowCidrs: options.guardAllowCidrs }),
     ...(options.ca === undefined ? {} : { ca: options.ca }),
   };
-  const entry = workerEntry();
+  const entry = threadEntry(import.meta.url, 'callback-sender-worker.cjs', 'sender-thread-worker');
   const thread = new Worker(entry.code, { eval: entry.eval, workerData: settings });
   // Never what keeps the process alive: close() ends it, and it has work only while sends wait.
   thread.unref();

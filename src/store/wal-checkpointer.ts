@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { threadEntry } from '../thread-entry.js';
 import { Worker } from 'node:worker_threads';
 import type SQLite from 'better-sqlite3';
 import type { CheckpointerSettings } from './wal-checkpointer-worker.js';
@@ -30,27 +28,6 @@ export interface Checkpointer {
 }
 
 /**
- * Where the thread's code is: beside the bundle (dist/wal-checkpointer-worker.cjs, built by
- * scripts/build.mjs), beside this module in tsc's output, or the TypeScript source, which a
- * worker can load only through tsx's require hook (development and tests).
- */
-function workerEntry(): { code: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (basename(fileURLToPath(here)) === 'esim.cjs') {
-    return { code: new URL('./wal-checkpointer-worker.cjs', here), eval: false };
-  }
-  if (here.endsWith('.js'))
-    return { code: new URL('./wal-checkpointer-worker.js', here), eval: false };
-  const require = createRequire(here);
-  const source = fileURLToPath(new URL('./wal-checkpointer-worker.ts', here));
-  const tsx = require.resolve('tsx/cjs/api');
-  return {
-    code: `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`,
-    eval: true,
-  };
-}
-
-/**
  * Takes checkpoints of `path` away from `sqlite`, the service's connection, onto a worker thread.
  * Should the thread fail, `sqlite` checkpoints by itself again, as SQLite does by default.
  */
@@ -70,7 +47,11 @@ export function startCheckpointer(
   let exited: Promise<void> | undefined;
   let worker: Worker | undefined;
   const begin = (): void => {
-    const entry = workerEntry();
+    const entry = threadEntry(
+      import.meta.url,
+      'wal-checkpointer-worker.cjs',
+      'wal-checkpointer-worker',
+    );
     const thread = new Worker(entry.code, { eval: entry.eval, workerData: settings });
     // Never what keeps the process alive: the store's close() stops it.
     thread.unref();

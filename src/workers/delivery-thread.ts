@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { threadEntry } from '../thread-entry.js';
 import { Worker as Thread } from 'node:worker_threads';
 import { OffsetClock, systemClock, systemWallClock } from '../clock.js';
 import { resolveMasterKey } from '../security/master-key.js';
@@ -25,27 +23,6 @@ import type { WorkerLog } from './worker.js';
 
 /** The least time between two 'queued' hints: the thread gathers events for longer anyway. */
 const QUEUED_HINT_MS = 5;
-
-/**
- * Where the thread's code is: beside the bundle (dist/callback-delivery-worker.cjs, built by
- * scripts/build.mjs), beside this module in tsc's output, or the TypeScript source, which a
- * worker can load only through tsx's require hook (development and tests).
- */
-function workerEntry(): { code: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (basename(fileURLToPath(here)) === 'esim.cjs') {
-    return { code: new URL('./callback-delivery-worker.cjs', here), eval: false };
-  }
-  if (here.endsWith('.js'))
-    return { code: new URL('./delivery-thread-worker.js', here), eval: false };
-  const require = createRequire(here);
-  const source = fileURLToPath(new URL('./delivery-thread-worker.ts', here));
-  const tsx = require.resolve('tsx/cjs/api');
-  return {
-    code: `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(source)});`,
-    eval: true,
-  };
-}
 
 /**
  * Whether the worker can run on the thread: the switch is on, the database is one a second
@@ -122,7 +99,11 @@ export function createDeliveryThread(
 
   const open = (): Thread => {
     if (thread !== undefined) return thread;
-    const entry = workerEntry();
+    const entry = threadEntry(
+      import.meta.url,
+      'callback-delivery-worker.cjs',
+      'delivery-thread-worker',
+    );
     const made = new Thread(entry.code, { eval: entry.eval, workerData: settings });
     made.on('message', (message: FromDeliveryThread) => {
       switch (message.kind) {
