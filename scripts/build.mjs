@@ -91,6 +91,10 @@ const swaggerUiFiles = {
  * Each line must be found as written (the versions are pinned): a dependency that changed stops
  * the build here instead of quietly loading them again.
  */
+/** The stand-in each patched file gets: the module, required on first use of any of its members. */
+const LAZY_BUILTIN =
+  'function lazyBuiltin(id) { let loaded; ' +
+  'return new Proxy({}, { get: (_target, key) => (loaded ??= require(id))[key] }); }\n';
 const LAZY_BUILTINS = [
   {
     file: /[\\/]fastify[\\/]lib[\\/]server\.js$/,
@@ -98,9 +102,7 @@ const LAZY_BUILTINS = [
       ["const https = require('node:https')", "const https = lazyBuiltin('node:https')"],
       ["const http2 = require('node:http2')", "const http2 = lazyBuiltin('node:http2')"],
     ],
-    append:
-      'function lazyBuiltin(id) { let loaded; ' +
-      'return new Proxy({}, { get: (_target, key) => (loaded ??= require(id))[key] }); }\n',
+    append: LAZY_BUILTIN,
   },
   {
     file: /[\\/]prom-client[\\/]lib[\\/]pushgateway\.js$/,
@@ -111,9 +113,7 @@ const LAZY_BUILTINS = [
         "const gzipSync = (...args) => require('zlib').gzipSync(...args);",
       ],
     ],
-    append:
-      'function lazyBuiltin(id) { let loaded; ' +
-      'return new Proxy({}, { get: (_target, key) => (loaded ??= require(id))[key] }); }\n',
+    append: LAZY_BUILTIN,
   },
 ];
 /**

@@ -51,14 +51,16 @@ for (const kind of DATABASES) {
       const db = t.deps.store.db;
       const now = t.clock.now().toISOString();
       const statements = await statementsOf(db, (d) =>
-        claimDueEvents(d as Db, kind, {
-          now,
-          leaseUntil: now,
-          worker: 'plan',
-          limit: 10,
-          perOrganisation: 2,
-          servedAt: now,
-        }),
+        (d as Db).transaction().execute((trx) =>
+          claimDueEvents(trx, kind, {
+            now,
+            leaseUntil: now,
+            worker: 'plan',
+            limit: 10,
+            perOrganisation: 2,
+            servedAt: now,
+          }),
+        ),
       );
       const [turns, ...rest] = statements;
       assert.ok(turns !== undefined);

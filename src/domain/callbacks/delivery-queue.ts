@@ -3,7 +3,7 @@ import type { Db, DialectName, Executor } from '../../store/database.js';
 import type { Outcome } from '../../store/repositories/callback-repository.js';
 import type { CallbackEvent } from './callback-event.js';
 import {
-  claimDueEventsIn,
+  claimDueEvents,
   findTargets,
   lockEndpoints,
   reclaimExpired,
@@ -78,7 +78,7 @@ export async function claimDeliveries(
   outcomes: readonly Outcome[] = [],
 ): Promise<ClaimedDeliveries> {
   const claimIn = (trx: Executor): Promise<CallbackEvent[]> =>
-    claimDueEventsIn(trx, deps.store.dialect, {
+    claimDueEvents(trx, deps.store.dialect, {
       ...claim,
       perOrganisation: deps.config.callbackOrgConcurrency,
     });
@@ -94,7 +94,6 @@ export async function claimDeliveries(
     }
   } else {
     try {
-      // runWrite runs it again when PostgreSQL rolls it back for a conflict (store/conflicts.ts).
       events = await runWrite(
         deps,
         async (trx) => {

@@ -139,12 +139,13 @@ export interface Claim {
 const TURNS_PER_CLAIM = 64;
 
 /**
- * Leases up to `limit` due pending events to this worker, fairly across organisations: the
- * organisations with open events are taken in round-robin order (least recently served first,
- * off the partial index of `callback_endpoints`), skipping those whose endpoint is paused or
- * backed off and those that already have `perOrganisation` events claimed; each gives at most
- * its room under that cap. So one organisation's backlog or silent endpoint holds at most
- * `perOrganisation` deliveries and never the others' turn.
+ * Leases up to `limit` due pending events to this worker, in the caller's transaction `trx`
+ * (which may record outcomes first), fairly across organisations: the organisations with open
+ * events are taken in round-robin order (least recently served first, off the partial index of
+ * `callback_endpoints`), skipping those whose endpoint is paused or backed off and those that
+ * already have `perOrganisation` events claimed; each gives at most its room under that cap. So
+ * one organisation's backlog or silent endpoint holds at most `perOrganisation` deliveries and
+ * never the others' turn.
  *
  * On PostgreSQL an organisation is claimed for under a transaction-scoped advisory lock, taken
  * with try (an organisation another instance is claiming for is skipped), and its in-flight count
@@ -156,15 +157,6 @@ const TURNS_PER_CLAIM = 64;
  * guarantee.
  */
 export async function claimDueEvents(
-  db: Db,
-  dialect: DialectName,
-  claim: Claim,
-): Promise<CallbackEvent[]> {
-  return db.transaction().execute((trx) => claimDueEventsIn(trx, dialect, claim));
-}
-
-/** claimDueEvents in the caller's transaction (one that records outcomes first, say). */
-export async function claimDueEventsIn(
   trx: Executor,
   dialect: DialectName,
   claim: Claim,
