@@ -39,6 +39,8 @@ export function sleepOn(clock: WallClock, ms: number): Promise<void> {
  */
 export class OffsetClock implements Clock {
   private readonly cell: Float64Array;
+  /** The base's time in ms: on the system clock without a Date of its own (one a call, not two). */
+  private readonly baseMs: () => number;
 
   constructor(
     offsetMs: number | SharedArrayBuffer = 0,
@@ -50,10 +52,11 @@ export class OffsetClock implements Clock {
     } else {
       this.cell = new Float64Array(offsetMs, 0, 1);
     }
+    this.baseMs = base === systemClock ? Date.now : () => base.now().getTime();
   }
 
   now(): Date {
-    return new Date(this.base.now().getTime() + this.offset);
+    return new Date(this.baseMs() + this.offset);
   }
 
   get offset(): number {
