@@ -19,13 +19,14 @@ export interface ConnectRetry {
 }
 
 /**
- * Told of refused connections once per burst: a burst begins with a refusal after an accepted
- * connection (or none yet) and ends with the next connection had, however many requests meet it.
+ * Told of refused connections once per burst: a burst begins with a refusal after the server
+ * accepted a new connection (or none yet) and ends when it accepts one again, however many
+ * requests meet it meanwhile (a client the pool already holds does not end it).
  */
 export interface ConnectionWatcher {
   /** The first refusal of a burst. */
   refused(error: unknown): void;
-  /** A connection was had again after `refusals` refused ones. */
+  /** The server accepted a new connection again after refusing `refusals`. */
   accepted(refusals: number): void;
 }
 
@@ -67,13 +68,13 @@ export function retryingPool(
 ): PostgresPool {
   const attempts = retry.attempts ?? CONFLICT_ATTEMPTS;
   const pause = retry.pause ?? ((attempt: number) => sleep(NO_CONNECTION_PAUSE_MS * attempt));
+  // pg tells of each new connection the server accepted.
+  pool.on('connect', () => refusals.accepted());
   return {
     async connect() {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const client = await pool.connect();
-          refusals.accepted();
-          return client;
+          return await pool.connect();
         } catch (error) {
           if (!noConnection(error)) throw error;
           refusals.refused(error);
@@ -94,16 +95,16 @@ export interface ConnectionLog {
 
 /**
  * Logs a burst of refused connections: one warning at its first refusal, and at info level,
- * where the log has it, the count once a connection is had again.
+ * where the log has it, the count once the server accepts a connection again.
  */
 export function connectionLog(log: ConnectionLog): ConnectionWatcher {
   return {
     refused: (error) =>
       log.warn(
         { err: error },
-        'PostgreSQL refused a connection; asking again after a pause (logged once until one is had)',
+        'PostgreSQL refused a connection; asking again after a pause (logged once until it accepts one)',
       ),
     accepted: (refusals) =>
-      log.info?.({ refusals }, 'PostgreSQL gave a connection again after refusing some'),
+      log.info?.({ refusals }, 'PostgreSQL accepted a connection again after refusing some'),
   };
 }

@@ -17,8 +17,8 @@ import { POSTGRES_ADMIN_URL } from '../databases.js';
 
 const LIMIT = 2;
 const WARNING =
-  'PostgreSQL refused a connection; asking again after a pause (logged once until one is had)';
-const AGAIN = 'PostgreSQL gave a connection again after refusing some';
+  'PostgreSQL refused a connection; asking again after a pause (logged once until it accepts one)';
+const AGAIN = 'PostgreSQL accepted a connection again after refusing some';
 
 interface LogLine {
   level: number;
