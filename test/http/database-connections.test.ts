@@ -30,7 +30,9 @@ interface LogLine {
 describe(
   'PostgreSQL connections refused, asked for again',
   {
-    skip: DATABASES.includes('postgres') ? false : 'PostgreSQL is not reachable',
+    skip: DATABASES.includes('postgres')
+      ? false
+      : 'PostgreSQL is not in this run (unreachable, or TEST_DATABASES=sqlite)',
   },
   () => {
     const role = `esim_limited_${randomBytes(4).toString('hex')}`;
