@@ -27,6 +27,7 @@ import { simRoutes } from './http/routes/sim/index.js';
 import { installRequestJournal } from './http/request-journal.js';
 import { LATER_VERSIONS, VERSIONS } from './http/versions/index.js';
 import { mountVersion } from './http/versions/mount.js';
+import { connectionLog } from './store/connection-retry.js';
 import { registerPortal } from './portal/plugin.js';
 import { Country, ErrorBody } from './http/schemas/common.js';
 import { PRECOMPILED_SCHEMAS } from './http/precompiled-schemas.js';
@@ -106,6 +107,10 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
     done();
   });
+
+  // PostgreSQL: a burst of refused connections, logged once (store/connection-retry.ts).
+  const unwatch = deps.store.watchConnections?.(connectionLog(app.log));
+  if (unwatch !== undefined) app.addHook('onClose', async () => unwatch());
 
   installDraining(app);
   if (options.startGate !== undefined) installStartGate(app, options.startGate);

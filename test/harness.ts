@@ -3,13 +3,14 @@ import { buildApp } from '../src/app.js';
 import type { Resolver } from '../src/callbacks/address-guard.js';
 import type { WallClock } from '../src/clock.js';
 import { OffsetClock } from '../src/clock.js';
-import type { Config } from '../src/config.js';
+import type { Config, DatabaseTarget } from '../src/config.js';
 import { testConfig } from '../src/config.js';
 import type { AppDeps } from '../src/deps.js';
 import type { NewOrganisationInput } from '../src/domain/organisations/organisation-changes.js';
 import { openAccount } from '../src/domain/money/ledger.js';
 import { createOrganisation } from '../src/domain/organisations/organisation-changes.js';
 import { openServices } from '../src/main.js';
+import type { ConnectRetry } from '../src/store/connection-retry.js';
 import { openStore } from '../src/store/database.js';
 import type { StorePlugin } from '../src/store/store-plugins.js';
 import { withPlugins } from '../src/store/store-plugins.js';
@@ -53,15 +54,21 @@ export async function startTestApp(
     wallClock?: WallClock;
     /** Plugins that see every statement the app runs (a test's query log). */
     storePlugins?: readonly StorePlugin[];
+    /** What the app connects to, given the new database (a role of the test's own). */
+    connectTo?: (target: DatabaseTarget) => Promise<DatabaseTarget>;
+    /** PostgreSQL: how a connection the server refused is asked for again. */
+    connectRetry?: ConnectRetry;
   } = {},
 ): Promise<TestApp> {
   const seeded = overrides.catalogueSeed ?? testConfig().catalogueSeed;
   const database: TestDatabase = await freshDatabase(kind, seeded ? 'seeded' : 'migrated');
-  const config = testConfig({ database: database.target, ...overrides });
+  const { storePlugins, connectTo, connectRetry, ...others } = services;
+  const target = connectTo === undefined ? database.target : await connectTo(database.target);
+  const config = testConfig({ database: target, ...overrides });
   const clock = new OffsetClock();
-  const { storePlugins, ...others } = services;
   const plain = openStore(config.database, {
     poolSize: 10,
+    ...(connectRetry === undefined ? {} : { connectRetry }),
     ...(database.image === undefined ? {} : { image: database.image }),
     busyWaitMs: config.sqliteBusyWaitMs,
     groupCommit: config.groupCommit,

@@ -280,7 +280,8 @@ function toErrorReply(
   if (databaseBusy(error)) {
     // Nothing was written, and a retry is safe (store/conflicts.ts): another process held the
     // SQLite database for longer than SQLITE_BUSY_WAIT_MS, or on PostgreSQL a deadlock or
-    // serialisation conflict outlasted its reruns, or no connection could be had.
+    // serialisation conflict outlasted its reruns, or no connection could be had in the pool's
+    // tries (store/connection-retry.ts).
     request.log.warn({ err: error }, 'database busy');
     return { code: 'database_busy', retryAfterSeconds: 1 };
   }

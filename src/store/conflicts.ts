@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isBusyError } from './sqlite-busy.js';
 
 // Errors that say the database could not do the work now, though nothing is wrong with it.
@@ -11,15 +10,19 @@ import { isBusyError } from './sqlite-busy.js';
 //   order no one statement controls, and the one PostgreSQL picks must not fail its request.
 // - No connection to be had (PostgreSQL: too many clients, 53300; the server starting or
 //   stopping, 57P03), or SQLite held by another process past SQLITE_BUSY_WAIT_MS: nothing was
-//   written. The pool's own connections come free meanwhile: the transaction is run again after
-//   a pause.
+//   written. On PostgreSQL the pool asks for the connection again after a pause, for reads and
+//   transactions alike (connection-retry.ts); an error that outlasts those tries is not run again
+//   here, since the server refuses only new connections and the pool has already waited.
 // Either way a request that meets one, after its retries, is answered 503 database_busy with
 // Retry-After (http/error-handler.ts), never 500.
 
-/** How many times in all a transaction is run while it loses a conflict or finds no connection. */
+/**
+ * How many times in all a transaction is run while it loses a conflict, and a connection is asked
+ * for while the server refuses it (connection-retry.ts).
+ */
 export const CONFLICT_ATTEMPTS = 3;
-/** The pause before a transaction that found no connection runs again, times its attempt. */
-const NO_CONNECTION_PAUSE_MS = 100;
+/** The pause before a connection the server refused is asked for again, times its attempt. */
+export const NO_CONNECTION_PAUSE_MS = 100;
 
 const RERUNNABLE = new Set(['40001', '40P01']);
 const NO_CONNECTION = new Set(['53300', '57P03']);
@@ -32,21 +35,19 @@ function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
 /** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
 export const retryable = (error: unknown): boolean => hasCode(error, RERUNNABLE);
 
-const noConnection = (error: unknown): boolean => hasCode(error, NO_CONNECTION);
+/** PostgreSQL refused a new connection: too many clients, or starting or stopping. */
+export const noConnection = (error: unknown): boolean => hasCode(error, NO_CONNECTION);
 
 /**
  * Runs `transaction` (one whole transaction, begun and committed by it) again while it loses a
- * deadlock or a serialisation conflict, or finds no connection (after a pause), CONFLICT_ATTEMPTS
- * times in all; the last error is thrown.
+ * deadlock or a serialisation conflict, CONFLICT_ATTEMPTS times in all; the last error is thrown.
  */
 export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await transaction();
     } catch (error) {
-      if (attempt >= CONFLICT_ATTEMPTS) throw error;
-      if (noConnection(error)) await sleep(NO_CONNECTION_PAUSE_MS * attempt);
-      else if (!retryable(error)) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS || !retryable(error)) throw error;
     }
   }
 }

@@ -1,9 +1,17 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import type { Migration, MigrationProvider, SqliteDatabase, Transaction } from 'kysely';
+import type {
+  Migration,
+  MigrationProvider,
+  PostgresPool,
+  SqliteDatabase,
+  Transaction,
+} from 'kysely';
 import type { Pool } from 'pg';
 import type { DatabaseTarget, SqliteSynchronous } from '../config.js';
 import type { Database as Schema } from './schema.js';
+import { RefusedConnections, retryingPool } from './connection-retry.js';
+import type { ConnectRetry, ConnectionWatcher } from './connection-retry.js';
 import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
 import { DirectStatements } from './direct-statements.js';
@@ -32,6 +40,11 @@ export interface Store {
   readonly writeTurns?: WriteTurns;
   /** Connections of the PostgreSQL pool; undefined for SQLite (one connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * PostgreSQL: tells `watcher` of connections the server refuses, once per burst
+   * (connection-retry.ts); the function returned stops it. Undefined for SQLite.
+   */
+  watchConnections?(watcher: ConnectionWatcher): () => void;
   close(): Promise<void>;
 }
 
@@ -67,6 +80,8 @@ export interface StoreOptions {
    * the service's turns (Store.writeTurns), which it asks for before each write transaction.
    */
   readonly askTurnsOf?: SharedArrayBuffer;
+  /** PostgreSQL: how a connection the server refused is asked for again (connection-retry.ts). */
+  readonly connectRetry?: ConnectRetry;
 }
 
 function writerFor(
@@ -135,9 +150,11 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   }
   const poolSize = options.poolSize ?? 20;
   let pool: Pool | undefined;
-  const connect = async (): Promise<Pool> => {
+  const refusals = new RefusedConnections();
+  // Kysely's driver asks the pool for each connection through connect(), nothing else.
+  const connect = async (): Promise<PostgresPool> => {
     pool = await openPool(target.url, poolSize);
-    return pool;
+    return retryingPool(pool, refusals, options.connectRetry);
   };
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connect }) });
   // Each lane runs one batch transaction at a time. Fewer lanes make larger batches: fewer
@@ -155,6 +172,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
       idle: pool?.idleCount ?? 0,
       waiting: pool?.waitingCount ?? 0,
     }),
+    watchConnections: (watcher) => refusals.watch(watcher),
     close: () => closeAfter(writer, db),
   };
 }

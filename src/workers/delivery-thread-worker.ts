@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { CallbackOutcome } from '../metrics/metrics.js';
 import { cryptoRandom } from '../random.js';
 import { createKeyCipher } from '../security/api-keys.js';
+import { connectionLog } from '../store/connection-retry.js';
 import { openStore } from '../store/database.js';
 import type { InsertSignal } from '../store/insert-signal.js';
 import { createCallbackWorker } from './callback-delivery.js';
@@ -83,6 +84,7 @@ function start(settings: DeliveryThreadSettings): void {
     warn: (details: object, message: string) =>
       tell({ kind: 'warn', details: postable(details), message }),
   };
+  store.watchConnections?.(connectionLog(log));
   const worker = createCallbackWorker(
     {
       config,

@@ -10,10 +10,12 @@ import type { TestApp, TestOrg } from '../harness.js';
 import { waitingOnLocks } from '../locks.js';
 
 // A write that loses a deadlock or a serialisation conflict (PostgreSQL, another instance's
-// transaction taking the same rows in another order), or finds no connection to be had, is never
-// a 500: its transaction is run again, and a conflict that outlasts the reruns, like a database
-// with no connection left, is a 503 database_busy with Retry-After, nothing written. A background
-// worker's turn that meets one is a warning, not an error: its next turn does the work.
+// transaction taking the same rows in another order) is never a 500: its transaction is run
+// again, and a conflict that outlasts the reruns, like a database with no connection left, is a
+// 503 database_busy with Retry-After, nothing written. (A connection the server refuses is asked
+// for again by the pool, not by running the transaction again: database-connections.test.ts.)
+// A background worker's turn that meets one is a warning, not an error: its next turn does the
+// work.
 
 /** Fails the next `times` updates of the esims table with a database error of `code`. */
 function failingUpdates(): { plugin: KyselyPlugin; fail(code: string, times: number): void } {
@@ -101,7 +103,7 @@ for (const kind of DATABASES) {
 
     for (const [code, what] of [
       ['40P01', 'lost a deadlock'],
-      ['53300', 'found no connection'],
+      ['40001', 'lost a serialisation conflict'],
     ] as const) {
       it(`runs a write that ${what} again: the request succeeds`, async () => {
         const [iccid] = (await buy(t, org, FR_1MB.name)).iccids;

@@ -1,0 +1,110 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PostgresPool } from 'kysely';
+import type { Pool } from 'pg';
+import { CONFLICT_ATTEMPTS, NO_CONNECTION_PAUSE_MS, noConnection } from './conflicts.js';
+
+// A PostgreSQL server that refuses a new connection (53300 too many clients, for the server or
+// for the role; 57P03 starting or stopping) is asked again after a short, growing pause, for
+// every connection the pool opens: a read outside a transaction (most GETs) as much as a
+// transaction. Other instances' connections, the command-line tool's or the pool's own come free
+// meanwhile. After CONFLICT_ATTEMPTS tries the refusal stands: a request is answered 503
+// database_busy with Retry-After (http/error-handler.ts), a worker's turn logs a warning.
+
+/** How the pool asks again for a connection the server refused. */
+export interface ConnectRetry {
+  /** Tries in all (CONFLICT_ATTEMPTS). */
+  readonly attempts?: number;
+  /** Waits before try `attempt + 1` (NO_CONNECTION_PAUSE_MS times `attempt`). */
+  readonly pause?: (attempt: number) => Promise<void>;
+}
+
+/**
+ * Told of refused connections once per burst: a burst begins with a refusal after the server
+ * accepted a new connection (or none yet) and ends when it accepts one again, however many
+ * requests meet it meanwhile (a client the pool already holds does not end it).
+ */
+export interface ConnectionWatcher {
+  /** The first refusal of a burst. */
+  refused(error: unknown): void;
+  /** The server accepted a new connection again after refusing `refusals`. */
+  accepted(refusals: number): void;
+}
+
+/** Refusals of one pool, told to its watchers once per burst. */
+export class RefusedConnections {
+  private readonly watchers = new Set<ConnectionWatcher>();
+  private refusals = 0;
+
+  /** Tells `watcher` of bursts from now on; the function returned stops it. */
+  watch(watcher: ConnectionWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => {
+      this.watchers.delete(watcher);
+    };
+  }
+
+  refused(error: unknown): void {
+    this.refusals += 1;
+    if (this.refusals === 1) for (const watcher of this.watchers) watcher.refused(error);
+  }
+
+  accepted(): void {
+    if (this.refusals === 0) return;
+    const refusals = this.refusals;
+    this.refusals = 0;
+    for (const watcher of this.watchers) watcher.accepted(refusals);
+  }
+}
+
+/**
+ * `pool` as Kysely's driver takes it, with a connection the server refuses asked for again after
+ * a pause, `retry.attempts` times in all; the last refusal is thrown. Any other error is thrown
+ * at once.
+ */
+export function retryingPool(
+  pool: Pool,
+  refusals: RefusedConnections,
+  retry: ConnectRetry = {},
+): PostgresPool {
+  const attempts = retry.attempts ?? CONFLICT_ATTEMPTS;
+  const pause = retry.pause ?? ((attempt: number) => sleep(NO_CONNECTION_PAUSE_MS * attempt));
+  // pg tells of each new connection the server accepted.
+  pool.on('connect', () => refusals.accepted());
+  return {
+    async connect() {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await pool.connect();
+        } catch (error) {
+          if (!noConnection(error)) throw error;
+          refusals.refused(error);
+          if (attempt >= attempts) throw error;
+          await pause(attempt);
+        }
+      }
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** A log's two levels that connection bursts are written at. */
+export interface ConnectionLog {
+  warn(details: object, message: string): void;
+  info?(details: object, message: string): void;
+}
+
+/**
+ * Logs a burst of refused connections: one warning at its first refusal, and at info level,
+ * where the log has it, the count once the server accepts a connection again.
+ */
+export function connectionLog(log: ConnectionLog): ConnectionWatcher {
+  return {
+    refused: (error) =>
+      log.warn(
+        { err: error },
+        'PostgreSQL refused a connection; asking again after a pause (logged once until it accepts one)',
+      ),
+    accepted: (refusals) =>
+      log.info?.({ refusals }, 'PostgreSQL accepted a connection again after refusing some'),
+  };
+}

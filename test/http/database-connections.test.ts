@@ -1,0 +1,253 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { DATABASES, eventually, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+import { POSTGRES_ADMIN_URL } from '../databases.js';
+
+// PostgreSQL refuses a new connection when a role is at its CONNECTION LIMIT (53300, as for
+// max_connections). A read outside a transaction, as a GET makes, asks for its connection again
+// after a pause, so a connection freed meanwhile serves it; after the bounded tries the refusal
+// is a 503 database_busy with Retry-After. A burst of refusals is logged once at warn level.
+// The app connects as a role of this test's own with a limit below its pool's size (superusers
+// ignore limits), and the test holds the role's connections with plain clients.
+
+const LIMIT = 2;
+const WARNING =
+  'PostgreSQL refused a connection; asking again after a pause (logged once until it accepts one)';
+const AGAIN = 'PostgreSQL accepted a connection again after refusing some';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  refusals?: number;
+  err?: { code?: string };
+}
+
+describe(
+  'PostgreSQL connections refused, asked for again',
+  {
+    skip: DATABASES.includes('postgres')
+      ? false
+      : 'PostgreSQL is not in this run (unreachable, or TEST_DATABASES=sqlite)',
+  },
+  () => {
+    const role = `esim_limited_${randomBytes(4).toString('hex')}`;
+    const password = randomBytes(12).toString('hex');
+    let roleUrl = '';
+    let databaseUrl = '';
+    let t: TestApp;
+    let org: TestOrg;
+    let app: FastifyInstance;
+    const lines: LogLine[] = [];
+    let onLine: (() => void) | undefined;
+    // The pause between tries, as each test sets it; `pauses` counts them.
+    let pause: (attempt: number) => Promise<void> = () => Promise.resolve();
+    let pauses = 0;
+    const held: pg.Client[] = [];
+
+    const admin = async <T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return await run(client);
+      } finally {
+        await client.end();
+      }
+    };
+    const asAdmin = (url: string): string => {
+      const at = new URL(POSTGRES_ADMIN_URL);
+      const to = new URL(url);
+      to.username = at.username;
+      to.password = at.password;
+      return to.toString();
+    };
+    const roleConnections = () =>
+      admin(POSTGRES_ADMIN_URL, async (c) => {
+        const r = await c.query<{ n: string }>(
+          'select count(*) as n from pg_stat_activity where usename = $1',
+          [role],
+        );
+        return Number(r.rows[0]?.n ?? 0);
+      });
+
+    /** Ends the held clients and the pool's, then holds every connection the role may have. */
+    async function holdAll(): Promise<void> {
+      await Promise.all(held.splice(0).map((client) => client.end()));
+      await admin(POSTGRES_ADMIN_URL, (c) =>
+        c.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [
+          role,
+        ]),
+      );
+      // Progress: the pool drops each client whose backend ended, and the server frees its slot.
+      await eventually(
+        async () => (t.deps.store.poolStats?.().total === 0 ? true : undefined),
+        30_000,
+        'the pool to drop its clients',
+      );
+      await eventually(
+        async () => ((await roleConnections()) === 0 ? true : undefined),
+        30_000,
+        "the role's connections to end",
+      );
+      while (held.length < LIMIT) {
+        const client = new pg.Client({ connectionString: roleUrl });
+        client.on('error', () => undefined);
+        await client.connect();
+        held.push(client);
+      }
+    }
+
+    const getOrganisation = () =>
+      app.inject({
+        method: 'GET',
+        url: '/v2.1/organisation',
+        headers: { 'x-api-key': org.apiKey },
+      });
+    const refusedLines = () => lines.filter((line) => line.msg === WARNING);
+
+    before(async () => {
+      t = await startTestApp(
+        'postgres',
+        { apiKeyCacheMs: 0 },
+        {
+          async connectTo(target) {
+            assert.equal(target.kind, 'postgres');
+            databaseUrl = target.url;
+            await admin(asAdmin(databaseUrl), async (c) => {
+              await c.query(
+                `create role ${role} login password '${password}' connection limit ${LIMIT}`,
+              );
+              await c.query(`grant all on schema public to ${role}`);
+              await c.query(`grant all on all tables in schema public to ${role}`);
+              await c.query(`grant all on all sequences in schema public to ${role}`);
+            });
+            const url = new URL(databaseUrl);
+            url.username = role;
+            url.password = password;
+            roleUrl = url.toString();
+            return { kind: 'postgres', url: roleUrl };
+          },
+          connectRetry: {
+            pause: (attempt) => {
+              pauses += 1;
+              return pause(attempt);
+            },
+          },
+        },
+      );
+      org = await t.createOrg();
+      app = await buildApp(t.deps, {
+        logLevel: 'info',
+        logStream: {
+          write: (line) => {
+            const entry = JSON.parse(line) as LogLine;
+            if (entry.msg.startsWith('PostgreSQL')) {
+              lines.push(entry);
+              onLine?.();
+            }
+          },
+        },
+      });
+      await app.ready();
+    });
+
+    after(async () => {
+      await Promise.all(held.splice(0).map((client) => client.end()));
+      await app?.close();
+      // The role's grants go before its database, whose drop goes on in the background.
+      if (databaseUrl !== '') {
+        await admin(asAdmin(databaseUrl), (c) => c.query(`drop owned by ${role}`)).catch(() => {});
+      }
+      await t?.close();
+      await admin(POSTGRES_ADMIN_URL, (c) => c.query(`drop role if exists ${role}`));
+    });
+
+    it('serves a GET once a connection is freed while it waits', async () => {
+      await holdAll();
+      lines.length = 0;
+      pauses = 0;
+      // The retry waits for the test: a held connection is freed first (progress, not time).
+      let freed!: () => void;
+      const connectionFreed = new Promise<void>((resolve) => {
+        freed = resolve;
+      });
+      pause = () => connectionFreed;
+      const seen = new Promise<void>((resolve) => {
+        onLine = () => {
+          if (refusedLines().length > 0) resolve();
+        };
+      });
+      const answer = getOrganisation();
+      await seen;
+      const [first] = held.splice(0, 1);
+      await first?.end();
+      await eventually(
+        async () => ((await roleConnections()) < LIMIT ? true : undefined),
+        30_000,
+        'the freed connection to end',
+      );
+      freed();
+      const res = await answer;
+      assert.equal(res.statusCode, 200, res.body);
+      const [answered] = res.json<{ organisations: { apiKey: string }[] }>().organisations;
+      assert.equal(answered?.apiKey, org.apiKey);
+      assert.equal(pauses, 1, 'one refusal, one pause, then a connection');
+      assert.deepEqual(
+        lines.map((line) => [line.level, line.msg, line.err?.code, line.refusals]),
+        [
+          [40, WARNING, '53300', undefined],
+          [30, AGAIN, undefined, 1],
+        ],
+      );
+      // The call journaled now, not while the next test holds every connection.
+      await t.deps.journal?.flush();
+    });
+
+    it('answers 503 database_busy with Retry-After after the bounded tries; logs the burst once', async () => {
+      await holdAll();
+      lines.length = 0;
+      pauses = 0;
+      const attempts: number[] = [];
+      pause = (attempt) => {
+        attempts.push(attempt);
+        return Promise.resolve();
+      };
+      const answers = await Promise.all([getOrganisation(), getOrganisation(), getOrganisation()]);
+      for (const res of answers) {
+        assert.equal(res.statusCode, 503, res.body);
+        assert.equal(res.headers['retry-after'], '1');
+        assert.deepEqual(res.json(), {
+          message: 'the database is busy; retry shortly',
+          code: 'database_busy',
+        });
+      }
+      assert.equal(pauses, 3 * 2, 'three tries each, with a pause between');
+      assert.deepEqual(attempts.sort(), [1, 1, 1, 2, 2, 2], 'each pause told its try');
+      // A write's transaction asks for its connection as a read does, and is not run again on top.
+      const install = await app.inject({
+        method: 'POST',
+        url: '/_sim/esims/8944000000000000019/install',
+        payload: {},
+      });
+      assert.equal(install.statusCode, 503, install.body);
+      assert.equal(install.json<{ code: string }>().code, 'database_busy');
+      assert.equal(pauses, 4 * 2, 'one connection asked for three times, the transaction run once');
+      assert.equal(refusedLines().length, 1, 'one warning for the burst, not one per request');
+      // A connection freed, the next request is served.
+      await Promise.all(held.splice(0).map((client) => client.end()));
+      const res = await getOrganisation();
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(
+        lines.map((line) => [line.level, line.msg, line.refusals]),
+        [
+          [40, WARNING, undefined],
+          [30, AGAIN, 12],
+        ],
+      );
+    });
+  },
+);
