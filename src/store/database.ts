@@ -82,6 +82,10 @@ export interface StoreOptions {
   readonly askTurnsOf?: SharedArrayBuffer;
   /** PostgreSQL: how a connection the server refused is asked for again (connection-retry.ts). */
   readonly connectRetry?: ConnectRetry;
+  /** PostgreSQL: what the connections are called in pg_stat_activity (application_name). */
+  readonly applicationName?: string;
+  /** PostgreSQL: how long a connection idle in the pool stays open (pg's 10 s; 0: until close). */
+  readonly idleTimeoutMs?: number;
 }
 
 function writerFor(
@@ -153,7 +157,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   const refusals = new RefusedConnections();
   // Kysely's driver asks the pool for each connection through connect(), nothing else.
   const connect = async (): Promise<PostgresPool> => {
-    pool = await openPool(target.url, poolSize);
+    pool = await openPool(target.url, poolSize, options);
     return retryingPool(pool, refusals, options.connectRetry);
   };
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connect }) });
@@ -181,12 +185,21 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
  * The PostgreSQL pool, made on the first query. pg is loaded only then: a SQLite service never
  * pays for loading it (on Node.js 20 its first load also loads Node's fetch implementation).
  */
-async function openPool(url: string, max: number): Promise<Pool> {
+async function openPool(
+  url: string,
+  max: number,
+  { applicationName, idleTimeoutMs }: StoreOptions,
+): Promise<Pool> {
   const { default: pg } = await import('pg');
   // int8 (bigint) comes back from pg as a string; every bigint here is money, bytes or a counter
   // well inside Number.MAX_SAFE_INTEGER.
   pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(applicationName === undefined ? {} : { application_name: applicationName }),
+    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: idleTimeoutMs }),
+  });
   // An idle client that the server drops (restart, failover, admin termination) is removed from
   // the pool by pg itself; without a listener the 'error' event would crash the process.
   pool.on('error', () => undefined);

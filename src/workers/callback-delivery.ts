@@ -191,7 +191,8 @@ async function handBack(
  */
 export function createCallbackWorker(
   deps: CallbackWorkerDeps,
-  log: Pick<WorkerLog, 'warn'>,
+  /** Warnings; the thread's failure is an error, where the log has that level. */
+  log: Pick<WorkerLog, 'warn'> & Partial<Pick<WorkerLog, 'error'>>,
   options: CallbackWorkerOptions = {},
 ): CallbackWorker {
   if (!deliveryThreadFits(deps, options)) return createLoopWorker(deps, log, options);

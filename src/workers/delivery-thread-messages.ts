@@ -28,4 +28,6 @@ export type FromDeliveryThread =
   | { readonly kind: 'attempts'; readonly attempts: readonly [CallbackOutcome, number][] }
   | { readonly kind: 'warn'; readonly details: object; readonly message: string }
   | { readonly kind: 'drained'; readonly id: number; readonly error?: string }
+  /** Started, it cannot read the service's tables on its own connection: it is of no use. */
+  | { readonly kind: 'failed'; readonly error: string }
   | { readonly kind: 'stopped'; readonly error?: string };

@@ -25,6 +25,9 @@ import type {
 /** How many connections the thread's PostgreSQL pool holds: a claim and a record at once. */
 const POOL_SIZE = 4;
 
+/** What the thread's PostgreSQL connections are called in pg_stat_activity. */
+const APPLICATION_NAME = 'esim-callback-delivery';
+
 /** Details as they can be posted: an error crosses as one; anything else not cloneable, as text. */
 function postable(details: object): object {
   try {
@@ -51,6 +54,9 @@ function start(settings: DeliveryThreadSettings): void {
     busyWaitMs: config.sqliteBusyWaitMs,
     synchronous: config.sqliteSynchronous,
     groupCommit: false,
+    applicationName: APPLICATION_NAME,
+    // Its connections stay open as long as the thread, between drains too; stopping closes them.
+    idleTimeoutMs: 0,
     ...(settings.writeTurns === undefined ? {} : { askTurnsOf: settings.writeTurns }),
   });
   const clock: Clock =
@@ -116,7 +122,14 @@ function start(settings: DeliveryThreadSettings): void {
         return;
       }
       case 'start':
-        work = work.then(() => worker.start());
+        // A thread whose connection cannot read the service's tables would only fail each turn:
+        // it says so, and the service delivers on its own event loop instead (delivery-thread.ts).
+        work = work
+          .then(() => store.db.selectFrom('callback_events').select('id').limit(1).execute())
+          .then(
+            () => worker.start(),
+            (error: unknown) => tell({ kind: 'failed', error: failure(error) }),
+          );
         return;
       case 'drain':
         work = work.then(

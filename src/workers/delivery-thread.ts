@@ -46,6 +46,15 @@ export function deliveryThreadFits(
   );
 }
 
+/** A thread started, with what is waited for from it. */
+interface OpenThread {
+  readonly thread: Thread;
+  readonly drains: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+  /** Resolves once the thread has stopped (its 'stopped' message) or has ended otherwise. */
+  readonly ended: Promise<void>;
+  readonly end: () => void;
+}
+
 export function createDeliveryThread(
   deps: CallbackWorkerDeps,
   log: Pick<WorkerLog, 'warn'> & Partial<Pick<WorkerLog, 'error'>>,
@@ -64,15 +73,17 @@ export function createDeliveryThread(
       ? {}
       : { ca: typeof options.ca === 'string' ? options.ca : new Uint8Array(options.ca) }),
   };
-  let thread: Thread | undefined;
+  /** The thread while one is open; a thread being stopped is no longer here. */
+  let current: OpenThread | undefined;
   let running = false;
+  /** The worker on this event loop once the thread has failed while running: delivery stays there. */
   let lost: CallbackWorker | undefined;
-  let stopped: (() => void) | undefined;
   let cancelHint: (() => void) | undefined;
-  const drains = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextDrain = 0;
+  /** Threads told to stop, until they have ended. */
+  let closing: Promise<void> = Promise.resolve();
 
-  const post = (message: ToDeliveryThread): void => thread?.postMessage(message);
+  const post = (message: ToDeliveryThread): void => current?.thread.postMessage(message);
 
   // One hint per burst of inserts: after each, the next insert is listened for QUEUED_HINT_MS on.
   const listen = (): void => {
@@ -84,28 +95,40 @@ export function createDeliveryThread(
     });
   };
 
-  const failed = (why: string): void => {
-    if (thread === undefined) return;
-    thread = undefined;
+  // The thread died, or cannot reach the database: its drains fail and, if the worker is running,
+  // the worker on this event loop takes over. A thread being stopped only ends.
+  const failed = (opened: OpenThread, why: string): void => {
+    opened.end();
+    for (const waiting of opened.drains.values())
+      waiting.reject(new Error(`delivery thread ${why}`));
+    opened.drains.clear();
+    if (current !== opened) return;
+    current = undefined;
     cancelHint?.();
-    for (const waiting of drains.values()) waiting.reject(new Error(`delivery thread ${why}`));
-    drains.clear();
-    stopped?.();
+    void opened.thread.terminate();
     if (!running) return;
-    (log.error ?? log.warn)({}, `callback delivery thread ${why}; delivering on the event loop`);
+    const line = `callback delivery thread ${why}; delivering on the event loop`;
+    // Called on the log, not taken from it: the server's logger needs its object.
+    if (log.error === undefined) log.warn({}, line);
+    else log.error({}, line);
     lost = fallback();
     lost.start();
   };
 
-  const open = (): Thread => {
-    if (thread !== undefined) return thread;
+  const open = (): OpenThread => {
+    if (current !== undefined) return current;
     const entry = threadEntry(
       import.meta.url,
       'callback-delivery-worker.cjs',
       'delivery-thread-worker',
     );
-    const made = new Thread(entry.code, { eval: entry.eval, workerData: settings });
-    made.on('message', (message: FromDeliveryThread) => {
+    const thread = new Thread(entry.code, { eval: entry.eval, workerData: settings });
+    let end = (): void => undefined;
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    const opened: OpenThread = { thread, drains: new Map(), ended, end: () => end() };
+    thread.on('message', (message: FromDeliveryThread) => {
       switch (message.kind) {
         case 'attempts':
           for (const [outcome, seconds] of message.attempts) {
@@ -116,26 +139,45 @@ export function createDeliveryThread(
           log.warn(message.details, message.message);
           return;
         case 'drained': {
-          const waiting = drains.get(message.id);
-          drains.delete(message.id);
+          const waiting = opened.drains.get(message.id);
+          opened.drains.delete(message.id);
           if (message.error === undefined) waiting?.resolve();
           else waiting?.reject(new Error(message.error));
-          if (drains.size === 0 && !running) made.unref();
+          // Kept for the next drain (its start and connection are not what a drain costs), but
+          // the process may end without it; stop() ends it.
+          if (opened.drains.size === 0 && !running) thread.unref();
           return;
         }
+        case 'failed':
+          failed(opened, `failed: ${message.error}`);
+          return;
         case 'stopped':
           if (message.error !== undefined) {
             log.warn({ err: message.error }, 'callback delivery thread stopped with an error');
           }
-          stopped?.();
+          opened.end();
           return;
       }
     });
-    made.on('error', (error) => failed(`failed: ${error.message}`));
-    made.on('exit', (code) => failed(`exited (${code})`));
-    made.unref();
-    thread = made;
-    return made;
+    thread.on('error', (error) => failed(opened, `failed: ${error.message}`));
+    thread.on('exit', (code) => failed(opened, `exited (${code})`));
+    thread.unref();
+    current = opened;
+    return opened;
+  };
+
+  // The open thread is told to stop (attempts under way finish, unsent claims go back, its
+  // connection closes) and then ended; stop() waits for every thread told so.
+  const release = (): Promise<void> => {
+    const opened = current;
+    if (opened !== undefined) {
+      current = undefined;
+      opened.thread.ref();
+      opened.thread.postMessage({ kind: 'stop' } satisfies ToDeliveryThread);
+      const ending = opened.ended.then(() => opened.thread.terminate());
+      closing = Promise.all([closing, ending]).then(() => undefined);
+    }
+    return closing;
   };
 
   return {
@@ -144,36 +186,29 @@ export function createDeliveryThread(
     start() {
       if (running) return;
       running = true;
-      open().ref();
+      if (lost !== undefined) {
+        lost.start();
+        return;
+      }
+      open().thread.ref();
       post({ kind: 'start' });
       listen();
     },
     async stop() {
       running = false;
       cancelHint?.();
-      if (lost !== undefined) {
-        await lost.stop();
-        return;
-      }
-      const current = thread;
-      if (current === undefined) return;
-      const done = new Promise<void>((resolve) => {
-        stopped = resolve;
-      });
-      current.ref();
-      post({ kind: 'stop' });
-      await done;
-      thread = undefined;
-      await current.terminate();
+      if (lost !== undefined) await lost.stop();
+      await release();
     },
     drain() {
       if (running) throw new Error('drain() is for a worker that has not been started');
-      const current = open();
-      current.ref();
+      if (lost !== undefined) return lost.drain();
+      const opened = open();
+      opened.thread.ref();
       const id = nextDrain;
       nextDrain += 1;
       return new Promise<void>((resolve, reject) => {
-        drains.set(id, { resolve, reject });
+        opened.drains.set(id, { resolve, reject });
         post({ kind: 'drain', id });
       });
     },
