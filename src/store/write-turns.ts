@@ -12,7 +12,7 @@
 //   ended (a claim or a batch of outcomes, a few milliseconds), at most YIELD_MS.
 
 /** The longest the yielding connection waits for the other's transaction before it begins anyway. */
-const YIELD_MS = 50;
+export const YIELD_MS = 50;
 /** The longest the asking connection sleeps for word that the lock is free before it tries again. */
 const ASK_WAIT_MS = 20;
 
@@ -80,6 +80,16 @@ export class WriteTurns {
     if (Atomics.load(this.cells, ASKING) === 0) return;
     this.letGo();
     const waiting = waitAsync(this.cells, ASKING, 1, YIELD_MS);
-    if (waiting.async) await waiting.value;
+    if (!waiting.async) return;
+    // The wait's own timeout does not keep the event loop alive (with nothing else pending, the
+    // process would end with this write unfinished): a timer bounds it instead.
+    const ended = waiting.value;
+    await new Promise<void>((resolve) => {
+      const bound = setTimeout(resolve, YIELD_MS);
+      void ended.then(() => {
+        clearTimeout(bound);
+        resolve();
+      });
+    });
   }
 }
