@@ -11,6 +11,7 @@ import { OffsetClock, systemClock, systemWallClock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { CallbackOutcome } from '../metrics/metrics.js';
 import { cryptoRandom } from '../random.js';
+import { checkDeliveryStore } from '../domain/callbacks/delivery-queue.js';
 import { createKeyCipher } from '../security/api-keys.js';
 import { connectionLog } from '../store/connection-retry.js';
 import { openStore } from '../store/database.js';
@@ -125,7 +126,7 @@ function start(settings: DeliveryThreadSettings): void {
         // A thread whose connection cannot read the service's tables would only fail each turn:
         // it says so, and the service delivers on its own event loop instead (delivery-thread.ts).
         work = work
-          .then(() => store.db.selectFrom('callback_events').select('id').limit(1).execute())
+          .then(() => checkDeliveryStore({ store }))
           .then(
             () => worker.start(),
             (error: unknown) => tell({ kind: 'failed', error: failure(error) }),

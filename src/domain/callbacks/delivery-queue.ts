@@ -4,6 +4,7 @@ import type { Outcome } from '../../store/repositories/callback-repository.js';
 import type { CallbackEvent } from './callback-event.js';
 import {
   claimDueEvents,
+  findEvent,
   findTargets,
   lockEndpoints,
   reclaimExpired,
@@ -119,6 +120,14 @@ export async function claimDeliveries(
     });
   }
   return { events, targets };
+}
+
+/**
+ * Throws unless the store's connection can read the callback outbox: a connection to another
+ * database (or none) could only fail every claim, so a worker checks it before its first turn.
+ */
+export async function checkDeliveryStore(deps: Pick<DeliveryQueueDeps, 'store'>): Promise<void> {
+  await findEvent(deps.store.db, '');
 }
 
 /**
