@@ -13,6 +13,7 @@ import type { CallbackOutcome } from '../metrics/metrics.js';
 import { cryptoRandom } from '../random.js';
 import { checkDeliveryStore } from '../domain/callbacks/delivery-queue.js';
 import { createKeyCipher } from '../security/api-keys.js';
+import { databaseBusy } from '../store/conflicts.js';
 import { connectionLog } from '../store/connection-retry.js';
 import { openStore } from '../store/database.js';
 import type { InsertSignal } from '../store/insert-signal.js';
@@ -124,12 +125,21 @@ function start(settings: DeliveryThreadSettings): void {
       }
       case 'start':
         // A thread whose connection cannot read the service's tables would only fail each turn:
-        // it says so, and the service delivers on its own event loop instead (delivery-thread.ts).
+        // it closes its connection and says so, and the service delivers on its own event loop
+        // instead (delivery-thread.ts). A database busy for now (no connection to be had after the
+        // pool's tries, SQLite held) is not that: the worker starts, and its turns try again.
         work = work
           .then(() => checkDeliveryStore({ store }))
           .then(
             () => worker.start(),
-            (error: unknown) => tell({ kind: 'failed', error: failure(error) }),
+            async (error: unknown) => {
+              if (databaseBusy(error)) {
+                worker.start();
+                return;
+              }
+              await store.close().catch(() => undefined);
+              tell({ kind: 'failed', error: failure(error) });
+            },
           );
         return;
       case 'drain':

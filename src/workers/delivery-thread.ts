@@ -145,7 +145,7 @@ export function createDeliveryThread(
           else waiting?.reject(new Error(message.error));
           // Kept for the next drain (its start and connection are not what a drain costs), but
           // the process may end without it; stop() ends it.
-          if (opened.drains.size === 0 && !running) thread.unref();
+          if (opened.drains.size === 0 && !running && current === opened) thread.unref();
           return;
         }
         case 'failed':

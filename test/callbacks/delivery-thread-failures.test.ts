@@ -92,17 +92,17 @@ for (const kind of DATABASES) {
       return all.length;
     }
 
-    it('delivers on the event loop when the thread cannot use its database connection', async () => {
+    /**
+     * A worker whose thread is given `elsewhere` (a database the service's store is not using)
+     * delivers on the event loop, says so once, and stays there when stopped and started again.
+     */
+    async function deliversAfterFailure(
+      elsewhereOf: (t: TestApp) => DatabaseTarget,
+    ): Promise<void> {
       const { t, org, hook } = await threadApp();
       let worker: CallbackWorker | undefined;
       try {
-        // A database the service's store is not using: SQLite, a path the thread cannot open
-        // (under the service's database file: the thread dies opening it); PostgreSQL, a
-        // database that does not exist (the thread's first read fails when it starts).
-        const elsewhere: DatabaseTarget =
-          t.deps.config.database.kind === 'sqlite'
-            ? { kind: 'sqlite', path: join(t.deps.config.database.path, 'elsewhere.sqlite') }
-            : { kind: 'postgres', url: missingDatabase(t.deps.config.database.url) };
+        const elsewhere = elsewhereOf(t);
         const log = new Lines();
         worker = createCallbackWorker(
           { ...t.deps, config: { ...t.deps.config, database: elsewhere } },
@@ -134,7 +134,26 @@ for (const kind of DATABASES) {
         await worker?.stop();
         await t.close();
       }
-    });
+    }
+
+    it('delivers on the event loop when the thread cannot use its database connection', () =>
+      // SQLite: a path the thread cannot open (under the service's database file: the thread
+      // dies opening it); PostgreSQL: a database that does not exist (the thread's first read
+      // fails when it starts, and it says so).
+      deliversAfterFailure((t) =>
+        t.deps.config.database.kind === 'sqlite'
+          ? { kind: 'sqlite', path: join(t.deps.config.database.path, 'elsewhere.sqlite') }
+          : { kind: 'postgres', url: missingDatabase(t.deps.config.database.url) },
+      ));
+
+    if (kind === 'sqlite') {
+      it("delivers on the event loop when the thread's database has none of the service's tables", () =>
+        // A new, empty file: the thread opens it, its first read fails, and it says so.
+        deliversAfterFailure(() => ({
+          kind: 'sqlite',
+          path: join(dir, `empty-${serial}.sqlite`),
+        })));
+    }
 
     it('lets go of the thread and its database connection when stopped after a drain', async () => {
       const { t, org, hook, path } = await threadApp();
