@@ -153,9 +153,10 @@ function start(settings: DeliveryThreadSettings): void {
         );
         return;
       case 'stop':
+        // The connection closes even when the worker's start or stop failed.
         work = work
           .then(() => worker.stop())
-          .then(() => store.close())
+          .finally(() => store.close())
           .then(
             () => tell({ kind: 'stopped' }),
             (error: unknown) => tell({ kind: 'stopped', error: failure(error) }),
