@@ -119,11 +119,37 @@ export async function dropAbandonedTablespaces(url, pattern = 'esim\\_space\\_%'
   }
 }
 
-/** Drops the tablespace (after the run's databases) and removes its directory. */
+/** How many times a tablespace's drop is tried while a database is still being made in it. */
+const DROP_TRIES = 10;
+
+/**
+ * Drops the tablespace, with any database still in it (after the run's own were dropped: one whose
+ * making had not ended then, as when a run is stopped while a worker makes one, appears once it
+ * ends, so a drop that finds the tablespace not empty is tried again after a pause), and removes
+ * its directory.
+ */
 export async function dropTablespace(url, space) {
   if (space === undefined) return;
   try {
-    await withAdmin(url, (admin) => admin.query(`drop tablespace if exists ${space.name}`));
+    await withAdmin(url, async (admin) => {
+      for (let attempt = 1; ; attempt += 1) {
+        const left = await admin.query(
+          `select datname from pg_database d join pg_tablespace t on t.oid = d.dattablespace
+           where t.spcname = $1`,
+          [space.name],
+        );
+        for (const { datname } of left.rows)
+          await admin.query(`drop database if exists "${datname}" with (force)`);
+        try {
+          await admin.query(`drop tablespace if exists ${space.name}`);
+          return;
+        } catch (error) {
+          // 55000: not empty.
+          if (error.code !== '55000' || attempt >= DROP_TRIES) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        }
+      }
+    });
     rmSync(space.dir, { recursive: true, force: true });
   } catch (error) {
     console.error(

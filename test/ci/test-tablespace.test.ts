@@ -176,9 +176,11 @@ describe('the test run’s PostgreSQL tablespace', { skip: !postgres && 'no Post
       const runner = spawn(process.execPath, ['scripts/test.mjs'], {
         cwd: dir,
         env,
-        stdio: 'ignore',
+        stdio: ['ignore', 'ignore', 'pipe'],
       });
-      const exited = once(runner, 'exit');
+      let errors = '';
+      runner.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+      const exited = once(runner, 'close'); // after its stderr's last words
       // Progress, not time: the held test has written where the run's databases go.
       let space = '';
       while (space === '') {
@@ -196,7 +198,7 @@ describe('the test run’s PostgreSQL tablespace', { skip: !postgres && 'no Post
       runner.kill('SIGINT');
       const [code] = await exited;
       assert.equal(code, 1, 'a stopped run fails');
-      assert.equal(await tablespaceExists(space), false, `${space} is dropped`);
+      assert.equal(await tablespaceExists(space), false, `${space} is dropped; ${errors}`);
       assert.equal(existsSync(`/dev/shm/esim-test-${space.replace('esim_space_', '')}`), false);
     } finally {
       await rm(dir, { recursive: true, force: true });
