@@ -25,7 +25,8 @@ export const CONFLICT_ATTEMPTS = 3;
 export const NO_CONNECTION_PAUSE_MS = 100;
 
 const RERUNNABLE = new Set(['40001', '40P01']);
-const NO_CONNECTION = new Set(['53300', '57P03']);
+// 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
+const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
 
 function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -35,7 +36,7 @@ function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
 /** PostgreSQL errors after which the same work may simply be run again: nothing of it stayed. */
 export const retryable = (error: unknown): boolean => hasCode(error, RERUNNABLE);
 
-/** PostgreSQL refused a new connection: too many clients, or starting or stopping. */
+/** No new connection: PostgreSQL refused it (too many clients, starting or stopping) or is unreachable. */
 export const noConnection = (error: unknown): boolean => hasCode(error, NO_CONNECTION);
 
 /**

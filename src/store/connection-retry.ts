@@ -56,9 +56,44 @@ export class RefusedConnections {
   }
 }
 
+/** Errors of the network, before any word from PostgreSQL: down, restarting, unreachable. */
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+const unreachable = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NETWORK.has(code);
+};
+
 /**
- * `pool` as Kysely's driver takes it, with a connection the server refuses asked for again after
- * a pause, `retry.attempts` times in all; the last refusal is thrown. Any other error is thrown
+ * No connection could be made to PostgreSQL (SQLSTATE 08001): nothing was sent, so the work may
+ * be tried again later; asked for again like a refused connection, then answered 503.
+ */
+export class DatabaseUnreachable extends Error {
+  readonly code = '08001';
+
+  constructor(cause: unknown) {
+    super(
+      `could not connect to PostgreSQL: ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        cause,
+      },
+    );
+    this.name = 'DatabaseUnreachable';
+  }
+}
+
+/**
+ * `pool` as Kysely's driver takes it, with a connection the server refuses (or that cannot reach
+ * it: DatabaseUnreachable) asked for again after a pause, `retry.attempts` times in all; the last
+ * refusal is thrown. Any other error (a login refused, a database that does not exist) is thrown
  * at once.
  */
 export function retryingPool(
@@ -75,7 +110,8 @@ export function retryingPool(
       for (let attempt = 1; ; attempt += 1) {
         try {
           return await pool.connect();
-        } catch (error) {
+        } catch (thrown) {
+          const error = unreachable(thrown) ? new DatabaseUnreachable(thrown) : thrown;
           if (!noConnection(error)) throw error;
           refusals.refused(error);
           if (attempt >= attempts) throw error;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -248,6 +250,107 @@ describe(
           [30, AGAIN, 12],
         ],
       );
+    });
+  },
+);
+
+// PostgreSQL down or restarting: a new connection is refused by the host (ECONNREFUSED) before
+// any word from the server. It is asked for again like a refused connection, and after the
+// bounded tries a request is answered 503 database_busy, not 500. The app connects through a
+// local relay to PostgreSQL, which the test closes and opens again on the same port.
+describe(
+  'PostgreSQL unreachable',
+  {
+    skip: DATABASES.includes('postgres')
+      ? false
+      : 'PostgreSQL is not in this run (unreachable, or TEST_DATABASES=sqlite)',
+  },
+  () => {
+    let t: TestApp;
+    let org: TestOrg;
+    let port = 0;
+    let upstream = { host: '127.0.0.1', port: 5432 };
+    let pauses = 0;
+    const sockets = new Set<Socket>();
+    const relay = createServer((client) => {
+      const server = connect(upstream.port, upstream.host);
+      for (const [socket, other] of [
+        [client, server],
+        [server, client],
+      ] as const) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          sockets.delete(socket);
+          other.destroy();
+        });
+      }
+      client.pipe(server).pipe(client);
+    });
+    const open = () =>
+      new Promise<void>((resolve) => {
+        relay.listen(port, '127.0.0.1', () => {
+          port = (relay.address() as AddressInfo).port;
+          resolve();
+        });
+      });
+    /** The relay stops listening and drops every connection: PostgreSQL is gone for the app. */
+    const down = async () => {
+      const closed = new Promise<void>((resolve) => relay.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      await eventually(
+        async () => (t.deps.store.poolStats?.().total === 0 ? true : undefined),
+        30_000,
+        'the pool to drop its clients',
+      );
+    };
+
+    before(async () => {
+      await open();
+      t = await startTestApp(
+        'postgres',
+        { apiKeyCacheMs: 0 },
+        {
+          async connectTo(target) {
+            assert.equal(target.kind, 'postgres');
+            const url = new URL(target.url);
+            upstream = { host: url.hostname, port: Number(url.port === '' ? 5432 : url.port) };
+            url.hostname = '127.0.0.1';
+            url.port = String(port);
+            return { kind: 'postgres', url: url.toString() };
+          },
+          connectRetry: {
+            pause: () => {
+              pauses += 1;
+              return Promise.resolve();
+            },
+          },
+        },
+      );
+      org = await t.createOrg();
+    });
+
+    after(async () => {
+      if (!relay.listening) await open();
+      await t?.close();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+    });
+
+    it('answers 503 database_busy after the bounded tries, and serves again once it is back', async () => {
+      const organisation = () =>
+        t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.equal((await organisation()).statusCode, 200);
+      await down();
+      pauses = 0;
+      const res = await organisation();
+      assert.equal(res.statusCode, 503, res.body);
+      assert.equal(res.headers['retry-after'], '1');
+      assert.equal(res.json<{ code: string }>().code, 'database_busy');
+      assert.equal(pauses, 2, 'three tries, with a pause between');
+      await open();
+      assert.equal((await organisation()).statusCode, 200);
     });
   },
 );
