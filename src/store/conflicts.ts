@@ -28,7 +28,8 @@ const RERUNNABLE = new Set(['40001', '40P01']);
 // 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
 const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
 
-function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
+/** Whether `error` carries one of `codes` (a PostgreSQL SQLSTATE, or Node.js's network code). */
+export function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && codes.has(code);
 }

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PostgresPool } from 'kysely';
 import type { Pool } from 'pg';
-import { CONFLICT_ATTEMPTS, NO_CONNECTION_PAUSE_MS, noConnection } from './conflicts.js';
+import { CONFLICT_ATTEMPTS, NO_CONNECTION_PAUSE_MS, hasCode, noConnection } from './conflicts.js';
 
 // A PostgreSQL server that refuses a new connection (53300 too many clients, for the server or
-// for the role; 57P03 starting or stopping) is asked again after a short, growing pause, for
+// for the role; 57P03 starting or stopping), or that cannot be reached at all (a network error,
+// made DatabaseUnreachable), is asked again after a short, growing pause, for
 // every connection the pool opens: a read outside a transaction (most GETs) as much as a
 // transaction. Other instances' connections, the command-line tool's or the pool's own come free
 // meanwhile. After CONFLICT_ATTEMPTS tries the refusal stands: a request is answered 503
@@ -67,11 +68,6 @@ const NETWORK = new Set([
   'EPIPE',
 ]);
 
-const unreachable = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && NETWORK.has(code);
-};
-
 /**
  * No connection could be made to PostgreSQL (SQLSTATE 08001): nothing was sent, so the work may
  * be tried again later; asked for again like a refused connection, then answered 503.
@@ -111,7 +107,7 @@ export function retryingPool(
         try {
           return await pool.connect();
         } catch (thrown) {
-          const error = unreachable(thrown) ? new DatabaseUnreachable(thrown) : thrown;
+          const error = hasCode(thrown, NETWORK) ? new DatabaseUnreachable(thrown) : thrown;
           if (!noConnection(error)) throw error;
           refusals.refused(error);
           if (attempt >= attempts) throw error;
