@@ -149,8 +149,8 @@ export interface paths {
     get: operations['simListFaults'];
     put?: never;
     /**
-     * Add a fault to /v2.1 routes
-     * @description Matching /v2.1 requests answer `status` with {"message","code":"simulated_fault"} (429 and 503 with Retry-After: 1) and/or are delayed by latencyMs. `route` is a path such as /v2.1/orders or a pattern with * for any run of characters (/v2.1/esims/*); the /v2.1 prefix may be left out; a route template such as /v2.1/esims/:iccid matches too. `count` fires it for the next N matching calls, `probability` on each call with that chance (reproducible under SIM_SEED); with neither it fires on every matching call until removed. Faults are checked before authentication, in the order they were added; the first that fires applies.
+     * Add a fault to API routes
+     * @description Matching requests answer `status` with {"message","code":"simulated_fault"} (429 and 503 with Retry-After: 1) and/or are delayed by latencyMs. `route` is a path of one API version such as /v2.1/orders or /v2.5/orders, or a pattern with * for any run of characters (/v2.1/esims/*); without a version prefix it is /v2.1’s (/orders is /v2.1/orders); a route template such as /v2.1/esims/:iccid matches too. `count` fires it for the next N matching calls, `probability` on each call with that chance (reproducible under SIM_SEED); with neither it fires on every matching call until removed. Faults are checked before authentication, in the order they were added; the first that fires applies.
      */
     post: operations['simAddFault'];
     /**

@@ -19,8 +19,9 @@ function matches(fault: SimFault, method: string, path: string, template: string
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Simulated failures on the /v2.1 scope (simulator mode): runs first on every request, before
- * authentication, so an integrator can see how their client copes with errors and slowness.
+ * Simulated failures on the API's routes, each fault on one version's (simulator mode): runs
+ * first on every request, before authentication, so an integrator can see how their client copes
+ * with errors and slowness.
  */
 export function installFaultHook(app: FastifyInstance, deps: AppDeps): void {
   const simulator = deps.simulator;

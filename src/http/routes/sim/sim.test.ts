@@ -135,6 +135,27 @@ for (const kind of DATABASES) {
       await sim(t, 'POST', '/_sim/faults', { route: '/organisation', status: 200 }, 400);
     });
 
+    it('a fault is one version’s: a route without a version is /v2.1’s, /v2.5/… is v2.5’s', async () => {
+      const organisation = (version: string) =>
+        t.request(org.apiKey, { method: 'GET', url: `/${version}/organisation` });
+      const bare = await sim(t, 'POST', '/_sim/faults', { route: '/organisation', status: 503 });
+      assert.equal(bare['route'], '/v2.1/organisation');
+      assert.equal((await organisation('v2.1')).statusCode, 503);
+      assert.equal((await organisation('v2.5')).statusCode, 200, 'v2.5 is not faulted');
+      await sim(t, 'DELETE', `/_sim/faults?id=${String(bare['id'])}`);
+
+      const v25 = await sim(t, 'POST', '/_sim/faults', {
+        route: '/v2.5/organisation',
+        status: 503,
+      });
+      assert.equal(v25['route'], '/v2.5/organisation');
+      const faulted = await organisation('v2.5');
+      assert.equal(faulted.statusCode, 503);
+      assert.equal(faulted.json().code, 'simulated_fault');
+      assert.equal((await organisation('v2.1')).statusCode, 200, 'v2.1 is not faulted');
+      assert.equal((await sim(t, 'DELETE', '/_sim/faults'))['removed'], 1);
+    });
+
     it('reset clears faults and the processing setting', async () => {
       await sim(t, 'POST', '/_sim/faults', { route: '*', status: 429 });
       await sim(t, 'POST', '/_sim/processing', { delaySeconds: 120 });
