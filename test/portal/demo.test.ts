@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -38,6 +39,11 @@ test('the first start prints the demo admin email and password, which sign in; l
     assert.equal(match[1], base);
     assert.equal(await signInStatus(base, match[2] ?? '', match[3] ?? ''), 303);
     assert.equal(await signInStatus(base, match[2] ?? '', 'not the password'), 401);
+    // docs/portal.md shows the line as a start on the default address prints it.
+    const guide = readFileSync(new URL('../../docs/portal.md', import.meta.url), 'utf8');
+    const shown = guide.split('\n').find((l) => l.startsWith('Portal:')) ?? '';
+    const anyPassword = (l: string) => l.replace(/password \S+\)$/, 'password …)');
+    assert.equal(anyPassword(shown), anyPassword(line.replace(base, 'http://127.0.0.1:8080')));
     const later: string[] = [];
     await announceDemo(services.deps, base, (l) => later.push(l));
     assert.match(later.join('\n'), /Portal: \S+\/portal \(admin@demo\.example;/);
