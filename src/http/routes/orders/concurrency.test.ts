@@ -171,6 +171,28 @@ for (const kind of DATABASES) {
       assert.match(bad.json().message, /idempotency-key/i);
     });
 
+    it('a request its schema refuses stores nothing: the key stays free for the corrected one', async () => {
+      const org = await t.createOrg({ balance: PRICE });
+      const headers = { 'idempotency-key': 'malformed' };
+      const send = (quantity: unknown) =>
+        t.request(org.apiKey, {
+          method: 'POST',
+          url: '/v2.1/orders',
+          payload: { ...ORDER, order: [{ type: 'bundle', item: UNIT, quantity }] },
+          headers,
+        });
+      for (let i = 0; i < 2; i += 1) {
+        const malformed = await send('1');
+        assert.equal(malformed.statusCode, 400);
+        assert.equal(malformed.json().code, 'validation_failed');
+        assert.equal(malformed.headers['idempotent-replayed'], undefined, 'not a replay');
+      }
+      const corrected = await send(1);
+      assert.equal(corrected.statusCode, 200, corrected.body);
+      assert.equal(corrected.headers['idempotent-replayed'], undefined);
+      assert.equal(await balanceOf(t, org), 0);
+    });
+
     it('an expired key (after 24 h) may be used again', async () => {
       const org = await t.createOrg({ balance: 2 * PRICE });
       const headers = { 'idempotency-key': 'daily' };
