@@ -35,6 +35,20 @@ for (const kind of DATABASES) {
       });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal((await t.app.inject({ url: '/_sim/clock' })).statusCode, 401);
+      // A callback is a JSON object: anything else is refused, as docs/simulator.md says.
+      for (const [type, payload, status] of [
+        ['application/json', '[1]', 400],
+        ['application/json', 'hello', 400],
+        ['text/plain', 'hello', 415],
+      ] as const) {
+        const refused = await t.app.inject({
+          method: 'POST',
+          url: CALLBACK_RECEIVER_PATH,
+          headers: { 'content-type': type },
+          payload,
+        });
+        assert.equal(refused.statusCode, status, `${type} ${payload}: ${refused.body}`);
+      }
     });
 
     it("is where the demo organisation's resent callback is delivered", async () => {
