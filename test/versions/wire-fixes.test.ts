@@ -145,5 +145,30 @@ for (const kind of DATABASES) {
         );
       }
     });
+
+    it('refuses a malformed top-up amount with invalid_amount on every version', async () => {
+      const refusal = async (v: string, query: string): Promise<string> => {
+        const res = await t.request(org.apiKey, {
+          method: 'POST',
+          url: `/v${v}/organisation/balance${query}`,
+        });
+        assert.equal(res.statusCode, 400, `v${v} ${query}: ${res.body}`);
+        assert.match(res.json<{ message: string }>().message, /amount/, `v${v} ${query}`);
+        return res.json<{ code: string }>().code;
+      };
+      const code = (v: string, amount: string) =>
+        refusal(v, `?amount=${encodeURIComponent(amount)}`);
+      const malformed: Record<string, string[]> = {
+        '2.1': ['abc', '-5', '1.5', '1e4', ''],
+        '2.4': ['abc', '-5', '1e4', '25.001', ''],
+        '2.5': ['abc', '-5', '1e4', '25.001', ''],
+      };
+      for (const [v, amounts] of Object.entries(malformed)) {
+        for (const amount of amounts) assert.equal(await code(v, amount), 'invalid_amount');
+        // Missing or given twice: as any parameter (docs/payments.md).
+        assert.equal(await refusal(v, ''), 'validation_failed');
+        assert.equal(await refusal(v, '?amount=500&amount=600'), 'validation_failed');
+      }
+    });
   });
 }
