@@ -390,6 +390,17 @@ for (const kind of DATABASES) {
         assert.equal(res.statusCode, 400, `${JSON.stringify(payload)} -> ${res.body}`);
         assert.match(res.json().message, message, JSON.stringify(payload));
       }
+      // The codes docs/errors.md gives: a line above the line limit breaks the schema; an order
+      // above the order limit is quantity_limit.
+      const line = await post(org, { order: [{ type: 'bundle', item: SMALL, quantity: 21 }] });
+      assert.equal(line.json().code, 'validation_failed');
+      const total = await post(org, {
+        order: [
+          { type: 'bundle', item: SMALL, quantity: 20 },
+          { type: 'bundle', item: BIG, quantity: 11 },
+        ],
+      });
+      assert.equal(total.json().code, 'quantity_limit');
       assert.equal(await balanceOf(org), 100_000);
     });
 
