@@ -135,7 +135,8 @@ export const simReset: Command = {
 
 export const simFault: Command = {
   usage: `esim sim fault --route </v2.1/orders|pattern*> [--method POST] [--status 503] [--count <n> | --probability <0..1>] [--latency-ms <n>] ${URL_USAGE}`,
-  summary: 'Simulator: make /v2.1 calls fail or slow down',
+  summary:
+    'Simulator: make API calls fail or slow down, on one version (a route without a version prefix is /v2.1’s)',
   async run(ctx) {
     const { values } = parse(
       ctx.args,
