@@ -7,7 +7,7 @@ import { AccessLog } from './http/access-log.js';
 import { redactUrl } from './http/auth.js';
 import { installBodyLeniency } from './http/body-input.js';
 import { installBodyParsing } from './http/body-parsing.js';
-import { installCors, installPreflight } from './http/cors.js';
+import { corsHeaders, installPreflight } from './http/cors.js';
 import { installDraining } from './http/draining.js';
 import { installStartGate } from './http/starting.js';
 import type { StartGate } from './http/starting.js';
@@ -103,8 +103,11 @@ export async function buildApp(
 
   // Hooks that run on every request and are synchronous take Fastify's callback form: an async
   // hook costs a promise and a turn of the microtask queue per request.
+  // The first: the request id, and the CORS headers (http/cors.ts) in the same pass.
+  const cors = corsHeaders(deps.config.corsOrigins);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (cors !== undefined) cors(request, reply);
     done();
   });
 
@@ -114,7 +117,6 @@ export async function buildApp(
 
   installDraining(app);
   if (options.startGate !== undefined) installStartGate(app, options.startGate);
-  installCors(app, deps.config.corsOrigins);
   if (deps.metrics !== undefined) {
     installRequestMetrics(app, deps.metrics);
     const exposed = metricsOnMainPort(deps.config);

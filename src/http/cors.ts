@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 // Cross-origin use of the API from browsers (CORS_ORIGINS, docs/configuration.md). The
 // documentation page itself is same-origin: its OpenAPI server is relative unless
@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 // authentication, because a browser never sends the API key on a preflight: 204 with CORS
 // headers for an allowed origin, a plain 204 otherwise, never a 404 or a 403.
 //
-// Two parts. `installCors` adds the CORS headers of every other request, with values computed
+// Two parts. `corsHeaders` gives the CORS headers of every other request, with values computed
 // once: the same headers, in the same order, that @fastify/cors adds, without the options object,
 // closure and joins the plugin makes on every request. `installPreflight` answers OPTIONS with
 // @fastify/cors itself, in a scope that holds only its OPTIONS route, so its hook runs for
@@ -49,23 +49,27 @@ export function isSameOriginOnly(url: string): boolean {
   }
 }
 
-/** The CORS headers of every request but OPTIONS (installed where the plugin's hook was). */
-export function installCors(app: FastifyInstance, origins: readonly string[]): void {
-  if (origins.length === 0) return;
-  // The callback form: it never waits.
+/** Sets the headers of a response to a request: one pass of the app's first onRequest hook. */
+export type ResponseHeaders = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * The CORS headers of every request but OPTIONS, or undefined when CORS is off. app.ts sets them
+ * in its first onRequest hook, with the request id: one hook for both, so every answer carries
+ * them, those of the draining and start gates included. Values computed once.
+ */
+export function corsHeaders(origins: readonly string[]): ResponseHeaders | undefined {
+  if (origins.length === 0) return undefined;
   if (origins.includes('*')) {
-    app.addHook('onRequest', (request, reply, done) => {
+    return (request, reply) => {
       if (request.method !== 'OPTIONS' && !isSameOriginOnly(request.url)) {
         reply.header('access-control-allow-origin', '*');
         reply.header('access-control-expose-headers', EXPOSED);
       }
-      done();
-    });
-    return;
+    };
   }
   // A list: the answer depends on Origin (Vary), which is echoed when it is listed.
   const listed = new Set(origins);
-  app.addHook('onRequest', (request, reply, done) => {
+  return (request, reply) => {
     if (request.method !== 'OPTIONS' && !isSameOriginOnly(request.url)) {
       reply.header('vary', 'Origin');
       const origin = request.headers.origin;
@@ -74,8 +78,7 @@ export function installCors(app: FastifyInstance, origins: readonly string[]): v
       }
       reply.header('access-control-expose-headers', EXPOSED);
     }
-    done();
-  });
+  };
 }
 
 /** OPTIONS, answered before any authentication; install after every other app-wide hook. */

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { eventually, startTestApp } from '../harness.js';
 
 // During shutdown, requests already in flight finish, and anything new on a live connection is
-// told to go elsewhere with 503 {message} and Retry-After.
+// told to go elsewhere with 503 {message} and Retry-After, with the CORS headers of any answer.
 
 describe('shutdown', () => {
   it('finishes the request in flight and answers the next one 503 with Retry-After', async () => {
@@ -38,6 +38,8 @@ describe('shutdown', () => {
       assert.match(second ?? '', /^HTTP\/1\.1 503 /);
       assert.match(second ?? '', /\r\nretry-after: 5\r\n/i);
       assert.match(second ?? '', /\r\nx-request-id: /i);
+      // A browser's script can read it too (CORS_ORIGINS, simulator default `*`).
+      assert.match(second ?? '', /\r\naccess-control-allow-origin: \*\r\n/i);
       const body = JSON.parse((second ?? '').split('\r\n\r\n')[1] ?? '') as { message: string };
       assert.match(body.message, /shutting down/);
     } finally {

@@ -34,6 +34,8 @@ for (const kind of DATABASES) {
         const res = await app.inject({ url, headers: { 'x-api-key': org.apiKey } });
         assert.equal(res.statusCode, 503, url);
         assert.equal(res.headers['retry-after'], '1', url);
+        // Readable by a browser's script: the simulator's CORS headers come with it.
+        assert.equal(res.headers['access-control-allow-origin'], '*', url);
         assert.deepEqual(res.json(), {
           message: 'this instance is starting; retry shortly',
           code: 'starting',
