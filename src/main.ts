@@ -337,7 +337,7 @@ async function announceFixture(
   }
   for (const org of loaded) {
     print(
-      `Fixture organisation: ${org.name} (${org.id}), API key ${org.apiKey}, ${org.iccids.length} eSIMs`,
+      `Fixture organisation: ${org.name} (${org.id}), API key ${org.apiKey}, ${org.iccids.length} eSIM${org.iccids.length === 1 ? '' : 's'}`,
     );
   }
   print(`Docs: ${url}/docs   Portal: ${url}/portal`);

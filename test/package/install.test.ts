@@ -223,7 +223,7 @@ describe('the package, packed and installed into an empty folder', () => {
     );
     assert.match(
       serverOut,
-      new RegExp(`Fixture organisation: Packaged Travel \\(\\S+\\), API key ${KEY}`),
+      new RegExp(`Fixture organisation: Packaged Travel \\(\\S+\\), API key ${KEY}, 1 eSIM\\n`),
     );
     const home = await fetch(`${url}/`, { headers: { accept: 'application/json' } });
     assert.equal(home.status, 200);
