@@ -225,7 +225,13 @@ export async function startServer(
       startGate: gate,
       logStream: consoleLog(config.logFormat, stdout),
     });
-    address = await app.listen({ port: config.port, host: config.host });
+    address = await app.listen({
+      port: config.port,
+      host: config.host,
+      // Not "listening": the service's own `listening on` line, printed once the start is
+      // complete (and after the demo's key), is the one to wait for (docs/simulator.md).
+      listenTextResolver: (at) => `bound to ${at}; answering 503 until the start completes`,
+    });
   } catch (error) {
     await app?.close();
     await services.close();

@@ -62,6 +62,12 @@ describe('esim serve logs', () => {
     servers.push(server);
     const url = await listening(server);
     const apiKey = /^API key: (esim_\S+)$/m.exec(server.stdout())?.[1] ?? '';
+    // A script that waits for "listening" finds the service's line, after the demo's key: the
+    // web framework's own line at binding says something else.
+    const out = server.stdout();
+    assert.equal(out.match(/listening/gi)?.length, 1, out);
+    assert.ok(out.indexOf('API key: ') < out.search(/listening/i), out);
+    assert.match(out, /"msg":"bound to http:\/\/127\.0\.0\.1:\d+; answering 503 until the start/);
     const orgId = /^Demo organisation created: .* \((\S+)\)$/m.exec(server.stdout())?.[1] ?? '';
     const updated = await esim(
       { DATA_DIR: data.path, LOG_LEVEL: 'silent' },
