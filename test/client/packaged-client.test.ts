@@ -80,6 +80,8 @@ for (const kind of DATABASES) {
       const malformed = await refusal(client.getEsim({ path: { iccid: '12/34' } }));
       assert.equal(malformed.status, 400, malformed.message);
       assert.match(malformed.message, /^400: .*iccid/i);
+      const said = (malformed.body as { message: string }).message;
+      assert.equal(malformed.message, `400: ${said}`, 'the README: the status, then the body');
       const missing = await refusal(client.getEsim({ path: { iccid: '8944000000000000001' } }));
       assert.equal(missing.status, 404, missing.message);
     });
