@@ -21,6 +21,11 @@ export interface Config {
   readonly sqliteCheckpointIntervalMs: number;
   /** SQLite: when a commit reaches the disk (SQLITE_SYNCHRONOUS; database.ts). */
   readonly sqliteSynchronous: SqliteSynchronous;
+  /**
+   * PostgreSQL: how long a connection may take to open, or to be had from the pool, before the
+   * try fails and is made again like a refused one (DATABASE_CONNECT_TIMEOUT_MS).
+   */
+  readonly databaseConnectTimeoutMs: number;
   /** Concurrent writes (orders) share one transaction and one commit (docs/operations.md). */
   readonly groupCommit: boolean;
   /** Most writes committed together. */
@@ -192,6 +197,12 @@ export class ConfigError extends Error {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * PostgreSQL: how long a connection may take before the try fails (DATABASE_CONNECT_TIMEOUT_MS);
+ * without one a server whose packets are dropped holds the request for the OS's TCP timeout.
+ */
+export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 5000;
 
 // Roughly a day in total (about 27 h), exponential with jitter applied by the worker.
 export const DEFAULT_RETRY_SCHEDULE = [
@@ -540,6 +551,13 @@ export function loadConfig(env: Env): Config {
     sqliteBusyWaitMs: int(env, 'SQLITE_BUSY_WAIT_MS', 15_000, 0, 600_000),
     sqliteCheckpointIntervalMs: int(env, 'SQLITE_CHECKPOINT_INTERVAL_MS', 100, 0, 60_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', 'normal', SQLITE_SYNCHRONOUS),
+    databaseConnectTimeoutMs: int(
+      env,
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
+      10,
+      600_000,
+    ),
     groupCommit: bool(env, 'GROUP_COMMIT', true),
     groupCommitMaxBatch: int(env, 'GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),
     groupCommitLanes: int(env, 'GROUP_COMMIT_LANES', 16, 1, 16),

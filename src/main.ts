@@ -90,6 +90,7 @@ export async function openServices(
     openStore(config.database, {
       busyWaitMs: config.sqliteBusyWaitMs,
       synchronous: config.sqliteSynchronous,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
       checkpointIntervalMs:
         options.checkpointThread === true ? config.sqliteCheckpointIntervalMs : 0,
       groupCommit: config.groupCommit,

@@ -48,6 +48,25 @@ describe('loadConfig', () => {
     assert.equal(error.setting, 'CALLBACK_DELIVERY_THREAD');
   });
 
+  it('reads DATABASE_CONNECT_TIMEOUT_MS: 5 s by default, 10 ms to 10 min', () => {
+    assert.equal(loadConfig({}).databaseConnectTimeoutMs, 5000);
+    assert.equal(
+      loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '1500' }).databaseConnectTimeoutMs,
+      1500,
+    );
+    assert.equal(loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '' }).databaseConnectTimeoutMs, 5000);
+    for (const [raw, message] of [
+      ['5s', /must be an integer, got "5s"/],
+      ['0', /between 10 and 600000, got 0/],
+      ['600001', /between 10 and 600000, got 600001/],
+    ] as const) {
+      const error = configError({ DATABASE_CONNECT_TIMEOUT_MS: raw });
+      assert.equal(error.setting, 'DATABASE_CONNECT_TIMEOUT_MS', raw);
+      assert.match(error.message, message);
+      assert.ok(error.message.startsWith('DATABASE_CONNECT_TIMEOUT_MS: '));
+    }
+  });
+
   it('reads CORS_ORIGINS: off by default in production, a list of origins, * or off', () => {
     const production = { MODE: 'production', MASTER_KEY: 'ab'.repeat(32) };
     assert.deepEqual(loadConfig(production).corsOrigins, []);

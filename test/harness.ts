@@ -42,6 +42,9 @@ export interface TestApp {
 
 let counter = 0;
 
+/** PostgreSQL: the connections of a test app's pool. */
+export const TEST_POOL_SIZE = 10;
+
 /**
  * A new database of the given kind, migrated and seeded (a copy of the process's template), and
  * the app built on it, in-process.
@@ -67,10 +70,11 @@ export async function startTestApp(
   const config = testConfig({ database: target, ...overrides });
   const clock = new OffsetClock();
   const plain = openStore(config.database, {
-    poolSize: 10,
+    poolSize: TEST_POOL_SIZE,
     ...(connectRetry === undefined ? {} : { connectRetry }),
     ...(database.image === undefined ? {} : { image: database.image }),
     busyWaitMs: config.sqliteBusyWaitMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
     groupCommit: config.groupCommit,
     groupCommitMaxBatch: config.groupCommitMaxBatch,
     groupCommitLanes: config.groupCommitLanes,

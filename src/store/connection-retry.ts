@@ -5,7 +5,8 @@ import { CONFLICT_ATTEMPTS, NO_CONNECTION_PAUSE_MS, hasCode, noConnection } from
 
 // A PostgreSQL server that refuses a new connection (53300 too many clients, for the server or
 // for the role; 57P03 starting or stopping), or that cannot be reached at all (a network error,
-// made DatabaseUnreachable), is asked again after a short, growing pause, for
+// or no answer within the pool's connect timeout: made DatabaseUnreachable), is asked again after
+// a short, growing pause, for
 // every connection the pool opens: a read outside a transaction (most GETs) as much as a
 // transaction. Other instances' connections, the command-line tool's or the pool's own come free
 // meanwhile. After CONFLICT_ATTEMPTS tries the refusal stands: a request is answered 503
@@ -69,6 +70,19 @@ const NETWORK = new Set([
 ]);
 
 /**
+ * pg-pool's errors when its connectionTimeoutMillis runs out (DATABASE_CONNECT_TIMEOUT_MS): a new
+ * connection that got no answer in time (packets dropped by a firewall, a host gone), and a wait
+ * for one of the pool's connections that lasted as long. They carry no code, only these messages.
+ */
+const CONNECT_TIMEOUTS = new Set([
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+]);
+
+const connectTimedOut = (error: unknown): boolean =>
+  error instanceof Error && CONNECT_TIMEOUTS.has(error.message);
+
+/**
  * No connection could be made to PostgreSQL (SQLSTATE 08001): nothing was sent, so the work may
  * be tried again later; asked for again like a refused connection, then answered 503.
  */
@@ -107,7 +121,10 @@ export function retryingPool(
         try {
           return await pool.connect();
         } catch (thrown) {
-          const error = hasCode(thrown, NETWORK) ? new DatabaseUnreachable(thrown) : thrown;
+          const error =
+            hasCode(thrown, NETWORK) || connectTimedOut(thrown)
+              ? new DatabaseUnreachable(thrown)
+              : thrown;
           if (!noConnection(error)) throw error;
           refusals.refused(error);
           if (attempt >= attempts) throw error;

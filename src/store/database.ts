@@ -8,6 +8,7 @@ import type {
   Transaction,
 } from 'kysely';
 import type { Pool } from 'pg';
+import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS } from '../config.js';
 import type { DatabaseTarget, SqliteSynchronous } from '../config.js';
 import type { Database as Schema } from './schema.js';
 import { RefusedConnections, retryingPool } from './connection-retry.js';
@@ -86,6 +87,11 @@ export interface StoreOptions {
   readonly applicationName?: string;
   /** PostgreSQL: how long a connection idle in the pool stays open (pg's 10 s; 0: until close). */
   readonly idleTimeoutMs?: number;
+  /**
+   * PostgreSQL: how long opening a connection, or waiting for one of the pool's, may take before
+   * the try fails and is asked for again (DATABASE_CONNECT_TIMEOUT_MS; connection-retry.ts).
+   */
+  readonly connectTimeoutMs?: number;
 }
 
 function writerFor(
@@ -188,7 +194,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
 async function openPool(
   url: string,
   max: number,
-  { applicationName, idleTimeoutMs }: StoreOptions,
+  { applicationName, idleTimeoutMs, connectTimeoutMs }: StoreOptions,
 ): Promise<Pool> {
   const { default: pg } = await import('pg');
   // int8 (bigint) comes back from pg as a string; every bigint here is money, bytes or a counter
@@ -197,12 +203,25 @@ async function openPool(
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // Without a timeout a connection to a server whose packets are dropped (a firewall, a host
+    // gone) waits for the OS's TCP timeout, minutes, and the request with it.
+    connectionTimeoutMillis: connectTimeoutMs ?? DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
+    // TCP keepalive: an idle connection whose server went away unannounced (a host gone, a
+    // firewall's state dropped) is found dead by the OS, probed after 10 s idle rather than the
+    // OS's default two hours, instead of by the next query sent on it (the delivery thread keeps
+    // its connections open between drains).
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     ...(applicationName === undefined ? {} : { application_name: applicationName }),
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: idleTimeoutMs }),
   });
   // An idle client that the server drops (restart, failover, admin termination) is removed from
   // the pool by pg itself; without a listener the 'error' event would crash the process.
   pool.on('error', () => undefined);
+  // A client in use (checked out, so without the pool's listener) whose connection is lost emits
+  // 'error' too, besides failing its query: without a listener of its own that crashes the process.
+  // Its query fails, and the pool drops it when it is given back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -55,6 +55,7 @@ function start(settings: DeliveryThreadSettings): void {
     poolSize: POOL_SIZE,
     busyWaitMs: config.sqliteBusyWaitMs,
     synchronous: config.sqliteSynchronous,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
     groupCommit: false,
     applicationName: APPLICATION_NAME,
     // Its connections stay open as long as the thread, between drains too; stopping closes them.

@@ -30,6 +30,9 @@ class Lines {
   }
 }
 
+/** The connections of the thread's PostgreSQL pool, as docs/callbacks.md gives them. */
+const THREAD_POOL_SIZE = 4;
+
 /** The thread's PostgreSQL connections, by the name they show in pg_stat_activity. */
 async function threadConnections(t: TestApp): Promise<number> {
   const { rows } = await sql<{ n: string }>`
@@ -166,8 +169,13 @@ for (const kind of DATABASES) {
         const sent = await deliveries(t, org.apiKey);
         assert.ok(sent.length > 0 && sent.every((d) => d.status === 'delivered'));
         assert.equal(receiver.at(hook).length, sent.length);
-        // Between drains the thread keeps its connection, ready for the next.
-        if (kind === 'postgres') assert.ok((await threadConnections(t)) >= 1);
+        // Between drains the thread keeps its connections, ready for the next: at least the one
+        // it drained on, at most its pool's four (docs/callbacks.md). Its pool opens them as its
+        // statements overlap, so how many of the four a drain needed is not fixed.
+        if (kind === 'postgres') {
+          const held = await threadConnections(t);
+          assert.ok(held >= 1 && held <= THREAD_POOL_SIZE, `the thread holds ${held}`);
+        }
 
         await worker.stop();
         if (kind === 'postgres') {

@@ -11,6 +11,7 @@ export const migrateCommand: Command = {
     const store = openStore(config.database, {
       busyWaitMs: config.sqliteBusyWaitMs,
       synchronous: config.sqliteSynchronous,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
     });
     try {
       const applied = await migrate(store);
