@@ -63,6 +63,8 @@ export interface PortalServer {
 export interface PortalOptions {
   readonly config?: Partial<Config>;
   readonly wallClock?: WallClock;
+  /** Where the server's log goes (JSON lines, from `info`); silent without it. */
+  readonly logStream?: { write(line: string): void };
 }
 
 async function seedOrg(deps: AppDeps, name: string, roles: readonly Role[], org: OrgName) {
@@ -114,7 +116,12 @@ export async function startPortal(
       clock,
       ...(options.wallClock === undefined ? {} : { wallClock: options.wallClock }),
     });
-    const app = await buildApp(services.deps, { logLevel: 'silent' });
+    const app = await buildApp(
+      services.deps,
+      options.logStream === undefined
+        ? { logLevel: 'silent' }
+        : { logLevel: 'info', logStream: options.logStream },
+    );
     await app.listen({ port, host: '127.0.0.1' });
     const address = app.server.address();
     const actual = typeof address === 'object' && address !== null ? address.port : port;

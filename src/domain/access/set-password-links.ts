@@ -132,15 +132,23 @@ export async function setPassword(
 export const FORGOT_PASSWORD_SENT =
   'If an account has this email address, a link to set a new password is on its way.';
 
+/** A link's mail that the mail server did not take: whose link, and why. */
+export interface UnsentMail {
+  readonly userId: string;
+  readonly error: unknown;
+}
+
 /**
  * Mails a set-password link to every user with this email address. Answers the same whether or
- * not one exists, so the form tells nobody which addresses have accounts.
+ * not one exists, so the form tells nobody which addresses have accounts: a mail the server does
+ * not take (SMTP down) is returned for the caller to log, never thrown, since an error only
+ * known addresses could meet would tell them apart.
  */
 export async function forgotPassword(
   deps: PortalDeps,
   email: string,
   source: string,
-): Promise<void> {
+): Promise<readonly UnsentMail[]> {
   const address = email.trim();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
     throw badRequest('email must be an email address');
@@ -158,15 +166,21 @@ export async function forgotPassword(
     takeAttempt(tx, keys, rules, deps.wallClock.now()),
   );
   // Over the limit the answer is the same, so it tells nobody whether a mail went.
-  if (!verdict.allowed) return;
+  if (!verdict.allowed) return [];
+  const unsent: UnsentMail[] = [];
   for (const user of await findUsersByEmail(deps.store.db, address)) {
     const url = await issueSetPasswordLink(deps, user.id);
-    await deps.mailer.send({
-      to: user.email,
-      subject: 'Set your eSIM portal password',
-      text: `Hello ${user.firstName},\n\nSomeone (hopefully you) asked to set a new password for the eSIM portal.\nOpen this link within ${deps.config.portal.linkHours} hours to choose one; it works once:\n\n${url}\n\nIf you did not ask, ignore this mail: your password stays as it is.\n`,
-    });
+    try {
+      await deps.mailer.send({
+        to: user.email,
+        subject: 'Set your eSIM portal password',
+        text: `Hello ${user.firstName},\n\nSomeone (hopefully you) asked to set a new password for the eSIM portal.\nOpen this link within ${deps.config.portal.linkHours} hours to choose one; it works once:\n\n${url}\n\nIf you did not ask, ignore this mail: your password stays as it is.\n`,
+      });
+    } catch (error) {
+      unsent.push({ userId: user.id, error });
+    }
   }
+  return unsent;
 }
 
 export const WRONG_CURRENT_PASSWORD = 'current password is not correct';

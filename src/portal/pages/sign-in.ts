@@ -141,7 +141,13 @@ function registerForgotPassword(app: FastifyInstance, deps: AppDeps): void {
   app.post('/portal/forgot-password', PUBLIC, async (request, reply) => {
     const email = formValue(request.body, 'email').trim();
     try {
-      await forgotPassword(deps, email, request.ip);
+      const unsent = await forgotPassword(deps, email, request.ip);
+      for (const { userId, error } of unsent) {
+        request.log.error(
+          { err: error, userId },
+          `a forgot-password link could not be mailed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
     } catch (error) {
       if (!(error instanceof DomainError) || error.status !== 400) throw error;
       return sendPublic(

@@ -206,12 +206,23 @@ export function registerUsersPage(app: FastifyInstance, deps: AppDeps): void {
           ...(form.phoneNumber === '' ? {} : { phoneNumber: form.phoneNumber }),
         },
       );
-      await deps.mailer.send({
-        to: user.email,
-        subject: `You have access to ${view.organisation.name} in the eSIM portal`,
-        text: `Hello ${user.firstName},\n\n${view.user.firstName} ${view.user.lastName} gave you access to ${view.organisation.name} in the eSIM portal as ${user.role}.\nOpen this link within ${deps.config.portal.linkHours} hours to set your password; it works once:\n\n${link}\n`,
-      });
-      const message = `Added ${user.firstName} ${user.lastName} as ${user.role}. Their one-time link to set a password (also mailed to them): ${link}`;
+      const added = `Added ${user.firstName} ${user.lastName} as ${user.role}.`;
+      // The user is added whether or not the mail goes: a mail server that refuses it (SMTP
+      // down) leaves the Admin the link to hand over, and the operator an error in the log.
+      let message = `${added} Their one-time link to set a password (also mailed to them): ${link}`;
+      try {
+        await deps.mailer.send({
+          to: user.email,
+          subject: `You have access to ${view.organisation.name} in the eSIM portal`,
+          text: `Hello ${user.firstName},\n\n${view.user.firstName} ${view.user.lastName} gave you access to ${view.organisation.name} in the eSIM portal as ${user.role}.\nOpen this link within ${deps.config.portal.linkHours} hours to set your password; it works once:\n\n${link}\n`,
+        });
+      } catch (error) {
+        request.log.error(
+          { err: error, userId: user.id },
+          `the new user's set-password link could not be mailed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        message = `${added} Their one-time link to set a password could not be mailed (the mail server did not take it); hand it to them yourself: ${link}`;
+      }
       return redirectWithFlash(request, reply, '/portal/users', message);
     } catch (error) {
       if (!(error instanceof DomainError) || error.status !== 400) throw error;
