@@ -285,7 +285,14 @@ export async function migrate(store: Store): Promise<string[]> {
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+    // No migration ran (the database out of reach, a login refused, the migration table not
+    // readable): say so, rather than blame a migration the operator would go looking for.
+    if (failed === undefined) {
+      throw new Error(
+        `could not open the database to migrate it (no migration was applied): ${reason}`,
+      );
+    }
+    throw new Error(`migration ${failed.migrationName} failed: ${reason}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
