@@ -130,6 +130,20 @@ describe('esim serve logs', () => {
     const placed = requests.find((l) => l.req?.url === '/v2.1/orders');
     assert.equal(placed?.req?.method, 'POST');
     await stop(server);
+
+    // Beside the JSON, the server's own lines in plain text (docs/operations.md, "Logs"): where
+    // it listens and, on SIGTERM, the drain and its end.
+    const plain = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('{'));
+    assert.ok(
+      plain.some((line) =>
+        /^eSIM bundle service \(simulator mode, sqlite\) listening on http:\/\/\S+$/.test(line),
+      ),
+      server.stdout(),
+    );
+    assert.deepEqual(plain.slice(-2), ['SIGTERM received, shutting down', 'stopped']);
   });
 
   it('writes a readable line per request with LOG_FORMAT=pretty', async () => {
