@@ -44,6 +44,8 @@ export function registerMetricsRoute(
 ): void {
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
     if (token !== undefined && !tokenMatches(request.headers.authorization, token)) {
+      // A 401 names the scheme it wants (RFC 9110, section 11.6.1).
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
       return sendError(reply, {
         code: 'unauthorized',
         message: 'metrics need Authorization: Bearer <METRICS_TOKEN>',

@@ -284,12 +284,15 @@ describe('where /metrics is served', () => {
       const none = await t.app.inject({ method: 'GET', url: '/metrics' });
       assert.equal(none.statusCode, 401);
       assert.match(none.json().message, /Bearer/);
+      // A 401 names its scheme (RFC 9110), so a scraper or a person with curl learns what to send.
+      assert.equal(none.headers['www-authenticate'], 'Bearer realm="metrics"');
       const wrong = await t.app.inject({
         method: 'GET',
         url: '/metrics',
         headers: { authorization: 'Bearer nope' },
       });
       assert.equal(wrong.statusCode, 401);
+      assert.equal(wrong.headers['www-authenticate'], 'Bearer realm="metrics"');
       const right = await t.app.inject({
         method: 'GET',
         url: '/metrics',
