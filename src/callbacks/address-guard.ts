@@ -12,9 +12,11 @@ import { badRequest } from '../domain/errors/error-codes.js';
 type Family = 'ipv4' | 'ipv6';
 type Range = readonly [string, number, Family];
 
+const METADATA = 'a cloud metadata address';
+
 const CATEGORIES: readonly (readonly [string, readonly Range[]])[] = [
   [
-    'a cloud metadata address',
+    METADATA,
     [
       ['169.254.169.254', 32, 'ipv4'],
       ['100.100.100.200', 32, 'ipv4'],
@@ -136,10 +138,11 @@ export class AddressGuard {
     const version = isIP(address);
     if (version === 0) return 'not an IP address';
     const family: Family = version === 4 ? 'ipv4' : 'ipv6';
-    if (this.allowed.check(address, family)) return undefined;
-    for (const [name, list] of this.categories) {
-      if (list.check(address, family)) return name;
-    }
+    const refused = this.categories.find(([, list]) => list.check(address, family))?.[0];
+    // CALLBACK_ALLOW_CIDRS never opens a cloud metadata address: a range wide enough for
+    // receivers (a CGNAT overlay's 100.64.0.0/10, link-local 169.254.0.0/16) holds one, and a
+    // callback there would hand the instance's cloud credentials to whoever set the URL.
+    if (refused === METADATA || !this.allowed.check(address, family)) return refused;
     return undefined;
   }
 }

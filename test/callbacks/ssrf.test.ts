@@ -128,6 +128,25 @@ for (const kind of DATABASES) {
       }
     });
 
+    it('never opens a cloud metadata address, whatever range CALLBACK_ALLOW_CIDRS opens', async () => {
+      // Ranges an operator opens for receivers (a CGNAT overlay such as 100.64.0.0/10, link-local
+      // 169.254.0.0/16) hold the metadata services of Alibaba Cloud and of AWS, GCP and Azure.
+      const wide = { ...env, CALLBACK_ALLOW_CIDRS: '100.64.0.0/10,169.254.0.0/16' };
+      for (const url of [
+        'https://169.254.169.254/latest/meta-data',
+        'https://100.100.100.200/latest/meta-data',
+      ]) {
+        const run = await runCli(['org', 'update', orgId, '--callback-url', url], wide);
+        assert.equal(run.code, 1, url);
+        assert.match(run.err, /is a cloud metadata address/);
+      }
+      for (const url of ['https://100.64.0.1/hook', 'https://169.254.10.1/hook']) {
+        const run = await runCli(['org', 'update', orgId, '--callback-url', url, '--json'], wide);
+        assert.equal(run.code, 0, run.err);
+        assert.equal(JSON.parse(run.out).callbackUrl, url);
+      }
+    });
+
     it('allows local receivers in simulator mode', async () => {
       const run = await runCli(
         ['org', 'update', orgId, '--callback-url', 'http://127.0.0.1:9999/hook'],
