@@ -39,7 +39,10 @@ export function buildRequest(
     [CALLBACK_HEADERS.timestamp]: event.createdAt,
     [CALLBACK_HEADERS.attempt]: String(attemptNo),
   };
-  if (v3) headers[CALLBACK_HEADERS.signature] = signBody(body, target.apiKey);
+  // A V3 target without a key is never sent (callback-stages.ts records the attempt failed).
+  if (v3 && target.apiKey !== undefined) {
+    headers[CALLBACK_HEADERS.signature] = signBody(body, target.apiKey);
+  }
   return { url: target.url, body, headers };
 }
 

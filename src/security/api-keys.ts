@@ -39,6 +39,11 @@ export function hashesEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** Why a stored API key cannot be read: it was sealed under another master key. */
+export const KEY_NOT_DECRYPTED =
+  "the organisation's API key does not decrypt with this MASTER_KEY (an instance with another " +
+  "instance's key, or a re-key not finished: rotate the organisation's key)";
+
 export interface KeyCipher {
   encrypt(plain: string): string;
   decrypt(sealed: string): string;
@@ -65,10 +70,15 @@ export function createKeyCipher(masterKey: Buffer): KeyCipher {
       }
       const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
-      return Buffer.concat([
-        decipher.update(Buffer.from(body, 'base64')),
-        decipher.final(),
-      ]).toString('utf8');
+      try {
+        return Buffer.concat([
+          decipher.update(Buffer.from(body, 'base64')),
+          decipher.final(),
+        ]).toString('utf8');
+      } catch {
+        // GCM's own message ("Unsupported state or unable to authenticate data") names no cause.
+        throw new Error(KEY_NOT_DECRYPTED);
+      }
     },
   };
 }

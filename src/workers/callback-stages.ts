@@ -159,6 +159,22 @@ export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): 
   const target = item.target;
   const attemptedAt = turn.now;
   const request = buildRequest(item.event, target, item.event.attempts + 1, ctx.instanceId);
+  if (target.version === 'V3' && target.apiKey === undefined) {
+    // Nothing unsigned goes out: the attempt fails with the reason and is retried on the
+    // schedule, so the organisation's next attempt after its key is rotated is signed and sent.
+    const sent: SendOutcome = {
+      statusCode: null,
+      latencyMs: 0,
+      error: `not sent: ${target.unreadableKey ?? 'no signing key'}`,
+      responseSnippet: null,
+      retryAfter: undefined,
+    };
+    ctx.metrics?.observeCallbackAttempt('error', 0);
+    const outcome = afterAttempt(turn, request, attemptedAt, sent);
+    state.outcomes.push(outcome);
+    logFailure(ctx, outcome, target.url, sent);
+    return;
+  }
   const task = ctx.transport
     .send(request)
     .then((sent) => {

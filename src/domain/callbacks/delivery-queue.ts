@@ -31,8 +31,31 @@ export interface DeliveryQueueDeps {
 export interface DeliveryTarget {
   readonly url: string;
   readonly version: CallbackVersion;
-  /** The organisation's current API key: the V3 signing key. */
-  readonly apiKey: string;
+  /**
+   * V3: the organisation's current API key, the signing key; undefined for V2 (unsigned) and
+   * when the stored key does not decrypt with this master key (`unreadableKey` says why).
+   */
+  readonly apiKey: string | undefined;
+  readonly unreadableKey?: string;
+}
+
+/**
+ * The signing key of a V3 target. One organisation's key that does not decrypt (a re-key not
+ * finished, an instance with another MASTER_KEY) fails that organisation's attempts, never the
+ * claim that holds every organisation's events.
+ */
+function signingKey(
+  cipher: KeyCipher,
+  encrypted: string,
+): Pick<DeliveryTarget, 'apiKey' | 'unreadableKey'> {
+  try {
+    return { apiKey: cipher.decrypt(encrypted) };
+  } catch (error) {
+    return {
+      apiKey: undefined,
+      unreadableKey: error instanceof Error ? error.message : String(error),
+    };
+  }
 }
 
 export interface ClaimedDeliveries {
@@ -116,7 +139,9 @@ export async function claimDeliveries(
     targets.set(org.id, {
       url: org.callbackUrl,
       version: org.callbackVersion,
-      apiKey: deps.cipher.decrypt(org.encryptedApiKey),
+      ...(org.callbackVersion === 'V3'
+        ? signingKey(deps.cipher, org.encryptedApiKey)
+        : { apiKey: undefined }),
     });
   }
   return { events, targets };

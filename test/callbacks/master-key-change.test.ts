@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { rotateApiKey } from '../../src/domain/organisations/organisation-changes.js';
+import type { AppDeps } from '../../src/deps.js';
+import { createKeyCipher } from '../../src/security/api-keys.js';
+import { verifyCallbackSignature } from '../../src/verify.js';
+import { DATABASES, eventually, startTestApp } from '../harness.js';
+import type { TestApp } from '../harness.js';
+import { startReceiver } from '../receiver.js';
+import type { Receiver } from '../receiver.js';
+import { recordUsage, snapshot } from './fixtures.js';
+import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
+
+// A master key change is a re-key (docs/operations.md, "The master key"): the service starts with
+// the new MASTER_KEY, then every organisation's API key is rotated. Until an organisation's is,
+// its stored key does not decrypt, so its V3 callbacks cannot be signed: those attempts fail,
+// with the reason, and are retried; every other organisation's callbacks are delivered meanwhile
+// (V2 needs no key), and so are its own once its key is rotated. The same holds for an instance
+// started with a wrong MASTER_KEY.
+
+for (const kind of DATABASES) {
+  describe(`callbacks across a master key change [${kind}]`, () => {
+    let t: TestApp | undefined;
+    let receiver: Receiver | undefined;
+    const closing: (() => Promise<void>)[] = [];
+    after(async () => {
+      for (const close of closing.reverse()) await close();
+      await t?.close();
+      await receiver?.close();
+    });
+
+    it('an unreadable key fails only its own V3 attempts, until the key is rotated', async () => {
+      const hooks = await startReceiver();
+      receiver = hooks;
+      const before = await startTestApp(kind, {
+        // A failed attempt waits a minute of the service's clock, which the test moves on.
+        callbackRetryScheduleSeconds: [60, 60],
+        callbackWorkerIntervalMs: 20,
+        callbackBackoffMaxSeconds: 1,
+      });
+      t = before;
+      const unrotated = await before.createOrg({
+        callbackUrl: `${hooks.url}/unrotated`,
+        callbackVersion: 'V3',
+      });
+      const unsigned = await before.createOrg({
+        callbackUrl: `${hooks.url}/unsigned`,
+        callbackVersion: 'V2',
+      });
+      const rotated = await before.createOrg({
+        callbackUrl: `${hooks.url}/rotated`,
+        callbackVersion: 'V3',
+      });
+
+      // An instance with another master key on the same database: the service after a re-key.
+      const deps: AppDeps = { ...before.deps, cipher: createKeyCipher(Buffer.alloc(32, 9)) };
+      const log: string[] = [];
+      const app = await buildApp(deps, {
+        logLevel: 'error',
+        logStream: { write: (line) => void log.push(line) },
+      });
+      closing.push(() => app.close());
+      const rekeyed: TestApp = { ...before, app, deps };
+      const { apiKey: newKey } = await rotateApiKey(
+        {
+          db: deps.store.db,
+          clock: deps.clock,
+          random: deps.random,
+          cipher: deps.cipher,
+          apiKeys: deps.apiKeys,
+        },
+        rotated.id,
+        0,
+      );
+      // One event each (each organisation's own eSIM), claimed together by the first turn.
+      for (const [index, org] of [unrotated, unsigned, rotated].entries()) {
+        const iccid = `89440000000000001${index}`;
+        await recordUsage(rekeyed, org.id, snapshot({ usedBytes: 10_000_000 }), 0, { iccid });
+      }
+      const warnings: string[] = [];
+      const worker = createCallbackWorker(deps, {
+        warn: (_fields: unknown, message: string) => void warnings.push(message),
+      });
+      worker.start();
+      closing.push(() => worker.stop());
+
+      await eventually(async () =>
+        hooks.at('/unsigned').length === 1 && hooks.at('/rotated').length === 1 ? true : undefined,
+      );
+      const [signed] = hooks.at('/rotated');
+      assert.ok(
+        signed !== undefined &&
+          verifyCallbackSignature(
+            signed.rawBody,
+            String(signed.headers['x-signature-sha256']),
+            newKey,
+          ),
+      );
+
+      // The organisation whose key was not rotated: its attempts fail with the reason, unsent.
+      const detail = async () => {
+        const listed = await app.inject({
+          method: 'GET',
+          url: '/v2.1/callbacks',
+          headers: { 'x-api-key': unrotated.apiKey },
+        });
+        assert.equal(listed.statusCode, 200, listed.body);
+        const [delivery] = (listed.json() as { callbacks: { id: string }[] }).callbacks;
+        const one = await app.inject({
+          method: 'GET',
+          url: `/v2.1/callbacks/${delivery?.id ?? ''}`,
+          headers: { 'x-api-key': unrotated.apiKey },
+        });
+        return one.json() as {
+          status: string;
+          attempts: { error: string; statusCode: number }[];
+        };
+      };
+      const failing = await eventually(async () => {
+        const d = await detail();
+        return d.attempts.length >= 1 ? d : undefined;
+      });
+      assert.equal(failing.status, 'pending');
+      assert.match(failing.attempts[0]?.error ?? '', /does not decrypt with this MASTER_KEY/);
+      assert.equal(hooks.at('/unrotated').length, 0, 'nothing unsigned is sent');
+      // Its key still authenticates (by hash), but GET /organisation cannot return it.
+      const organisation = await app.inject({
+        method: 'GET',
+        url: '/v2.1/organisation',
+        headers: { 'x-api-key': unrotated.apiKey },
+      });
+      assert.equal(organisation.statusCode, 500);
+      assert.doesNotMatch(organisation.body, /MASTER_KEY|decrypt/, 'no internals in the body');
+      assert.ok(
+        log.some((line) => line.includes('API key does not decrypt with this MASTER_KEY')),
+        log.join(''),
+      );
+      assert.ok(
+        warnings.some((line) =>
+          /^callback delivery failed: .*not sent: the organisation's API key does not decrypt with this MASTER_KEY/.test(
+            line,
+          ),
+        ),
+        warnings.join('\n'),
+      );
+
+      // Rotated, its next attempt is signed with the new key and delivered.
+      const { apiKey: unrotatedNewKey } = await rotateApiKey(
+        {
+          db: deps.store.db,
+          clock: deps.clock,
+          random: deps.random,
+          cipher: deps.cipher,
+          apiKeys: deps.apiKeys,
+        },
+        unrotated.id,
+        0,
+      );
+      before.clock.advance(61);
+      const [late] = await eventually(async () =>
+        hooks.at('/unrotated').length === 1 ? hooks.at('/unrotated') : undefined,
+      );
+      assert.ok(
+        late !== undefined &&
+          verifyCallbackSignature(
+            late.rawBody,
+            String(late.headers['x-signature-sha256']),
+            unrotatedNewKey,
+          ),
+      );
+    });
+  });
+}
