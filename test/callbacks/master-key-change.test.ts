@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { rotateApiKey } from '../../src/domain/organisations/organisation-changes.js';
+import { setPassword } from '../../src/domain/access/set-password-links.js';
+import { systemActor } from '../../src/domain/audit/audit-log.js';
+import { addUser, rotateApiKey } from '../../src/domain/organisations/organisation-changes.js';
 import type { AppDeps } from '../../src/deps.js';
 import { createKeyCipher } from '../../src/security/api-keys.js';
 import { verifyCallbackSignature } from '../../src/verify.js';
@@ -18,6 +21,37 @@ import { createCallbackWorker } from '../../src/workers/callback-delivery.js';
 // with the reason, and are retried; every other organisation's callbacks are delivered meanwhile
 // (V2 needs no key), and so are its own once its key is rotated. The same holds for an instance
 // started with a wrong MASTER_KEY.
+
+const PASSWORD = 'rekey password 1234';
+
+function cookieOf(response: LightMyRequestResponse, name: string): string {
+  const cookie = response.cookies.find((c) => c.name === name);
+  return `${name}=${cookie?.value ?? ''}`;
+}
+
+function csrfOf(page: string): string {
+  return /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+}
+
+/** Signs in through the portal's form; the session cookie header. */
+async function signIn(app: FastifyInstance, email: string): Promise<string> {
+  const form = await app.inject({ method: 'GET', url: '/portal/sign-in' });
+  const signedIn = await app.inject({
+    method: 'POST',
+    url: '/portal/sign-in',
+    headers: {
+      cookie: cookieOf(form, 'esim_csrf'),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: new URLSearchParams({
+      _csrf: csrfOf(form.body),
+      email,
+      password: PASSWORD,
+    }).toString(),
+  });
+  assert.equal(signedIn.statusCode, 303, signedIn.body);
+  return cookieOf(signedIn, 'esim_session');
+}
 
 for (const kind of DATABASES) {
   describe(`callbacks across a master key change [${kind}]`, () => {
@@ -52,6 +86,25 @@ for (const kind of DATABASES) {
         callbackUrl: `${hooks.url}/rotated`,
         callbackVersion: 'V3',
       });
+
+      const portalOrg = await before.createOrg({});
+      const admin = await addUser(
+        {
+          db: before.deps.store.db,
+          clock: before.deps.clock,
+          random: before.deps.random,
+          cipher: before.deps.cipher,
+        },
+        portalOrg.id,
+        {
+          email: 'admin@rekey.test',
+          firstName: 'Re',
+          lastName: 'Key',
+          role: 'Admin',
+          timeZone: 'UTC',
+        },
+      );
+      await setPassword(before.deps, systemActor, admin, PASSWORD);
 
       // An instance with another master key on the same database: the service after a re-key.
       const deps: AppDeps = { ...before.deps, cipher: createKeyCipher(Buffer.alloc(32, 9)) };
@@ -144,6 +197,44 @@ for (const kind of DATABASES) {
         ),
         warnings.join('\n'),
       );
+
+      // The portal's API & callbacks page still opens for an Admin, who can rotate the key there.
+      const session = await signIn(app, 'admin@rekey.test');
+      const page = await app.inject({
+        method: 'GET',
+        url: '/portal/api',
+        headers: { cookie: session },
+      });
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /unreadable with this server(&#39;|')s master key: rotate the key/);
+      const csrf = csrfOf(page.body);
+      const reveal = await app.inject({
+        method: 'POST',
+        url: '/portal/api/key/reveal',
+        headers: { cookie: session, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ _csrf: csrf, confirm: 'yes' }).toString(),
+      });
+      assert.equal(reveal.statusCode, 409);
+      const rotation = await app.inject({
+        method: 'POST',
+        url: '/portal/api/key/rotate',
+        headers: { cookie: session, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          _csrf: csrf,
+          reason: 'leak',
+          grace: 'default',
+          confirmRotate: 'yes',
+        }).toString(),
+      });
+      assert.equal(rotation.statusCode, 200, rotation.body);
+      const shown = /esim_[\w-]{43}/.exec(rotation.body)?.[0];
+      assert.ok(shown !== undefined, 'the new key is shown once');
+      const read = await app.inject({
+        method: 'GET',
+        url: '/v2.1/organisation',
+        headers: { 'x-api-key': shown },
+      });
+      assert.equal(read.statusCode, 200);
 
       // Rotated, its next attempt is signed with the new key and delivered.
       const { apiKey: unrotatedNewKey } = await rotateApiKey(

@@ -16,7 +16,7 @@ import type { AuditActor } from '../audit/audit-log.js';
 import { audit } from '../audit/audit-log.js';
 import type { DeliverySummary } from '../callbacks/deliveries.js';
 import { applyResend } from '../callbacks/deliveries.js';
-import { DomainError, badRequest, notFound } from '../errors/error-codes.js';
+import { DomainError, badRequest, conflict, notFound } from '../errors/error-codes.js';
 import { luhnCheckDigit, luhnValid } from '../esims/esim-issuer.js';
 import { runWrite } from '../runner/use-case-runner.js';
 import { takeAttempt } from './attempts.js';
@@ -38,10 +38,26 @@ export function maskApiKey(key: string): string {
   return `${prefix}${'•'.repeat(12)}${key.slice(-4)}`;
 }
 
-async function currentKey(deps: KeyDeps, organisationId: string): Promise<string> {
+/** What the portal shows for a key this server's master key cannot read. */
+export const UNREADABLE_KEY = "unreadable with this server's master key: rotate the key";
+
+async function encryptedKey(deps: KeyDeps, organisationId: string): Promise<string> {
   const encrypted = await findEncryptedApiKey(deps.store.db, organisationId);
   if (encrypted === undefined) throw notFound(`organisation ${organisationId} not found`);
-  return deps.cipher.decrypt(encrypted);
+  return encrypted;
+}
+
+/**
+ * The stored key in clear. One sealed under another master key (a re-key not finished, an
+ * instance with another MASTER_KEY) is a 409 that says what to do, not a 500.
+ */
+async function currentKey(deps: KeyDeps, organisationId: string): Promise<string> {
+  const encrypted = await encryptedKey(deps, organisationId);
+  try {
+    return deps.cipher.decrypt(encrypted);
+  } catch {
+    throw conflict(`the API key is ${UNREADABLE_KEY}`);
+  }
 }
 
 export interface KeySummary {
@@ -51,11 +67,18 @@ export interface KeySummary {
 }
 
 export async function readKeySummary(deps: KeyDeps, organisationId: string): Promise<KeySummary> {
-  const [key, inGrace] = await Promise.all([
-    currentKey(deps, organisationId),
+  const [encrypted, inGrace] = await Promise.all([
+    encryptedKey(deps, organisationId),
     listKeysInGrace(deps.store.db, organisationId, iso(deps.clock.now())),
   ]);
-  return { masked: maskApiKey(key), inGrace };
+  // The page still opens, so that an Admin can rotate a key this server cannot read.
+  let masked: string;
+  try {
+    masked = maskApiKey(deps.cipher.decrypt(encrypted));
+  } catch {
+    masked = UNREADABLE_KEY;
+  }
+  return { masked, inGrace };
 }
 
 interface Acting {
