@@ -462,11 +462,21 @@ function passwordCost(env: Env, mode: Mode): number {
   return cost;
 }
 
+/** smtp:// or smtps:// with a host: one without would fail each mail, not the start. */
+function isSmtpUrl(raw: string): boolean {
+  if (!/^smtps?:\/\/[^\s]+$/.test(raw)) return false;
+  try {
+    return new URL(raw).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
   const smtpUrl =
     env['SMTP_URL'] === undefined || env['SMTP_URL'] === '' ? undefined : env['SMTP_URL'];
-  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) {
-    throw new ConfigError('SMTP_URL', 'must be an smtp:// or smtps:// URL');
+  if (smtpUrl !== undefined && !isSmtpUrl(smtpUrl)) {
+    throw new ConfigError('SMTP_URL', 'must be an smtp:// or smtps:// URL with a host');
   }
   const mailTransport = oneOf(env, 'MAIL_TRANSPORT', smtpUrl === undefined ? 'outbox' : 'smtp', [
     'smtp',

@@ -67,6 +67,22 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads SMTP_URL: an smtp:// or smtps:// URL with a host, its password never echoed', () => {
+    const smtp = loadConfig({ SMTP_URL: 'smtps://mailer:pa55@smtp.example.com' });
+    assert.equal(smtp.portal.mailTransport, 'smtp');
+    assert.equal(smtp.portal.smtpUrl, 'smtps://mailer:pa55@smtp.example.com');
+    for (const bad of [
+      'smtp://mailer:pa55@:587',
+      'smtp://mailer:pa55@',
+      'http://smtp.example.com',
+    ]) {
+      const error = configError({ SMTP_URL: bad });
+      assert.equal(error.setting, 'SMTP_URL', bad);
+      assert.match(error.message, /with a host/);
+      assert.doesNotMatch(error.message, /pa55/);
+    }
+  });
+
   it('reads CORS_ORIGINS: off by default in production, a list of origins, * or off', () => {
     const production = { MODE: 'production', MASTER_KEY: 'ab'.repeat(32) };
     assert.deepEqual(loadConfig(production).corsOrigins, []);
