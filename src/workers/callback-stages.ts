@@ -162,6 +162,7 @@ export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): 
   if (target.version === 'V3' && target.apiKey === undefined) {
     // Nothing unsigned goes out: the attempt fails with the reason and is retried on the
     // schedule, so the organisation's next attempt after its key is rotated is signed and sent.
+    // The receiver was never asked: its endpoint is neither backed off nor paused for it.
     const sent: SendOutcome = {
       statusCode: null,
       latencyMs: 0,
@@ -170,7 +171,7 @@ export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): 
       retryAfter: undefined,
     };
     ctx.metrics?.observeCallbackAttempt('error', 0);
-    const outcome = afterAttempt(turn, request, attemptedAt, sent);
+    const outcome = { ...afterAttempt(turn, request, attemptedAt, sent), unsent: true };
     state.outcomes.push(outcome);
     logFailure(ctx, outcome, target.url, sent);
     return;

@@ -72,6 +72,9 @@ for (const kind of DATABASES) {
         callbackRetryScheduleSeconds: [60, 60],
         callbackWorkerIntervalMs: 20,
         callbackBackoffMaxSeconds: 1,
+        // An unanswered attempt would pause the endpoint at once: an attempt not sent for want of
+        // a key says nothing of the receiver, and must not.
+        callbackPauseAfter: 1,
       });
       t = before;
       const unrotated = await before.createOrg({

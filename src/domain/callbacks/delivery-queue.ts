@@ -187,7 +187,7 @@ export async function applyDeliveryOutcomes(
 ): Promise<void> {
   const answers = new Map<string, { answered: boolean[]; at: string }>();
   for (const o of outcomes) {
-    if (o.attempt === undefined) continue;
+    if (o.attempt === undefined || o.unsent === true) continue;
     const seen = answers.get(o.organisationId) ?? { answered: [], at: o.at };
     seen.answered.push(o.attempt.statusCode !== null);
     if (o.at > seen.at) seen.at = o.at;

@@ -361,6 +361,11 @@ export interface Outcome {
   readonly lastStatus: number | null;
   /** The attempt to log; absent when nothing was sent (no callback URL). */
   readonly attempt?: DeliveryAttempt;
+  /**
+   * The attempt failed before a request was made, for a cause on this side (no signing key):
+   * it says nothing of the receiver, so the endpoint's health leaves it out.
+   */
+  readonly unsent?: boolean;
 }
 
 /**
