@@ -138,7 +138,13 @@ describe('portal Billing, on each database', { concurrency: true }, () => {
           const error = page.locator('#field-number-error');
           assert.equal(await error.innerText(), 'card declined: the card was declined');
           assert.equal(await page.getByLabel('Card number').getAttribute('aria-invalid'), 'true');
-          assert.equal(await page.getByLabel('Card number').inputValue(), '4000000000000002');
+          // Never sent back: the number is typed again, as the security code is.
+          assert.equal(await page.getByLabel('Card number').inputValue(), '');
+          assert.doesNotMatch(await page.content(), /value="4000000000000002"/);
+          assert.match(
+            await page.locator('#field-number-hint').innerText(),
+            /Type the number again/,
+          );
           assert.equal(await apiBalance(portal), before);
           assert.equal(
             /saved-card">([^<]*)</.exec(await page.content())?.[1],
@@ -190,6 +196,8 @@ describe('portal Billing, on each database', { concurrency: true }, () => {
           });
           assert.equal(res.status, 400, JSON.stringify(fields));
           const html = await res.text();
+          const sentBack = /name="number"\s+type="text"\s+value="([^"]*)"/.exec(html);
+          assert.equal(sentBack?.[1], '', 'the card number is not sent back');
           const inline =
             new RegExp(`id="field-${field}-error" role="alert">([^<]*)<`).exec(html)?.[1] ?? '';
           assert.match(inline, message);
