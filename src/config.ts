@@ -640,10 +640,25 @@ export function loadConfig(env: Env): Config {
         ? undefined
         : int(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: str(env, 'METRICS_HOST', '127.0.0.1'),
-    metricsToken: env['METRICS_TOKEN'] === '' ? undefined : env['METRICS_TOKEN'],
+    metricsToken: parseMetricsToken(env['METRICS_TOKEN'], mode),
     portal: parsePortalSettings(env, mode),
   };
   return Object.freeze(config);
+}
+
+/** The shortest METRICS_TOKEN production takes: 16 characters, such as `openssl rand -hex 16` gives 32. */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function parseMetricsToken(raw: string | undefined, mode: Mode): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (mode === 'production' && raw.length < METRICS_TOKEN_MIN_LENGTH) {
+    // The token itself is never echoed: only its length.
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters in production (a short token is guessed), got ${raw.length}; e.g. openssl rand -hex 16`,
+    );
+  }
+  return raw;
 }
 
 /** A config for tests and embedding: defaults, overridden field by field. */

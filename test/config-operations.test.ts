@@ -69,4 +69,18 @@ describe('loadConfig: rate limits, Redis and metrics', () => {
     assert.equal(loadConfig({}).metricsPort, undefined);
     assert.equal(loadConfig({ METRICS_TOKEN: '' }).metricsToken, undefined);
   });
+
+  it('takes a METRICS_TOKEN of 16 characters or more in production, and never echoes one', () => {
+    const short = 'scrape-me-please'.slice(0, 15);
+    refused({ ...PRODUCTION, METRICS_TOKEN: short }, 'METRICS_TOKEN');
+    assert.throws(
+      () => loadConfig({ ...PRODUCTION, METRICS_TOKEN: short }),
+      (error: unknown) =>
+        error instanceof Error &&
+        /at least 16 characters in production/.test(error.message) &&
+        !error.message.includes(short),
+    );
+    const token = 'scrape-me-please';
+    assert.equal(loadConfig({ ...PRODUCTION, METRICS_TOKEN: token }).metricsToken, token);
+  });
 });
