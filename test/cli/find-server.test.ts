@@ -78,6 +78,16 @@ describe('the CLI finds the running server', () => {
     const byEnv = await run(checkout.path, { ESIM_URL: wrong }, 'sim', 'clock');
     assert.equal(byEnv.code, 1);
     assert.match(byEnv.err, new RegExp(`cannot reach ${wrong}`));
+    assert.doesNotMatch(byEnv.err, /production/);
+    // A shell set for production is told why there is no simulator to reach.
+    const production = await run(
+      checkout.path,
+      { ESIM_URL: wrong, MODE: 'production' },
+      'sim',
+      'clock',
+    );
+    assert.equal(production.code, 1);
+    assert.match(production.err, /a production server has no \/_sim/);
     const byFlag = await run(
       checkout.path,
       { ESIM_URL: wrong },

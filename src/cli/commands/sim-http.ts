@@ -6,6 +6,13 @@ import type { CommandContext } from '../command.js';
 
 export const URL_USAGE = '[--url http://127.0.0.1:8080]';
 
+/** Said after a failure when this shell is set for production, whose servers have no /_sim. */
+function productionNote(ctx: CommandContext): string {
+  return ctx.env['MODE'] === 'production'
+    ? ' (MODE=production here: `esim sim` drives a simulator; a production server has no /_sim)'
+    : '';
+}
+
 /**
  * Sends one /_sim request. Answers the parsed body (JSON, else the text), or, when the server
  * cannot be reached or refuses, prints why and answers undefined.
@@ -31,7 +38,7 @@ export async function simRequest(
     });
   } catch (error) {
     const reason = error instanceof Error ? (error.cause ?? error).toString() : String(error);
-    ctx.io.err(`esim: cannot reach ${root}: ${reason}`);
+    ctx.io.err(`esim: cannot reach ${root}: ${reason}${productionNote(ctx)}`);
     return undefined;
   }
   const text = await response.text();
@@ -46,7 +53,8 @@ export async function simRequest(
       typeof parsed === 'object' && parsed !== null && 'message' in parsed
         ? String((parsed as { message: unknown }).message)
         : text;
-    ctx.io.err(`esim: ${method} ${path} answered ${response.status}: ${message}`);
+    const note = response.status === 404 ? productionNote(ctx) : '';
+    ctx.io.err(`esim: ${method} ${path} answered ${response.status}: ${message}${note}`);
     return undefined;
   }
   return { answer: parsed };
