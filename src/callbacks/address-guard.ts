@@ -21,6 +21,10 @@ const CATEGORIES: readonly (readonly [string, readonly Range[]])[] = [
       ['169.254.169.254', 32, 'ipv4'],
       ['100.100.100.200', 32, 'ipv4'],
       ['fd00:ec2::254', 128, 'ipv6'],
+      // Container credentials: AWS ECS's task endpoint and EKS Pod Identity's agent.
+      ['169.254.170.2', 32, 'ipv4'],
+      ['169.254.170.23', 32, 'ipv4'],
+      ['fd00:ec2::23', 128, 'ipv6'],
     ],
   ],
   [

@@ -131,10 +131,13 @@ for (const kind of DATABASES) {
     it('never opens a cloud metadata address, whatever range CALLBACK_ALLOW_CIDRS opens', async () => {
       // Ranges an operator opens for receivers (a CGNAT overlay such as 100.64.0.0/10, link-local
       // 169.254.0.0/16) hold the metadata services of Alibaba Cloud and of AWS, GCP and Azure.
-      const wide = { ...env, CALLBACK_ALLOW_CIDRS: '100.64.0.0/10,169.254.0.0/16' };
+      // The container credential endpoints too (AWS ECS tasks, EKS Pod Identity).
+      const wide = { ...env, CALLBACK_ALLOW_CIDRS: '100.64.0.0/10,169.254.0.0/16,fc00::/7' };
       for (const url of [
         'https://169.254.169.254/latest/meta-data',
         'https://100.100.100.200/latest/meta-data',
+        'https://169.254.170.2/v2/credentials',
+        'https://[fd00:ec2::23]/v1/credentials',
       ]) {
         const run = await runCli(['org', 'update', orgId, '--callback-url', url], wide);
         assert.equal(run.code, 1, url);
