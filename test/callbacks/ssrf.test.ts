@@ -256,5 +256,26 @@ for (const kind of DATABASES) {
       assert.match(shown.attempts[0]?.error ?? '', /not followed/);
       assert.equal(trap.received.length, 0);
     });
+
+    it('refuses a receiver whose certificate no trusted CA signed', async () => {
+      // The same receiver, by a sender that was not given its CA (no NODE_EXTRA_CA_CERTS):
+      // the handshake fails, so nothing is sent.
+      await worker.stop();
+      worker = workerFor(t);
+      worker.start();
+      const before = allowed.received.length;
+      const org = await t.createOrg({
+        callbackUrl: `${allowed.url}/untrusted`,
+        callbackVersion: 'V3',
+      });
+      await oneEvent(t, org.id);
+      const shown = await finalAttempts(org);
+      assert.equal(shown.status, 'failed');
+      for (const a of shown.attempts) {
+        assert.equal(a.statusCode, 0);
+        assert.match(a.error, /certificate/i);
+      }
+      assert.equal(allowed.received.length, before);
+    });
   });
 }
