@@ -163,6 +163,7 @@ describe('portal Billing, on each database', { concurrency: true }, () => {
             'number',
             /card number must be 12 to 19 digits/,
           ],
+          [{ number: '', expiry: '12/39', cvc: '123', payment: '10' }, 'number', /card number/],
           [
             { number: '4242424242424242', expiry: '13/39', cvc: '123', payment: '10' },
             'expiry',
@@ -198,6 +199,8 @@ describe('portal Billing, on each database', { concurrency: true }, () => {
           const html = await res.text();
           const sentBack = /name="number"\s+type="text"\s+value="([^"]*)"/.exec(html);
           assert.equal(sentBack?.[1], '', 'the card number is not sent back');
+          // Asked to type it again only when one was typed.
+          assert.equal(html.includes('Type the number again'), fields['number'] !== '');
           const inline =
             new RegExp(`id="field-${field}-error" role="alert">([^<]*)<`).exec(html)?.[1] ?? '';
           assert.match(inline, message);

@@ -57,7 +57,7 @@ function cardSection(d: BillingData, shown: Shown): SafeHtml {
         <h3>${d.card === undefined ? 'Save a card' : 'Replace the card'} with a first payment</h3>
         ${d.simulator ? html`<p class="hint">Simulator: use the test card 4242 4242 4242 4242 (any future expiry, any security code); 4000 0000 0000 0002 is declined. See the payments documentation for the others.</p>` : ''}
         ${formError(f.errors['form'])}
-        ${textField({ name: 'number', label: 'Card number', value: '', error: f.errors['number'], hint: f.values['number'] === undefined ? undefined : 'Type the number again: a card number is never sent back to the browser.', autocomplete: 'cc-number', attributes: { inputmode: 'numeric' } })}
+        ${textField({ name: 'number', label: 'Card number', value: '', error: f.errors['number'], hint: (f.values['number'] ?? '') === '' ? undefined : 'Type the number again: a card number is never sent back to the browser.', autocomplete: 'cc-number', attributes: { inputmode: 'numeric' } })}
         ${textField({ name: 'expiry', label: 'Expiry (MM/YY)', value: f.values['expiry'] ?? '', error: f.errors['expiry'], autocomplete: 'cc-exp' })}
         ${textField({ name: 'cvc', label: 'Security code', value: '', error: f.errors['cvc'], autocomplete: 'cc-csc', attributes: { inputmode: 'numeric' } })}
         ${textField({ name: 'payment', label: `First payment (${shown.currency})`, value: f.values['payment'] ?? '', error: f.errors['payment'], hint: 'Charged now and added to the balance.', attributes: { inputmode: 'decimal' } })}
