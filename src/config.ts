@@ -184,6 +184,11 @@ export interface PortalSettings {
   /** Where mail goes: an SMTP server, or the outbox `esim mail list` reads. */
   readonly mailTransport: 'smtp' | 'outbox';
   readonly smtpUrl: string | undefined;
+  /**
+   * How long a mail may wait on the SMTP server to connect and to greet, in ms; twice as long on
+   * a silent socket later (SMTP_TIMEOUT_MS).
+   */
+  readonly smtpTimeoutMs: number;
   readonly mailFrom: string;
 }
 
@@ -498,6 +503,7 @@ function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
     passwordQueue: int(env, 'PORTAL_PASSWORD_QUEUE', 32, 0, 10_000),
     mailTransport,
     smtpUrl,
+    smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 10_000, 100, 600_000),
     mailFrom: str(env, 'MAIL_FROM', 'eSIM portal <portal@localhost>'),
   };
 }

@@ -81,6 +81,11 @@ describe('loadConfig', () => {
       assert.match(error.message, /with a host/);
       assert.doesNotMatch(error.message, /pa55/);
     }
+    assert.equal(smtp.portal.smtpTimeoutMs, 10_000);
+    assert.equal(loadConfig({ SMTP_TIMEOUT_MS: '2500' }).portal.smtpTimeoutMs, 2500);
+    for (const bad of ['0', '99', 'soon']) {
+      assert.equal(configError({ SMTP_TIMEOUT_MS: bad }).setting, 'SMTP_TIMEOUT_MS', bad);
+    }
   });
 
   it('reads CORS_ORIGINS: off by default in production, a list of origins, * or off', () => {

@@ -8,7 +8,7 @@ import { createSmtpMailer } from './smtp-mailer.js';
 export function createMailer(config: Config, store: Store, clock: Clock): Mailer {
   const settings = config.portal;
   if (settings.mailTransport === 'smtp' && settings.smtpUrl !== undefined) {
-    return createSmtpMailer(settings.smtpUrl, settings.mailFrom);
+    return createSmtpMailer(settings.smtpUrl, settings.mailFrom, settings.smtpTimeoutMs);
   }
   return createOutboxMailer(store, clock);
 }
