@@ -218,9 +218,7 @@ for (const kind of DATABASES) {
           ).test(line),
         );
       await eventually(async () =>
-        handedBack(unrotated.id).length > 0 && handedBack(waiting.id).length > 0
-          ? true
-          : undefined,
+        handedBack(unrotated.id).length > 0 && handedBack(waiting.id).length > 0 ? true : undefined,
       );
       // Once per claim, not once per event: both of the unrotated organisation's events in one line.
       assert.equal(handedBack(unrotated.id).length, 1, warnings.join('\n'));

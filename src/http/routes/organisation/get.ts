@@ -69,7 +69,7 @@ const schema = {
     409: {
       ...ErrorRef,
       description:
-        'The stored API key cannot be read with this server\'s MASTER_KEY and the key presented ' +
+        "The stored API key cannot be read with this server's MASTER_KEY and the key presented " +
         'is not the current one (a key in its grace period reads itself): rotate the key.',
     },
     500: standardErrors[500],
@@ -91,7 +91,8 @@ function currentKey(
   try {
     return cipher.decrypt(stored.encrypted);
   } catch {
-    if (presented !== undefined && hashesEqual(hashApiKey(presented), stored.hash)) return presented;
+    if (presented !== undefined && hashesEqual(hashApiKey(presented), stored.hash))
+      return presented;
     throw conflict(
       "the organisation's current API key cannot be read with this server's MASTER_KEY, and " +
         'the key presented is no longer the current one: rotate the key (portal, API & ' +
