@@ -201,7 +201,8 @@ export async function claim(
   await handBackUnsignable(ctx, state, handedBack);
   const kept = events.length - handedBack.length;
   state.claimed += kept;
-  // After a hand-back the next claim waits for the poll interval: it leaves those alone anyway.
+  // After a hand-back the next claim waits for the poll interval: a worker whose claims find
+  // more such organisations than it remembers never spins on claims it hands back whole.
   state.claimAgain = events.length === limit && handedBack.length === 0;
   return kept;
 }

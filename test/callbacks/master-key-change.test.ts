@@ -191,10 +191,14 @@ for (const kind of DATABASES) {
         });
       }
       const warnings: string[] = [];
+      // What the worker counts and times (the Prometheus metrics): only attempts made.
+      const observed: string[] = [];
       const stopWorker = started(
-        createCallbackWorker(deps, {
-          warn: (_fields: unknown, message: string) => void warnings.push(message),
-        }),
+        createCallbackWorker(
+          deps,
+          { warn: (_fields: unknown, message: string) => void warnings.push(message) },
+          { metrics: { observeCallbackAttempt: (outcome) => void observed.push(outcome) } },
+        ),
       );
 
       await eventually(async () =>
@@ -257,6 +261,8 @@ for (const kind of DATABASES) {
       );
       assert.equal(late.headers['x-delivery-attempt'], '1');
       await stopWorker();
+      // Three sends, each delivered; nothing counted or timed for what was never sent.
+      assert.deepEqual(observed, ['delivered', 'delivered', 'delivered']);
 
       // An instance that can read the unrotated organisation's key (its own master key) sends its
       // callbacks at once, each as a first attempt: nothing was used up.
