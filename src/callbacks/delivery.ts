@@ -39,7 +39,7 @@ export function buildRequest(
     [CALLBACK_HEADERS.timestamp]: event.createdAt,
     [CALLBACK_HEADERS.attempt]: String(attemptNo),
   };
-  // A V3 target without a key is never sent (callback-stages.ts records the attempt failed).
+  // A V3 target without a key is never sent (callback-stages.ts hands its events back).
   if (v3 && target.apiKey !== undefined) {
     headers[CALLBACK_HEADERS.signature] = signBody(body, target.apiKey);
   }

@@ -21,7 +21,7 @@ declare module 'fastify' {
 const READ_METHODS = new Set(['GET', 'HEAD']);
 const INVALID_KEY = { code: 'forbidden', message: 'invalid API key' } as const;
 
-function presentedKey(request: FastifyRequest): { key?: string; problem?: string } {
+export function presentedKey(request: FastifyRequest): { key?: string; problem?: string } {
   const header = request.headers['x-api-key'];
   const query = (request.query as Record<string, unknown> | undefined)?.['api_key'];
   // Any spelling (API_KEY, api_key[], api%5Fkey ...) is refused, even beside a valid header.

@@ -11,7 +11,7 @@ import type { CallbackTransport, SendOutcome } from '../callbacks/http-sender.js
 import type { Clock, WallClock } from '../clock.js';
 import { addSeconds, iso } from '../clock.js';
 import type { AppDeps } from '../deps.js';
-import { claimDeliveries } from '../domain/callbacks/delivery-queue.js';
+import { claimDeliveries, releaseDeliveries } from '../domain/callbacks/delivery-queue.js';
 import type { CallbackOutcome, Metrics } from '../metrics/metrics.js';
 import type { InsertSignal } from '../store/insert-signal.js';
 import type { WorkerLog } from './worker.js';
@@ -79,7 +79,18 @@ export interface DeliveryState {
    * late, where a look at every turn cost a statement per turn of a busy worker.
    */
   lapsedCheckDue: number;
+  /**
+   * Organisations whose V3 callbacks this instance cannot sign (their stored API key does not
+   * decrypt with its MASTER_KEY), each with the service-clock ms until which its claims leave
+   * them alone. In memory and bounded: see handBackUnsignable.
+   */
+  readonly unsignable: Map<string, number>;
 }
+
+/** How long an instance leaves alone an organisation whose callbacks it cannot sign. */
+export const UNSIGNABLE_SKIP_SECONDS = 60;
+/** At most this many such organisations are remembered (the oldest forgotten first). */
+export const MAX_UNSIGNABLE = 1000;
 
 export const emptyState = (): DeliveryState => ({
   queue: [],
@@ -90,7 +101,64 @@ export const emptyState = (): DeliveryState => ({
   claimed: 0,
   stopping: false,
   lapsedCheckDue: 0,
+  unsignable: new Map(),
 });
+
+/** The organisations a claim leaves alone now; those whose time is up are forgotten. */
+function skipped(state: DeliveryState, nowMs: number): string[] {
+  for (const [organisationId, until] of state.unsignable) {
+    if (until <= nowMs) state.unsignable.delete(organisationId);
+  }
+  return [...state.unsignable.keys()];
+}
+
+/**
+ * V3 events whose organisation's key this instance cannot read (a re-key not finished, or this
+ * instance started with another MASTER_KEY) are handed back unsent at once, with no attempt
+ * used, for an instance that can sign them; this instance leaves those organisations alone for
+ * UNSIGNABLE_SKIP_SECONDS, then looks again (a key rotated meanwhile is then signed with). One
+ * warning per claim that finds any, never one per event. The others' callbacks, and V2 ones, go
+ * on as ever.
+ */
+async function handBackUnsignable(
+  ctx: DeliveryContext,
+  state: DeliveryState,
+  leased: readonly Leased[],
+): Promise<void> {
+  if (leased.length === 0) return;
+  const now = ctx.clock.now();
+  const until = now.getTime() + UNSIGNABLE_SKIP_SECONDS * 1000;
+  const organisations = [...new Set(leased.map((item) => item.event.organisationId))];
+  for (const organisationId of organisations) {
+    state.unsignable.delete(organisationId);
+    if (state.unsignable.size >= MAX_UNSIGNABLE) {
+      const oldest = state.unsignable.keys().next();
+      if (oldest.done !== true) state.unsignable.delete(oldest.value);
+    }
+    state.unsignable.set(organisationId, until);
+  }
+  const reason = leased[0]?.target?.unreadableKey ?? 'no signing key';
+  ctx.log.warn(
+    { organisationIds: organisations, events: leased.length, skipSeconds: UNSIGNABLE_SKIP_SECONDS },
+    `callbacks not sent by this instance for ${organisations.length} organisation(s) ` +
+      `(${organisations.join(', ')}): ${reason}. Their ${leased.length} event(s) are handed ` +
+      `back unsent, no attempt used, for an instance that can sign them; this instance leaves ` +
+      `them alone for ${UNSIGNABLE_SKIP_SECONDS} s`,
+  );
+  try {
+    await releaseDeliveries(
+      ctx.deps,
+      leased.map((item) => item.event.id),
+      ctx.instanceId,
+      iso(now),
+    );
+  } catch (error) {
+    ctx.log.warn({ err: error }, 'could not hand back unsigned callbacks; their lease will lapse');
+  }
+}
+
+const unsignable = (target: Target | undefined): boolean =>
+  target?.version === 'V3' && target.apiKey === undefined;
 
 /**
  * Claim: leases up to `limit` due events and queues them with their targets; how many.
@@ -116,6 +184,7 @@ export async function claim(
         worker: ctx.instanceId,
         limit,
         servedAt: iso(ctx.wallClock.now()),
+        skip: skipped(state, ctx.clock.now().getTime()),
       },
       outcomes,
     );
@@ -123,12 +192,19 @@ export async function claim(
     state.claiming = false;
   }
   const { events, targets } = claimed;
-  state.claimed += events.length;
+  const handedBack: Leased[] = [];
   for (const event of events) {
-    state.queue.push({ event, target: targets.get(event.organisationId), leaseUntil });
+    const item = { event, target: targets.get(event.organisationId), leaseUntil };
+    if (unsignable(item.target)) handedBack.push(item);
+    else state.queue.push(item);
   }
-  state.claimAgain = events.length === limit;
-  return events.length;
+  await handBackUnsignable(ctx, state, handedBack);
+  const kept = events.length - handedBack.length;
+  state.claimed += kept;
+  // After a hand-back the next claim waits for the poll interval: a worker whose claims find
+  // more such organisations than it remembers never spins on claims it hands back whole.
+  state.claimAgain = events.length === limit && handedBack.length === 0;
+  return kept;
 }
 
 const attemptOutcome = (sent: SendOutcome): CallbackOutcome =>
@@ -157,25 +233,10 @@ export function send(ctx: DeliveryContext, state: DeliveryState, item: Leased): 
     return;
   }
   const target = item.target;
+  // Nothing unsigned goes out: claim() hands such events back and never queues them.
+  if (unsignable(target)) return;
   const attemptedAt = turn.now;
   const request = buildRequest(item.event, target, item.event.attempts + 1, ctx.instanceId);
-  if (target.version === 'V3' && target.apiKey === undefined) {
-    // Nothing unsigned goes out: the attempt fails with the reason and is retried on the
-    // schedule, so the organisation's next attempt after its key is rotated is signed and sent.
-    // The receiver was never asked: its endpoint is neither backed off nor paused for it.
-    const sent: SendOutcome = {
-      statusCode: null,
-      latencyMs: 0,
-      error: `not sent: ${target.unreadableKey ?? 'no signing key'}`,
-      responseSnippet: null,
-      retryAfter: undefined,
-    };
-    ctx.metrics?.observeCallbackAttempt('error', 0);
-    const outcome = { ...afterAttempt(turn, request, attemptedAt, sent), unsent: true };
-    state.outcomes.push(outcome);
-    logFailure(ctx, outcome, target.url, sent);
-    return;
-  }
   const task = ctx.transport
     .send(request)
     .then((sent) => {

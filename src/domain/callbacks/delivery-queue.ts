@@ -41,8 +41,8 @@ export interface DeliveryTarget {
 
 /**
  * The signing key of a V3 target. One organisation's key that does not decrypt (a re-key not
- * finished, an instance with another MASTER_KEY) fails that organisation's attempts, never the
- * claim that holds every organisation's events.
+ * finished, an instance with another MASTER_KEY) holds back that organisation's events (the
+ * worker hands them back unsent), never the claim that holds every organisation's events.
  */
 function signingKey(
   cipher: KeyCipher,
@@ -73,6 +73,8 @@ export interface DeliveryClaim {
   readonly limit: number;
   /** Real time: the round-robin order of organisations. */
   readonly servedAt: string;
+  /** Organisations to leave alone: their callbacks cannot be signed here (callback-stages.ts). */
+  readonly skip?: readonly string[];
 }
 
 /** A claim that failed after the outcomes given with it were recorded in a transaction of their own. */
@@ -186,15 +188,18 @@ export async function applyDeliveryOutcomes(
   outcomes: readonly Outcome[],
 ): Promise<void> {
   const answers = new Map<string, { answered: boolean[]; at: string }>();
+  const organisations = new Set<string>();
   for (const o of outcomes) {
-    if (o.attempt === undefined || o.unsent === true) continue;
+    organisations.add(o.organisationId);
+    if (o.attempt === undefined) continue;
     const seen = answers.get(o.organisationId) ?? { answered: [], at: o.at };
     seen.answered.push(o.attempt.statusCode !== null);
     if (o.at > seen.at) seen.at = o.at;
     answers.set(o.organisationId, seen);
   }
-  // Locked first, in one order: the outcomes' triggers then update rows this transaction holds.
-  const endpoints = await lockEndpoints(trx, deps.store.dialect, [...answers.keys()]);
+  // Every outcome's organisation locked first, in one order, answered or not (no callback URL):
+  // the outcomes' triggers then update only rows this transaction holds.
+  const endpoints = await lockEndpoints(trx, deps.store.dialect, [...organisations]);
   await recordOutcomes(trx, outcomes);
   for (const endpoint of endpoints) {
     const seen = answers.get(endpoint.organisationId);

@@ -6,6 +6,7 @@ export { listKeysInGrace } from '../../store/repositories/api-key-repository.js'
 export {
   findEncryptedApiKey,
   findOrganisationById,
+  findStoredApiKey,
   listOrganisations,
   listUsers,
 } from '../../store/repositories/organisation-repository.js';

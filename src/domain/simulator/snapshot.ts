@@ -9,7 +9,7 @@ import {
   replaceTables,
   snapshotColumns,
 } from '../../store/snapshot.js';
-import { DomainError, badRequest } from '../errors/error-codes.js';
+import { DomainError, badRequest, conflict } from '../errors/error-codes.js';
 import { verifyLedger } from '../money/ledger.js';
 import { hashApiKey } from '../../security/api-keys.js';
 import type { Executor } from '../../store/database.js';
@@ -89,6 +89,23 @@ function simulatorDeps(deps: SimulatorDeps): NonNullable<SimulatorDeps['simulato
   return deps.simulator;
 }
 
+/**
+ * A snapshot holds every key in clear, and an import needs each one: a key this MASTER_KEY
+ * cannot read (a data directory moved without its master.key) is a 409 that names the
+ * organisation and the way out, not a 500.
+ */
+function keyInClear(deps: SimulatorDeps, organisationId: string, encrypted: string): string {
+  try {
+    return deps.cipher.decrypt(encrypted);
+  } catch {
+    throw conflict(
+      `the API key of organisation ${organisationId} cannot be read with this simulator's ` +
+        `MASTER_KEY, so no snapshot can hold it: rotate the key (esim org rotate-key ` +
+        `${organisationId}) and export again`,
+    );
+  }
+}
+
 export async function exportSnapshot(deps: SimulatorDeps): Promise<Snapshot> {
   simulatorDeps(deps);
   // The calls answered so far are in it, as in a read of the journal.
@@ -99,7 +116,7 @@ export async function exportSnapshot(deps: SimulatorDeps): Promise<Snapshot> {
     const apiKeys: Record<string, string> = {};
     for (const row of tables['organisations'] ?? []) {
       const id = String(row['id']);
-      apiKeys[id] = deps.cipher.decrypt(String(row['api_key_enc']));
+      apiKeys[id] = keyInClear(deps, id, String(row['api_key_enc']));
       row['api_key_enc'] = '';
     }
     return {

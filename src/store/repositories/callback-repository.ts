@@ -133,6 +133,8 @@ export interface Claim {
   readonly perOrganisation: number;
   /** Real time, for the round-robin order of organisations. */
   readonly servedAt: string;
+  /** Organisations this claim leaves alone (those whose callbacks the claimer cannot sign). */
+  readonly skip?: readonly string[];
 }
 
 /** How many organisations one claim looks at, at most (round-robin: the least recently served). */
@@ -198,7 +200,10 @@ function servable(trx: Executor, claim: Claim) {
     .select(['organisation_id', 'in_flight'])
     .where('in_flight', '<', claim.perOrganisation)
     .where('paused_at', 'is', null)
-    .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]));
+    .where((eb) => eb.or([eb('backoff_until', 'is', null), eb('backoff_until', '<=', claim.now)]))
+    .$if(claim.skip !== undefined && claim.skip.length > 0, (qb) =>
+      qb.where('organisation_id', 'not in', [...(claim.skip ?? [])]),
+    );
 }
 
 /** Namespace of the claims' advisory locks (pg_try_advisory_xact_lock(namespace, key)). */
@@ -361,11 +366,6 @@ export interface Outcome {
   readonly lastStatus: number | null;
   /** The attempt to log; absent when nothing was sent (no callback URL). */
   readonly attempt?: DeliveryAttempt;
-  /**
-   * The attempt failed before a request was made, for a cause on this side (no signing key):
-   * it says nothing of the receiver, so the endpoint's health leaves it out.
-   */
-  readonly unsent?: boolean;
 }
 
 /**

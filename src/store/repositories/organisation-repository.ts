@@ -101,6 +101,19 @@ export async function findEncryptedApiKey(db: Executor, id: string): Promise<str
   return row?.api_key_enc;
 }
 
+/** The organisation's API key as stored: encrypted, and its hash. */
+export async function findStoredApiKey(
+  db: Executor,
+  id: string,
+): Promise<{ encrypted: string; hash: string } | undefined> {
+  const row = await db
+    .selectFrom('organisations')
+    .select(['api_key_enc', 'api_key_hash'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { encrypted: row.api_key_enc, hash: row.api_key_hash };
+}
+
 /** Replaces the organisation's API key; false when it does not exist. */
 export async function updateApiKey(
   db: Executor,

@@ -2518,6 +2518,15 @@ export interface operations {
           'application/vnd.esim.snapshot+json': components['schemas']['Error'];
         };
       };
+      /** @description An organisation's API key cannot be read with this simulator's MASTER_KEY: rotate it. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.esim.snapshot+json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected error; no internals are exposed. */
       500: {
         headers: {
@@ -6159,6 +6168,15 @@ export interface operations {
       };
       /** @description Missing or invalid API key. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The stored API key cannot be read with this server's MASTER_KEY and the key presented is not the current one (a key in its grace period reads itself): rotate the key. */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -6362,6 +6362,21 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The stored API key cannot be read with this server's MASTER_KEY and the key presented is not the current one (a key in its grace period reads itself): rotate the key. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "the request conflicts with the current state",
+           *       "code": "conflict"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Rate limited: the key spent its budget for the current window, or this address sent too many requests with a missing or invalid key. Retry-After says how many seconds to wait. */
       429: {
         headers: {

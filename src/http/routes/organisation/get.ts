@@ -1,13 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
-import { notFound } from '../../../domain/errors/error-codes.js';
+import { conflict, notFound } from '../../../domain/errors/error-codes.js';
 import {
-  findEncryptedApiKey,
   findOrganisationById,
+  findStoredApiKey,
   listUsers,
 } from '../../../domain/organisations/organisation-reads.js';
+import { hashApiKey, hashesEqual } from '../../../security/api-keys.js';
+import type { KeyCipher } from '../../../security/api-keys.js';
 import type { Api } from '../../api.js';
-import { apiKeySecurity, standardErrors } from '../../schemas/common.js';
+import { presentedKey } from '../../auth.js';
+import { ErrorRef, apiKeySecurity, standardErrors } from '../../schemas/common.js';
 import { present, presented } from '../../versions/presenter.js';
 
 const User = Type.Object({
@@ -63,9 +66,40 @@ const schema = {
   response: {
     200: presented(OrganisationAnswer),
     403: standardErrors[403],
+    409: {
+      ...ErrorRef,
+      description:
+        "The stored API key cannot be read with this server's MASTER_KEY and the key presented " +
+        'is not the current one (a key in its grace period reads itself): rotate the key.',
+    },
     500: standardErrors[500],
   },
 };
+
+/**
+ * The current key in clear. One this MASTER_KEY cannot decrypt (a re-key not finished, an
+ * instance with another key) is still known when the caller presented it: authentication found
+ * it by its hash, and the stored hash says it is the current key. Otherwise (a key that was the
+ * current one a moment ago, before a rotation another instance made) the current key is neither
+ * readable nor the caller's to learn: a 409 that says what to do.
+ */
+function currentKey(
+  cipher: KeyCipher,
+  stored: { readonly encrypted: string; readonly hash: string },
+  presented: string | undefined,
+): string {
+  try {
+    return cipher.decrypt(stored.encrypted);
+  } catch {
+    if (presented !== undefined && hashesEqual(hashApiKey(presented), stored.hash))
+      return presented;
+    throw conflict(
+      "the organisation's current API key cannot be read with this server's MASTER_KEY, and " +
+        'the key presented is no longer the current one: rotate the key (portal, API & ' +
+        'callbacks; or esim org rotate-key)',
+    );
+  }
+}
 
 export function registerGetOrganisation(app: Api, deps: AppDeps): void {
   app.get('/organisation', { schema }, async (request) => {
@@ -74,13 +108,13 @@ export function registerGetOrganisation(app: Api, deps: AppDeps): void {
     const org = await findOrganisationById(deps.store.db, request.organisation.id);
     if (org === undefined) throw notFound(`organisation ${request.organisation.id} not found`);
     const users = await listUsers(deps.store.db, org.id);
-    const apiKeyEnc = await findEncryptedApiKey(deps.store.db, org.id);
-    if (apiKeyEnc === undefined) throw notFound(`organisation ${org.id} not found`);
+    const stored = await findStoredApiKey(deps.store.db, org.id);
+    if (stored === undefined) throw notFound(`organisation ${org.id} not found`);
     return present(request, 'getOrganisation', {
       organisation: org,
       // A key in its grace period reads itself, never its replacement: a leaked key that
       // was rotated must not hand the thief the new one (docs/operations.md, "Key roll-over").
-      apiKey: request.graceKey?.key ?? deps.cipher.decrypt(apiKeyEnc),
+      apiKey: request.graceKey?.key ?? currentKey(deps.cipher, stored, presentedKey(request).key),
       users: users.map((u) => ({
         firstName: u.first_name,
         lastName: u.last_name,

@@ -6,6 +6,7 @@ import {
   importSnapshot,
 } from '../../../domain/simulator/snapshot.js';
 import type { Api } from '../../api.js';
+import { ErrorRef } from '../../schemas/common.js';
 import { simErrors, simMarks } from './sim-schema.js';
 
 // GET /_sim/snapshot saves the whole simulator state, PUT /_sim/snapshot restores it. A snapshot
@@ -77,6 +78,11 @@ export function registerSimSnapshot(app: Api, deps: AppDeps): void {
         response: {
           200: { ...SnapshotBody, description: 'The snapshot.', examples: [EXAMPLE_SNAPSHOT] },
           ...simErrors,
+          409: {
+            ...ErrorRef,
+            description:
+              "An organisation's API key cannot be read with this simulator's MASTER_KEY: rotate it.",
+          },
         },
       },
     },
