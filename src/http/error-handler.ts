@@ -281,7 +281,8 @@ function toErrorReply(
     // Nothing was written, and a retry is safe (store/conflicts.ts): another process held the
     // SQLite database for longer than SQLITE_BUSY_WAIT_MS, or on PostgreSQL a deadlock or
     // serialisation conflict outlasted its reruns, or no connection could be had in the pool's
-    // tries (store/connection-retry.ts).
+    // tries, or every connection of this instance's pool stayed busy for the connect timeout
+    // (store/connection-retry.ts).
     request.log.warn({ err: error }, 'database busy');
     return { code: 'database_busy', retryAfterSeconds: 1 };
   }

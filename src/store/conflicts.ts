@@ -13,6 +13,8 @@ import { isBusyError } from './sqlite-busy.js';
 //   written. On PostgreSQL the pool asks for the connection again after a pause, for reads and
 //   transactions alike (connection-retry.ts); an error that outlasts those tries is not run again
 //   here, since the server refuses only new connections and the pool has already waited.
+// - Every connection of this instance's own pool busy for the connect timeout (POOL_FULL): nothing
+//   was sent, and the wait has already lasted the timeout, so it is not asked for again.
 // Either way a request that meets one, after its retries, is answered 503 database_busy with
 // Retry-After (http/error-handler.ts), never 500.
 
@@ -27,8 +29,14 @@ export const NO_CONNECTION_PAUSE_MS = 100;
 const RERUNNABLE = new Set(['40001', '40P01']);
 // 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
 const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
+/** The code of connection-retry.ts's PoolFull: this service's own, not a SQLSTATE. */
+export const POOL_FULL = 'POOL_FULL';
+const POOL_FULL_CODES = new Set([POOL_FULL]);
 
-/** Whether `error` carries one of `codes` (a PostgreSQL SQLSTATE, or Node.js's network code). */
+/**
+ * Whether `error` carries one of `codes` (a PostgreSQL SQLSTATE, Node.js's network code, or
+ * POOL_FULL).
+ */
 export function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && codes.has(code);
@@ -39,6 +47,9 @@ export const retryable = (error: unknown): boolean => hasCode(error, RERUNNABLE)
 
 /** No new connection: PostgreSQL refused it (too many clients, starting or stopping) or is unreachable. */
 export const noConnection = (error: unknown): boolean => hasCode(error, NO_CONNECTION);
+
+/** Every connection of this instance's pool stayed busy for the connect timeout (PoolFull). */
+export const poolFull = (error: unknown): boolean => hasCode(error, POOL_FULL_CODES);
 
 /**
  * Runs `transaction` (one whole transaction, begun and committed by it) again while it loses a
@@ -56,5 +67,5 @@ export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise
 
 /** The database could not do the work now and nothing was written: a retry later is safe. */
 export function databaseBusy(error: unknown): boolean {
-  return retryable(error) || noConnection(error) || isBusyError(error);
+  return retryable(error) || noConnection(error) || poolFull(error) || isBusyError(error);
 }

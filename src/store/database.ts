@@ -11,7 +11,8 @@ import type { Pool } from 'pg';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS } from '../config.js';
 import type { DatabaseTarget, SqliteSynchronous } from '../config.js';
 import type { Database as Schema } from './schema.js';
-import { RefusedConnections, retryingPool } from './connection-retry.js';
+import { hasCode, noConnection } from './conflicts.js';
+import { ConnectionBursts, retryingPool } from './connection-retry.js';
 import type { ConnectRetry, ConnectionWatcher } from './connection-retry.js';
 import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
 import type { GroupWriter } from './group-commit.js';
@@ -42,8 +43,9 @@ export interface Store {
   /** Connections of the PostgreSQL pool; undefined for SQLite (one connection). */
   poolStats?(): { total: number; idle: number; waiting: number };
   /**
-   * PostgreSQL: tells `watcher` of connections the server refuses, once per burst
-   * (connection-retry.ts); the function returned stops it. Undefined for SQLite.
+   * PostgreSQL: tells `watcher` of connections the server refuses, and of waits for the pool's
+   * own connections that timed out, once per burst (connection-retry.ts); the function returned
+   * stops it. Undefined for SQLite.
    */
   watchConnections?(watcher: ConnectionWatcher): () => void;
   close(): Promise<void>;
@@ -88,8 +90,9 @@ export interface StoreOptions {
   /** PostgreSQL: how long a connection idle in the pool stays open (pg's 10 s; 0: until close). */
   readonly idleTimeoutMs?: number;
   /**
-   * PostgreSQL: how long opening a connection, or waiting for one of the pool's, may take before
-   * the try fails and is asked for again (DATABASE_CONNECT_TIMEOUT_MS; connection-retry.ts).
+   * PostgreSQL: how long opening a connection may take before the try fails and is asked for
+   * again, and a wait for one of the pool's before it fails at once (DATABASE_CONNECT_TIMEOUT_MS;
+   * connection-retry.ts).
    */
   readonly connectTimeoutMs?: number;
 }
@@ -160,11 +163,11 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
   }
   const poolSize = options.poolSize ?? 20;
   let pool: Pool | undefined;
-  const refusals = new RefusedConnections();
+  const bursts = new ConnectionBursts();
   // Kysely's driver asks the pool for each connection through connect(), nothing else.
   const connect = async (): Promise<PostgresPool> => {
     pool = await openPool(target.url, poolSize, options);
-    return retryingPool(pool, refusals, options.connectRetry);
+    return retryingPool(pool, bursts, options.connectRetry);
   };
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: connect }) });
   // Each lane runs one batch transaction at a time. Fewer lanes make larger batches: fewer
@@ -182,7 +185,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
       idle: pool?.idleCount ?? 0,
       waiting: pool?.waitingCount ?? 0,
     }),
-    watchConnections: (watcher) => refusals.watch(watcher),
+    watchConnections: (watcher) => bursts.watch(watcher),
     close: () => closeAfter(writer, db),
   };
 }
@@ -207,9 +210,13 @@ async function openPool(
     // gone) waits for the OS's TCP timeout, minutes, and the request with it.
     connectionTimeoutMillis: connectTimeoutMs ?? DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
     // TCP keepalive: an idle connection whose server went away unannounced (a host gone, a
-    // firewall's state dropped) is found dead by the OS, probed after 10 s idle rather than the
-    // OS's default two hours, instead of by the next query sent on it (the delivery thread keeps
-    // its connections open between drains).
+    // firewall's state dropped) is found dead by the OS rather than by the next query sent on it
+    // (the delivery thread keeps its connections open between drains). Probes begin after 10 s
+    // idle instead of the OS's default two hours; the rest is the OS's: with Linux's defaults
+    // (net.ipv4.tcp_keepalive_intvl 75 s, tcp_keepalive_probes 9) a dead peer is declared about
+    // 11 minutes after that. A query sent on it meanwhile waits for TCP's retransmissions
+    // instead. While the peer answers, a probe every 10 s idle also keeps a firewall's or NAT's
+    // state of the connection from expiring.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     ...(applicationName === undefined ? {} : { application_name: applicationName }),
@@ -262,6 +269,14 @@ function withStatementCache(
   };
 }
 
+// PostgreSQL refusing the login: a wrong password (28P01), a role that does not exist or may not
+// log in, or no pg_hba.conf entry (28000); a database that does not exist (3D000).
+const LOGIN_REFUSED = new Set(['28P01', '28000', '3D000']);
+
+/** The database could not be opened: out of reach, no connection to be had, or the login refused. */
+const cannotOpen = (error: unknown): boolean =>
+  noConnection(error) || hasCode(error, LOGIN_REFUSED);
+
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -285,14 +300,18 @@ export async function migrate(store: Store): Promise<string[]> {
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);
-    // No migration ran (the database out of reach, a login refused, the migration table not
-    // readable): say so, rather than blame a migration the operator would go looking for.
-    if (failed === undefined) {
+    if (failed !== undefined)
+      throw new Error(`migration ${failed.migrationName} failed: ${reason}`);
+    // No migration ran: say so, rather than blame a migration the operator would go looking for,
+    // and speak of opening the database only when that is what failed. Otherwise the migrator
+    // refused (a migration recorded that this build does not know: a database migrated by a newer
+    // build, then rolled back) or the migration table was not readable.
+    if (cannotOpen(error)) {
       throw new Error(
         `could not open the database to migrate it (no migration was applied): ${reason}`,
       );
     }
-    throw new Error(`migration ${failed.migrationName} failed: ${reason}`);
+    throw new Error(`no migration was applied: ${reason}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

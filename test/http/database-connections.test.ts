@@ -7,6 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
+import type { AppDeps } from '../../src/deps.js';
+import { createApiKeyCache } from '../../src/security/key-cache.js';
+import { openStore } from '../../src/store/database.js';
+import type { Store } from '../../src/store/database.js';
 import { DATABASES, TEST_POOL_SIZE, eventually, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { POSTGRES_ADMIN_URL } from '../databases.js';
@@ -22,11 +26,18 @@ const LIMIT = 2;
 const WARNING =
   'PostgreSQL refused a connection; asking again after a pause (logged once until it accepts one)';
 const AGAIN = 'PostgreSQL accepted a connection again after refusing some';
+const POOL_FULL =
+  "Every connection of this instance's database pool stayed busy for DATABASE_CONNECT_TIMEOUT_MS; answering 503 at once (logged once until the pool keeps up)";
+const POOL_KEEPS_UP =
+  'The database pool keeps up again: a connection handed out with no request waiting';
+/** The lines that connection-retry.ts writes. */
+const CONNECTION_LINES = new Set([WARNING, AGAIN, POOL_FULL, POOL_KEEPS_UP]);
 
 interface LogLine {
   level: number;
   msg: string;
   refusals?: number;
+  timeouts?: number;
   err?: { code?: string; message?: string };
 }
 
@@ -148,7 +159,7 @@ describe(
         logStream: {
           write: (line) => {
             const entry = JSON.parse(line) as LogLine;
-            if (entry.msg.startsWith('PostgreSQL')) {
+            if (CONNECTION_LINES.has(entry.msg)) {
               lines.push(entry);
               onLine?.();
             }
@@ -259,14 +270,16 @@ describe(
 // - down or restarting: the relay's port refuses new connections (ECONNREFUSED) before any word
 //   from the server; the test closes it and opens it again on the same port;
 // - silent: the relay takes a connection and never answers, as a host gone or a firewall that
-//   drops packets does; the pool gives it up after DATABASE_CONNECT_TIMEOUT_MS (the app's is
-//   short here);
+//   drops packets does; the pool gives it up after DATABASE_CONNECT_TIMEOUT_MS (short here, on a
+//   second app with a store of its own: the test app keeps the default, so that a connection
+//   PostgreSQL is slow to answer on a loaded machine does not fail the other tests);
 // - starting up: the relay answers the next connections as PostgreSQL does while it starts
 //   (FATAL 57P03 after the startup message), then relays again.
 // Each is asked for again like a refused connection; after the bounded tries a request is
 // answered 503 database_busy, not 500, and once PostgreSQL answers again it is served. The same
-// timeout bounds a wait for the pool's own connections when the test holds every one; and a
-// connection the relay drops while its query runs fails that query, not the process.
+// timeout bounds a wait for the pool's own connections when the test holds every one (the short
+// store again): answered 503 at once, logged as the pool's shortage, not as PostgreSQL's refusal;
+// and a connection the relay drops while its query runs fails that query, not the process.
 describe(
   'PostgreSQL unreachable',
   {
@@ -288,6 +301,7 @@ describe(
     let silent = false;
     let startingUp = 0;
     let silenced = 0;
+    let relayUrl = '';
     const track = (socket: Socket, onClose: () => void = () => undefined): void => {
       sockets.add(socket);
       socket.on('error', () => undefined);
@@ -322,22 +336,24 @@ describe(
           resolve();
         });
       });
-    /** Drops every connection through the relay, and waits until the pool has let go of them. */
-    const dropConnections = async () => {
+    /** Drops every connection through the relay, and waits until the pools have let go of them. */
+    const dropConnections = async (...others: Store[]) => {
       for (const socket of sockets) socket.destroy();
-      await eventually(
-        async () => (t.deps.store.poolStats?.().total === 0 ? true : undefined),
-        30_000,
-        'the pool to drop its clients',
-      );
+      for (const store of [t.deps.store, ...others]) {
+        await eventually(
+          async () => (store.poolStats?.().total === 0 ? true : undefined),
+          30_000,
+          'the pool to drop its clients',
+        );
+      }
     };
     /**
      * The calls journaled so far written now (the journal writes a few seconds after a call, which
      * would take a connection in the middle of a test), then every connection dropped.
      */
-    const settle = async () => {
+    const settle = async (...others: Store[]) => {
       await t.deps.journal?.flush();
-      await dropConnections();
+      await dropConnections(...others);
     };
     /** The relay stops listening and drops every connection: PostgreSQL is gone for the app. */
     const down = async () => {
@@ -345,8 +361,8 @@ describe(
       await dropConnections();
       await closed;
     };
-    const organisation = () =>
-      app.inject({
+    const organisation = (on: FastifyInstance = app) =>
+      on.inject({
         method: 'GET',
         url: '/v2.1/organisation',
         headers: { 'x-api-key': org.apiKey },
@@ -361,9 +377,7 @@ describe(
       await open();
       t = await startTestApp(
         'postgres',
-        // Short, so that the silent relay's connections are given up soon; long enough for a
-        // connection that PostgreSQL answers, on a loaded machine.
-        { apiKeyCacheMs: 0, databaseConnectTimeoutMs: 500 },
+        { apiKeyCacheMs: 0 },
         {
           async connectTo(target) {
             assert.equal(target.kind, 'postgres');
@@ -371,7 +385,8 @@ describe(
             upstream = { host: url.hostname, port: Number(url.port === '' ? 5432 : url.port) };
             url.hostname = '127.0.0.1';
             url.port = String(port);
-            return { kind: 'postgres', url: url.toString() };
+            relayUrl = url.toString();
+            return { kind: 'postgres', url: relayUrl };
           },
           connectRetry: {
             pause: () => {
@@ -387,12 +402,70 @@ describe(
         logStream: {
           write: (line) => {
             const entry = JSON.parse(line) as LogLine;
-            if (entry.msg.startsWith('PostgreSQL')) lines.push(entry);
+            if (CONNECTION_LINES.has(entry.msg)) lines.push(entry);
           },
         },
       });
       await app.ready();
     });
+
+    /**
+     * Runs `test` with an app of its own on the same database through the relay, whose store has
+     * a pool of `poolSize` and a short DATABASE_CONNECT_TIMEOUT_MS (500 ms), so that a try is
+     * given up soon; its log's connection lines and the pauses between its tries are its own.
+     */
+    async function withShortTimeout(
+      poolSize: number,
+      test: (short: {
+        app: FastifyInstance;
+        store: Store;
+        lines: LogLine[];
+        pauses: () => number;
+      }) => Promise<void>,
+    ): Promise<void> {
+      let shortPauses = 0;
+      const shortLines: LogLine[] = [];
+      const store = openStore(
+        { kind: 'postgres', url: relayUrl },
+        {
+          poolSize,
+          connectTimeoutMs: 500,
+          connectRetry: {
+            pause: () => {
+              shortPauses += 1;
+              return Promise.resolve();
+            },
+          },
+        },
+      );
+      // Its own store, and the key cache that reads it; no journal, whose writes would go to the
+      // test app's pool.
+      const deps: AppDeps = {
+        ...t.deps,
+        store,
+        apiKeys: createApiKeyCache({ db: store.db, clock: t.deps.clock, stalenessMs: 0 }),
+        journal: undefined,
+      };
+      const shortApp = await buildApp(deps, {
+        logLevel: 'info',
+        logStream: {
+          write: (line) => {
+            const entry = JSON.parse(line) as LogLine;
+            if (CONNECTION_LINES.has(entry.msg)) shortLines.push(entry);
+          },
+        },
+      });
+      try {
+        await shortApp.ready();
+        await settle(store);
+        await test({ app: shortApp, store, lines: shortLines, pauses: () => shortPauses });
+      } finally {
+        silent = false;
+        for (const socket of sockets) socket.destroy();
+        await shortApp.close();
+        await store.close();
+      }
+    }
 
     // The relay relays again after each test, whatever became of it; a connection still waiting
     // for an answer (a test that failed) fails, so the pool can close.
@@ -427,34 +500,40 @@ describe(
       'gives up a connection PostgreSQL never answers, then answers 503 database_busy after the bounded tries',
       { timeout: 60_000 },
       async () => {
-        await settle();
-        silent = true;
-        silenced = 0;
-        pauses = 0;
-        lines.length = 0;
-        assertBusy(await organisation());
-        assert.equal(pauses, 2, 'three tries, with a pause between');
-        assert.equal(silenced, 3, 'a connection per try');
-        // Progress: the pool ends each connection it gave up, and the relay sees it close.
-        await eventually(
-          async () => (sockets.size === 0 ? true : undefined),
-          30_000,
-          'the connections given up to close',
-        );
-        silent = false;
-        assert.equal((await organisation()).statusCode, 200);
-        assert.deepEqual(
-          lines.map((line) => [line.level, line.msg, line.err?.code, line.refusals]),
-          [
-            [40, WARNING, '08001', undefined],
-            [30, AGAIN, undefined, 3],
-          ],
-        );
-        // The log's message of an error goes on with its causes' (pg's own).
-        assert.match(
-          lines[0]?.err?.message ?? '',
-          /^could not connect to PostgreSQL: Connection terminated due to connection timeout\b/,
-        );
+        await withShortTimeout(TEST_POOL_SIZE, async (short) => {
+          silent = true;
+          silenced = 0;
+          assertBusy(await organisation(short.app));
+          assert.equal(short.pauses(), 2, 'three tries, with a pause between');
+          assert.equal(silenced, 3, 'a connection per try');
+          // Progress: the pool ends each connection it gave up, and the relay sees it close.
+          await eventually(
+            async () => (sockets.size === 0 ? true : undefined),
+            30_000,
+            'the connections given up to close',
+          );
+          silent = false;
+          // Served again. A connection PostgreSQL is slow to answer on a loaded machine may
+          // outlast the short timeout too: asked until served, in the same burst.
+          await eventually(
+            async () => ((await organisation(short.app)).statusCode === 200 ? true : undefined),
+            30_000,
+            'a request served once PostgreSQL answers',
+          );
+          assert.deepEqual(
+            short.lines.map((line) => [line.level, line.msg, line.err?.code]),
+            [
+              [40, WARNING, '08001'],
+              [30, AGAIN, undefined],
+            ],
+          );
+          assert.ok((short.lines[1]?.refusals ?? 0) >= 3, JSON.stringify(short.lines[1]));
+          // The log's message of an error goes on with its causes' (pg's own).
+          assert.match(
+            short.lines[0]?.err?.message ?? '',
+            /^could not connect to PostgreSQL: Connection terminated due to connection timeout\b/,
+          );
+        });
       },
     );
 
@@ -509,47 +588,73 @@ describe(
       assert.equal((await organisation()).statusCode, 200);
     });
 
-    it('answers 503 database_busy when no connection of the pool comes free within the timeout', async () => {
-      await settle();
-      lines.length = 0;
-      pauses = 0;
-      // Every connection of the app's pool taken, until the test lets them go.
-      let letGo!: () => void;
-      const released = new Promise<void>((resolve) => {
-        letGo = resolve;
+    it("answers 503 database_busy at once when every connection of the pool stays busy for the timeout, logged as the pool's shortage", async () => {
+      const size = 2;
+      await withShortTimeout(size, async (short) => {
+        // Every connection of the short app's pool taken, until the test lets them go. Opening
+        // one may outlast the short timeout on a loaded machine: each is asked for until taken.
+        let letGo!: () => void;
+        const released = new Promise<void>((resolve) => {
+          letGo = resolve;
+        });
+        const holders: Promise<void>[] = [];
+        while (holders.length < size) {
+          const { held } = await eventually(
+            async () => {
+              let taken!: () => void;
+              const isTaken = new Promise<'taken'>((resolve) => {
+                taken = () => resolve('taken');
+              });
+              const holding = short.store.db.connection().execute(async () => {
+                taken();
+                await released;
+              });
+              const outcome = await Promise.race([
+                isTaken,
+                holding.then(
+                  () => 'ended',
+                  () => 'failed',
+                ),
+              ]);
+              return outcome === 'taken' ? { held: holding } : undefined;
+            },
+            30_000,
+            'a connection of the pool taken',
+          );
+          holders.push(held);
+        }
+        const pausesBefore = short.pauses();
+        const linesBefore = short.lines.length;
+        try {
+          // Two requests wait, and neither gets a connection in time.
+          const answers = await Promise.all([organisation(short.app), organisation(short.app)]);
+          for (const res of answers) assertBusy(res);
+          assert.equal(short.pauses(), pausesBefore, 'not asked for again: 503 at once');
+        } finally {
+          // Let go whatever became of them, so that the pool can close.
+          letGo();
+          await Promise.all(holders);
+        }
+        // A connection handed out with no request waiting ends the burst.
+        assert.equal((await organisation(short.app)).statusCode, 200);
+        const logged = short.lines.slice(linesBefore);
+        assert.deepEqual(
+          logged.map((line) => [line.level, line.msg, line.err?.code, line.timeouts]),
+          [
+            [40, POOL_FULL, 'POOL_FULL', undefined],
+            [30, POOL_KEEPS_UP, undefined, 2],
+          ],
+        );
+        assert.match(
+          logged[0]?.err?.message ?? '',
+          /^all 2 connections of this instance's database pool stayed busy for 500 ms \(in use, or being opened\); no request was sent to PostgreSQL: timeout exceeded when trying to connect$/,
+        );
+        // Not told as PostgreSQL refusing a connection.
+        assert.deepEqual(
+          logged.filter((line) => line.msg === WARNING),
+          [],
+        );
       });
-      let taken = 0;
-      let allTaken!: () => void;
-      const everyTaken = new Promise<void>((resolve) => {
-        allTaken = resolve;
-      });
-      const holders = Array.from({ length: TEST_POOL_SIZE }, () =>
-        t.deps.store.db.connection().execute(async () => {
-          taken += 1;
-          if (taken === TEST_POOL_SIZE) allTaken();
-          await released;
-        }),
-      );
-      await everyTaken;
-      assertBusy(await organisation());
-      assert.equal(pauses, 2, 'three waits, with a pause between');
-      letGo();
-      await Promise.all(holders);
-      assert.equal((await organisation()).statusCode, 200);
-      // The burst ends when a new connection is made.
-      await dropConnections();
-      assert.equal((await organisation()).statusCode, 200);
-      assert.deepEqual(
-        lines.map((line) => [line.level, line.msg, line.err?.code, line.refusals]),
-        [
-          [40, WARNING, '08001', undefined],
-          [30, AGAIN, undefined, 3],
-        ],
-      );
-      assert.match(
-        lines[0]?.err?.message ?? '',
-        /^could not connect to PostgreSQL: timeout exceeded when trying to connect\b/,
-      );
     });
   },
 );
