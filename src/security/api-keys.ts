@@ -49,6 +49,19 @@ export interface KeyCipher {
   decrypt(sealed: string): string;
 }
 
+/**
+ * The stored key in clear, or undefined when it cannot be read here (sealed under another master
+ * key: a re-key not finished, an instance with another MASTER_KEY), for a caller that has an
+ * answer of its own for that case.
+ */
+export function readableKey(cipher: KeyCipher, sealed: string): string | undefined {
+  try {
+    return cipher.decrypt(sealed);
+  } catch {
+    return undefined;
+  }
+}
+
 export function createKeyCipher(masterKey: Buffer): KeyCipher {
   if (masterKey.length !== 32) throw new Error('master key must be 32 bytes');
   return {

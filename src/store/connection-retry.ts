@@ -105,10 +105,8 @@ const CONNECT_TIMEOUT = 'Connection terminated due to connection timeout';
 /** A wait for one of the pool's connections, every one of them in use or being opened. */
 const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
-const connectTimedOut = (error: unknown): boolean =>
-  error instanceof Error && error.message === CONNECT_TIMEOUT;
-const poolWaitTimedOut = (error: unknown): boolean =>
-  error instanceof Error && error.message === POOL_WAIT_TIMEOUT;
+const saying = (error: unknown, message: string): boolean =>
+  error instanceof Error && error.message === message;
 
 /**
  * No connection could be made to PostgreSQL (SQLSTATE 08001): nothing was sent, so the work may
@@ -172,7 +170,7 @@ export function retryingPool(
           if (pool.waitingCount === 0) bursts.poolKeepsUp();
           return client;
         } catch (thrown) {
-          if (poolWaitTimedOut(thrown)) {
+          if (saying(thrown, POOL_WAIT_TIMEOUT)) {
             const error = new PoolFull(
               pool.options.max,
               pool.options.connectionTimeoutMillis ?? 0,
@@ -182,7 +180,7 @@ export function retryingPool(
             throw error;
           }
           const error =
-            hasCode(thrown, NETWORK) || connectTimedOut(thrown)
+            hasCode(thrown, NETWORK) || saying(thrown, CONNECT_TIMEOUT)
               ? new DatabaseUnreachable(thrown)
               : thrown;
           if (!noConnection(error)) throw error;

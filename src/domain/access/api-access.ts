@@ -3,6 +3,7 @@ import { updateEndpointHealth } from '../../store/repositories/callback-reposito
 import { iso } from '../../clock.js';
 import type { Clock } from '../../clock.js';
 import type { RandomSource } from '../../random.js';
+import { readableKey } from '../../security/api-keys.js';
 import type { KeyCipher } from '../../security/api-keys.js';
 import type { Db, Executor } from '../../store/database.js';
 import type { PreviousKey } from '../../store/repositories/api-key-repository.js';
@@ -52,12 +53,9 @@ async function encryptedKey(deps: KeyDeps, organisationId: string): Promise<stri
  * instance with another MASTER_KEY) is a 409 that says what to do, not a 500.
  */
 async function currentKey(deps: KeyDeps, organisationId: string): Promise<string> {
-  const encrypted = await encryptedKey(deps, organisationId);
-  try {
-    return deps.cipher.decrypt(encrypted);
-  } catch {
-    throw conflict(`the API key is ${UNREADABLE_KEY}`);
-  }
+  const key = readableKey(deps.cipher, await encryptedKey(deps, organisationId));
+  if (key === undefined) throw conflict(`the API key is ${UNREADABLE_KEY}`);
+  return key;
 }
 
 export interface KeySummary {
@@ -72,13 +70,8 @@ export async function readKeySummary(deps: KeyDeps, organisationId: string): Pro
     listKeysInGrace(deps.store.db, organisationId, iso(deps.clock.now())),
   ]);
   // The page still opens, so that an Admin can rotate a key this server cannot read.
-  let masked: string;
-  try {
-    masked = maskApiKey(deps.cipher.decrypt(encrypted));
-  } catch {
-    masked = UNREADABLE_KEY;
-  }
-  return { masked, inGrace };
+  const key = readableKey(deps.cipher, encrypted);
+  return { masked: key === undefined ? UNREADABLE_KEY : maskApiKey(key), inGrace };
 }
 
 interface Acting {

@@ -11,7 +11,7 @@ import {
 } from '../../store/snapshot.js';
 import { DomainError, badRequest, conflict } from '../errors/error-codes.js';
 import { verifyLedger } from '../money/ledger.js';
-import { hashApiKey } from '../../security/api-keys.js';
+import { hashApiKey, readableKey } from '../../security/api-keys.js';
 import type { Executor } from '../../store/database.js';
 import { checkSnapshotContent } from './snapshot-check.js';
 import { checkFixtureAgainstStore } from './fixture-check.js';
@@ -95,15 +95,15 @@ function simulatorDeps(deps: SimulatorDeps): NonNullable<SimulatorDeps['simulato
  * organisation and the way out, not a 500.
  */
 function keyInClear(deps: SimulatorDeps, organisationId: string, encrypted: string): string {
-  try {
-    return deps.cipher.decrypt(encrypted);
-  } catch {
+  const key = readableKey(deps.cipher, encrypted);
+  if (key === undefined) {
     throw conflict(
       `the API key of organisation ${organisationId} cannot be read with this simulator's ` +
         `MASTER_KEY, so no snapshot can hold it: rotate the key (esim org rotate-key ` +
         `${organisationId}) and export again`,
     );
   }
+  return key;
 }
 
 export async function exportSnapshot(deps: SimulatorDeps): Promise<Snapshot> {

@@ -6,8 +6,7 @@ import {
   findStoredApiKey,
   listUsers,
 } from '../../../domain/organisations/organisation-reads.js';
-import { hashApiKey, hashesEqual } from '../../../security/api-keys.js';
-import type { KeyCipher } from '../../../security/api-keys.js';
+import { hashApiKey, hashesEqual, readableKey } from '../../../security/api-keys.js';
 import type { Api } from '../../api.js';
 import { presentedKey } from '../../auth.js';
 import { ErrorRef, apiKeySecurity, standardErrors } from '../../schemas/common.js';
@@ -77,28 +76,19 @@ const schema = {
 };
 
 /**
- * The current key in clear. One this MASTER_KEY cannot decrypt (a re-key not finished, an
- * instance with another key) is still known when the caller presented it: authentication found
- * it by its hash, and the stored hash says it is the current key. Otherwise (a key that was the
- * current one a moment ago, before a rotation another instance made) the current key is neither
- * readable nor the caller's to learn: a 409 that says what to do.
+ * The current key when this MASTER_KEY cannot decrypt it (a re-key not finished, an instance
+ * with another key): still known when the caller presented it, since authentication found it by
+ * its hash and the stored hash says it is the current key. Otherwise (a key that was the current
+ * one a moment ago, before a rotation another instance made) the current key is neither readable
+ * nor the caller's to learn: a 409 that says what to do.
  */
-function currentKey(
-  cipher: KeyCipher,
-  stored: { readonly encrypted: string; readonly hash: string },
-  presented: string | undefined,
-): string {
-  try {
-    return cipher.decrypt(stored.encrypted);
-  } catch {
-    if (presented !== undefined && hashesEqual(hashApiKey(presented), stored.hash))
-      return presented;
-    throw conflict(
-      "the organisation's current API key cannot be read with this server's MASTER_KEY, and " +
-        'the key presented is no longer the current one: rotate the key (portal, API & ' +
-        'callbacks; or esim org rotate-key)',
-    );
-  }
+function presentedIfCurrent(presented: string | undefined, storedHash: string): string {
+  if (presented !== undefined && hashesEqual(hashApiKey(presented), storedHash)) return presented;
+  throw conflict(
+    "the organisation's current API key cannot be read with this server's MASTER_KEY, and " +
+      'the key presented is no longer the current one: rotate the key (portal, API & ' +
+      'callbacks; or esim org rotate-key)',
+  );
 }
 
 export function registerGetOrganisation(app: Api, deps: AppDeps): void {
@@ -114,7 +104,10 @@ export function registerGetOrganisation(app: Api, deps: AppDeps): void {
       organisation: org,
       // A key in its grace period reads itself, never its replacement: a leaked key that
       // was rotated must not hand the thief the new one (docs/operations.md, "Key roll-over").
-      apiKey: request.graceKey?.key ?? currentKey(deps.cipher, stored, presentedKey(request).key),
+      apiKey:
+        request.graceKey?.key ??
+        readableKey(deps.cipher, stored.encrypted) ??
+        presentedIfCurrent(presentedKey(request).key, stored.hash),
       users: users.map((u) => ({
         firstName: u.first_name,
         lastName: u.last_name,
