@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors/error-codes.js';
+import { databaseBusy } from '../store/conflicts.js';
 import { html } from './html.js';
 import { renderPage, renderPublicPage } from './layout.js';
 
@@ -12,6 +13,7 @@ function titleFor(status: number): string {
   if (status === 404) return 'Not found';
   if (status === 409) return 'Conflict';
   if (status === 429) return 'Too many requests';
+  if (status === 503) return 'Busy: try again';
   if (status >= 500) return 'Something went wrong';
   return 'Cannot do that';
 }
@@ -37,15 +39,28 @@ export function sendErrorPage(
   return reply.code(status).type('text/html; charset=utf-8').send(page);
 }
 
+const BUSY_MESSAGE = 'The database is busy and nothing was changed. Try again in a moment.';
+
 function statusAndMessage(error: FastifyError | DomainError | Error): {
   status: number;
   message: string;
+  retryAfterSeconds?: number;
 } {
-  if (error instanceof DomainError) return { status: error.status, message: error.message };
+  if (error instanceof DomainError) {
+    return {
+      status: error.status,
+      message: error.message,
+      ...(error.retryAfterSeconds === undefined
+        ? {}
+        : { retryAfterSeconds: error.retryAfterSeconds }),
+    };
+  }
   const statusCode = (error as FastifyError).statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, message: error.message };
   }
+  // As the API's 503 database_busy (http/error-handler.ts): nothing was written, a retry is safe.
+  if (databaseBusy(error)) return { status: 503, message: BUSY_MESSAGE, retryAfterSeconds: 1 };
   return {
     status: 500,
     message: 'The portal could not do this. Try again; if it persists, tell your operator.',
@@ -54,11 +69,10 @@ function statusAndMessage(error: FastifyError | DomainError | Error): {
 
 export function installPortalErrors(scope: FastifyInstance): void {
   scope.setErrorHandler(async (error: FastifyError | DomainError | Error, request, reply) => {
-    const { status, message } = statusAndMessage(error);
-    if (status >= 500) request.log.error({ err: error }, 'portal request failed');
-    if (error instanceof DomainError && error.retryAfterSeconds !== undefined) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-    }
+    const { status, message, retryAfterSeconds } = statusAndMessage(error);
+    if (status === 503) request.log.warn({ err: error }, 'database busy');
+    else if (status >= 500) request.log.error({ err: error }, 'portal request failed');
+    if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     return sendErrorPage(request, reply, status, message);
   });
 }
