@@ -509,8 +509,8 @@ function parsePortalSettings(env: Env, mode: Mode): PortalSettings {
 }
 
 // The simulator's tools load published keys, passwords and balances (a fixture), replace the
-// whole state (snapshots, /_sim) or reproduce identifiers (SIM_SEED): none of them may act on a
-// production database, so a production start that names one is refused before anything opens.
+// whole state (snapshots, /_sim), reproduce identifiers (SIM_SEED) or credit balances for test
+// card numbers (PAYMENT_GATEWAY=test): none of them may act on a production database, so a production start that names one is refused before anything opens.
 const SIMULATOR_ONLY = {
   SEED_FILE:
     'a fixture file creates organisations with the fixed, published keys and passwords it lists',
@@ -527,6 +527,12 @@ function refuseSimulatorTools(env: Env): void {
         `is a simulator tool, refused in production mode: ${why}; unset it`,
       );
     }
+  }
+  if ((env['PAYMENT_GATEWAY'] ?? '').trim() === 'test') {
+    throw new ConfigError(
+      'PAYMENT_GATEWAY',
+      'test is a simulator tool, refused in production mode: the built-in test processor takes the published test card numbers and credits balances with no money moved; set none, or MODE=simulator',
+    );
   }
   if (bool(env, 'DEMO_ON_FIRST_START', false)) {
     throw new ConfigError(

@@ -9,8 +9,8 @@ import { cliDatabase, spawnEsim } from './helpers.js';
 import type { Env } from './helpers.js';
 
 // Production never loads the simulator's tools: a start in production mode that names a fixture
-// file (SEED_FILE), seeded identifiers (SIM_SEED), the /_sim control plane (SIM_ADMIN_TOKEN) or
-// the demo organisation stops at once with exit 78 naming the setting, before the database is
+// file (SEED_FILE), seeded identifiers (SIM_SEED), the /_sim control plane (SIM_ADMIN_TOKEN), the
+// demo organisation or the built-in test card processor (PAYMENT_GATEWAY=test) stops at once with exit 78 naming the setting, before the database is
 // opened: not even the migrations run. The repository's example fixture publishes its keys and
 // passwords, so loading it would open a production database to anyone who read it.
 
@@ -87,12 +87,13 @@ for (const kind of DATABASES) {
       await unchanged();
     });
 
-    it('refuses SIM_SEED, SIM_ADMIN_TOKEN and DEMO_ON_FIRST_START=true the same way', async () => {
+    it('refuses SIM_SEED, SIM_ADMIN_TOKEN, DEMO_ON_FIRST_START=true and PAYMENT_GATEWAY=test the same way', async () => {
       const refusals = await Promise.all(
         [
           ['SIM_SEED', '7'],
           ['SIM_ADMIN_TOKEN', 'secret'],
           ['DEMO_ON_FIRST_START', 'true'],
+          ['PAYMENT_GATEWAY', 'test'],
         ].map(async ([key = '', value = '']) => ({
           key,
           ...(await refusedStart({ ...env, [key]: value })),
@@ -100,7 +101,10 @@ for (const kind of DATABASES) {
       );
       for (const { key, code, stderr } of refusals) {
         assert.equal(code, 78, `${key}: ${stderr}`);
-        assert.match(stderr, new RegExp(`^esim: configuration error: ${key}: is a simulator tool`));
+        assert.match(
+          stderr,
+          new RegExp(`^esim: configuration error: ${key}: (test )?is a simulator tool`),
+        );
         assert.doesNotMatch(stderr, /secret/, 'the token is not echoed');
       }
       await unchanged();
