@@ -26,6 +26,11 @@ export interface Config {
    * try fails and is made again like a refused one (DATABASE_CONNECT_TIMEOUT_MS).
    */
   readonly databaseConnectTimeoutMs: number;
+  /**
+   * PostgreSQL: the longest a statement may run, or a transaction stay idle, before the server
+   * ends it (DATABASE_STATEMENT_TIMEOUT_MS; 0: no bound). Migrations are not bound.
+   */
+  readonly databaseStatementTimeoutMs: number;
   /** Concurrent writes (orders) share one transaction and one commit (docs/operations.md). */
   readonly groupCommit: boolean;
   /** Most writes committed together. */
@@ -208,6 +213,13 @@ type Env = Readonly<Record<string, string | undefined>>;
  * without one a server whose packets are dropped holds the request for the OS's TCP timeout.
  */
 export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * PostgreSQL: the longest a statement may run (a lock wait included), or a transaction stay idle
+ * (DATABASE_STATEMENT_TIMEOUT_MS); without one a row lock held by a stuck session holds every
+ * request that needs the row, and their connections, for as long as it lasts.
+ */
+export const DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS = 30_000;
 
 // Roughly a day in total (about 27 h), exponential with jitter applied by the worker.
 export const DEFAULT_RETRY_SCHEDULE = [
@@ -579,6 +591,13 @@ export function loadConfig(env: Env): Config {
       DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
       10,
       600_000,
+    ),
+    databaseStatementTimeoutMs: int(
+      env,
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS,
+      0,
+      3_600_000,
     ),
     groupCommit: bool(env, 'GROUP_COMMIT', true),
     groupCommitMaxBatch: int(env, 'GROUP_COMMIT_MAX_BATCH', 64, 1, 1000),

@@ -91,6 +91,7 @@ export async function openServices(
       busyWaitMs: config.sqliteBusyWaitMs,
       synchronous: config.sqliteSynchronous,
       connectTimeoutMs: config.databaseConnectTimeoutMs,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
       checkpointIntervalMs:
         options.checkpointThread === true ? config.sqliteCheckpointIntervalMs : 0,
       groupCommit: config.groupCommit,

@@ -67,6 +67,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads DATABASE_STATEMENT_TIMEOUT_MS: 30 s by default, 0 (no bound) to an hour', () => {
+    assert.equal(loadConfig({}).databaseStatementTimeoutMs, 30_000);
+    assert.equal(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs, 0);
+    assert.equal(
+      loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '2500' }).databaseStatementTimeoutMs,
+      2500,
+    );
+    for (const [raw, message] of [
+      ['30s', /must be an integer, got "30s"/],
+      ['-1', /between 0 and 3600000, got -1/],
+      ['3600001', /between 0 and 3600000, got 3600001/],
+    ] as const) {
+      const error = configError({ DATABASE_STATEMENT_TIMEOUT_MS: raw });
+      assert.equal(error.setting, 'DATABASE_STATEMENT_TIMEOUT_MS', raw);
+      assert.match(error.message, message);
+    }
+  });
+
   it('reads SMTP_URL: an smtp:// or smtps:// URL with a host, its password never echoed', () => {
     const smtp = loadConfig({ SMTP_URL: 'smtps://mailer:pa55@smtp.example.com' });
     assert.equal(smtp.portal.mailTransport, 'smtp');

@@ -75,6 +75,7 @@ export async function startTestApp(
     ...(database.image === undefined ? {} : { image: database.image }),
     busyWaitMs: config.sqliteBusyWaitMs,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
     groupCommit: config.groupCommit,
     groupCommitMaxBatch: config.groupCommitMaxBatch,
     groupCommitLanes: config.groupCommitLanes,

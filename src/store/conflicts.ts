@@ -15,6 +15,10 @@ import { isBusyError } from './sqlite-busy.js';
 //   here, since the server refuses only new connections and the pool has already waited.
 // - Every connection of this instance's own pool busy for the connect timeout (POOL_FULL): nothing
 //   was sent, and the wait has already lasted the timeout, so it is not asked for again.
+// - A statement that ran past DATABASE_STATEMENT_TIMEOUT_MS (57014; a wait for a row lock that a
+//   stuck session holds, a runaway query), or a session ended for idling in its transaction past
+//   it (25P03): PostgreSQL rolled the transaction back. Not run again here: what made it slow is
+//   likely still there.
 // Either way a request that meets one, after its retries, is answered 503 database_busy with
 // Retry-After (http/error-handler.ts), never 500.
 
@@ -27,6 +31,10 @@ export const CONFLICT_ATTEMPTS = 3;
 export const NO_CONNECTION_PAUSE_MS = 100;
 
 const RERUNNABLE = new Set(['40001', '40P01']);
+// 57014: a statement the server cancelled (DATABASE_STATEMENT_TIMEOUT_MS, or an operator's
+// pg_cancel_backend); 25P03: a session ended for staying idle inside its transaction past the
+// same timeout. Either way the transaction was rolled back whole.
+const ENDED = new Set(['57014', '25P03']);
 // 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
 const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
 /** The code of connection-retry.ts's PoolFull: this service's own, not a SQLSTATE. */
@@ -65,7 +73,16 @@ export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise
   }
 }
 
+/** The server ended the statement (its timeout) or the idle transaction's session: rolled back. */
+export const endedByServer = (error: unknown): boolean => hasCode(error, ENDED);
+
 /** The database could not do the work now and nothing was written: a retry later is safe. */
 export function databaseBusy(error: unknown): boolean {
-  return retryable(error) || noConnection(error) || poolFull(error) || isBusyError(error);
+  return (
+    retryable(error) ||
+    noConnection(error) ||
+    poolFull(error) ||
+    endedByServer(error) ||
+    isBusyError(error)
+  );
 }

@@ -3,6 +3,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type {
   Migration,
   MigrationProvider,
+  MigrationResultSet,
   PostgresPool,
   SqliteDatabase,
   Transaction,
@@ -95,6 +96,12 @@ export interface StoreOptions {
    * connection-retry.ts).
    */
   readonly connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: the server ends a statement that runs longer (a lock wait included), and a
+   * session idle inside a transaction longer (DATABASE_STATEMENT_TIMEOUT_MS; 0 or unset: never).
+   * Both roll the transaction back: the work is answered 503 database_busy (conflicts.ts).
+   */
+  readonly statementTimeoutMs?: number;
 }
 
 function writerFor(
@@ -197,7 +204,7 @@ export function openStore(target: DatabaseTarget, options: StoreOptions = {}): S
 async function openPool(
   url: string,
   max: number,
-  { applicationName, idleTimeoutMs, connectTimeoutMs }: StoreOptions,
+  { applicationName, idleTimeoutMs, connectTimeoutMs, statementTimeoutMs }: StoreOptions,
 ): Promise<Pool> {
   const { default: pg } = await import('pg');
   // int8 (bigint) comes back from pg as a string; every bigint here is money, bytes or a counter
@@ -221,6 +228,13 @@ async function openPool(
     keepAliveInitialDelayMillis: 10_000,
     ...(applicationName === undefined ? {} : { application_name: applicationName }),
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: idleTimeoutMs }),
+    // Set by the server for each session at its start (startup parameters), no round trip.
+    ...(statementTimeoutMs === undefined || statementTimeoutMs === 0
+      ? {}
+      : {
+          statement_timeout: statementTimeoutMs,
+          idle_in_transaction_session_timeout: statementTimeoutMs,
+        }),
   });
   // An idle client that the server drops (restart, failover, admin termination) is removed from
   // the pool by pg itself; without a listener the 'error' event would crash the process.
@@ -284,19 +298,28 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Applies every pending migration; returns the names applied now. */
+/**
+ * Applies every pending migration; returns the names applied now. On PostgreSQL they run on one
+ * connection with the statement and idle-in-transaction timeouts lifted (an index built over a large table, a wait for another instance's
+ * migration lock), set back before the connection returns to the pool.
+ */
 export async function migrate(store: Store): Promise<string[]> {
-  const migrator = new Migrator({
-    db: store.db,
-    provider: new StaticProvider(store.dialect),
-    // Names start with a zero-padded number, so code-point order is their order. Kysely's
-    // default, localeCompare, sets up ICU's collation on every start.
-    nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-    // A database that already has a later migration still takes an earlier number added since
-    // (each migration stands on the ones before it by number, and none depends on a later one).
-    allowUnorderedMigrations: true,
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } =
+    store.dialect === 'postgres'
+      ? await store.db
+          .connection()
+          .execute(async (connection) => {
+            await sql`set statement_timeout = 0`.execute(connection);
+            await sql`set idle_in_transaction_session_timeout = 0`.execute(connection);
+            try {
+              return await migrateWith(connection, store.dialect);
+            } finally {
+              await sql`reset statement_timeout`.execute(connection);
+              await sql`reset idle_in_transaction_session_timeout`.execute(connection);
+            }
+          })
+          .catch((thrown: unknown) => ({ error: thrown, results: undefined }))
+      : await migrateWith(store.db, store.dialect);
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);
@@ -314,6 +337,19 @@ export async function migrate(store: Store): Promise<string[]> {
     throw new Error(`no migration was applied: ${reason}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+function migrateWith(db: Db, dialect: DialectName): Promise<MigrationResultSet> {
+  return new Migrator({
+    db,
+    provider: new StaticProvider(dialect),
+    // Names start with a zero-padded number, so code-point order is their order. Kysely's
+    // default, localeCompare, sets up ICU's collation on every start.
+    nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    // A database that already has a later migration still takes an earlier number added since
+    // (each migration stands on the ones before it by number, and none depends on a later one).
+    allowUnorderedMigrations: true,
+  }).migrateToLatest();
 }
 
 export async function ping(store: Store): Promise<void> {

@@ -56,6 +56,7 @@ function start(settings: DeliveryThreadSettings): void {
     busyWaitMs: config.sqliteBusyWaitMs,
     synchronous: config.sqliteSynchronous,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
     groupCommit: false,
     applicationName: APPLICATION_NAME,
     // Its connections stay open as long as the thread, between drains too; stopping closes them.
