@@ -57,6 +57,28 @@ export function schemaKey(kind: string, ...parts: readonly string[]): string {
 
 const json = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
 
+/**
+ * Schema keys already worked out in this process, by the compiler's settings and then by the
+ * route's schema object: an app built again (the tests build hundreds) gets its routes' schemas
+ * from the same modules, the same objects, and need not serialise and hash each again.
+ */
+const keysHere = new Map<string, WeakMap<object, string>>();
+
+function routeKey(kind: string, settings: string, schema: unknown): string {
+  if (typeof schema !== 'object' || schema === null) return schemaKey(kind, settings, json(schema));
+  let bySchema = keysHere.get(settings);
+  if (bySchema === undefined) {
+    bySchema = new WeakMap();
+    keysHere.set(settings, bySchema);
+  }
+  let key = bySchema.get(schema);
+  if (key === undefined) {
+    key = schemaKey(kind, settings, json(schema));
+    bySchema.set(schema, key);
+  }
+  return key;
+}
+
 function load(module: SchemaModule): unknown {
   const box: { exports: unknown } = { exports: undefined };
   module(box);
@@ -126,9 +148,12 @@ export function schemaCompilers(
   const buildValidator: Factory = (external) => {
     const shared = json(external);
     const parts = new Map<AjvOptions, Compile>();
+    const bodySettings = `${shared}\0${json(bodyValidatorOptions)}`;
+    const textSettings = `${shared}\0${json(textValidatorOptions)}`;
     const buildOne = (route: RouteSchema): unknown => {
-      const options = route.httpPart === 'body' ? bodyValidatorOptions : textValidatorOptions;
-      const key = schemaKey('validator', shared, json(options), json(route.schema));
+      const body = route.httpPart === 'body';
+      const options = body ? bodyValidatorOptions : textValidatorOptions;
+      const key = routeKey('validator', body ? bodySettings : textSettings, route.schema);
       const loaded = found(precompiled?.validators[key]);
       if (loaded !== undefined) return loaded;
       counts.compiled += 1;
@@ -148,11 +173,10 @@ export function schemaCompilers(
   };
 
   const buildSerializer: Factory = (external, serializerOptions) => {
-    const shared = json(external);
-    const settings = json(serializerOptions);
+    const settings = `${json(external)}\0${json(serializerOptions)}`;
     const compile = serializerPool(external, serializerOptions);
     const buildOne = (route: RouteSchema): unknown => {
-      const key = schemaKey('serializer', shared, settings, json(route.schema));
+      const key = routeKey('serializer', settings, route.schema);
       const loaded = found(precompiled?.serializers[key]);
       if (loaded !== undefined) return loaded;
       counts.compiled += 1;
