@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, eventually } from '../harness.js';
@@ -51,6 +51,9 @@ class Scenario {
   logFile!: string;
   org!: { id: string; apiKey: string };
   servers: Proc[] = [];
+  /** The receiver's log as read so far, and how many of its bytes that is. */
+  private logged: Received[] = [];
+  private logBytes = 0;
 
   async setUp(kind: 'sqlite' | 'postgres'): Promise<void> {
     this.db = await cliDatabase(kind);
@@ -163,13 +166,29 @@ class Scenario {
     return body['callbacks'] as Delivery[];
   }
 
+  /**
+   * The receiver's log: its lines read so far and those it appended since (only whole lines;
+   * the log is only ever appended to), so a wait that asks often does not parse it all again.
+   */
   log(): Received[] {
     // The receiver makes its log with the first callback it receives.
     if (!existsSync(this.logFile)) return [];
-    return readFileSync(this.logFile, 'utf8')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as Received);
+    const size = statSync(this.logFile).size;
+    if (size > this.logBytes) {
+      const added = Buffer.alloc(size - this.logBytes);
+      const fd = openSync(this.logFile, 'r');
+      try {
+        readSync(fd, added, 0, added.length, this.logBytes);
+      } finally {
+        closeSync(fd);
+      }
+      const whole = added.lastIndexOf(0x0a) + 1;
+      this.logBytes += whole;
+      for (const line of added.subarray(0, whole).toString('utf8').split('\n')) {
+        if (line !== '') this.logged.push(JSON.parse(line) as Received);
+      }
+    }
+    return [...this.logged];
   }
 
   /** Waits until the receiver's log holds enough callbacks that deliveries are under way. */
@@ -198,7 +217,7 @@ class Scenario {
         Date.now() - movedAt < STALL_MS,
         `no callback delivered for ${STALL_MS} ms: ${JSON.stringify(rows.filter((r) => r.status !== 'delivered'))}`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
 
