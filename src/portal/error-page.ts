@@ -70,7 +70,7 @@ function statusAndMessage(error: FastifyError | DomainError | Error): {
 export function installPortalErrors(scope: FastifyInstance): void {
   scope.setErrorHandler(async (error: FastifyError | DomainError | Error, request, reply) => {
     const { status, message, retryAfterSeconds } = statusAndMessage(error);
-    if (status === 503) request.log.warn({ err: error }, 'database busy');
+    if (databaseBusy(error)) request.log.warn({ err: error }, 'database busy');
     else if (status >= 500) request.log.error({ err: error }, 'portal request failed');
     if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     return sendErrorPage(request, reply, status, message);

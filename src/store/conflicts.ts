@@ -35,6 +35,12 @@ const RERUNNABLE = new Set(['40001', '40P01']);
 // pg_cancel_backend); 25P03: a session ended for staying idle inside its transaction past the
 // same timeout. Either way the transaction was rolled back whole.
 const ENDED = new Set(['57014', '25P03']);
+/**
+ * pg's error for a query on a client whose connection had already failed (the server ended the
+ * session: 25P03 while it idled in its transaction, an operator's pg_terminate_backend): the
+ * query was never sent, and what the transaction wrote went with the session.
+ */
+const NOT_SENT = 'Client has encountered a connection error and is not queryable';
 // 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
 const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
 /** The code of connection-retry.ts's PoolFull: this service's own, not a SQLSTATE. */
@@ -74,7 +80,8 @@ export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise
 }
 
 /** The server ended the statement (its timeout) or the idle transaction's session: rolled back. */
-export const endedByServer = (error: unknown): boolean => hasCode(error, ENDED);
+export const endedByServer = (error: unknown): boolean =>
+  hasCode(error, ENDED) || (error instanceof Error && error.message === NOT_SENT);
 
 /** The database could not do the work now and nothing was written: a retry later is safe. */
 export function databaseBusy(error: unknown): boolean {

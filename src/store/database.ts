@@ -228,13 +228,6 @@ async function openPool(
     keepAliveInitialDelayMillis: 10_000,
     ...(applicationName === undefined ? {} : { application_name: applicationName }),
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMillis: idleTimeoutMs }),
-    // Set by the server for each session at its start (startup parameters), no round trip.
-    ...(statementTimeoutMs === undefined || statementTimeoutMs === 0
-      ? {}
-      : {
-          statement_timeout: statementTimeoutMs,
-          idle_in_transaction_session_timeout: statementTimeoutMs,
-        }),
   });
   // An idle client that the server drops (restart, failover, admin termination) is removed from
   // the pool by pg itself; without a listener the 'error' event would crash the process.
@@ -242,7 +235,18 @@ async function openPool(
   // A client in use (checked out, so without the pool's listener) whose connection is lost emits
   // 'error' too, besides failing its query: without a listener of its own that crashes the process.
   // Its query fails, and the pool drops it when it is given back.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // Set on each new session by a statement, not as startup parameters, which a pooler such as
+    // PgBouncer refuses. pg runs a client's queries in order: this one before any the pool's
+    // user sends. A failure surfaces in that user's query (the connection is gone).
+    if (statementTimeoutMs !== undefined && statementTimeoutMs > 0) {
+      const ms = Math.floor(statementTimeoutMs);
+      client
+        .query(`set statement_timeout = ${ms}; set idle_in_transaction_session_timeout = ${ms}`)
+        .catch(() => undefined);
+    }
+  });
   return pool;
 }
 
@@ -300,8 +304,9 @@ class StaticProvider implements MigrationProvider {
 
 /**
  * Applies every pending migration; returns the names applied now. On PostgreSQL they run on one
- * connection with the statement and idle-in-transaction timeouts lifted (an index built over a large table, a wait for another instance's
- * migration lock), set back before the connection returns to the pool.
+ * connection with the statement and idle-in-transaction timeouts lifted (an index built over a
+ * large table, a wait for another instance's migration lock), set back before the connection
+ * returns to the pool.
  */
 export async function migrate(store: Store): Promise<string[]> {
   const { error, results } =
@@ -309,14 +314,22 @@ export async function migrate(store: Store): Promise<string[]> {
       ? await store.db
           .connection()
           .execute(async (connection) => {
-            await sql`set statement_timeout = 0`.execute(connection);
-            await sql`set idle_in_transaction_session_timeout = 0`.execute(connection);
-            try {
-              return await migrateWith(connection, store.dialect);
-            } finally {
-              await sql`reset statement_timeout`.execute(connection);
-              await sql`reset idle_in_transaction_session_timeout`.execute(connection);
-            }
+            const { rows } = await sql<{ statement: string; idle: string }>`
+              select current_setting('statement_timeout') as statement,
+                current_setting('idle_in_transaction_session_timeout') as idle`.execute(connection);
+            const before = rows[0] ?? { statement: '0', idle: '0' };
+            await sql`set statement_timeout = 0; set idle_in_transaction_session_timeout = 0`.execute(
+              connection,
+            );
+            const result = await migrateWith(connection, store.dialect);
+            // Set back as they were (RESET would go to the server's default, not the pool's);
+            // a connection lost meanwhile is dropped by the pool, and the migrator's own
+            // result, its error included, is what is reported.
+            await sql`select set_config('statement_timeout', ${before.statement}, false),
+              set_config('idle_in_transaction_session_timeout', ${before.idle}, false)`
+              .execute(connection)
+              .catch(() => undefined);
+            return result;
           })
           .catch((thrown: unknown) => ({ error: thrown, results: undefined }))
       : await migrateWith(store.db, store.dialect);
