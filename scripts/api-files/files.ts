@@ -1,11 +1,17 @@
 import { clientFiles, serviceReExport } from './client.js';
 import { liveDocuments } from './documents.js';
+import type { VersionDocument } from './documents.js';
 import { httpFile, postmanCollection } from './requests.js';
 
-/** Every generated file, by its path from the repository root, with its text. */
-export async function apiFiles(): Promise<Map<string, string>> {
+/**
+ * Every generated file, by its path from the repository root, with its text: from the given
+ * documents, or from those a simulator serves now.
+ */
+export async function apiFiles(
+  documents?: readonly VersionDocument[],
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const version of await liveDocuments()) {
+  for (const version of documents ?? (await liveDocuments())) {
     const v = `v${version.version}`;
     const client = await clientFiles(version);
     files.set(`packages/client/src/${v}/openapi.ts`, client.types);

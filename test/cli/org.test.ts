@@ -23,26 +23,31 @@ for (const kind of DATABASES) {
   describe(`esim org and user commands [${kind}]`, () => {
     let env: Env;
     let dispose: () => Promise<void>;
+    /**
+     * The HTTP app the results are checked through, one for the describe: it remembers no API
+     * key (API_KEY_CACHE_MS=0), so every request reads what the commands, another instance,
+     * left in the database, as a new app would.
+     */
+    let http: Awaited<ReturnType<typeof appFor>>;
 
     before(async () => {
       ({ env, dispose } = await cliDatabase(kind));
+      http = await appFor({ ...env, API_KEY_CACHE_MS: '0' });
     });
-    after(() => dispose());
+    after(async () => {
+      await http.close();
+      await dispose();
+    });
 
     async function get(apiKey: string): Promise<{ status: number; org?: OrganisationView }> {
-      const http = await appFor(env);
-      try {
-        const res = await http.app.inject({
-          method: 'GET',
-          url: '/v2.1/organisation',
-          headers: { 'x-api-key': apiKey },
-        });
-        if (res.statusCode !== 200) return { status: res.statusCode };
-        const body = res.json() as { organisations: OrganisationView[] };
-        return { status: 200, org: body.organisations[0] };
-      } finally {
-        await http.close();
-      }
+      const res = await http.app.inject({
+        method: 'GET',
+        url: '/v2.1/organisation',
+        headers: { 'x-api-key': apiKey },
+      });
+      if (res.statusCode !== 200) return { status: res.statusCode };
+      const body = res.json() as { organisations: OrganisationView[] };
+      return { status: 200, org: body.organisations[0] };
     }
 
     async function createJson(...args: string[]): Promise<{ id: string; apiKey: string }> {
