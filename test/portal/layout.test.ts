@@ -4,13 +4,16 @@ import type { Page } from 'playwright-core';
 import { NAV } from '../../src/portal/layout.js';
 import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
-import { DATABASES, signIn } from './portal-harness.js';
+import { DATABASES, signIn, signInHttp } from './portal-harness.js';
 import { closePortal, openPortalWithBrowser, portalPage } from './portal-suite.js';
 import { GB_1GB, api, buyOntoNewEsims } from './shop-fixtures.js';
 
 // Every portal page at desktop (1280 px) and phone (375 px) width: nothing wider than the
 // screen, and no control cut off (outside the screen, or its own text clipped). At phone width
 // the navigation sits behind a Menu button that opens it.
+// The layout is that of the page the templates make from the same rows on either database, so the
+// browser checks run on SQLite; on PostgreSQL every one of those pages is checked to answer over
+// HTTP (200, and 404 for the page that does not exist).
 
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -85,6 +88,19 @@ describe('portal layout, on each database', { concurrency: true }, () => {
         ];
       });
       after(() => closePortal(server));
+
+      test('every page answers (200, 404 for no such page)', async () => {
+        const signedOut = await fetch(`${server.baseUrl}/portal/sign-in`);
+        assert.equal(signedOut.status, 200, '/portal/sign-in');
+        const session = await signInHttp(server.baseUrl, 'Admin');
+        for (const path of pages) {
+          const response = await session.get(path);
+          await response.text();
+          assert.equal(response.status, path === '/portal/no-such-page' ? 404 : 200, path);
+        }
+      });
+
+      if (kind !== 'sqlite') return;
 
       // Each page is loaded once and checked at both widths: the viewport changes under the
       // loaded page, which lays it out again as a page opened at that width.

@@ -271,30 +271,34 @@ describe('portal simulator console, on each database', { concurrency: true }, ()
       });
     });
 
-    describe(`portal simulator console in production (${kind})`, { concurrency: 1 }, () => {
-      let portal: PortalServer;
-      before(async () => {
-        portal = await startPortal(kind, { config: { mode: 'production' } });
-      });
-      after(() => portal.close());
+    // Whether the console's routes and banner exist is decided by the mode when the app is built,
+    // before any database is read: on SQLite only.
+    if (kind === 'sqlite') {
+      describe(`portal simulator console in production (${kind})`, { concurrency: 1 }, () => {
+        let portal: PortalServer;
+        before(async () => {
+          portal = await startPortal(kind, { config: { mode: 'production' } });
+        });
+        after(() => portal.close());
 
-      test('the console does not exist and no page shows a simulator banner', async () => {
-        const session = await signInHttp(portal.baseUrl, 'Admin');
-        for (const path of [
-          '/portal/simulator',
-          '/portal/simulator/requests',
-          '/portal/simulator/outbox',
-        ]) {
-          const res = await session.get(path);
-          assert.equal(res.status, 404, path);
-          assert.doesNotMatch(await res.text(), /sim-banner/);
-        }
-        assert.equal(
-          (await session.post('/portal/simulator/clock', { amount: '1', unit: 'days' })).status,
-          404,
-        );
-        assert.doesNotMatch(await (await session.get('/portal')).text(), /sim-banner|Simulator/);
+        test('the console does not exist and no page shows a simulator banner', async () => {
+          const session = await signInHttp(portal.baseUrl, 'Admin');
+          for (const path of [
+            '/portal/simulator',
+            '/portal/simulator/requests',
+            '/portal/simulator/outbox',
+          ]) {
+            const res = await session.get(path);
+            assert.equal(res.status, 404, path);
+            assert.doesNotMatch(await res.text(), /sim-banner/);
+          }
+          assert.equal(
+            (await session.post('/portal/simulator/clock', { amount: '1', unit: 'days' })).status,
+            404,
+          );
+          assert.doesNotMatch(await (await session.get('/portal')).text(), /sim-banner|Simulator/);
+        });
       });
-    });
+    }
   }
 });
