@@ -10,8 +10,8 @@ const SURFACE_STORE_EXCEPTIONS = [
   {
     name: 'busy-errors',
     reason:
-      "The database's 'not now' errors told apart from the others (SQLite busy; PostgreSQL's conflicts and connection shortages after their retries): the HTTP API answers them 503, the CLI waits and retries.",
-    from: ['src/http/error-handler.ts', 'src/cli/main.ts'],
+      "The database's 'not now' errors told apart from the others (SQLite busy; PostgreSQL's conflicts, connection shortages and ended statements after their retries): the HTTP API and the portal answer them 503, the CLI says so.",
+    from: ['src/http/error-handler.ts', 'src/portal/error-page.ts', 'src/cli/main.ts'],
     to: ['sqlite-busy.ts', 'conflicts.ts'],
   },
   {
