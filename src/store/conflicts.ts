@@ -1,3 +1,4 @@
+import { TRANSACTION_LOST } from './lost-transactions.js';
 import { isBusyError } from './sqlite-busy.js';
 
 // Errors that say the database could not do the work now, though nothing is wrong with it.
@@ -41,6 +42,8 @@ const ENDED = new Set(['57014', '25P03']);
  * query was never sent, and what the transaction wrote went with the session.
  */
 const NOT_SENT = 'Client has encountered a connection error and is not queryable';
+/** lost-transactions.ts: a ROLLBACK that failed with its connection, no COMMIT sent. */
+const LOST = new Set([TRANSACTION_LOST]);
 // 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
 const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
 /** The code of connection-retry.ts's PoolFull: this service's own, not a SQLSTATE. */
@@ -81,7 +84,9 @@ export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise
 
 /** The server ended the statement (its timeout) or the idle transaction's session: rolled back. */
 export const endedByServer = (error: unknown): boolean =>
-  hasCode(error, ENDED) || (error instanceof Error && error.message === NOT_SENT);
+  hasCode(error, ENDED) ||
+  hasCode(error, LOST) ||
+  (error instanceof Error && error.message === NOT_SENT);
 
 /** The database could not do the work now and nothing was written: a retry later is safe. */
 export function databaseBusy(error: unknown): boolean {

@@ -19,6 +19,7 @@ import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-com
 import type { GroupWriter } from './group-commit.js';
 import { DirectStatements } from './direct-statements.js';
 import { migrationsFor } from './migrations/index.js';
+import { markLostTransactions } from './lost-transactions.js';
 import { preparePrivateDatabase } from './private-files.js';
 import { BUSY_RETRY_MS, BusyWaitingSqliteDialect } from './sqlite-busy.js';
 import { startCheckpointer } from './wal-checkpointer.js';
@@ -237,6 +238,7 @@ async function openPool(
   // Its query fails, and the pool drops it when it is given back.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
+    markLostTransactions(client);
     // Set on each new session by a statement, not as startup parameters, which a pooler such as
     // PgBouncer refuses. pg runs a client's queries in order: this one before any the pool's
     // user sends. A failure surfaces in that user's query (the connection is gone).
