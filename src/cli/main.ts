@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS, loadConfig } from '../config.js';
 import type { Config } from '../config.js';
 import { DomainError } from '../domain/errors/error-codes.js';
-import { hasCode } from '../store/conflicts.js';
+import { statementCancelled } from '../store/conflicts.js';
 import { BUSY_RETRY_MS, isBusyError } from '../store/sqlite-busy.js';
 import type { CliIo, Command } from './command.js';
 import { UsageError } from './command.js';
@@ -173,7 +173,7 @@ export async function main(
       );
       return 1;
     }
-    if (hasCode(error, STATEMENT_CANCELLED)) {
+    if (statementCancelled(error)) {
       io.err(
         `esim: ${(error as Error).message}: PostgreSQL ended a statement that ran past DATABASE_STATEMENT_TIMEOUT_MS (${config?.databaseStatementTimeoutMs ?? DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS} ms, a lock wait included); for a long command, run it with DATABASE_STATEMENT_TIMEOUT_MS=0`,
       );
@@ -183,9 +183,6 @@ export async function main(
     return 1;
   }
 }
-
-/** 57014: PostgreSQL cancelled the statement (its timeout, or an operator's pg_cancel_backend). */
-const STATEMENT_CANCELLED: ReadonlySet<string> = new Set(['57014']);
 
 // Run directly (`tsx src/cli/main.ts`). No top-level await: the bundle is CommonJS.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -35,6 +35,7 @@ const RERUNNABLE = new Set(['40001', '40P01']);
 // 57014: a statement the server cancelled (DATABASE_STATEMENT_TIMEOUT_MS, or an operator's
 // pg_cancel_backend); 25P03: a session ended for staying idle inside its transaction past the
 // same timeout. Either way the transaction was rolled back whole.
+const CANCELLED = new Set(['57014']);
 const ENDED = new Set(['57014', '25P03']);
 /**
  * pg's error for a query on a client whose connection had already failed (the server ended the
@@ -81,6 +82,9 @@ export async function rerunOnConflict<T>(transaction: () => Promise<T>): Promise
     }
   }
 }
+
+/** The server cancelled the statement (57014: its timeout, or an operator's pg_cancel_backend). */
+export const statementCancelled = (error: unknown): boolean => hasCode(error, CANCELLED);
 
 /** The server ended the statement (its timeout) or the idle transaction's session: rolled back. */
 export const endedByServer = (error: unknown): boolean =>

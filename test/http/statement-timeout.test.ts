@@ -130,6 +130,16 @@ describe(
       );
       return Number(rows[0]?.balance);
     };
+    /** `busy` was a 503 database_busy that charged nothing; the next order goes through. */
+    const busyThenOrders = async (busy: Awaited<ReturnType<typeof order>>, before: number) => {
+      assert.equal(busy.statusCode, 503, busy.body);
+      assert.equal(busy.headers['retry-after'], '1');
+      assert.equal(busy.json<{ code: string }>().code, 'database_busy');
+      assert.equal(await balance(), before, 'nothing was charged');
+      const ordered = await order();
+      assert.equal(ordered.statusCode, 200, ordered.body);
+      assert.ok((await balance()) < before);
+    };
 
     it('answers 503 database_busy once a lock wait outlasts the timeout, nothing written, and orders again once the lock is gone', async () => {
       const before = await balance();
@@ -141,26 +151,13 @@ describe(
       } finally {
         await admin.query('rollback');
       }
-      assert.equal(busy.statusCode, 503, busy.body);
-      assert.equal(busy.headers['retry-after'], '1');
-      assert.equal(busy.json<{ code: string }>().code, 'database_busy');
-      assert.equal(await balance(), before, 'nothing was charged');
-
-      const ordered = await order();
-      assert.equal(ordered.statusCode, 200, ordered.body);
-      assert.ok((await balance()) < before);
+      await busyThenOrders(busy, before);
     });
 
     it('answers 503 database_busy when its own transaction idles past the timeout and the server ends the session, nothing written', async () => {
       const before = await balance();
       stall.arm();
-      const busy = await order();
-      assert.equal(busy.statusCode, 503, busy.body);
-      assert.equal(busy.json<{ code: string }>().code, 'database_busy');
-      assert.equal(await balance(), before, 'nothing was charged');
-      const ordered = await order();
-      assert.equal(ordered.statusCode, 200, ordered.body);
-      assert.ok((await balance()) < before);
+      await busyThenOrders(await order(), before);
     });
 
     it('a command cut by the timeout says which setting lifts it (exit 1)', async () => {
