@@ -135,7 +135,10 @@ export async function openServices(
   const rateLimits = config.rateLimitEnabled
     ? await (
         await import('./rate-limits/limiter.js')
-      ).createRateLimits(config, { observer: metrics.redis })
+      ).createRateLimits(config, {
+        observer: metrics.redis,
+        now: () => wallClock.now().getTime(),
+      })
     : undefined;
   const deps: AppDeps = {
     rateLimits,

@@ -46,6 +46,7 @@ export interface RateLimits {
 
 export interface RateLimitOptions {
   readonly observer?: RedisObserver;
+  /** The breaker's clock (the service's wall clock; a test's manual one). */
   readonly now?: () => number;
 }
 

@@ -6,12 +6,15 @@ import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
+import { ManualWallClock } from '../manual-wall-clock.js';
 import { parseExposition } from '../prometheus-text.js';
 
 // A Redis that is connected but silent (paused, as a partition or a failover leaves it) must not
 // hang the API: each call has a deadline, the circuit breaker then keeps calls away from it, the
 // instance answers from its own counters, /readyz says "degraded", and the metrics count it. The
-// Redis here is one this test starts on a spare port and pauses with SIGSTOP.
+// Redis here is one this test starts on a spare port and pauses with SIGSTOP. The breaker's open
+// period runs on the service's wall clock, which this test moves: a slow machine cannot end it
+// (and let a probe through) in the middle of the burst.
 
 async function sparePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -67,18 +70,23 @@ for (const kind of DATABASES) {
     let t: TestApp;
     let org: TestOrg;
     let paused = false;
+    const wall = new ManualWallClock();
 
     before(async () => {
       redis = await startRedis();
-      t = await startTestApp(kind, {
-        rateLimitEnabled: true,
-        rateLimitPoints: 1000,
-        rateLimitWindowSeconds: 600,
-        redisUrl: redis.url,
-        redisTimeoutMs: 200,
-        redisBreakerFailures: 3,
-        redisBreakerOpenMs: 1000,
-      });
+      t = await startTestApp(
+        kind,
+        {
+          rateLimitEnabled: true,
+          rateLimitPoints: 1000,
+          rateLimitWindowSeconds: 600,
+          redisUrl: redis.url,
+          redisTimeoutMs: 200,
+          redisBreakerFailures: 3,
+          redisBreakerOpenMs: 1000,
+        },
+        { wallClock: wall },
+      );
       await t.deps.rateLimits?.ready();
       org = await t.createOrg();
     });
@@ -122,13 +130,23 @@ for (const kind of DATABASES) {
         assert.deepEqual(ready.json(), { status: 'degraded', dependencies: { redis: 'degraded' } });
         const metrics = await scrape();
         assert.equal(metrics.value('esim_redis_breaker_open'), 1);
-        assert.ok(metrics.value('esim_redis_fallbacks_total', { reason: 'timeout' }) >= 3);
-        // Once open, the breaker answered the burst without waiting for Redis.
-        assert.ok(metrics.value('esim_redis_fallbacks_total', { reason: 'open' }) >= 30);
+        const fallbacks = Object.fromEntries(
+          ['timeout', 'error', 'open'].map((reason) => [
+            reason,
+            metrics.value('esim_redis_fallbacks_total', { reason }),
+          ]),
+        );
+        // Three calls waited out their deadline and opened the breaker; once open, it answered
+        // the rest, the burst among them, without sending anything to Redis.
+        assert.equal(fallbacks['timeout'], 3, JSON.stringify(fallbacks));
+        assert.equal(fallbacks['error'], 0, JSON.stringify(fallbacks));
+        assert.ok((fallbacks['open'] ?? 0) >= 33, JSON.stringify(fallbacks));
         assert.equal(redis.process.exitCode, null, 'Redis still paused, not gone');
 
         redis.process.kill('SIGCONT');
         paused = false;
+        // The open period ends; the next call is the probe that finds Redis answering again.
+        wall.advance(1000);
         await eventually(
           async () => {
             const res = await t.app.inject({ method: 'GET', url: '/readyz' });
