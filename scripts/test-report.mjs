@@ -23,7 +23,25 @@ export function childrenMs() {
 }
 
 function emptyResult() {
-  return { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0, failures: [] };
+  return {
+    tests: 0,
+    suites: 0,
+    pass: 0,
+    fail: 0,
+    cancelled: 0,
+    skipped: 0,
+    todo: 0,
+    failures: [],
+    slowest: [],
+  };
+}
+
+/** Keeps the file's three longest tests (TEST_TIMES_OUT writes them: where a file's time went). */
+function noteDuration(result, name, ms) {
+  if (typeof ms !== 'number') return;
+  result.slowest.push({ name, ms: Math.round(ms) });
+  result.slowest.sort((a, b) => b.ms - a.ms);
+  result.slowest.length = Math.min(result.slowest.length, 3);
 }
 
 function describeError(error) {
@@ -72,7 +90,10 @@ function reporter() {
     }
     const suite = data.details?.type === 'suite';
     if (suite) result.suites += 1;
-    else result.tests += 1;
+    else {
+      result.tests += 1;
+      noteDuration(result, data.name, data.details?.duration_ms);
+    }
     if (data.skip !== undefined) result.skipped += 1;
     else if (data.todo !== undefined) result.todo += 1;
     else if (event.type === 'test:pass') {

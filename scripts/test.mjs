@@ -373,6 +373,7 @@ if (process.env.TEST_TIMES_OUT !== undefined) {
           cpuMs: r.cpuMs,
           childCpuMs: r.childCpuMs,
           fail: r.fail,
+          slowest: r.slowest,
         }),
       )
       .join('\n') + '\n',
