@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors/error-codes.js';
 import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-codes.js';
-import { databaseBusy } from '../store/conflicts.js';
+import { commitUnknown, databaseBusy } from '../store/conflicts.js';
 import type { HttpErrorCode } from './http-error-codes.js';
 import { HTTP_ERROR_CATALOGUE } from './http-error-codes.js';
 import { refusalMessage } from './versions/presenter.js';
@@ -277,6 +277,12 @@ function toErrorReply(
     };
   }
   if (status >= 400 && status < 500) return frameworkError(status, error.message);
+  if (commitUnknown(error)) {
+    // The connection went during the COMMIT (store/lost-transactions.ts): no Retry-After, since a
+    // blind retry could do the work twice; the message says how to find out.
+    request.log.error({ err: error }, 'commit outcome unknown');
+    return { code: 'commit_unknown' };
+  }
   if (databaseBusy(error)) {
     // Nothing was written, and a retry is safe (store/conflicts.ts): another process held the
     // SQLite database for longer than SQLITE_BUSY_WAIT_MS, or on PostgreSQL a deadlock or

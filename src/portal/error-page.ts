@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors/error-codes.js';
-import { databaseBusy } from '../store/conflicts.js';
+import { commitUnknown, databaseBusy } from '../store/conflicts.js';
 import { html } from './html.js';
 import { renderPage, renderPublicPage } from './layout.js';
 
@@ -40,6 +40,8 @@ export function sendErrorPage(
 }
 
 const BUSY_MESSAGE = 'The database is busy and nothing was changed. Try again in a moment.';
+const UNKNOWN_MESSAGE =
+  'The connection to the database was lost while saving, so this change may or may not have been saved. Check before trying again.';
 
 function statusAndMessage(error: FastifyError | DomainError | Error): {
   status: number;
@@ -59,6 +61,8 @@ function statusAndMessage(error: FastifyError | DomainError | Error): {
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, message: error.message };
   }
+  // As the API's 503 commit_unknown: whether it was saved is not known, so no Retry-After.
+  if (commitUnknown(error)) return { status: 503, message: UNKNOWN_MESSAGE };
   // As the API's 503 database_busy (http/error-handler.ts): nothing was written, a retry is safe.
   if (databaseBusy(error)) return { status: 503, message: BUSY_MESSAGE, retryAfterSeconds: 1 };
   return {
@@ -71,6 +75,7 @@ export function installPortalErrors(scope: FastifyInstance): void {
   scope.setErrorHandler(async (error: FastifyError | DomainError | Error, request, reply) => {
     const { status, message, retryAfterSeconds } = statusAndMessage(error);
     if (databaseBusy(error)) request.log.warn({ err: error }, 'database busy');
+    else if (commitUnknown(error)) request.log.error({ err: error }, 'commit outcome unknown');
     else if (status >= 500) request.log.error({ err: error }, 'portal request failed');
     if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
     return sendErrorPage(request, reply, status, message);

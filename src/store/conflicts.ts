@@ -1,4 +1,4 @@
-import { TRANSACTION_LOST } from './lost-transactions.js';
+import { COMMIT_UNKNOWN, NOT_SENT, TRANSACTION_LOST } from './lost-transactions.js';
 import { isBusyError } from './sqlite-busy.js';
 
 // Errors that say the database could not do the work now, though nothing is wrong with it.
@@ -37,14 +37,13 @@ const RERUNNABLE = new Set(['40001', '40P01']);
 // same timeout. Either way the transaction was rolled back whole.
 const CANCELLED = new Set(['57014']);
 const ENDED = new Set(['57014', '25P03']);
-/**
- * pg's error for a query on a client whose connection had already failed (the server ended the
- * session: 25P03 while it idled in its transaction, an operator's pg_terminate_backend): the
- * query was never sent, and what the transaction wrote went with the session.
- */
-const NOT_SENT = 'Client has encountered a connection error and is not queryable';
+// NOT_SENT (lost-transactions.ts) is pg's error for a query on a client whose connection had
+// already failed (the server ended the session: 25P03 while it idled in its transaction, an
+// operator's pg_terminate_backend): the query was never sent, and what the transaction wrote went
+// with the session.
 /** lost-transactions.ts: a ROLLBACK that failed with its connection, no COMMIT sent. */
 const LOST = new Set([TRANSACTION_LOST]);
+const UNKNOWN = new Set([COMMIT_UNKNOWN]);
 // 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
 const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
 /** The code of connection-retry.ts's PoolFull: this service's own, not a SQLSTATE. */
@@ -91,6 +90,12 @@ export const endedByServer = (error: unknown): boolean =>
   hasCode(error, ENDED) ||
   hasCode(error, LOST) ||
   (error instanceof Error && error.message === NOT_SENT);
+
+/**
+ * The connection was lost during a COMMIT (lost-transactions.ts): the transaction may or may not
+ * have stayed. Not busy: a blind retry could do the work twice.
+ */
+export const commitUnknown = (error: unknown): boolean => hasCode(error, UNKNOWN);
 
 /** The database could not do the work now and nothing was written: a retry later is safe. */
 export function databaseBusy(error: unknown): boolean {

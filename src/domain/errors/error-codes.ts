@@ -73,6 +73,11 @@ export const ERROR_CATALOGUE = {
   internal: { status: 500, message: 'internal server error' },
   unavailable: { status: 503, message: 'the service is unavailable; retry later' },
   database_busy: { status: 503, message: 'the database is busy; retry shortly' },
+  commit_unknown: {
+    status: 503,
+    message:
+      'the connection to the database was lost while the change was being saved, so it may or may not have been saved; read it back, or send the request again with the same Idempotency-Key',
+  },
   database_unreachable: { status: 503, message: 'database unreachable' },
   draining: { status: 503, message: 'this instance is shutting down; retry shortly' },
   starting: { status: 503, message: 'this instance is starting; retry shortly' },

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { FR_1MB, seedTestBundles } from '../esim-fixtures.js';
+import { DATABASES, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+
+// A connection lost while its COMMIT is under way leaves the outcome unknown: the server may have
+// applied the transaction or not. The service says so (503 commit_unknown, no Retry-After, since
+// a blind retry could do the work twice) instead of a 500, and the answer's advice holds: the
+// same request sent again with the same Idempotency-Key places the order once.
+//
+// The test holds the COMMIT: a deferred trigger on the order's row takes an advisory lock that
+// the test holds, so the service's COMMIT waits on it; the test then ends that session.
+
+const HOLD = 4_310_001;
+
+/** The pid of this database's session waiting on a lock inside its COMMIT, once there is one. */
+async function commitWaiting(admin: pg.Client): Promise<number> {
+  for (;;) {
+    const { rows } = await admin.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and lower(query) = 'commit'",
+    );
+    const pid = rows[0]?.pid;
+    if (pid !== undefined) return pid;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe(
+  'PostgreSQL: a connection lost during the COMMIT [postgres]',
+  { skip: !DATABASES.includes('postgres') },
+  () => {
+    let t: TestApp;
+    let org: TestOrg;
+    let admin: pg.Client;
+
+    before(async () => {
+      t = await startTestApp('postgres');
+      await seedTestBundles(t);
+      org = await t.createOrg({ balance: 10_000 });
+      const target = t.config.database;
+      assert.ok(target.kind === 'postgres');
+      admin = new pg.Client({ connectionString: target.url });
+      await admin.connect();
+      await admin.query(`
+        create function hold_commit() returns trigger language plpgsql as $$
+        begin
+          perform pg_advisory_lock_shared(${HOLD});
+          perform pg_advisory_unlock_shared(${HOLD});
+          return null;
+        end $$`);
+      await admin.query(`
+        create constraint trigger hold_commit after insert on orders
+        deferrable initially deferred for each row execute function hold_commit()`);
+    });
+    after(async () => {
+      await admin.end();
+      await t.close();
+    });
+
+    const order = (key: string) =>
+      t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/orders',
+        headers: { 'idempotency-key': key },
+        payload: {
+          type: 'transaction',
+          order: [{ type: 'bundle', item: FR_1MB.name, quantity: 1 }],
+        },
+      });
+    const balance = async () => {
+      const { rows } = await admin.query<{ balance: string }>(
+        'select balance from organisations where id = $1',
+        [org.id],
+      );
+      return Number(rows[0]?.balance);
+    };
+
+    it('answers 503 commit_unknown without Retry-After, and the same Idempotency-Key then places the order once', async () => {
+      const before = await balance();
+      await admin.query(`select pg_advisory_lock(${HOLD})`);
+      let lost;
+      try {
+        const answer = order('commit-lost-1');
+        const pid = await commitWaiting(admin);
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        lost = await answer;
+      } finally {
+        await admin.query(`select pg_advisory_unlock(${HOLD})`);
+      }
+      assert.equal(lost.statusCode, 503, lost.body);
+      assert.equal(lost.headers['retry-after'], undefined);
+      const body = lost.json<{ code: string; message: string }>();
+      assert.equal(body.code, 'commit_unknown');
+      assert.match(body.message, /may or may not have been saved/);
+      assert.match(body.message, /same Idempotency-Key/);
+
+      // The service goes on (the pool dropped the ended connection), and the advice holds: the
+      // same key places the order, once, however often it is sent.
+      const placed = await order('commit-lost-1');
+      assert.equal(placed.statusCode, 200, placed.body);
+      const again = await order('commit-lost-1');
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(again.json().orderReference, placed.json().orderReference);
+      const price = before - (await balance());
+      assert.ok(price > 0, 'the order was charged');
+      const { rows } = await admin.query<{ n: number }>(
+        'select count(*)::int as n from orders where organisation_id = $1',
+        [org.id],
+      );
+      assert.equal(rows[0]?.n, 1, 'one order, not two');
+    });
+  },
+);
