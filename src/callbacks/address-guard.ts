@@ -197,7 +197,7 @@ export function callbackUrlCheck(
             ? `${host} is ${category}`
             : `${host} resolves to ${address}, ${category}`;
         throw badRequest(
-          `callbackUrl is refused: ${subject}; callbacks are only sent to public addresses (CALLBACK_ALLOW_CIDRS opens a range)`,
+          `callbackUrl is refused: ${subject}; callbacks are only sent to public addresses, unless the service's operator allows a private range`,
         );
       }
     }

@@ -135,6 +135,12 @@ for (const kind of DATABASES) {
         const message = await save(`https://${name}.callbacks.test/hook`);
         assert.match(message, /^callbackUrl is refused: /);
         assert.match(message, reason);
+        // An organisation's user reads it (the portal shows it): it names no operator's setting.
+        assert.match(
+          message,
+          /; callbacks are only sent to public addresses, unless the service's operator allows a private range$/,
+        );
+        assert.doesNotMatch(message, /CALLBACK_ALLOW_CIDRS/);
       }
       assert.match(await save('https://nowhere.callbacks.test/hook'), /does not resolve/);
       assert.equal(await savedUrl(), '');
