@@ -154,7 +154,9 @@ export async function registerPortal(app: FastifyInstance, deps: AppDeps): Promi
   });
   await app.register(
     async (scope) => {
-      // Outside the pages' scope, so its hooks did not run: the headers are set here.
+      // Outside the pages' scope, so its hooks did not run: the headers are set here, and its
+      // error page answers what loading the session meets (a busy database: 503).
+      installPortalErrors(scope);
       scope.setNotFoundHandler(async (request, reply) => {
         reply.headers(SECURITY_HEADERS);
         // A signed-in user gets the signed-in page (navigation, their organisation).

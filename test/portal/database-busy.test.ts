@@ -1,21 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
+import { ManualWallClock } from '../manual-wall-clock.js';
 import type { PortalServer } from './portal-harness.js';
 import { cookiesOf, csrfIn, emailFor, signInHttp, startPortal } from './portal-harness.js';
 
 // The portal when the database cannot take a write now (another process holds SQLite's write
 // lock past SQLITE_BUSY_WAIT_MS; on PostgreSQL a full pool, a refused connection or a conflict
 // that outlasts its reruns are the same error): a 503 page with Retry-After that says nothing
-// was changed, as the API answers 503 database_busy; never a 500. Once the lock is gone the same
-// form works.
+// was changed, as the API answers 503 database_busy; never a 500, and a page even where no page
+// exists (the 404 page of a signed-in user, whose session is touched). Once the lock is gone the
+// same form works.
 
 describe('portal: the database busy [sqlite]', () => {
   let portal: PortalServer;
   let other: SQLite.Database;
+  const wall = new ManualWallClock();
 
   before(async () => {
-    portal = await startPortal('sqlite', { config: { sqliteBusyWaitMs: 200 } });
+    portal = await startPortal('sqlite', { config: { sqliteBusyWaitMs: 200 }, wallClock: wall });
     const target = portal.deps.config.database;
     assert.ok(target.kind === 'sqlite');
     other = new SQLite(target.path);
@@ -25,7 +28,7 @@ describe('portal: the database busy [sqlite]', () => {
     await portal.close();
   });
 
-  test('a sign-in and a signed-in form answer 503 with Retry-After, change nothing, and work once the lock is gone', async () => {
+  test('a sign-in, a signed-in form and a missing page answer 503 with Retry-After, change nothing, and work once the lock is gone', async () => {
     const session = await signInHttp(portal.baseUrl, 'Admin');
     const signInPage = await fetch(`${portal.baseUrl}/portal/sign-in`, { redirect: 'manual' });
     const preSession = {
@@ -54,7 +57,10 @@ describe('portal: the database busy [sqlite]', () => {
 
     other.exec('begin immediate');
     try {
-      for (const response of [await signIn(), await setCallback()]) {
+      // Past the minute after which a request records the session's use: a write.
+      wall.advance(61_000);
+      const missing = await session.get('/portal/no-such-page');
+      for (const response of [await signIn(), await setCallback(), missing]) {
         assert.equal(response.status, 503);
         assert.equal(response.headers.get('retry-after'), '1');
         assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
