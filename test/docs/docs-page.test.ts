@@ -26,6 +26,9 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
   const documents = new Map<string, Document>();
 
   before(async () => {
+    // Chromium starts while the app is built.
+    const browser = sharedBrowser();
+    browser.catch(() => undefined); // its failure is met where it is awaited
     t = await startTestApp('sqlite');
     const demo = await createDemoOrganisation(t.deps);
     assert.ok(demo !== undefined);
@@ -35,7 +38,7 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
       documents.set(v, (await t.app.inject({ url: `/v${v}/openapi.json` })).json<Document>());
     }
     // The suite's page: closed after it (the process's browser stays for other suites).
-    ({ context, page } = await newPage(await sharedBrowser(), base));
+    ({ context, page } = await newPage(await browser, base));
     await page.goto('/docs');
     await page.waitForSelector('.opblock');
   });
@@ -70,6 +73,9 @@ describe('the /docs page', { skip: browserOnly.skip }, () => {
       op.locator('button.execute').click(),
     ]);
     await op.locator('.live-responses-table tbody .response-col_status').waitFor();
+    // Closed again: swagger-ui renders every open operation anew on each change of the page.
+    await op.locator('.opblock-summary-control').click();
+    await op.locator('.opblock-body').waitFor({ state: 'detached' });
     return request;
   };
 
