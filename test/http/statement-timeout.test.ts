@@ -21,6 +21,11 @@ import type { TestApp, TestOrg } from '../harness.js';
 const TIMEOUT_MS = 400;
 /** The migrator's lock: Kysely's PostgreSQL adapter takes this advisory lock while it migrates. */
 const MIGRATION_LOCK = '3853314791062309107';
+/**
+ * Between two looks at pg_stat_activity (as harness.ts eventually): a look costs this process and
+ * the server a query, and the states looked for last TIMEOUT_MS or more.
+ */
+const POLL_MS = 25;
 
 /**
  * When armed, holds the result of the next debit of a balance (the order's first write, inside
@@ -71,7 +76,7 @@ async function idleSessionEnded(admin: pg.Client): Promise<void> {
     const n = rows[0]?.n ?? 0;
     if (n > 0) seen = true;
     else if (seen) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
@@ -83,7 +88,7 @@ async function waitedAtLeast(admin: pg.Client, ms: number): Promise<void> {
       [ms / 1000],
     );
     if ((rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { assertAccessible } from './axe.js';
 import { browserOnly } from './browser.js';
 import type { PortalServer } from './portal-harness.js';
@@ -42,6 +43,10 @@ describe('portal eSIMs, on each database', { concurrency: true }, () => {
       let server: PortalServer;
       let caller: ApiCaller;
       let esims: Seeded;
+      // axe-core reads the page's markup, which is the same whatever database the server reads:
+      // it runs on SQLite (in Chromium, the dearest step of these tests), not again on PostgreSQL.
+      const checkAccessible = (page: Page, label: string) =>
+        kind === 'sqlite' ? assertAccessible(page, label) : Promise.resolve();
 
       before(async () => {
         ({ portal: server } = await openPortalWithBrowser(kind));
@@ -53,7 +58,7 @@ describe('portal eSIMs, on each database', { concurrency: true }, () => {
       test('Support finds an eSIM by the start of its ICCID, reads it and sends it an SMS', async () => {
         const page = await portalPage(server);
         await signIn(page, 'Support', { to: '/portal/esims' });
-        await assertAccessible(page, 'eSIM list');
+        await checkAccessible(page, 'eSIM list');
         await page.getByLabel('ICCID').fill(esims.used.slice(0, 15));
         await page.getByRole('button', { name: 'Search' }).click();
         await page.getByRole('link', { name: esims.used }).click();
@@ -73,7 +78,7 @@ describe('portal eSIMs, on each database', { concurrency: true }, () => {
         assert.equal(await meter.getAttribute('max'), String(assignment?.['initialQuantity']));
         assert.match(await page.locator('main').innerText(), /History/);
         assert.equal(await page.getByRole('button', { name: 'Revoke', exact: true }).count(), 0);
-        await assertAccessible(page, 'eSIM detail');
+        await checkAccessible(page, 'eSIM detail');
         await page.getByLabel('Message').fill('Welcome aboard');
         await page.getByRole('button', { name: 'Send SMS' }).click();
         await page.waitForURL(`**/portal/esims/${esims.used}`);

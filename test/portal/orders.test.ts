@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { parseExposition } from '../prometheus-text.js';
 import { assertAccessible } from './axe.js';
 import { browserOnly } from './browser.js';
@@ -37,6 +38,10 @@ describe('portal Orders, on each database', { concurrency: true }, () => {
     describe(`portal Orders (${kind})`, { ...browserOnly, concurrency: 1 }, () => {
       let server: PortalServer;
       let caller: ApiCaller;
+      // axe-core reads the page's markup, which is the same whatever database the server reads:
+      // it runs on SQLite (in Chromium, the dearest step of these tests), not again on PostgreSQL.
+      const checkAccessible = (page: Page, label: string) =>
+        kind === 'sqlite' ? assertAccessible(page, label) : Promise.resolve();
 
       before(async () => {
         ({ portal: server } = await openPortalWithBrowser(kind));
@@ -58,7 +63,7 @@ describe('portal Orders, on each database', { concurrency: true }, () => {
         const confirm = page.getByRole('button', { name: /^Confirm and pay \$/ });
         const label = await confirm.textContent();
         const total = /\$([\d,.]+)/.exec(label ?? '')?.[1] ?? '';
-        await assertAccessible(page, 'order review');
+        await checkAccessible(page, 'order review');
         assert.equal(await orderCount(caller), 0, 'reviewing places nothing');
         await confirm.click();
         await page.waitForURL(/\/portal\/orders\/[0-9a-f-]{36}$/);
@@ -67,10 +72,10 @@ describe('portal Orders, on each database', { concurrency: true }, () => {
         const paid = Math.round(Number(total.replace(/,/g, '')) * 100);
         assert.ok(paid > 0);
         assert.equal(await balanceOf(caller), before - paid, 'the total shown is what was taken');
-        await assertAccessible(page, 'order detail');
+        await checkAccessible(page, 'order detail');
         await page.goto('/portal/orders');
         assert.equal(await page.locator('tbody tr').count(), 1);
-        await assertAccessible(page, 'orders list');
+        await checkAccessible(page, 'orders list');
       });
 
       test('a refused order shows the rule next to its field and changes nothing', async () => {
