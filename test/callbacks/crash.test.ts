@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DATABASES, eventually } from '../harness.js';
@@ -12,7 +13,8 @@ import type { Proc, ReceiverProc } from './processes.js';
 // Durability of the outbox: with callbacks flowing, a server is killed with SIGKILL; every event
 // it had recorded must still reach the receiver (at least once), checked against the receiver's
 // own log. On PostgreSQL two instances share the database: no event may be delivered by both at
-// the same time, and none may be lost when one of them dies.
+// the same time, and none may be lost when one of them dies. The scenarios share one receiver
+// process, each with a callback path of its own (its behaviour and its part of the log).
 
 const ESIMS = 20;
 const EVENTS_PER_ESIM = 6; // FirstAttachment, FirstUse, Utilisation 1/50/80/100 %
@@ -44,23 +46,51 @@ interface Delivery {
   status: string;
 }
 
+/** The receiver process the scenarios share, and the log it appends every callback to. */
+class SharedReceiver {
+  dir = '';
+  logFile = '';
+  process: ReceiverProc | undefined;
+
+  async start(): Promise<void> {
+    this.dir = mkdtempSync(join(tmpdir(), 'esim-receiver-'));
+    this.logFile = join(this.dir, 'receiver.jsonl');
+    this.process = await startReceiverProcess(['--log', this.logFile]);
+  }
+
+  async stop(): Promise<void> {
+    await this.process?.kill('SIGTERM');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
 class Scenario {
   db!: CliDatabase;
   env!: Record<string, string>;
   receiver!: ReceiverProc;
   logFile!: string;
+  /** The scenario's callback path on the shared receiver. */
+  hook: string;
   org!: { id: string; apiKey: string };
   servers: Proc[] = [];
   /** The receiver's log as read so far, and how many of its bytes that is. */
   private logged: Received[] = [];
   private logBytes = 0;
 
+  constructor(
+    private readonly shared: SharedReceiver,
+    name: string,
+  ) {
+    this.hook = `/hook-${name}`;
+  }
+
   async setUp(kind: 'sqlite' | 'postgres'): Promise<void> {
     this.db = await cliDatabase(kind);
-    this.logFile = join(this.db.dataDir, 'receiver.jsonl');
-    this.receiver = await startReceiverProcess(['--log', this.logFile]);
+    assert.ok(this.shared.process !== undefined, 'the shared receiver is running');
+    this.receiver = this.shared.process;
+    this.logFile = this.shared.logFile;
     // Slow while events are produced, so the kill surely comes mid-flow; fast afterwards.
-    await this.receiver.behave('*', { delayMs: 1000 });
+    await this.slow();
     this.env = { DATABASE_URL: this.db.url, DATA_DIR: this.db.dataDir, ...SERVER_ENV };
     const created = await runCli(
       [
@@ -72,7 +102,7 @@ class Scenario {
         '10000000',
         '--no-card',
         '--callback-url',
-        `${this.receiver.url}/hook`,
+        `${this.receiver.url}${this.hook}`,
         '--callback-version',
         'V3',
         '--json',
@@ -85,8 +115,17 @@ class Scenario {
 
   async tearDown(): Promise<void> {
     await Promise.all(this.servers.map((s) => s.kill('SIGKILL')));
-    await this.receiver?.kill('SIGTERM');
     await this.db?.drop();
+  }
+
+  /** The receiver answers this scenario's callbacks after a second (past the timeout). */
+  slow(): Promise<void> {
+    return this.receiver.behave(this.hook, { delayMs: 1000 });
+  }
+
+  /** The receiver answers this scenario's callbacks at once. */
+  fast(): Promise<void> {
+    return this.receiver.behave(this.hook, { delayMs: 20 });
   }
 
   async startServer(): Promise<Proc> {
@@ -167,8 +206,9 @@ class Scenario {
   }
 
   /**
-   * The receiver's log: its lines read so far and those it appended since (only whole lines;
-   * the log is only ever appended to), so a wait that asks often does not parse it all again.
+   * The receiver's log of this scenario's callbacks: its lines read so far and those it appended
+   * since (only whole lines; the log is only ever appended to), so a wait that asks often does not
+   * parse it all again.
    */
   log(): Received[] {
     // The receiver makes its log with the first callback it receives.
@@ -185,7 +225,9 @@ class Scenario {
       const whole = added.lastIndexOf(0x0a) + 1;
       this.logBytes += whole;
       for (const line of added.subarray(0, whole).toString('utf8').split('\n')) {
-        if (line !== '') this.logged.push(JSON.parse(line) as Received);
+        if (line === '') continue;
+        const received = JSON.parse(line) as Received;
+        if (received.path === this.hook) this.logged.push(received);
       }
     }
     return [...this.logged];
@@ -261,9 +303,13 @@ function overlapping(log: readonly Received[]): string[] {
 // The scenarios, each on a database and servers of its own, mostly wait on the servers' deliveries:
 // they run side by side.
 describe('callbacks and SIGKILL', { concurrency: true }, () => {
+  const receiver = new SharedReceiver();
+  before(() => receiver.start());
+  after(() => receiver.stop());
+
   for (const kind of DATABASES) {
     describe(`callbacks survive SIGKILL and restart [${kind}]`, { concurrency: 1 }, () => {
-      const s = new Scenario();
+      const s = new Scenario(receiver, `restart-${kind}`);
       before(() => s.setUp(kind));
       after(() => s.tearDown());
 
@@ -273,7 +319,7 @@ describe('callbacks and SIGKILL', { concurrency: true }, () => {
         await s.flowing(4);
         await first.kill('SIGKILL');
         assert.ok(s.log().length < ESIMS * EVENTS_PER_ESIM, 'the kill came mid-flow');
-        await s.receiver.behave('*', { delayMs: 20 });
+        await s.fast();
 
         const second = await s.startServer();
         const { log } = await s.everyEventDelivered(second);
@@ -287,7 +333,7 @@ describe('callbacks and SIGKILL', { concurrency: true }, () => {
       'two instances on one PostgreSQL database, one killed mid-flow',
       { concurrency: 1 },
       () => {
-        const s = new Scenario();
+        const s = new Scenario(receiver, 'two-instances');
         before(() => s.setUp('postgres'));
         after(() => s.tearDown());
 
@@ -306,7 +352,7 @@ describe('callbacks and SIGKILL', { concurrency: true }, () => {
           }
           assert.equal(instancesSeen(), 2, 'both instances were delivering');
           await a.kill('SIGKILL');
-          await s.receiver.behave('*', { delayMs: 20 });
+          await s.fast();
           const { log } = await s.everyEventDelivered(b);
           assert.deepEqual(
             overlapping(log),

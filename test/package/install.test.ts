@@ -3,23 +3,24 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import semver from 'semver';
 import type * as ClientV25 from '../../src/client/v2.5/index.js';
 import type * as Verify from '../../src/verify.js';
 import { eventually } from '../harness.js';
-import { scratchDir } from '../cli/helpers.js';
 import type { Receiver } from '../receiver.js';
 import { startReceiver } from '../receiver.js';
 import {
   CLIENT_DIR,
   ROOT,
   VERSIONS,
-  installedModule,
+  installScratchDir,
   installedPackages,
   integratorTsconfig,
   manifest,
   pack,
+  resolveInstalled,
   run,
   typecheck,
 } from './packing.js';
@@ -37,7 +38,9 @@ import {
 // source is newer), with --ignore-scripts so that `prepare` does not build it a second time.
 // Dependencies come from npm's cache first (--prefer-offline). better-sqlite3's native addon is
 // taken from this checkout's own installation of the same version: compiling it again takes
-// minutes and tests better-sqlite3's installer, not this package.
+// minutes and tests better-sqlite3's installer, not this package. The folder is in memory where
+// the machine has room (installScratchDir): writing the installation to a disk costs seconds of
+// the kernel's time. The package's entry points are resolved by one node process for all of them.
 
 const KEY = 'esim_PackagedFixtureKey0000000000000000000000001';
 const OTHER_KEY = 'esim_PackagedFixtureKey0000000000000000000000002';
@@ -61,7 +64,7 @@ function relativeLinks(markdown: string): string[] {
 }
 
 describe('the package, packed and installed into an empty folder', () => {
-  const work = scratchDir();
+  const work = installScratchDir();
   const project = join(work.path, 'app');
   const data = join(work.path, 'data');
   let tarballs: string[] = [];
@@ -81,8 +84,23 @@ describe('the package, packed and installed into an empty folder', () => {
     work.remove();
   });
 
-  /** The installed package's module for a specifier, resolved as the integrator's code would. */
-  const installed = <T>(specifier: string) => installedModule<T>(project, specifier);
+  /**
+   * The installed package's module for a specifier, resolved as the integrator's code would: the
+   * package's entry points all resolved at once, by one node process.
+   */
+  const specifiers = [
+    ...VERSIONS.map((v) => `esim-bundle-service/client/v${v}`),
+    'esim-bundle-service/verify',
+  ];
+  let resolved: Map<string, string> | undefined;
+  const installed = async <T>(specifier: string): Promise<T> => {
+    resolved ??= new Map(
+      resolveInstalled(project, specifiers).map((path, i) => [specifiers[i] ?? '', path]),
+    );
+    const path = resolved.get(specifier);
+    assert.ok(path !== undefined, specifier);
+    return (await import(pathToFileURL(path).href)) as T;
+  };
 
   it('packs the built service, its clients, its licence and nothing of the sources', () => {
     for (const built of ['dist/esim.js', 'dist/client/v2.5/index.js', 'dist/verify.d.ts']) {
@@ -303,7 +321,8 @@ describe('the package, packed and installed into an empty folder', () => {
   });
 
   it("type-checks an integrator's code against the packaged types", () => {
-    writeFileSync(join(project, 'tsconfig.json'), integratorTsconfig(['app.ts']));
+    // The service's integrators run Node.js: their project has no DOM declarations.
+    writeFileSync(join(project, 'tsconfig.json'), integratorTsconfig(['app.ts'], ['ES2022']));
     writeFileSync(
       join(project, 'app.ts'),
       [

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -20,6 +21,29 @@ export function run(command: string, args: string[], cwd: string): Ran {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
   assert.equal(result.status, 0, `${command} ${args.join(' ')}:\n${result.stderr}${result.stdout}`);
   return { stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Where a scratch folder goes in memory: /dev/shm, if mounted executable with room to spare. */
+function memoryDir(): string | undefined {
+  const shm = '/dev/shm';
+  if (!existsSync('/proc/mounts') || !existsSync(shm)) return undefined;
+  const mount = readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .find((fields) => fields[1] === shm);
+  if (mount === undefined || (mount[3] ?? '').split(',').includes('noexec')) return undefined;
+  const { bavail, bsize } = statfsSync(shm);
+  return bavail * bsize >= 2 ** 30 ? shm : undefined;
+}
+
+/**
+ * A scratch folder for an installation, in memory where the machine has room (else in the
+ * temporary directory): an installation writes some 100 MB of files, which on a disk cost the
+ * kernel seconds of processor time, and what it proves does not depend on where the folder is.
+ */
+export function installScratchDir(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(memoryDir() ?? tmpdir(), 'esim-package-'));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
 export interface Packed {
@@ -79,16 +103,23 @@ export function installedPackages(project: string): { dir: string; manifest: Man
 }
 
 /**
- * The installed package's module for a specifier, resolved by plain node from `project` as the
- * integrator's code would be: in this process, tsx would resolve the client package's specifiers
- * to its sources (tsconfig.json's paths).
+ * Where each specifier resolves from `project`, resolved by plain node (one process for all of
+ * them) as the integrator's code would be: in this process, tsx would resolve the client
+ * package's specifiers to its sources (tsconfig.json's paths).
  */
-export async function installedModule<T>(project: string, specifier: string): Promise<T> {
+export function resolveInstalled(project: string, specifiers: readonly string[]): string[] {
   const script =
-    "process.stdout.write(require('node:module').createRequire(process.argv[1]).resolve(process.argv[2]))";
-  const args = ['-e', script, join(project, 'package.json'), specifier];
-  const resolved = run(process.execPath, args, project).stdout;
-  assert.ok(resolved.startsWith(join(project, 'node_modules')), resolved);
+    "const r = require('node:module').createRequire(process.argv[1]); process.stdout.write(JSON.stringify(process.argv.slice(2).map((s) => r.resolve(s))))";
+  const args = ['-e', script, join(project, 'package.json'), ...specifiers];
+  const resolved = JSON.parse(run(process.execPath, args, project).stdout) as string[];
+  for (const path of resolved) assert.ok(path.startsWith(join(project, 'node_modules')), path);
+  return resolved;
+}
+
+/** The installed package's module for a specifier (see resolveInstalled). */
+export async function installedModule<T>(project: string, specifier: string): Promise<T> {
+  const [resolved] = resolveInstalled(project, [specifier]);
+  assert.ok(resolved !== undefined);
   return (await import(pathToFileURL(resolved).href)) as T;
 }
 
@@ -101,14 +132,16 @@ export function typescriptBlocks(markdown: string): string[] {
  * A tsconfig for an integrator's project: strict, Node's module resolution, the checkout's
  * @types/node (an integrator's project has its own). skipLibCheck: checking @types/node takes
  * three times as long, and the `@ts-expect-error` lines of the checked code show the packaged
- * types are real.
+ * types are real. `lib` for a project that runs on Node.js only (as @tsconfig/node20 sets it:
+ * no DOM declarations, which take a quarter of the check); the target's default otherwise.
  */
-export function integratorTsconfig(files: string[]): string {
+export function integratorTsconfig(files: string[], lib?: string[]): string {
   return JSON.stringify({
     compilerOptions: {
       module: 'NodeNext',
       moduleResolution: 'NodeNext',
       target: 'ES2022',
+      ...(lib === undefined ? {} : { lib }),
       strict: true,
       noEmit: true,
       skipLibCheck: true,
