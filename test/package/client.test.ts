@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type * as ClientV25 from 'esim-bundle-service-client/v2.5';
 import type * as Verify from 'esim-bundle-service-client/verify';
-import { scratchDir } from '../cli/helpers.js';
 import type { Packed } from './packing.js';
 import {
   CLIENT_DIR,
   ROOT,
   VERSIONS,
+  installScratchDir,
   installedModule,
   installedPackages,
   integratorTsconfig,
@@ -48,7 +48,7 @@ function childrenCpuSeconds(ticksPerSecond: number): number {
 }
 
 describe('the client package, packed alone and installed into an empty project', () => {
-  const work = scratchDir();
+  const work = installScratchDir();
   const project = join(work.path, 'app');
   let packed: Packed | undefined;
 
