@@ -43,11 +43,22 @@ const BUSY_MESSAGE = 'The database is busy and nothing was changed. Try again in
 const UNKNOWN_MESSAGE =
   'The connection to the database was lost while saving, so this change may or may not have been saved. Check before trying again.';
 
-function statusAndMessage(error: FastifyError | DomainError | Error): {
+/** The answer to a path under /portal that is no page. */
+export const NO_SUCH_PAGE = 'There is no such page in the portal.';
+
+function statusAndMessage(
+  error: FastifyError | DomainError | Error,
+  request: FastifyRequest,
+): {
   status: number;
   message: string;
   retryAfterSeconds?: number;
 } {
+  // A path that is no page is a 404 whatever its body (a form no page parses: 415, 413), as in the
+  // API; what loading its signed-in view met (a busy database) is answered as on every page.
+  if (request.is404 && !databaseBusy(error) && !commitUnknown(error)) {
+    return { status: 404, message: NO_SUCH_PAGE };
+  }
   if (error instanceof DomainError) {
     return {
       status: error.status,
@@ -73,7 +84,7 @@ function statusAndMessage(error: FastifyError | DomainError | Error): {
 
 export function installPortalErrors(scope: FastifyInstance): void {
   scope.setErrorHandler(async (error: FastifyError | DomainError | Error, request, reply) => {
-    const { status, message, retryAfterSeconds } = statusAndMessage(error);
+    const { status, message, retryAfterSeconds } = statusAndMessage(error, request);
     if (databaseBusy(error)) request.log.warn({ err: error }, 'database busy');
     else if (commitUnknown(error)) request.log.error({ err: error }, 'commit outcome unknown');
     else if (status >= 500) request.log.error({ err: error }, 'portal request failed');

@@ -12,7 +12,7 @@ import {
   clearCookie,
   readCookie,
 } from './cookies.js';
-import { installPortalErrors, sendErrorPage } from './error-page.js';
+import { NO_SUCH_PAGE, installPortalErrors, sendErrorPage } from './error-page.js';
 import { registerAccountPage } from './pages/account.js';
 import { registerActivityPage } from './pages/activity.js';
 import { registerApiPage } from './pages/api.js';
@@ -155,15 +155,19 @@ export async function registerPortal(app: FastifyInstance, deps: AppDeps): Promi
   await app.register(
     async (scope) => {
       // Outside the pages' scope, so its hooks did not run: the headers are set here, and its
-      // error page answers what loading the session meets (a busy database: 503).
+      // error page answers what loading the session meets (a busy database: 503) and a body no
+      // page parses (still 404).
       installPortalErrors(scope);
-      scope.setNotFoundHandler(async (request, reply) => {
+      scope.addHook('onRequest', (_request, reply, done) => {
         reply.headers(SECURITY_HEADERS);
+        done();
+      });
+      scope.setNotFoundHandler(async (request, reply) => {
         // A signed-in user gets the signed-in page (navigation, their organisation).
         const state: PortalRequestState = { secureCookie: deps.config.portal.secureCookie };
         request.portal = state;
         await loadSession(deps, request, state);
-        return sendErrorPage(request, reply, 404, 'There is no such page in the portal.');
+        return sendErrorPage(request, reply, 404, NO_SUCH_PAGE);
       });
     },
     { prefix: '/portal' },
