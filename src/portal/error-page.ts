@@ -23,9 +23,10 @@ export function sendErrorPage(
   reply: FastifyReply,
   status: number,
   message: string,
+  heading?: string,
 ): FastifyReply {
   const view = request.portal?.view;
-  const title = titleFor(status);
+  const title = heading ?? titleFor(status);
   const body = html`<p class="error" role="alert">${message}</p>
     <p>
       <a href="${view === undefined ? '/portal/sign-in' : '/portal'}"
@@ -53,6 +54,7 @@ function statusAndMessage(
   status: number;
   message: string;
   retryAfterSeconds?: number;
+  title?: string;
 } {
   // A path that is no page is a 404 whatever its body (a form no page parses: 415, 413), as in the
   // API; what loading its signed-in view met (a busy database) is answered as on every page.
@@ -73,7 +75,9 @@ function statusAndMessage(
     return { status: statusCode, message: error.message };
   }
   // As the API's 503 commit_unknown: whether it was saved is not known, so no Retry-After.
-  if (commitUnknown(error)) return { status: 503, message: UNKNOWN_MESSAGE };
+  if (commitUnknown(error)) {
+    return { status: 503, message: UNKNOWN_MESSAGE, title: 'Saved or not: check first' };
+  }
   // As the API's 503 database_busy (http/error-handler.ts): nothing was written, a retry is safe.
   if (databaseBusy(error)) return { status: 503, message: BUSY_MESSAGE, retryAfterSeconds: 1 };
   return {
@@ -84,11 +88,11 @@ function statusAndMessage(
 
 export function installPortalErrors(scope: FastifyInstance): void {
   scope.setErrorHandler(async (error: FastifyError | DomainError | Error, request, reply) => {
-    const { status, message, retryAfterSeconds } = statusAndMessage(error, request);
+    const { status, message, retryAfterSeconds, title } = statusAndMessage(error, request);
     if (databaseBusy(error)) request.log.warn({ err: error }, 'database busy');
     else if (commitUnknown(error)) request.log.error({ err: error }, 'commit outcome unknown');
     else if (status >= 500) request.log.error({ err: error }, 'portal request failed');
     if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
-    return sendErrorPage(request, reply, status, message);
+    return sendErrorPage(request, reply, status, message, title);
   });
 }

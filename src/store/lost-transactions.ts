@@ -9,8 +9,9 @@
 // A ROLLBACK that fails after a failed COMMIT is different: the connection went while the COMMIT
 // was on its way or being applied, and nothing on this side can tell whether the server applied
 // it. It is made CommitUnknown, answered 503 commit_unknown (http/error-handler.ts): the caller
-// reads back what it wrote, or sends it again with the same Idempotency-Key. Only when the COMMIT
-// itself was never sent (the connection had already failed) is it TransactionLost.
+// reads back what it wrote, or sends it again with the same Idempotency-Key. Only when the server
+// never read the COMMIT (the connection had already failed, or the session had been ended for
+// idling in its transaction), or the transaction was read only, is it TransactionLost.
 
 /** The code of TransactionLost: this service's own, not a SQLSTATE. */
 export const TRANSACTION_LOST = 'TRANSACTION_LOST';
@@ -52,6 +53,16 @@ export const NOT_SENT = 'Client has encountered a connection error and is not qu
 type Query = (...args: unknown[]) => unknown;
 
 /**
+ * The COMMIT failed before the server read it: pg never sent it (the connection had already
+ * failed), or the server had already ended the session for idling in its transaction (25P03,
+ * raised only while it waits for the client, so the FATAL arrived as the COMMIT's answer).
+ */
+function neverRead(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.message === NOT_SENT || (error as { code?: unknown }).code === '25P03';
+}
+
+/**
  * Makes a failed ROLLBACK on `client` a TransactionLost, or a CommitUnknown when it followed a
  * COMMIT that failed once sent.
  */
@@ -59,16 +70,21 @@ export function markLostTransactions(client: { query: unknown }): void {
   const query = (client.query as Query).bind(client);
   let previous: unknown;
   let commitSent = false;
+  let readOnly = false;
   client.query = ((...args: unknown[]) => {
     const [text] = args;
     const after = previous;
     previous = text;
     const sent = query(...args);
     if (!(sent instanceof Promise)) return sent;
+    // A read-only transaction (store/read-snapshot.ts) wrote nothing: its lost COMMIT is no loss.
+    if (typeof text === 'string' && text.startsWith('start transaction')) {
+      readOnly = text.endsWith(' read only');
+    } else if (text === 'begin') readOnly = false;
     if (text === 'commit') {
-      commitSent = true;
+      commitSent = !readOnly;
       return sent.catch((error: unknown) => {
-        if (error instanceof Error && error.message === NOT_SENT) commitSent = false;
+        if (neverRead(error)) commitSent = false;
         throw error;
       });
     }

@@ -4,26 +4,63 @@ import pg from 'pg';
 import { FR_1MB, seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
+import type { PortalServer } from '../portal/portal-harness.js';
+import { signInHttp, startPortal } from '../portal/portal-harness.js';
 
 // A connection lost while its COMMIT is under way leaves the outcome unknown: the server may have
 // applied the transaction or not. The service says so (503 commit_unknown, no Retry-After, since
 // a blind retry could do the work twice) instead of a 500, and the answer's advice holds: the
 // same request sent again with the same Idempotency-Key places the order once.
 //
-// The test holds the COMMIT: a deferred trigger on the order's row takes an advisory lock that
+// The portal's forms say the same in a page of their own.
+//
+// The test holds the COMMIT: a deferred trigger on the written row takes an advisory lock that
 // the test holds, so the service's COMMIT waits on it; the test then ends that session.
 
 const HOLD = 4_310_001;
 
-/** The pid of this database's session waiting on a lock inside its COMMIT, once there is one. */
-async function commitWaiting(admin: pg.Client): Promise<number> {
+/**
+ * The pid of this database's session waiting on a lock inside its COMMIT, once there is one;
+ * fails if `answered` settles first (the order ended before its COMMIT could wait).
+ */
+async function commitWaiting(admin: pg.Client, answered: Promise<unknown>): Promise<number> {
+  let settled = false;
+  void answered.finally(() => (settled = true)).catch(() => undefined);
   for (;;) {
     const { rows } = await admin.query<{ pid: number }>(
       "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and lower(query) = 'commit'",
     );
     const pid = rows[0]?.pid;
     if (pid !== undefined) return pid;
-    await new Promise((resolve) => setImmediate(resolve));
+    if (settled) throw new Error('the order was answered before its COMMIT waited');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A deferred trigger on `table` that makes a COMMIT writing it wait for the lock HOLD. */
+async function holdCommitsOf(admin: pg.Client, table: string): Promise<void> {
+  await admin.query(`
+    create or replace function hold_commit() returns trigger language plpgsql as $$
+    begin
+      perform pg_advisory_lock_shared(${HOLD});
+      perform pg_advisory_unlock_shared(${HOLD});
+      return null;
+    end $$`);
+  await admin.query(`
+    create constraint trigger hold_commit after insert or update on ${table}
+    deferrable initially deferred for each row execute function hold_commit()`);
+}
+
+/** Runs `send` with the lock held, ends the session whose COMMIT waits for it, then lets go. */
+async function losingTheCommit<T>(admin: pg.Client, send: () => Promise<T>): Promise<T> {
+  await admin.query(`select pg_advisory_lock(${HOLD})`);
+  try {
+    const answer = send();
+    const pid = await commitWaiting(admin, answer);
+    await admin.query('select pg_terminate_backend($1)', [pid]);
+    return await answer;
+  } finally {
+    await admin.query(`select pg_advisory_unlock(${HOLD})`);
   }
 }
 
@@ -43,16 +80,7 @@ describe(
       assert.ok(target.kind === 'postgres');
       admin = new pg.Client({ connectionString: target.url });
       await admin.connect();
-      await admin.query(`
-        create function hold_commit() returns trigger language plpgsql as $$
-        begin
-          perform pg_advisory_lock_shared(${HOLD});
-          perform pg_advisory_unlock_shared(${HOLD});
-          return null;
-        end $$`);
-      await admin.query(`
-        create constraint trigger hold_commit after insert on orders
-        deferrable initially deferred for each row execute function hold_commit()`);
+      await holdCommitsOf(admin, 'orders');
     });
     after(async () => {
       await admin.end();
@@ -79,16 +107,7 @@ describe(
 
     it('answers 503 commit_unknown without Retry-After, and the same Idempotency-Key then places the order once', async () => {
       const before = await balance();
-      await admin.query(`select pg_advisory_lock(${HOLD})`);
-      let lost;
-      try {
-        const answer = order('commit-lost-1');
-        const pid = await commitWaiting(admin);
-        await admin.query('select pg_terminate_backend($1)', [pid]);
-        lost = await answer;
-      } finally {
-        await admin.query(`select pg_advisory_unlock(${HOLD})`);
-      }
+      const lost = await losingTheCommit(admin, () => order('commit-lost-1'));
       assert.equal(lost.statusCode, 503, lost.body);
       assert.equal(lost.headers['retry-after'], undefined);
       const body = lost.json<{ code: string; message: string }>();
@@ -110,6 +129,47 @@ describe(
         [org.id],
       );
       assert.equal(rows[0]?.n, 1, 'one order, not two');
+    });
+  },
+);
+
+describe(
+  'PostgreSQL: the portal when a connection is lost during the COMMIT [postgres]',
+  { skip: !DATABASES.includes('postgres') },
+  () => {
+    let portal: PortalServer;
+    let admin: pg.Client;
+
+    before(async () => {
+      portal = await startPortal('postgres');
+      const target = portal.deps.config.database;
+      assert.ok(target.kind === 'postgres');
+      admin = new pg.Client({ connectionString: target.url });
+      await admin.connect();
+    });
+    after(async () => {
+      await admin.end();
+      await portal.close();
+    });
+
+    it('answers a 503 page that says the change may or may not have been saved, without Retry-After', async () => {
+      const session = await signInHttp(portal.baseUrl, 'Admin');
+      await holdCommitsOf(admin, 'organisations');
+      const lost = await losingTheCommit(admin, () =>
+        session.post('/portal/api/callback', {
+          callbackUrl: 'https://receiver.example/usage',
+          callbackVersion: 'V3',
+        }),
+      );
+      assert.equal(lost.status, 503);
+      assert.equal(lost.headers.get('retry-after'), null);
+      assert.match(lost.headers.get('content-type') ?? '', /^text\/html/);
+      const page = await lost.text();
+      assert.match(page, /Saved or not: check first/);
+      assert.match(
+        page,
+        /The connection to the database was lost while saving, so this change may or may not have been saved\. Check before trying again\./,
+      );
     });
   },
 );

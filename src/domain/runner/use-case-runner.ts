@@ -279,7 +279,9 @@ async function guarded<D extends IdempotencyDeps, B>(
   try {
     return { kind: 'done', body: await work() };
   } catch (error) {
-    await failKey(deps.store.db, held, error);
+    // The work's own error is the answer: one from releasing the claim (the database that lost
+    // the work's connection is often still away) must not replace it.
+    await failKey(deps.store.db, held, error).catch(() => undefined);
     throw error;
   }
 }
