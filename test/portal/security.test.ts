@@ -258,12 +258,7 @@ describe('portal security, on each database', { concurrency: true }, () => {
           const pre = await preSession(portal.baseUrl);
           const out: string[] = [];
           for (let i = 0; i < 20; i += 1) {
-            const response = await signInAttempt(
-              portal.baseUrl,
-              email,
-              `wrong password ${i}`,
-              pre,
-            );
+            const response = await signInAttempt(portal.baseUrl, email, `wrong password ${i}`, pre);
             out.push(
               `${response.status} ${/role="alert">([^<]*)</.exec(await response.text())?.[1] ?? ''}`,
             );
