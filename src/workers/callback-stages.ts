@@ -282,9 +282,11 @@ export function claimRoom(ctx: DeliveryContext, state: DeliveryState): number {
   return Math.max(0, ctx.batchSize - state.queue.length - state.inFlight.size);
 }
 
-/** Starts queued sends while there is room under the concurrency bound. */
+/** Starts queued sends while there is room under the concurrency bound (none once stopping). */
 export function sendQueued(ctx: DeliveryContext, state: DeliveryState): void {
-  while (state.inFlight.size < ctx.concurrency && state.queue.length > 0) {
+  // Nothing starts once the worker is stopping: a claim or a flush that ends after stop() was
+  // called must not start a send that stop() would then wait for.
+  while (!state.stopping && state.inFlight.size < ctx.concurrency && state.queue.length > 0) {
     const next = state.queue.shift();
     if (next !== undefined) send(ctx, state, next);
   }
