@@ -16,32 +16,37 @@
 /** The code of TransactionLost: this service's own, not a SQLSTATE. */
 export const TRANSACTION_LOST = 'TRANSACTION_LOST';
 
-export class TransactionLost extends Error {
-  readonly code = TRANSACTION_LOST;
+/** The code of CommitUnknown: this service's own, not a SQLSTATE. */
+export const COMMIT_UNKNOWN = 'COMMIT_UNKNOWN';
 
+/** A transaction whose connection went: `code` says whether what it wrote is known. */
+class LostConnection extends Error {
+  constructor(
+    readonly code: typeof TRANSACTION_LOST | typeof COMMIT_UNKNOWN,
+    what: string,
+    cause: unknown,
+  ) {
+    super(`${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+export class TransactionLost extends LostConnection {
   constructor(cause: unknown) {
     super(
-      `the connection was lost before the transaction committed, so nothing of it stayed: ${
-        cause instanceof Error ? cause.message : String(cause)
-      }`,
-      { cause },
+      TRANSACTION_LOST,
+      'the connection was lost before the transaction committed, so nothing of it stayed',
+      cause,
     );
     this.name = 'TransactionLost';
   }
 }
 
-/** The code of CommitUnknown: this service's own, not a SQLSTATE. */
-export const COMMIT_UNKNOWN = 'COMMIT_UNKNOWN';
-
-export class CommitUnknown extends Error {
-  readonly code = COMMIT_UNKNOWN;
-
+export class CommitUnknown extends LostConnection {
   constructor(cause: unknown) {
     super(
-      `the connection was lost during the commit, so whether the transaction stayed is unknown: ${
-        cause instanceof Error ? cause.message : String(cause)
-      }`,
-      { cause },
+      COMMIT_UNKNOWN,
+      'the connection was lost during the commit, so whether the transaction stayed is unknown',
+      cause,
     );
     this.name = 'CommitUnknown';
   }
@@ -68,19 +73,19 @@ function neverRead(error: unknown): boolean {
  */
 export function markLostTransactions(client: { query: unknown }): void {
   const query = (client.query as Query).bind(client);
-  let previous: unknown;
-  let commitSent = false;
+  // Of the transaction under way: whether it is read only, and whether its COMMIT reached the
+  // server (Kysely sends ROLLBACK right after a COMMIT that failed, and only then).
   let readOnly = false;
+  let commitSent = false;
   client.query = ((...args: unknown[]) => {
     const [text] = args;
-    const after = previous;
-    previous = text;
     const sent = query(...args);
-    if (!(sent instanceof Promise)) return sent;
+    if (!(sent instanceof Promise) || typeof text !== 'string') return sent;
     // A read-only transaction (store/read-snapshot.ts) wrote nothing: its lost COMMIT is no loss.
-    if (typeof text === 'string' && text.startsWith('start transaction')) {
+    if (text === 'begin' || text.startsWith('start transaction')) {
       readOnly = text.endsWith(' read only');
-    } else if (text === 'begin') readOnly = false;
+      commitSent = false;
+    }
     if (text === 'commit') {
       commitSent = !readOnly;
       return sent.catch((error: unknown) => {
@@ -89,7 +94,7 @@ export function markLostTransactions(client: { query: unknown }): void {
       });
     }
     if (text !== 'rollback') return sent;
-    const unknown = after === 'commit' && commitSent;
+    const unknown = commitSent;
     return sent.catch((error: unknown) => {
       throw unknown ? new CommitUnknown(error) : new TransactionLost(error);
     });

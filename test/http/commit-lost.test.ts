@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
-import { FR_1MB, seedTestBundles } from '../esim-fixtures.js';
+import type pg from 'pg';
+import { seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import type { PortalServer } from '../portal/portal-harness.js';
 import { signInHttp, startPortal } from '../portal/portal-harness.js';
+import { activityPause, adminOf, balanceOf, orderOne } from './postgres-orders.js';
 
 // A connection lost while its COMMIT is under way leaves the outcome unknown: the server may have
 // applied the transaction or not. The service says so (503 commit_unknown, no Retry-After, since
@@ -33,7 +34,7 @@ async function commitWaiting(admin: pg.Client, answered: Promise<unknown>): Prom
     const pid = rows[0]?.pid;
     if (pid !== undefined) return pid;
     if (settled) throw new Error('the order was answered before its COMMIT waited');
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await activityPause();
   }
 }
 
@@ -76,10 +77,7 @@ describe(
       t = await startTestApp('postgres');
       await seedTestBundles(t);
       org = await t.createOrg({ balance: 10_000 });
-      const target = t.config.database;
-      assert.ok(target.kind === 'postgres');
-      admin = new pg.Client({ connectionString: target.url });
-      await admin.connect();
+      admin = await adminOf(t.config.database);
       await holdCommitsOf(admin, 'orders');
     });
     after(async () => {
@@ -87,23 +85,8 @@ describe(
       await t.close();
     });
 
-    const order = (key: string) =>
-      t.request(org.apiKey, {
-        method: 'POST',
-        url: '/v2.1/orders',
-        headers: { 'idempotency-key': key },
-        payload: {
-          type: 'transaction',
-          order: [{ type: 'bundle', item: FR_1MB.name, quantity: 1 }],
-        },
-      });
-    const balance = async () => {
-      const { rows } = await admin.query<{ balance: string }>(
-        'select balance from organisations where id = $1',
-        [org.id],
-      );
-      return Number(rows[0]?.balance);
-    };
+    const order = (key: string) => orderOne(t, org.apiKey, key);
+    const balance = () => balanceOf(admin, org.id);
 
     it('answers 503 commit_unknown without Retry-After, and the same Idempotency-Key then places the order once', async () => {
       const before = await balance();
@@ -142,10 +125,7 @@ describe(
 
     before(async () => {
       portal = await startPortal('postgres');
-      const target = portal.deps.config.database;
-      assert.ok(target.kind === 'postgres');
-      admin = new pg.Client({ connectionString: target.url });
-      await admin.connect();
+      admin = await adminOf(portal.deps.config.database);
     });
     after(async () => {
       await admin.end();

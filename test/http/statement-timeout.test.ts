@@ -6,9 +6,10 @@ import pg from 'pg';
 import { migrate, openStore } from '../../src/store/database.js';
 import { spawnEsim } from '../cli/helpers.js';
 import { freshDatabase } from '../databases.js';
-import { FR_1MB, seedTestBundles } from '../esim-fixtures.js';
+import { seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
+import { activityPause, adminOf, balanceOf, orderOne } from './postgres-orders.js';
 
 // PostgreSQL ends a statement that runs past DATABASE_STATEMENT_TIMEOUT_MS, a wait for a row lock
 // included, and a session idle inside its transaction past it: a session that holds an
@@ -21,11 +22,6 @@ import type { TestApp, TestOrg } from '../harness.js';
 const TIMEOUT_MS = 400;
 /** The migrator's lock: Kysely's PostgreSQL adapter takes this advisory lock while it migrates. */
 const MIGRATION_LOCK = '3853314791062309107';
-/**
- * Between two looks at pg_stat_activity (as harness.ts eventually): a look costs this process and
- * the server a query, and the states looked for last TIMEOUT_MS or more.
- */
-const POLL_MS = 25;
 
 /**
  * When armed, holds the result of the next debit of a balance (the order's first write, inside
@@ -76,7 +72,7 @@ async function idleSessionEnded(admin: pg.Client): Promise<void> {
     const n = rows[0]?.n ?? 0;
     if (n > 0) seen = true;
     else if (seen) return;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await activityPause();
   }
 }
 
@@ -88,7 +84,7 @@ async function waitedAtLeast(admin: pg.Client, ms: number): Promise<void> {
       [ms / 1000],
     );
     if ((rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await activityPause();
   }
 }
 
@@ -109,32 +105,15 @@ describe(
       );
       await seedTestBundles(t);
       org = await t.createOrg({ balance: 10_000 });
-      const target = t.config.database;
-      assert.ok(target.kind === 'postgres');
-      admin = new pg.Client({ connectionString: target.url });
-      await admin.connect();
+      admin = await adminOf(t.config.database);
     });
     after(async () => {
       await admin.end();
       await t.close();
     });
 
-    const order = () =>
-      t.request(org.apiKey, {
-        method: 'POST',
-        url: '/v2.1/orders',
-        payload: {
-          type: 'transaction',
-          order: [{ type: 'bundle', item: FR_1MB.name, quantity: 1 }],
-        },
-      });
-    const balance = async () => {
-      const { rows } = await admin.query<{ balance: string }>(
-        'select balance from organisations where id = $1',
-        [org.id],
-      );
-      return Number(rows[0]?.balance);
-    };
+    const order = () => orderOne(t, org.apiKey);
+    const balance = () => balanceOf(admin, org.id);
     /** `busy` was a 503 database_busy that charged nothing; the next order goes through. */
     const busyThenOrders = async (busy: Awaited<ReturnType<typeof order>>, before: number) => {
       assert.equal(busy.statusCode, 503, busy.body);
