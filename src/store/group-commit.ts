@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import { openBatch } from './batch.js';
-import { rerunOnConflict, retryable } from './conflicts.js';
+import { rerunOnConflict, retryable, statementCancelled } from './conflicts.js';
 import type { Batch } from './batch.js';
 import type { DirectStatements } from './direct-statements.js';
 import type { Database as Schema } from './schema.js';
@@ -76,6 +76,8 @@ export interface GroupWriter {
   idle(): Promise<void>;
   /** Transactions committed or attempted for batches, and the writes they carried, so far. */
   stats(): { batches: number; writes: number };
+  /** Writes waiting for a batch now (not yet taken into one). */
+  queued(): number;
   /** SQLite: the prepared statements its batches run on (direct-statements.ts). */
   readonly direct: DirectStatements | undefined;
 }
@@ -182,21 +184,37 @@ function settle(item: Item, outcome: Outcome): boolean {
   return outcome.kind !== 'again';
 }
 
-/** The batch with a savepoint around each write, after one of them failed in the first pass. */
+/**
+ * The batch with a savepoint around each write, after one of them failed in the first pass.
+ *
+ * A row another session holds (an operator's open transaction, a stalled instance) makes the
+ * write that waits for it fail once the statement timeout cancels the wait (57014). The first pass
+ * cannot tell which write that was: from three writes on, the first debit locks the balance rows
+ * of every organisation of the batch in one statement (ledger-repository.ts). So this pass locks
+ * each organisation's row with its own first debit, and only that organisation's writes wait for
+ * it; once one of them is cancelled, the rest of its group do not wait in the batch again, but run
+ * alone after it has committed. The other writes of the batch wait at most two timeouts, the first
+ * pass's and this one's, however many writes the stuck organisation has in it.
+ */
 async function commitIsolated(w: Writer, batch: readonly Item[]): Promise<void> {
   const outcomes: Outcome[] = [];
+  const stuck = new Set<string>();
   let progress: Progress = 'not begun';
   w.observer.rerun('savepoints');
   try {
-    await inBatch(
-      w,
-      async (trx, open) => {
-        progress = 'begun';
-        for (const item of batch) outcomes.push(await runIsolated(trx, open, item));
-        progress = 'applied';
-      },
-      batch,
-    );
+    await inBatch(w, async (trx, open) => {
+      progress = 'begun';
+      for (const item of batch) {
+        if (stuck.has(item.group)) {
+          outcomes.push({ kind: 'again' });
+          continue;
+        }
+        const outcome = await runIsolated(trx, open, item);
+        if (outcome.kind === 'failed' && statementCancelled(outcome.error)) stuck.add(item.group);
+        outcomes.push(outcome);
+      }
+      progress = 'applied';
+    });
   } catch (error) {
     return afterFailedCommit(w, batch, error, progress);
   }
@@ -361,6 +379,11 @@ export function createGroupWriter(
       });
     },
     stats: () => ({ ...counts }),
+    queued: () => {
+      let n = 0;
+      for (const items of pending.values()) n += items.length;
+      return n;
+    },
     direct,
     async idle() {
       while (running > 0 || pending.size > 0) {
