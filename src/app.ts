@@ -31,6 +31,7 @@ import { connectionLog } from './store/connection-retry.js';
 import { registerPortal } from './portal/plugin.js';
 import { Country, ErrorBody } from './http/schemas/common.js';
 import { PRECOMPILED_SCHEMAS } from './http/precompiled-schemas.js';
+import { parseQueryString } from './http/query-string.js';
 import { schemaCompilers } from './http/schema-compilers.js';
 import type { SchemaCompilers } from './http/schema-compilers.js';
 import type { Api } from './http/api.js';
@@ -99,6 +100,8 @@ export async function buildApp(
     logController: new AccessLog(),
     frameworkErrors,
     clientErrorHandler: clientErrors,
+    // The router's parser, marking a query string whose percent-encoding is broken (400).
+    routerOptions: { querystringParser: parseQueryString },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Hooks that run on every request and are synchronous take Fastify's callback form: an async

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../domain/errors/error-codes.js';
+import { MALFORMED_QUERY } from './query-string.js';
+import type { ParsedQuery } from './query-string.js';
 
 // Checks every route's validated input for two things its schema cannot express, before any
 // handler sees it:
@@ -10,7 +12,8 @@ import { badRequest } from '../domain/errors/error-codes.js';
 // - an unpaired surrogate in a string (JSON allows the escape "\uD800" alone). It is not text:
 //   SQLite and PostgreSQL would each store something else in its place, so what was acknowledged
 //   would differ from what is read back.
-// Any of these is a 400 naming the field, in the wording of the validation errors.
+// Any of these is a 400 naming the field, in the wording of the validation errors. So is a query
+// string whose percent-encoding does not decode (query-string.ts), as a whole.
 
 const PARTS = [
   ['params', 'path parameter'],
@@ -82,6 +85,10 @@ function clean(value: unknown, depth = 0): boolean {
 export function installInputGuard(app: FastifyInstance): void {
   app.addHook('preHandler', (request: FastifyRequest, _reply, done) => {
     if (clean(request.params) && clean(request.query) && clean(request.body)) {
+      if ((request.query as ParsedQuery | undefined)?.[MALFORMED_QUERY] === true) {
+        done(badRequest('the query string is not valid (bad percent-encoding)', 'bad_request'));
+        return;
+      }
       done();
       return;
     }

@@ -70,5 +70,36 @@ for (const kind of DATABASES) {
       assert.match(order.json().message, new RegExp(`^body field order\\[0\\]\\.item ${LONE}`));
       assert.equal(await customerRef(), 'ok \u{1F600}');
     });
+
+    it('refuses a query string whose percent-encoding does not decode, and reads one that does', async () => {
+      const get = (url: string) => t.request(org.apiKey, { method: 'GET', url });
+      for (const url of [
+        '/v2.1/catalogue?description=%ff',
+        '/v2.1/catalogue?countries=FR&description=%E0%A4%A',
+        '/v2.5/catalogue?description=%zz',
+        `/v2.1/esims/${iccid}?x=%ff`,
+      ]) {
+        const res = await get(url);
+        assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+        assert.deepEqual(res.json(), {
+          message: 'the query string is not valid (bad percent-encoding)',
+          code: 'bad_request',
+        });
+      }
+      const page = await t.request(undefined, { method: 'GET', url: '/portal/sign-in?next=%ff' });
+      assert.equal(page.statusCode, 400);
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      // Encoded as it should be: a description with an accented letter, and a literal "%ff".
+      for (const url of [
+        '/v2.1/catalogue?description=caf%C3%A9',
+        '/v2.1/catalogue?description=%25ff',
+      ]) {
+        const res = await get(url);
+        assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      }
+      const found = await get('/v2.1/catalogue?description=Fran%63e');
+      assert.equal(found.statusCode, 200, found.body);
+      assert.ok(found.json<unknown[]>().length > 0, 'the decoded description "France" matched');
+    });
   });
 }
