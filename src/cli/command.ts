@@ -34,8 +34,19 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args: [...args], options, allowPositionals, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(error instanceof Error ? parseMessage(error, args) : String(error));
   }
+}
+
+/**
+ * The parser's message, but for a value that starts with a dash (`--mb -3`), which it calls
+ * "ambiguous" in three lines: said in one, with the value given.
+ */
+function parseMessage(error: Error, args: readonly string[]): string {
+  const option = /^Option '(-[^' ]+)[^']*' argument is ambiguous/.exec(error.message)?.[1];
+  if (option === undefined) return error.message;
+  const value = args[args.indexOf(option) + 1] ?? '';
+  return `${option} takes a value, and "${value}" starts with a dash: write ${option}=${value} to give it`;
 }
 
 /** The one positional argument a command takes, e.g. an organisation id. */

@@ -5,75 +5,12 @@ import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-c
 import { commitUnknown, databaseBusy } from '../store/conflicts.js';
 import type { HttpErrorCode } from './http-error-codes.js';
 import { HTTP_ERROR_CATALOGUE } from './http-error-codes.js';
+import { describeValidation } from './validation-messages.js';
 import { refusalMessage } from './versions/presenter.js';
 
 // The one place where errors become HTTP responses. Every error body is {"message", "code"},
 // the code from the domain's catalogue (src/domain/errors/error-codes.ts) or, for the framework's
 // own 4xx, from http-error-codes.ts; 5xx bodies never carry internals.
-
-interface ValidationIssue {
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-  keyword?: string;
-}
-
-const CONTEXT_NAMES: Record<string, string> = {
-  querystring: 'query parameter',
-  params: 'path parameter',
-  body: 'body field',
-  headers: 'header',
-};
-
-function describeValidation(
-  issues: readonly ValidationIssue[],
-  context: string | undefined,
-  query: unknown,
-): string {
-  const first = issues[0];
-  const where = CONTEXT_NAMES[context ?? ''] ?? 'field';
-  if (first === undefined) return 'request is invalid';
-  const repeated = repeatedParameter(first, context, query);
-  if (repeated !== undefined) return repeated;
-  const path = (first.instancePath ?? '')
-    .replace(/^\//, '')
-    .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
-    .replace(/\//g, '.');
-  const missing = first.params?.['missingProperty'];
-  if (first.keyword === 'required' && typeof missing === 'string') {
-    const field = path === '' ? missing : `${path}.${missing}`;
-    return `${where} ${field} is required`;
-  }
-  const extra = first.params?.['additionalProperty'];
-  if (first.keyword === 'additionalProperties' && typeof extra === 'string') {
-    return `${where} ${path === '' ? extra : `${path}.${extra}`} is not allowed`;
-  }
-  const allowed = first.params?.['allowedValues'];
-  if (first.keyword === 'enum' && Array.isArray(allowed)) {
-    return `${where} ${path} must be one of ${allowed.join(', ')}`;
-  }
-  if (path === '' && context === 'body') return `request body ${first.message ?? 'is invalid'}`;
-  return `${where} ${path} ${first.message ?? 'is invalid'}`;
-}
-
-/**
- * A query parameter given more than once where its schema takes one value. The query string
- * parser makes a repeated name an array, which the schema's type then refuses ("must be
- * string"): true, but it does not tell the caller what to change. A parameter whose schema is an
- * array (GET /orders' createdAt) passes validation and never gets here.
- */
-function repeatedParameter(
-  issue: ValidationIssue,
-  context: string | undefined,
-  query: unknown,
-): string | undefined {
-  if (context !== 'querystring' || issue.keyword !== 'type') return undefined;
-  const name = /^\/([^/]+)$/.exec(issue.instancePath ?? '')?.[1];
-  if (name === undefined || typeof query !== 'object' || query === null) return undefined;
-  const value: unknown = (query as Record<string, unknown>)[name];
-  if (!Array.isArray(value)) return undefined;
-  return `query parameter ${name} may be given once (it was given ${value.length} times)`;
-}
 
 /** The code of a framework error that has no finer one, by its status. */
 const BY_STATUS: Readonly<Record<number, FixedStatusCode | HttpErrorCode>> = {
@@ -249,11 +186,7 @@ function toErrorReply(
   if (fastifyError.validation !== undefined) {
     return {
       code: 'validation_failed',
-      message: describeValidation(
-        fastifyError.validation,
-        fastifyError.validationContext,
-        request.query,
-      ),
+      message: describeValidation(fastifyError.validation, fastifyError.validationContext, request),
     };
   }
   const status = fastifyError.statusCode ?? 500;

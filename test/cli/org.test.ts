@@ -381,6 +381,15 @@ describe('esim usage errors', () => {
     }
   });
 
+  it('a value that starts with a dash is named, with the way to give it (exit 2)', async () => {
+    const res = await esim({}, 'sim', 'usage', '8944500102198304826', '--mb', '-3');
+    assert.equal(res.code, 2);
+    assert.match(
+      res.err,
+      /^esim: --mb takes a value, and "-3" starts with a dash: write --mb=-3 to give it/,
+    );
+  });
+
   it('a bad setting exits 78 naming it', async () => {
     const res = await esim({ MODE: 'staging' }, 'org', 'list');
     assert.equal(res.code, 78);

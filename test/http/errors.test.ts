@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FR_1MB, buy, seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 
@@ -125,6 +126,59 @@ for (const kind of DATABASES) {
         url: '/v2.4/orders?createdAt=gte:2024-01-01&createdAt=lte:2024-02-01',
       });
       assert.equal(range.statusCode, 200, range.body);
+    });
+
+    it('says what to send: a missing body with its required fields, a pattern in words, a prototype key by name', async () => {
+      const cases: [string, Awaited<ReturnType<TestApp['request']>>][] = [
+        [
+          'request body is missing; send a JSON object with order',
+          await t.request(org.apiKey, { method: 'POST', url: '/v2.1/orders' }),
+        ],
+        [
+          'request body is missing; send a JSON object with seconds',
+          await t.app.inject({ method: 'POST', url: '/_sim/clock/advance' }),
+        ],
+        [
+          'query parameter page must be a whole number from 1 to 999999999',
+          await t.request(org.apiKey, { method: 'GET', url: '/v2.1/orders?page=0' }),
+        ],
+        [
+          'header idempotency-key must be printable ASCII characters, without spaces',
+          await t.request(org.apiKey, {
+            method: 'POST',
+            url: '/v2.1/orders',
+            headers: { 'idempotency-key': 'a b' },
+            payload: { type: 'validate', order: [{ type: 'bundle', item: 'x', quantity: 1 }] },
+          }),
+        ],
+        [
+          'request body must not have a key named __proto__, nor constructor with prototype in it',
+          await t.request(org.apiKey, {
+            method: 'POST',
+            url: '/v2.1/orders',
+            headers: { 'content-type': 'application/json' },
+            payload: '{"type":"validate","__proto__":{"polluted":1},"order":[]}',
+          }),
+        ],
+      ];
+      for (const [message, res] of cases) {
+        assert.equal(res.statusCode, 400, res.body);
+        assert.deepEqual(res.json(), { message, code: 'validation_failed' });
+      }
+      assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+    });
+
+    it('takes an empty JSON body as {} where every body field is optional (curl -X POST -H json)', async () => {
+      await seedTestBundles(t);
+      const [iccid] = (await buy(t, org, FR_1MB.name)).iccids;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/_sim/esims/${iccid}/install`,
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const esim = await t.request(org.apiKey, { method: 'GET', url: `/v2.1/esims/${iccid}` });
+      assert.equal(esim.json<{ profileStatus: string }>().profileStatus, 'Installed');
     });
 
     it('answers a malformed URL with 400 {message} and a request id', async () => {

@@ -6,13 +6,7 @@ import type { ProfileStatus } from '../../../domain/network/profile.js';
 import type { AttachTarget } from '../../../domain/simulator/simulator.js';
 import type { Api } from '../../api.js';
 import { checkIccid } from '../esims/esim-view.js';
-import {
-  SimIccidParams,
-  emptyBodyAsObject,
-  simErrors,
-  simMarks,
-  simulatorOf,
-} from './sim-schema.js';
+import { SimIccidParams, optionalBody, simErrors, simMarks, simulatorOf } from './sim-schema.js';
 
 const installSchema = {
   ...simMarks,
@@ -139,14 +133,10 @@ const msisdnSchema = {
 };
 
 export function registerSimEsims(app: Api, deps: AppDeps): void {
-  app.post(
-    '/esims/:iccid/install',
-    { schema: installSchema, preValidation: emptyBodyAsObject },
-    async (request) => {
-      const iccid = checkIccid(request.params.iccid);
-      return simulatorOf(deps).events.installProfile(iccid, request.body?.status ?? 'Installed');
-    },
-  );
+  app.post('/esims/:iccid/install', { schema: installSchema, ...optionalBody }, async (request) => {
+    const iccid = checkIccid(request.params.iccid);
+    return simulatorOf(deps).events.installProfile(iccid, request.body?.status ?? 'Installed');
+  });
 
   app.post('/esims/:iccid/attach', { schema: attachSchema }, async (request) => {
     const iccid = checkIccid(request.params.iccid);
@@ -163,13 +153,9 @@ export function registerSimEsims(app: Api, deps: AppDeps): void {
     return simulatorOf(deps).events.reportUsage(iccid, request.body.bytes);
   });
 
-  app.post(
-    '/esims/:iccid/msisdn',
-    { schema: msisdnSchema, preValidation: emptyBodyAsObject },
-    async (request) => {
-      const iccid = checkIccid(request.params.iccid);
-      const msisdn = await numberEsim(deps, iccid, request.body?.country);
-      return { iccid, msisdn };
-    },
-  );
+  app.post('/esims/:iccid/msisdn', { schema: msisdnSchema, ...optionalBody }, async (request) => {
+    const iccid = checkIccid(request.params.iccid);
+    const msisdn = await numberEsim(deps, iccid, request.body?.country);
+    return { iccid, msisdn };
+  });
 }

@@ -70,3 +70,12 @@ export function simAuthHook(deps: AppDeps, open: (routeUrl: string | undefined) 
 export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
 }
+
+/**
+ * Route options for a POST whose body is all optional: no body, or an empty one sent as JSON
+ * (body-parsing.ts), is {}.
+ */
+export const optionalBody = {
+  config: { optionalBody: true },
+  preValidation: emptyBodyAsObject,
+} as const;
