@@ -67,11 +67,19 @@ export function serverUrl(
   if (given !== undefined) return given.replace(/\/+$/, '');
   const recorded = recordedServerAddress(nonEmpty(env['DATA_DIR']) ?? './data');
   if (recorded !== undefined) return recorded;
-  const host = nonEmpty(env['HOST']) ?? '127.0.0.1';
+  return listenerUrl(nonEmpty(env['HOST']) ?? '127.0.0.1', nonEmpty(env['PORT']) ?? '8080');
+}
+
+/**
+ * Where a server listening on HOST and PORT is reached from this machine: every address
+ * (0.0.0.0, ::) as the loopback of its family, an IPv6 address in brackets. Never `localhost`,
+ * which may resolve to ::1 while the server listens on 127.0.0.1 only.
+ */
+export function listenerUrl(host: string, port: string | number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host;
   const bracketed =
     reachable.includes(':') && !reachable.startsWith('[') ? `[${reachable}]` : reachable;
-  return `http://${bracketed}:${nonEmpty(env['PORT']) ?? '8080'}`;
+  return `http://${bracketed}:${port}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

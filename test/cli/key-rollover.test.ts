@@ -9,7 +9,8 @@ import { runCli, startFileBackedApp } from '../fixtures/orders.js';
 // Key roll-over: `esim org rotate-key` returns a new key at once and keeps the old one working
 // for a grace period (24 h unless --grace says otherwise; 0 stops it at once). Checked through
 // HTTP with the app's injected clock moved past the grace period. The CLI is another process, so
-// the server sees what it changes within API_KEY_CACHE_MS (src/security/key-cache.ts).
+// the server sees what it changes within API_KEY_CACHE_MS (src/security/key-cache.ts). In
+// simulator mode the grace runs on the simulated clock, so `esim sim advance` ends it.
 
 const DAY = 86_400;
 
@@ -17,10 +18,12 @@ for (const kind of DATABASES) {
   describe(`API key roll-over [${kind}]`, () => {
     let f: FileBackedApp;
     let t: TestApp;
+    let url: string;
 
     before(async () => {
       f = await startFileBackedApp(kind);
       t = f.t;
+      url = await t.app.listen({ port: 0, host: '127.0.0.1' });
     });
     after(() => f.close());
 
@@ -92,6 +95,16 @@ for (const kind of DATABASES) {
       assert.equal(await catalogueStatus(org.apiKey), 403);
       const refused = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
       assert.deepEqual(refused.json(), { message: 'invalid API key', code: 'forbidden' });
+      assert.equal(await status(rotated.apiKey), 200);
+    });
+
+    it('in simulator mode the grace runs on the simulated clock: esim sim advance --days 2 ends it', async () => {
+      const org = await create();
+      const rotated = await rotate(org.id);
+      assert.equal(await status(org.apiKey), 200, 'inside the grace period');
+      const moved = await runCli(['sim', 'advance', '--days', '2', '--url', url], f.env);
+      assert.equal(moved.code, 0, moved.err);
+      assert.equal(await status(org.apiKey), 403);
       assert.equal(await status(rotated.apiKey), 200);
     });
 

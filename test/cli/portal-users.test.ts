@@ -74,7 +74,7 @@ for (const kind of DATABASES) {
       const res = await esim(env, ...add('grace@cli.example'));
       assert.equal(res.code, 0, res.err);
       const path =
-        /set-password link \(works once, for 24 hours\): http:\/\/localhost:\d+(\S+)/.exec(
+        /set-password link \(works once, for 24 hours\): http:\/\/127\.0\.0\.1:8080(\S+)/.exec(
           res.out,
         )?.[1];
       assert.ok(path !== undefined, res.out);
@@ -149,6 +149,27 @@ for (const kind of DATABASES) {
       assert.match(listed.out, /\/portal\/set-password\?token=[\w-]+/);
       const none = await esim(env, 'mail', 'list', '--to', 'nobody@cli.example', '--json');
       assert.deepEqual(JSON.parse(none.out), []);
+    });
+
+    it('prints and mails links on the address the server listens on, never localhost', async () => {
+      // No server runs: the links start where HOST and PORT would have it listen.
+      const listening = { ...env, HOST: '0.0.0.0', PORT: '9123' };
+      const added = await esim(listening, ...add('links@cli.example'));
+      assert.equal(added.code, 0, added.err);
+      const printed = /: (http:\/\/[^/\s]+)\/portal\/set-password\?token=[\w-]+$/m.exec(added.out);
+      assert.equal(printed?.[1], 'http://127.0.0.1:9123', added.out);
+      const { app, close } = await appFor(listening);
+      try {
+        const asked = await postForm(app, '/portal/forgot-password', {
+          email: 'links@cli.example',
+        });
+        assert.equal(asked.statusCode, 200);
+      } finally {
+        await close();
+      }
+      const listed = await esim(env, 'mail', 'list', '--to', 'links@cli.example');
+      const mailed = /(http:\/\/[^/\s]+)\/portal\/set-password\?token=[\w-]+/.exec(listed.out);
+      assert.equal(mailed?.[1], 'http://127.0.0.1:9123', listed.out);
     });
 
     it('esim user list, role and remove: a removed user’s session ends; the last Admin stays', async () => {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { BUILT_IN_GROUPS } from '../../src/domain/catalogue/naming.js';
 import * as v21 from '../../src/client/v2.1/index.js';
 import * as v22 from '../../src/client/v2.2/index.js';
+import * as v25 from '../../src/client/v2.5/index.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 
@@ -61,6 +63,33 @@ for (const kind of DATABASES) {
       const page = await client.listCatalogue({ query: { countries: 'FR', perPage: 2 } });
       assert.equal(page.bundles.length, 2);
       assert.equal(page.pageSize, 2);
+    });
+
+    it("orders what the README's example picks: the cheapest French bundle", async () => {
+      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+      const literal = /esim\.listCatalogue\(\{\s*query: (\{[^}]*\})/.exec(readme)?.[1];
+      assert.ok(literal !== undefined, 'the README lists the catalogue');
+      const query = JSON.parse(literal.replace(/(\w+):/g, '"$1":').replaceAll("'", '"')) as {
+        countries: string;
+      };
+      const client = v25.createClient({ baseUrl: url, apiKey: org.apiKey });
+      const { bundles } = await client.listCatalogue({ query });
+      const picked = bundles[0];
+      assert.ok(picked !== undefined);
+      const all = await client.listCatalogue({
+        query: { countries: query.countries, perPage: 5000 },
+      });
+      assert.ok(all.bundles.length > 1);
+      assert.equal(picked.price, Math.min(...all.bundles.map((b) => b.price)));
+      assert.ok(!picked.unlimited && picked.dataAmount < 10_000, `${picked.name}: a small bundle`);
+      const order = await client.placeOrder({
+        body: {
+          type: 'transaction',
+          assign: true,
+          order: [{ type: 'bundle', item: picked.name, quantity: 1 }],
+        },
+      });
+      assert.equal(order.order[0]?.item, picked.name);
     });
 
     it('drives the simulator through the v2.1 client', async () => {

@@ -216,6 +216,23 @@ describe('portal API & callbacks, on each database', { concurrency: true }, () =
         assert.equal((await auditRows(portal, 'callback.test_sent')).length, 2);
       });
 
+      test('a V2 test event is the reduced shape of an eSIM with no bundle: iccid and alertType, unsigned', async () => {
+        // The other organisation, so the main one's deliveries and audit rows stay as counted.
+        const session = await signInHttp(portal.baseUrl, 'Admin', 'other');
+        const saved = await session.post('/portal/api/callback', {
+          callbackUrl: `${receiver.url}/v2-test`,
+          callbackVersion: 'V2',
+        });
+        assert.equal(saved.status, 303);
+        assert.equal((await session.post('/portal/api/test-event')).status, 303);
+        await drain(portal);
+        const [sent] = receiver.at('/v2-test');
+        const body = JSON.parse(sent?.rawBody ?? '{}') as { iccid: string };
+        assert.ok(isTestEventIccid(body.iccid), body.iccid);
+        assert.deepEqual(body, { iccid: body.iccid, alertType: 'FirstAttachment' });
+        assert.equal(sent?.headers['x-signature-sha256'], undefined);
+      });
+
       test('a callback URL the organisation rules refuse is refused inline with their message', async () => {
         const session = await signInHttp(portal.baseUrl, 'Developer');
         for (const url of ['ftp://callbacks.example.com/hook', 'not a url']) {

@@ -118,7 +118,7 @@ describe(
               const page = await users.text();
               assert.match(page, /grace@main\.portal\.test/);
               assert.match(page, /could not be mailed/);
-              const path = /http:\/\/localhost:\d+(\/portal\/set-password\?token=[\w-]+)/.exec(
+              const path = /http:\/\/127\.0\.0\.1:\d+(\/portal\/set-password\?token=[\w-]+)/.exec(
                 page,
               )?.[1];
               assert.ok(path !== undefined, 'the page shows the one-time link');

@@ -200,7 +200,7 @@ describe('portal security, on each database', { concurrency: true }, () => {
         assert.equal(forgot.status, 200);
         assert.match(await forgot.text(), /If an account has this email address/);
         const [mail] = await listMail(portal.deps.store.db, { to: emailFor('Support'), limit: 1 });
-        const link = /http:\/\/localhost:\d+(\/portal\/set-password\?token=([\w-]+))/.exec(
+        const link = /http:\/\/127\.0\.0\.1:\d+(\/portal\/set-password\?token=([\w-]+))/.exec(
           mail?.body ?? '',
         );
         const path = link?.[1];

@@ -125,7 +125,7 @@ describe('sign-in under concurrency, on each database', { concurrency: true }, (
         const live: string[] = [];
         for (const link of links) {
           assert.ok(link !== undefined);
-          const page = await fetch(link.replace(/^http:\/\/localhost:\d+/, portal.baseUrl));
+          const page = await fetch(link.replace(/^http:\/\/127\.0\.0\.1:\d+/, portal.baseUrl));
           if (!/This link is not valid any more/.test(await page.text())) live.push(link);
         }
         assert.equal(live.length, 1, 'only the newest link works');

@@ -34,7 +34,7 @@ describe('portal Users page, on each database', { concurrency: true }, () => {
           await page.getByRole('button', { name: 'Add user' }).click();
           const flash = await page.getByRole('status').innerText();
           assert.match(flash, /Added Ada Lovelace as Finance/);
-          const link = /http:\/\/localhost:\d+(\/portal\/set-password\?token=[\w-]+)/.exec(
+          const link = /http:\/\/127\.0\.0\.1:\d+(\/portal\/set-password\?token=[\w-]+)/.exec(
             flash,
           )?.[1];
           assert.ok(link !== undefined, flash);

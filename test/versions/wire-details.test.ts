@@ -56,7 +56,11 @@ for (const kind of DATABASES) {
         payload: { type: 'transaction', item: FR_1MB.name, assign: true, iccid: '1234' },
       });
       assert.equal(wrong.statusCode, 400);
-      assert.match(wrong.json<{ message: string }>().message, /"1234" is not an ICCID/);
+      assert.deepEqual(wrong.json(), {
+        message:
+          'body field iccid "1234" is not an ICCID: expected 19 digits starting 89 with a valid Luhn check digit',
+        code: 'invalid_iccid',
+      });
     });
 
     it('additionalFields names it does not know are ignored, never a 400', async () => {

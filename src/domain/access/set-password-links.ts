@@ -1,4 +1,5 @@
 import { iso } from '../../clock.js';
+import { listenerUrl } from '../../server-address.js';
 import {
   deleteSessionsOfUser,
   findPasswordHash,
@@ -35,14 +36,15 @@ export const LINK_INVALID =
 
 /**
  * The link's address starts with PUBLIC_BASE_URL, else with `running` (where a running server
- * was found, for a link made outside it: the CLI), else http://localhost:<PORT>; never with the
- * request's Host header, which whoever asks for a link could choose.
+ * was found, for a link made outside it: the CLI), else with the address HOST and PORT listen on
+ * (http://127.0.0.1:8080 by default), so the CLI's links and the mailed ones agree; never with
+ * the request's Host header, which whoever asks for a link could choose.
  */
 export function setPasswordUrl(deps: PortalDeps, token: string, running?: string): string {
   const base =
     deps.config.publicBaseUrl !== ''
       ? deps.config.publicBaseUrl
-      : (running ?? `http://localhost:${deps.config.port}`);
+      : (running ?? listenerUrl(deps.config.host, deps.config.port));
   return `${base}${SET_PASSWORD_PATH}?token=${token}`;
 }
 

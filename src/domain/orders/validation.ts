@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import { badRequest } from '../errors/error-codes.js';
-import { isValidIccid } from '../esims/esim-issuer.js';
+import { checkIccid } from '../esims/owned-esim.js';
 
 // The rules an order request must meet before anything is looked up: line types, quantities
 // (per line and per order, from config), and the `iccids` rules of assign: true.
@@ -56,13 +56,7 @@ export function checkOrderRequest(request: OrderRequest, limits: OrderLimits): v
         `${at}.iccids lists ${line.iccids.length} eSIMs but quantity is ${line.quantity}; they must match`,
       );
     }
-    line.iccids.forEach((iccid, j) => {
-      if (!isValidIccid(iccid)) {
-        throw badRequest(
-          `${at}.iccids[${j}] "${iccid}" is not an ICCID (19 digits starting 89 with a valid check digit)`,
-        );
-      }
-    });
+    line.iccids.forEach((iccid, j) => checkIccid(iccid, `${at}.iccids[${j}]`));
   });
   if (units > limits.orderMaxQuantityPerOrder) {
     throw badRequest(

@@ -77,7 +77,8 @@ for (const kind of DATABASES) {
       assert.equal(foreign.statusCode, 404);
       const malformed = await apply(org.apiKey, { name: FR_2MB.name, iccid: '8912' });
       assert.equal(malformed.statusCode, 400);
-      assert.match(malformed.json().message, /iccid/);
+      assert.match(malformed.json().message, /^body field iccid "8912" is not an ICCID/);
+      assert.equal(malformed.json().code, 'invalid_iccid');
 
       assert.equal(await units(FR_2MB.name), 1);
       assert.equal(((await getJson(t, org, '/v2.1/esims')) as { rows: number }).rows, esimsBefore);

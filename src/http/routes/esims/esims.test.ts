@@ -93,6 +93,28 @@ for (const kind of DATABASES) {
       assert.equal(tooMany.statusCode, 400);
     });
 
+    it('lists items with the eSIM fields, createDate, and msisdn on v2.1 and v2.5 (docs/esims.md)', async () => {
+      const detail = (await getJson(t, org, `/v2.1/esims/${iccid}`)) as Record<string, unknown>;
+      const fields = Object.keys(detail);
+      const expected: Record<string, string[]> = {
+        '2.1': [...fields, 'createDate', 'msisdn'],
+        '2.2': [...fields, 'createDate'],
+        '2.3': [...fields, 'createDate'],
+        '2.4': [...fields, 'createDate'],
+        '2.5': [...fields, 'createDate', 'msisdn', 'state'],
+      };
+      for (const [version, keys] of Object.entries(expected)) {
+        const page = (await getJson(t, org, `/v${version}/esims?perPage=1`)) as {
+          esims: Record<string, unknown>[];
+        };
+        const [item] = page.esims;
+        assert.equal(item?.['iccid'], iccid, `v${version}: oldest first`);
+        assert.deepEqual(Object.keys(item ?? {}).sort(), [...keys].sort(), `v${version}`);
+        assert.match(String(item?.['createDate']), /^\d{4}-\d\d-\d\dT[\d:.]+Z$/, `v${version}`);
+        if ('msisdn' in (item ?? {})) assert.equal(item?.['msisdn'], '', 'not numbered yet');
+      }
+    });
+
     it('lists the bundles of an eSIM and one bundle by name', async () => {
       const all = (await getJson(t, org, `/v2.1/esims/${iccid}/bundles`)) as {
         bundles: { name: string; description: string; assignments: { bundleState: string }[] }[];

@@ -217,6 +217,8 @@ for (const kind of DATABASES) {
       assert.equal(used['consumedBytes'], 50_000 * MB);
       const [row] = await assignmentsOf(t, org, iccid);
       assert.equal(row?.assignment.bundleState, 'Active');
+      // Unlimited: no quantities (-1), but the bytes used are reported (docs/esims.md).
+      assert.equal(row?.assignment.initialQuantity, -1);
       assert.equal(row?.assignment.remainingQuantity, -1);
       assert.equal(row?.assignment.usedQuantity, 50_000 * MB);
       await sim(t, 'POST', '/_sim/clock/advance', { seconds: DAY });

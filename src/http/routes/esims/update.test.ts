@@ -139,6 +139,7 @@ for (const kind of DATABASES) {
       const malformed = await put(org, { iccid: '1234', customerRef: 'x' });
       assert.equal(malformed.statusCode, 400);
       assert.match(malformed.json().message, /body field iccid "1234" is not an ICCID/);
+      assert.equal(malformed.json().code, 'invalid_iccid');
       const missing = await put(org, { iccid });
       assert.equal(missing.statusCode, 400);
       assert.match(missing.json().message, /customerRef/);

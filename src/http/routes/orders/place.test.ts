@@ -382,7 +382,7 @@ for (const kind of DATABASES) {
             assign: true,
             order: [{ type: 'bundle', item: SMALL, quantity: 1, iccids: ['8944000000000000002'] }],
           },
-          /order\[0\]\.iccids\[0\] "8944000000000000002" is not an ICCID/,
+          /^order\[0\]\.iccids\[0\] "8944000000000000002" is not an ICCID: expected 19 digits starting 89 with a valid Luhn check digit$/,
         ],
       ];
       for (const [payload, message] of cases) {
@@ -390,6 +390,30 @@ for (const kind of DATABASES) {
         assert.equal(res.statusCode, 400, `${JSON.stringify(payload)} -> ${res.body}`);
         assert.match(res.json().message, message, JSON.stringify(payload));
       }
+      // A malformed ICCID in the body is invalid_iccid, as in a path (docs/errors.md); a count
+      // that does not match is bad_request.
+      const malformed = await post(org, {
+        assign: true,
+        order: [
+          { type: 'bundle', item: SMALL, quantity: 1 },
+          {
+            type: 'bundle',
+            item: SMALL,
+            quantity: 2,
+            iccids: ['8944000000000000001', '89440000000000000'],
+          },
+        ],
+      });
+      assert.deepEqual(malformed.json(), {
+        message:
+          'order[1].iccids[1] "89440000000000000" is not an ICCID: expected 19 digits starting 89 with a valid Luhn check digit',
+        code: 'invalid_iccid',
+      });
+      const miscounted = await post(org, {
+        assign: true,
+        order: [{ type: 'bundle', item: SMALL, quantity: 2, iccids: ['8944000000000000000'] }],
+      });
+      assert.equal(miscounted.json().code, 'bad_request');
       // The codes docs/errors.md gives: a line above the line limit breaks the schema; an order
       // above the order limit is quantity_limit.
       const line = await post(org, { order: [{ type: 'bundle', item: SMALL, quantity: 21 }] });

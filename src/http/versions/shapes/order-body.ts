@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { TArray, TInteger, TObject } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../../domain/errors/error-codes.js';
+import { checkIccid } from '../../../domain/esims/owned-esim.js';
 
 // The order request of v2.2 and later: the flat quick-start form beside the `order` array, and
 // v2.5's branding profile id.
@@ -92,6 +93,10 @@ export function sharedOrderBody(request: FastifyRequest): void {
   }
   // An empty `iccid` is how quick-start clients say "no eSIM given": new eSIMs are issued.
   const given = body.iccid === undefined || body.iccid.trim() === '' ? undefined : [body.iccid];
+  // Checked here, where the caller's own field name is known (`iccid`, not the line's `iccids`).
+  if (body.iccids === undefined && body.iccid !== undefined && given !== undefined) {
+    checkIccid(body.iccid, 'body field iccid');
+  }
   const iccids = body.iccids ?? given;
   const line = {
     type: 'bundle' as const,
