@@ -12,6 +12,19 @@
 // reads back what it wrote, or sends it again with the same Idempotency-Key. Only when the server
 // never read the COMMIT (the connection had already failed, or the session had been ended for
 // idling in its transaction), or the transaction was read only, is it TransactionLost.
+//
+// A statement outside any transaction (autocommit: a claim of an Idempotency-Key, a top-up's
+// settlement) is its own transaction, committed by the server once it has run. Its lost
+// connection is classed by the statement itself (`lostStatement`):
+// - the server's FATAL arrived as its answer (57P01: an operator's pg_terminate_backend, a
+//   shutdown; PostgreSQL acts on it only where the statement can still be aborted, never inside
+//   its commit): the statement was aborted with its transaction, nothing stayed: TransactionLost;
+// - pg's NOT_SENT: it was never sent: TransactionLost;
+// - the connection ended with no answer ("Connection terminated unexpectedly", no code, or the
+//   socket's error: a network cut, a server killed): a write may have been committed before the
+//   answer was lost, so it is CommitUnknown; a read (a plain select, a begin) wrote nothing:
+//   TransactionLost.
+// Errors that are answers (a constraint broken, a statement timeout) pass as they are.
 
 /** The code of TransactionLost: this service's own, not a SQLSTATE. */
 export const TRANSACTION_LOST = 'TRANSACTION_LOST';
@@ -67,33 +80,76 @@ function neverRead(error: unknown): boolean {
   return error.message === NOT_SENT || (error as { code?: unknown }).code === '25P03';
 }
 
+/** The error of a connection that ended with no answer: pg's, with no code. */
+const TERMINATED = 'Connection terminated unexpectedly';
+/** The socket's own errors, which pg gives the statement under way: no answer came either. */
+const NETWORK = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Statements that write nothing: a plain select, the begin of a transaction. */
+const READS = /^\s*(select|begin|start transaction)\b/i;
+
+/**
+ * What a statement outside any transaction that failed with its connection left behind, or
+ * undefined when its error is an answer of the server's to pass on as it is.
+ */
+function lostStatement(text: string, error: unknown): Error | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  if (severity === 'FATAL' || error.message === NOT_SENT) return new TransactionLost(error);
+  const unanswered =
+    (error.message === TERMINATED && code === undefined) ||
+    (typeof code === 'string' && NETWORK.has(code));
+  if (!unanswered) return undefined;
+  return READS.test(text) ? new TransactionLost(error) : new CommitUnknown(error);
+}
+
 /**
  * Makes a failed ROLLBACK on `client` a TransactionLost, or a CommitUnknown when it followed a
- * COMMIT that failed once sent.
+ * COMMIT that failed once sent; and a statement outside any transaction that failed with its
+ * connection the one of the two that says what it left (`lostStatement`).
  */
 export function markLostTransactions(client: { query: unknown }): void {
   const query = (client.query as Query).bind(client);
-  // Of the transaction under way: whether it is read only, and whether its COMMIT reached the
-  // server (Kysely sends ROLLBACK right after a COMMIT that failed, and only then).
+  // Whether a transaction is under way (from its begin to its COMMIT or ROLLBACK, sent); of it:
+  // whether it is read only, and whether its COMMIT reached the server (Kysely sends ROLLBACK
+  // right after a COMMIT that failed, and only then).
+  let inTransaction = false;
   let readOnly = false;
   let commitSent = false;
   client.query = ((...args: unknown[]) => {
     const [text] = args;
     const sent = query(...args);
     if (!(sent instanceof Promise) || typeof text !== 'string') return sent;
-    // A read-only transaction (store/read-snapshot.ts) wrote nothing: its lost COMMIT is no loss.
-    if (text === 'begin' || text.startsWith('start transaction')) {
-      readOnly = text.endsWith(' read only');
-      commitSent = false;
+    if (!inTransaction) {
+      const begins = text === 'begin' || text.startsWith('start transaction');
+      if (begins) {
+        inTransaction = true;
+        // A read-only transaction (store/read-snapshot.ts) wrote nothing: its lost COMMIT is no
+        // loss.
+        readOnly = text.endsWith(' read only');
+        commitSent = false;
+      }
+      return sent.catch((error: unknown) => {
+        if (begins) inTransaction = false;
+        throw lostStatement(text, error) ?? error;
+      });
     }
     if (text === 'commit') {
       commitSent = !readOnly;
-      return sent.catch((error: unknown) => {
-        if (neverRead(error)) commitSent = false;
-        throw error;
-      });
+      // Ended once committed; a failed COMMIT is followed by the ROLLBACK, still inside.
+      return sent.then(
+        (result: unknown) => {
+          inTransaction = false;
+          return result;
+        },
+        (error: unknown) => {
+          if (neverRead(error)) commitSent = false;
+          throw error;
+        },
+      );
     }
     if (text !== 'rollback') return sent;
+    inTransaction = false;
     const unknown = commitSent;
     return sent.catch((error: unknown) => {
       throw unknown ? new CommitUnknown(error) : new TransactionLost(error);

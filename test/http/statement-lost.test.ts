@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo, Socket } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type pg from 'pg';
+import type { DatabaseTarget } from '../../src/config.js';
+import { DATABASES, eventually, startTestApp } from '../harness.js';
+import type { TestApp, TestOrg } from '../harness.js';
+import { activityPause, adminOf } from './postgres-orders.js';
+
+// A statement run outside any transaction (its own, committed by the server once it has run)
+// whose connection is lost while it runs is answered for what it left, never 500:
+// - ended by the server (pg_terminate_backend: its FATAL is the statement's answer), it was
+//   aborted and nothing stayed: 503 database_busy with Retry-After;
+// - its connection cut with no answer: a write may have stayed (503 commit_unknown, no
+//   Retry-After), a read wrote nothing (503 database_busy).
+//
+// The app reaches PostgreSQL through a relay the test can cut. The write held is the claim of a
+// top-up's Idempotency-Key (one insert, before anything else of the request): a trigger the test
+// adds makes it wait for an advisory lock the test holds. The read held is the organisation's,
+// behind a lock the test takes on its table.
+
+const HOLD = 4_310_002;
+
+/** The pid of this database's session waiting on a lock in a statement like `like`. */
+async function waitingIn(
+  admin: pg.Client,
+  like: string,
+  answered: Promise<unknown>,
+): Promise<number> {
+  let settled = false;
+  void answered.finally(() => (settled = true)).catch(() => undefined);
+  for (;;) {
+    const { rows } = await admin.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike $1",
+      [like],
+    );
+    const pid = rows[0]?.pid;
+    if (pid !== undefined) return pid;
+    if (settled) throw new Error(`the request was answered before a statement like ${like} waited`);
+    await activityPause();
+  }
+}
+
+/** Until the session `pid` has ended. */
+async function sessionEnded(admin: pg.Client, pid: number): Promise<void> {
+  for (;;) {
+    const { rows } = await admin.query('select 1 from pg_stat_activity where pid = $1', [pid]);
+    if (rows.length === 0) return;
+    await activityPause();
+  }
+}
+
+describe(
+  'PostgreSQL: a connection lost during a statement outside a transaction [postgres]',
+  { skip: !DATABASES.includes('postgres') },
+  () => {
+    let t: TestApp;
+    let org: TestOrg;
+    let admin: pg.Client;
+    let direct: DatabaseTarget | undefined;
+    const sockets = new Set<Socket>();
+    const track = (socket: Socket, onClose: () => void): void => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        sockets.delete(socket);
+        onClose();
+      });
+    };
+    let upstream = { host: '127.0.0.1', port: 5432 };
+    const relay = createServer((client) => {
+      const server = connect(upstream.port, upstream.host);
+      track(client, () => server.destroy());
+      track(server, () => client.destroy());
+      client.pipe(server).pipe(client);
+    });
+    const pooled = () => t.deps.store.poolStats?.().total ?? 0;
+    /**
+     * Until the pool holds fewer than `count` connections: it has dropped the lost ones, which
+     * it may otherwise hand out again before their end has reached it.
+     */
+    const poolBelow = (count: number) =>
+      eventually(
+        () => Promise.resolve(pooled() < count ? true : undefined),
+        30_000,
+        'the pool to drop the lost connections',
+      );
+    /** Cuts every connection of the app's, with no word to either side. */
+    const cut = (): void => {
+      for (const socket of sockets) socket.destroy();
+    };
+
+    before(async () => {
+      await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+      const port = (relay.address() as AddressInfo).port;
+      t = await startTestApp(
+        'postgres',
+        { apiKeyCacheMs: 0 },
+        {
+          connectTo(target) {
+            assert.equal(target.kind, 'postgres');
+            direct = target;
+            const url = new URL(target.url);
+            upstream = { host: url.hostname, port: Number(url.port === '' ? 5432 : url.port) };
+            url.hostname = '127.0.0.1';
+            url.port = String(port);
+            return Promise.resolve({ kind: 'postgres', url: url.toString() });
+          },
+        },
+      );
+      org = await t.createOrg({ balance: 1000 });
+      assert.ok(direct !== undefined);
+      admin = await adminOf(direct);
+      await admin.query(`
+        create function hold_claim() returns trigger language plpgsql as $$
+        begin
+          perform pg_advisory_lock_shared(${HOLD});
+          perform pg_advisory_unlock_shared(${HOLD});
+          return new;
+        end $$`);
+      await admin.query(`
+        create trigger hold_claim before insert on idempotency_keys
+        for each row execute function hold_claim()`);
+    });
+    after(async () => {
+      await admin.end();
+      await t.close();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+    });
+
+    const topUp = (key: string) =>
+      t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/organisation/balance?amount=2500',
+        headers: { 'idempotency-key': key },
+      });
+    const claims = async (key: string): Promise<number> => {
+      const { rows } = await admin.query<{ n: number }>(
+        'select count(*)::int as n from idempotency_keys where organisation_id = $1 and idem_key = $2',
+        [org.id, key],
+      );
+      return rows[0]?.n ?? -1;
+    };
+
+    /** Sends a top-up whose claim waits for HOLD, and `lose`s the claiming session meanwhile. */
+    async function claimLost(key: string, lose: (pid: number) => Promise<void>) {
+      await admin.query(`select pg_advisory_lock(${HOLD})`);
+      try {
+        const answer = topUp(key);
+        const pid = await waitingIn(admin, 'insert into "idempotency_keys"%', answer);
+        const held = pooled();
+        await lose(pid);
+        return { response: await answer, pid, held };
+      } finally {
+        await admin.query(`select pg_advisory_unlock(${HOLD})`);
+      }
+    }
+
+    it('answers 503 database_busy with Retry-After for a write the server ended, which left nothing', async () => {
+      const { response, held } = await claimLost('ended-claim', async (pid) => {
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+      });
+      assert.equal(response.statusCode, 503, response.body);
+      assert.equal(response.headers['retry-after'], '1');
+      assert.deepEqual(response.json(), {
+        code: 'database_busy',
+        message: 'the database is busy; retry shortly',
+      });
+      assert.equal(await claims('ended-claim'), 0, 'the claim was not kept');
+      // Nothing stayed: the same key is free, and the request runs (no saved card: a 400).
+      await poolBelow(held);
+      const again = await topUp('ended-claim');
+      assert.equal(again.statusCode, 400, again.body);
+      assert.equal(again.json<{ code: string }>().code, 'no_card');
+    });
+
+    it('answers 503 commit_unknown without Retry-After for a write whose connection was cut, which may have stayed', async () => {
+      const { response, pid } = await claimLost('cut-claim', () => {
+        cut();
+        return Promise.resolve();
+      });
+      assert.equal(response.statusCode, 503, response.body);
+      assert.equal(response.headers['retry-after'], undefined);
+      const body = response.json<{ code: string; message: string }>();
+      assert.equal(body.code, 'commit_unknown');
+      assert.match(body.message, /may or may not have been saved/);
+      assert.match(body.message, /same Idempotency-Key/);
+      // The server never saw the client go: once the lock let it, the insert ran and committed.
+      await sessionEnded(admin, pid);
+      assert.equal(await claims('cut-claim'), 1, 'the claim was kept, its answer lost');
+      await poolBelow(1);
+    });
+
+    it('answers 503 database_busy with Retry-After for a read whose connection was cut', async () => {
+      // The lock is held in a transaction of another connection: pg_stat_activity, read inside a
+      // transaction, would show what it showed at its first read.
+      const holder = await adminOf(direct ?? t.config.database);
+      let pid: number | undefined;
+      try {
+        await holder.query('begin');
+        await holder.query('lock table organisations in access exclusive mode');
+        const answer = t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+        pid = await waitingIn(admin, 'select % from "organisations" %', answer);
+        cut();
+        const response = await answer;
+        await poolBelow(1);
+        assert.equal(response.statusCode, 503, response.body);
+        assert.equal(response.headers['retry-after'], '1');
+        assert.deepEqual(response.json(), {
+          code: 'database_busy',
+          message: 'the database is busy; retry shortly',
+        });
+      } finally {
+        await holder.query('rollback');
+        await holder.end();
+      }
+      await sessionEnded(admin, pid);
+      const read = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
+      assert.equal(read.statusCode, 200, read.body);
+    });
+  },
+);
