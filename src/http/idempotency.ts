@@ -103,6 +103,7 @@ export function idempotencyOf(
     key,
     requestHash: requestHash(request),
     ...(options.leaseSeconds === undefined ? {} : { leaseSeconds: options.leaseSeconds }),
+    log: request.log,
   };
 }
 

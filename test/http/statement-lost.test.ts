@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { connect, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
+import { buildApp } from '../../src/app.js';
 import type { DatabaseTarget } from '../../src/config.js';
 import { DATABASES, eventually, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
@@ -21,6 +22,16 @@ import { activityPause, adminOf } from './postgres-orders.js';
 // behind a lock the test takes on its table.
 
 const HOLD = 4_310_002;
+/** The lock the release of a claim waits for (a trigger on update), in the last test. */
+const RELEASE_HOLD = 4_310_003;
+
+interface LogLine {
+  level: number;
+  msg: string;
+  organisationId?: string;
+  idempotencyKey?: string;
+  err?: { code?: string };
+}
 
 /** The pid of this database's session waiting on a lock in a statement like `like`. */
 async function waitingIn(
@@ -218,6 +229,49 @@ describe(
       await sessionEnded(admin, pid);
       const read = await t.request(org.apiKey, { method: 'GET', url: '/v2.1/organisation' });
       assert.equal(read.statusCode, 200, read.body);
+    });
+
+    it('logs a claim it could not release at warn, and answers the request with its own error', async () => {
+      await admin.query(`
+        create function hold_release() returns trigger language plpgsql as $$
+        begin
+          perform pg_advisory_lock_shared(${RELEASE_HOLD});
+          perform pg_advisory_unlock_shared(${RELEASE_HOLD});
+          return new;
+        end $$`);
+      await admin.query(`
+        create trigger hold_release before update on idempotency_keys
+        for each row execute function hold_release()`);
+      const lines: LogLine[] = [];
+      const logged = await buildApp(t.deps, {
+        logLevel: 'warn',
+        logStream: { write: (line) => lines.push(JSON.parse(line) as LogLine) },
+      });
+      await logged.ready();
+      await admin.query(`select pg_advisory_lock(${RELEASE_HOLD})`);
+      try {
+        // No saved card: the top-up is refused 400, and the refusal stored with the claim is
+        // the update held, then ended.
+        const answer = logged.inject({
+          method: 'POST',
+          url: '/v2.1/organisation/balance?amount=2500',
+          headers: { 'x-api-key': org.apiKey, 'idempotency-key': 'release-lost' },
+        });
+        const pid = await waitingIn(admin, 'update "idempotency_keys"%', answer);
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        const response = await answer;
+        assert.equal(response.statusCode, 400, response.body);
+        assert.equal(response.json<{ code: string }>().code, 'no_card');
+      } finally {
+        await admin.query(`select pg_advisory_unlock(${RELEASE_HOLD})`);
+        await logged.close();
+      }
+      const line = lines.find((entry) => entry.msg.startsWith('the Idempotency-Key could not'));
+      assert.ok(line !== undefined, JSON.stringify(lines));
+      assert.equal(line.level, 40);
+      assert.equal(line.organisationId, org.id);
+      assert.equal(line.idempotencyKey, 'release-lost');
+      assert.equal(line.err?.code, 'TRANSACTION_LOST');
     });
   },
 );

@@ -44,6 +44,13 @@ export interface IdempotencyRequest {
   readonly requestHash: string;
   /** Seconds the claim may run before another request may take it over. */
   readonly leaseSeconds?: number;
+  /** Where a claim that could not be released is told of (the request's log). */
+  readonly log?: ClaimLog;
+}
+
+/** What the runner logs through about a request's claim. */
+export interface ClaimLog {
+  warn(details: object, message: string): void;
 }
 
 export interface IdempotencyDeps {

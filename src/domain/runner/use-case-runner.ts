@@ -3,7 +3,13 @@ import { rerunOnConflict } from '../../store/conflicts.js';
 import type { GroupWriter } from '../../store/group-commit.js';
 import { inSavepoint } from '../../store/savepoint.js';
 import { DomainError } from '../errors/error-codes.js';
-import type { HeldClaim, IdempotencyDeps, IdempotencyRequest, Replay } from './idempotency.js';
+import type {
+  ClaimLog,
+  HeldClaim,
+  IdempotencyDeps,
+  IdempotencyRequest,
+  Replay,
+} from './idempotency.js';
 import {
   claimKey,
   completeKey,
@@ -130,7 +136,7 @@ export async function runUseCase<D extends IdempotencyDeps & WriteDeps, I, R, B>
   }
   const held = await claimKey<B>(deps, options.idempotency);
   if (held.kind !== 'held') return held;
-  return guarded(deps, held, () =>
+  return guarded(deps, held, options.idempotency.log, () =>
     inTransaction(
       deps,
       async (tx) => {
@@ -263,7 +269,7 @@ export async function runProcess<D extends IdempotencyDeps, I, R, B>(
     key: held.key,
     handOver: (owner, leaseSeconds) => handOverKey(deps, held, owner, leaseSeconds),
   };
-  return guarded(deps, held, async () => {
+  return guarded(deps, held, options.idempotency.log, async () => {
     const body = present(await process(deps, input, claim));
     // The effects have happened: a claim lost meanwhile does not turn them into an error.
     if (!held.handedOver) await storeAnswer(deps.store.db, held, body);
@@ -274,14 +280,21 @@ export async function runProcess<D extends IdempotencyDeps, I, R, B>(
 async function guarded<D extends IdempotencyDeps, B>(
   deps: D,
   held: HeldClaim,
+  log: ClaimLog | undefined,
   work: () => Promise<B>,
 ): Promise<Outcome<B>> {
   try {
     return { kind: 'done', body: await work() };
   } catch (error) {
     // The work's own error is the answer: one from releasing the claim (the database that lost
-    // the work's connection is often still away) must not replace it.
-    await failKey(deps.store.db, held, error).catch(() => undefined);
+    // the work's connection is often still away) must not replace it. It is logged: the key
+    // stays claimed, and a repeat is answered 409 idempotency_in_progress until the lease ends.
+    await failKey(deps.store.db, held, error).catch((failure: unknown) => {
+      log?.warn(
+        { err: failure, organisationId: held.organisationId, idempotencyKey: held.key },
+        'the Idempotency-Key could not be released after the request failed; it stays claimed until its lease ends',
+      );
+    });
     throw error;
   }
 }
