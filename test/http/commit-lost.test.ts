@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import { seedTestBundles } from '../esim-fixtures.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
@@ -38,8 +39,11 @@ async function commitWaiting(admin: pg.Client, answered: Promise<unknown>): Prom
   }
 }
 
-/** A deferred trigger on `table` that makes a COMMIT writing it wait for the lock HOLD. */
-async function holdCommitsOf(admin: pg.Client, table: string): Promise<void> {
+/**
+ * A deferred trigger on `table` that makes a COMMIT writing it wait for the lock HOLD: of every
+ * row inserted or updated, or only of those the condition `when` holds for.
+ */
+async function holdCommitsOf(admin: pg.Client, table: string, when?: string): Promise<void> {
   await admin.query(`
     create or replace function hold_commit() returns trigger language plpgsql as $$
     begin
@@ -49,7 +53,8 @@ async function holdCommitsOf(admin: pg.Client, table: string): Promise<void> {
     end $$`);
   await admin.query(`
     create constraint trigger hold_commit after insert or update on ${table}
-    deferrable initially deferred for each row execute function hold_commit()`);
+    deferrable initially deferred for each row ${when === undefined ? '' : `when (${when})`}
+    execute function hold_commit()`);
 }
 
 /** Runs `send` with the lock held, ends the session whose COMMIT waits for it, then lets go. */
@@ -112,6 +117,78 @@ describe(
         [org.id],
       );
       assert.equal(rows[0]?.n, 1, 'one order, not two');
+    });
+  },
+);
+
+describe(
+  "PostgreSQL: a top-up whose credit's COMMIT is lost [postgres]",
+  { skip: !DATABASES.includes('postgres') },
+  () => {
+    let t: TestApp;
+    let org: TestOrg;
+    let admin: pg.Client;
+
+    before(async () => {
+      t = await startTestApp('postgres');
+      org = await t.createOrg({ balance: 1000 });
+      await saveCard(t.deps, org.id, { number: '4242424242424242', expMonth: 12, expYear: 2099 });
+      admin = await adminOf(t.config.database);
+      // The credit's transaction settles the top-up succeeded: its COMMIT is the one held.
+      await holdCommitsOf(admin, 'topups', "new.status = 'succeeded'");
+    });
+    after(async () => {
+      await admin.end();
+      await t.close();
+    });
+
+    const topUp = (key: string) =>
+      t.request(org.apiKey, {
+        method: 'POST',
+        url: '/v2.1/organisation/balance?amount=2500',
+        headers: { 'idempotency-key': key },
+      });
+    const audited = async () => {
+      const { rows } = await admin.query<{ actor: string; action: string; details: unknown }>(
+        "select actor, action, details from audit_log where organisation_id = $1 and action like 'topup.%' order by id",
+        [org.id],
+      );
+      return rows.map((row) => ({
+        ...row,
+        details:
+          typeof row.details === 'string' ? (JSON.parse(row.details) as unknown) : row.details,
+      }));
+    };
+
+    it('audits topup.unknown, not topup.failed, and the settlement by a retry audits the credit', async () => {
+      const before = await balanceOf(admin, org.id);
+      const lost = await losingTheCommit(admin, () => topUp('topup-lost-1'));
+      assert.equal(lost.statusCode, 503, lost.body);
+      assert.equal(lost.json<{ code: string }>().code, 'commit_unknown');
+      assert.deepEqual(await audited(), [
+        {
+          actor: `api-key:${org.id}`,
+          action: 'topup.unknown',
+          details: { amount: '2500', reason: 'commit_unknown' },
+        },
+      ]);
+      // The session was ended inside its COMMIT, before the commit itself: nothing credited.
+      assert.equal(await balanceOf(admin, org.id), before);
+
+      // The same key finds the top-up in doubt, asks the processor, which charged, and settles:
+      // credited once, and the settlement's own audit row says so.
+      const settled = await topUp('topup-lost-1');
+      assert.equal(settled.statusCode, 200, settled.body);
+      assert.equal(await balanceOf(admin, org.id), before + 2500);
+      const rows = await audited();
+      assert.deepEqual(
+        rows.map(({ actor, action }) => [actor, action]),
+        [
+          [`api-key:${org.id}`, 'topup.unknown'],
+          ['system', 'topup.succeeded'],
+        ],
+      );
+      assert.equal((rows[1]?.details as { amount?: number }).amount, 2500);
     });
   },
 );

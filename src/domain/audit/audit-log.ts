@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   'api_key.address_refused',
   'topup.succeeded',
   'topup.failed',
+  'topup.unknown',
   'catalogue.imported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -9,11 +9,11 @@ import {
   insertCard,
   setDefaultCard,
 } from '../../store/repositories/payment-repository.js';
-import type { AuditActor } from '../audit/audit-log.js';
+import type { AuditAction, AuditActor } from '../audit/audit-log.js';
 import { audit } from '../audit/audit-log.js';
-import { DomainError, badRequest, unavailable } from '../errors/error-codes.js';
+import { badRequest, unavailable } from '../errors/error-codes.js';
 import type { TopUpDeps, TopUpResult } from './top-up.js';
-import { parseAmount, topUp } from './top-up.js';
+import { failedTopUpAudit, parseAmount, topUp } from './top-up.js';
 import type { ProcessClaim } from '../runner/use-case-runner.js';
 import { runProcess, runWrite } from '../runner/use-case-runner.js';
 import type { TopUpOnce } from './top-up-once.js';
@@ -111,7 +111,7 @@ async function firstPayment(
   input: FirstPayment,
   claim: ProcessClaim,
 ): Promise<TopUpResult> {
-  const record = (action: 'topup.succeeded' | 'topup.failed', details: object) =>
+  const record = (action: AuditAction, details: object) =>
     runWrite(
       deps,
       async (tx) => {
@@ -131,8 +131,8 @@ async function firstPayment(
     await record('topup.succeeded', result);
     return result;
   } catch (error) {
-    const reason = error instanceof DomainError ? error.code : 'internal_error';
-    await record('topup.failed', { amount: input.rawAmount, reason });
+    const { action, details } = failedTopUpAudit(error, input.rawAmount);
+    await record(action, details);
     throw error;
   }
 }

@@ -1,8 +1,8 @@
-import type { AuditActor } from '../audit/audit-log.js';
+import type { AuditAction, AuditActor } from '../audit/audit-log.js';
 import { audit } from '../audit/audit-log.js';
 import { DomainError } from '../errors/error-codes.js';
 import type { TopUpDeps, TopUpInput, TopUpResult } from './top-up.js';
-import { settleOnRetry, topUp } from './top-up.js';
+import { failedTopUpAudit, settleOnRetry, topUp } from './top-up.js';
 import type { IdempotencyRequest } from '../runner/idempotency.js';
 import type { Outcome, ProcessClaim } from '../runner/use-case-runner.js';
 import { runProcess } from '../runner/use-case-runner.js';
@@ -30,7 +30,7 @@ async function audited(
   input: TopUpBalanceInput,
   claim: ProcessClaim,
 ): Promise<TopUpResult> {
-  const record = async (action: 'topup.succeeded' | 'topup.failed', details: object) => {
+  const record = async (action: AuditAction, details: object) => {
     try {
       await audit(deps.store.db, input.actor, {
         action,
@@ -47,8 +47,8 @@ async function audited(
     await record('topup.succeeded', result);
     return result;
   } catch (error) {
-    const reason = error instanceof DomainError ? error.code : 'internal_error';
-    await record('topup.failed', { amount: input.rawAmount, reason });
+    const { action, details } = failedTopUpAudit(error, input.rawAmount);
+    await record(action, details);
     throw error;
   }
 }

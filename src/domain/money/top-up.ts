@@ -9,6 +9,7 @@ import type {
 } from './payment-gateway.js';
 import { GatewayUnavailableError } from './payment-gateway.js';
 import type { RandomSource } from '../../random.js';
+import { commitUnknown, databaseBusy } from '../../store/conflicts.js';
 import type { Db, Executor } from '../../store/database.js';
 import {
   completeClaimWithError,
@@ -69,6 +70,30 @@ export interface TopUpInput {
   readonly rawAmount: string | undefined;
   /** The card to charge instead of the saved default (a first payment with a new card). */
   readonly card?: { readonly id: string; readonly token: string };
+}
+
+/**
+ * The audit row of a top-up request that ended in `error`, for the request to write. A top-up
+ * whose connection to the database went while it was being saved (store/lost-transactions.ts:
+ * 503 commit_unknown) may have been credited or not: `topup.unknown`, not `topup.failed`. If the
+ * credit did not commit, the top-up stays in doubt, and whoever settles it later (a retry with
+ * the same Idempotency-Key, reconciliation) writes the system's `topup.succeeded` (auditLate);
+ * if it did, the top-up's ledger movement is there.
+ */
+export function failedTopUpAudit(
+  error: unknown,
+  rawAmount: string | undefined,
+): { action: 'topup.failed' | 'topup.unknown'; details: Readonly<Record<string, unknown>> } {
+  if (commitUnknown(error)) {
+    return { action: 'topup.unknown', details: { amount: rawAmount, reason: 'commit_unknown' } };
+  }
+  const reason =
+    error instanceof DomainError
+      ? error.code
+      : databaseBusy(error)
+        ? 'database_busy'
+        : 'internal_error';
+  return { action: 'topup.failed', details: { amount: rawAmount, reason } };
 }
 
 /** Seconds a client is asked to wait after a 503 from the processor. */

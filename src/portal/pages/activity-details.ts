@@ -83,6 +83,7 @@ const DESCRIBE: Readonly<Record<string, Describe>> = {
   'topup.succeeded': (d, ctx) =>
     `${money(d['amount'], ctx)}; balance then ${money(d['balance'], ctx)} (reference ${str(d['ref'])})`,
   'topup.failed': (d) => `amount ${str(d['amount'])}: ${words(str(d['reason']))}`,
+  'topup.unknown': (d) => `amount ${str(d['amount'])}: ${words(str(d['reason']))}`,
   'portal.sign_in_failed': (d) =>
     [
       str(d['reason']),

@@ -33,6 +33,7 @@ const ACTION_LABELS: Readonly<Record<string, string>> = {
   'callback.resumed': 'Callbacks resumed',
   'topup.succeeded': 'Top-up',
   'topup.failed': 'Top-up failed',
+  'topup.unknown': 'Top-up outcome unknown',
   'organisation.created': 'Organisation created',
   'organisation.updated': 'Organisation updated',
 };
