@@ -14,6 +14,7 @@ import { audit } from '../audit/audit-log.js';
 import { badRequest, unavailable } from '../errors/error-codes.js';
 import type { TopUpDeps, TopUpResult } from './top-up.js';
 import { failedTopUpAudit, parseAmount, topUp } from './top-up.js';
+import type { ClaimLog } from '../runner/idempotency.js';
 import type { ProcessClaim } from '../runner/use-case-runner.js';
 import { runProcess, runWrite } from '../runner/use-case-runner.js';
 import type { TopUpOnce } from './top-up-once.js';
@@ -148,11 +149,12 @@ export async function saveCardWithPayment(
   form: CardForm,
   key: string,
   who: AuditActor,
+  log?: ClaimLog,
 ): Promise<SavedWithPayment> {
   const card = parseCardForm(form);
   parseAmount(form.amount, deps.config);
   const idempotency = {
-    ...formIdempotency(org.id, key, form.amount),
+    ...formIdempotency(org.id, key, form.amount, log),
     leaseSeconds: Math.ceil(deps.config.paymentTimeoutMs / 1000) + 60,
   };
   const input: FirstPayment = { org, card, rawAmount: form.amount, actor: who };

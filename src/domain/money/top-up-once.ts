@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuditActor } from '../audit/audit-log.js';
 import { DomainError, conflict } from '../errors/error-codes.js';
 import type { TopUpDeps, TopUpResult } from './top-up.js';
-import type { IdempotencyRequest } from '../runner/idempotency.js';
+import type { ClaimLog, IdempotencyRequest } from '../runner/idempotency.js';
 import type { Outcome } from '../runner/use-case-runner.js';
 import { answerOf } from '../runner/use-case-runner.js';
 import { topUpBalance } from './top-up-balance.js';
@@ -36,11 +36,17 @@ export function formIdempotency(
   organisationId: string,
   key: string,
   rawAmount: string,
+  log?: ClaimLog,
 ): IdempotencyRequest {
   if (!KEY_PATTERN.test(key)) {
     throw new DomainError('validation_failed', 'the form has no valid idempotency key; reload it');
   }
-  return { organisationId, key, requestHash: topUpRequestHash(rawAmount) };
+  return {
+    organisationId,
+    key,
+    requestHash: topUpRequestHash(rawAmount),
+    ...(log === undefined ? {} : { log }),
+  };
 }
 
 function resultOf(outcome: Outcome<TopUpResult>): TopUpOnce {
@@ -83,7 +89,8 @@ export async function topUpOnce(
   rawAmount: string,
   key: string,
   who: AuditActor,
+  log?: ClaimLog,
 ): Promise<TopUpOnce> {
-  const idempotency = formIdempotency(org.id, key, rawAmount);
+  const idempotency = formIdempotency(org.id, key, rawAmount, log);
   return onceForForm(deps, () => topUpBalance(deps, { org, rawAmount, actor: who, idempotency }));
 }

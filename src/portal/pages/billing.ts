@@ -103,7 +103,7 @@ async function postTopUp(deps: AppDeps, request: FastifyRequest, reply: FastifyR
   const key = formValue(request.body, 'idempotencyKey');
   try {
     const minor = minorUnitsOf(amount, org.currency, deps.config);
-    const done = await topUpOnce(deps, org, minor, key, auditActor(request));
+    const done = await topUpOnce(deps, org, minor, key, auditActor(request), request.log);
     const { amount: paid, balance } = done.result;
     const message =
       `Topped up ${formatMoney(paid, org.currency)}; the balance is now ` +
@@ -132,7 +132,7 @@ async function postCard(deps: AppDeps, request: FastifyRequest, reply: FastifyRe
   try {
     const minor = minorUnitsOf(values.payment, org.currency, deps.config);
     const form = { ...values, cvc: formValue(request.body, 'cvc'), amount: minor };
-    const done = await saveCardWithPayment(deps, org, form, key, auditActor(request));
+    const done = await saveCardWithPayment(deps, org, form, key, auditActor(request), request.log);
     const message =
       `Card saved: ${maskedCard(done.card)}. Paid ${formatMoney(done.result.amount, org.currency)}; ` +
       `the balance is now ${formatMoney(done.result.balance, org.currency)}.`;
