@@ -16,14 +16,15 @@
 // A statement outside any transaction (autocommit: a claim of an Idempotency-Key, a top-up's
 // settlement) is its own transaction, committed by the server once it has run. Its lost
 // connection is classed by the statement itself (`lostStatement`):
-// - the server's FATAL arrived as its answer (57P01: an operator's pg_terminate_backend, a
-//   shutdown; PostgreSQL acts on it only where the statement can still be aborted, never inside
-//   its commit): the statement was aborted with its transaction, nothing stayed: TransactionLost;
 // - pg's NOT_SENT: it was never sent: TransactionLost;
-// - the connection ended with no answer ("Connection terminated unexpectedly", no code, or the
-//   socket's error: a network cut, a server killed): a write may have been committed before the
-//   answer was lost, so it is CommitUnknown; a read (a plain select, a begin) wrote nothing:
-//   TransactionLost.
+// - a read (a plain select, a begin) wrote nothing, however its connection went: TransactionLost;
+// - a write whose connection went, by the server's FATAL as its answer (57P01: an operator's
+//   pg_terminate_backend, a shutdown) or with no answer at all ("Connection terminated
+//   unexpectedly", no code, or the socket's error: a network cut, a server killed): CommitUnknown.
+//   A terminate usually ends a statement that waits, which then left nothing; but with the
+//   extended protocol the server commits at the Sync that follows the statement's completion, and
+//   a terminate acted on around that commit also arrives as the FATAL, after a write that stayed.
+//   Nothing on this side tells the two apart, so the caller is told to check.
 // Errors that are answers (a constraint broken, a statement timeout) pass as they are.
 
 /** The code of TransactionLost: this service's own, not a SQLSTATE. */
@@ -94,12 +95,13 @@ const READS = /^\s*(select|begin|start transaction)\b/i;
  */
 function lostStatement(text: string, error: unknown): Error | undefined {
   if (!(error instanceof Error)) return undefined;
+  if (error.message === NOT_SENT) return new TransactionLost(error);
   const { code, severity } = error as { code?: unknown; severity?: unknown };
-  if (severity === 'FATAL' || error.message === NOT_SENT) return new TransactionLost(error);
-  const unanswered =
+  const lost =
+    severity === 'FATAL' ||
     (error.message === TERMINATED && code === undefined) ||
     (typeof code === 'string' && NETWORK.has(code));
-  if (!unanswered) return undefined;
+  if (!lost) return undefined;
   return READS.test(text) ? new TransactionLost(error) : new CommitUnknown(error);
 }
 
