@@ -45,7 +45,8 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
 function parseMessage(error: Error, args: readonly string[]): string {
   const option = /^Option '(-[^' ]+)[^']*' argument is ambiguous/.exec(error.message)?.[1];
   if (option === undefined) return error.message;
-  const value = args[args.indexOf(option) + 1] ?? '';
+  const at = args.findIndex((arg, i) => arg === option && args[i + 1]?.startsWith('-') === true);
+  const value = args[at + 1] ?? '';
   return `${option} takes a value, and "${value}" starts with a dash: write ${option}=${value} to give it`;
 }
 

@@ -66,11 +66,15 @@ export function installBodyParsing(app: FastifyInstance): void {
   };
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const mayBeEmpty =
-      takesNoBody(request) ||
-      lenientRoute(request) ||
-      request.routeOptions.config.optionalBody === true;
-    if (mayBeEmpty && String(body).trim() === '') {
+    // Emptiness first: a body that has one never reads the route's options (a getter that
+    // builds them on each read).
+    const empty = String(body).trim() === '';
+    if (
+      empty &&
+      (takesNoBody(request) ||
+        lenientRoute(request) ||
+        request.routeOptions.config.optionalBody === true)
+    ) {
       done(null, undefined);
       return;
     }

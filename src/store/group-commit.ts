@@ -77,7 +77,7 @@ export interface GroupWriter {
   /** Transactions committed or attempted for batches, and the writes they carried, so far. */
   stats(): { batches: number; writes: number };
   /** Writes waiting for a batch now (not yet taken into one). */
-  queued(): number;
+  waiting(): number;
   /** SQLite: the prepared statements its batches run on (direct-statements.ts). */
   readonly direct: DirectStatements | undefined;
 }
@@ -194,9 +194,10 @@ function settle(item: Item, outcome: Outcome): boolean {
  * each organisation's row with its own first debit, and only that organisation's writes wait for
  * it; once one of them is cancelled, the rest of its group do not wait in the batch again, but run
  * alone after it has committed. The other writes of the batch wait at most two timeouts, the first
- * pass's and this one's, however many writes the stuck organisation has in it.
+ * pass's and this one's, however many writes the stuck organisation has in it. Those writes are
+ * returned, for the writer to run alone once it has let the batch's other organisations go on.
  */
-async function commitIsolated(w: Writer, batch: readonly Item[]): Promise<void> {
+async function commitIsolated(w: Writer, batch: readonly Item[]): Promise<Item[]> {
   const outcomes: Outcome[] = [];
   const stuck = new Set<string>();
   let progress: Progress = 'not begun';
@@ -216,11 +217,16 @@ async function commitIsolated(w: Writer, batch: readonly Item[]): Promise<void> 
       progress = 'applied';
     });
   } catch (error) {
-    return afterFailedCommit(w, batch, error, progress);
+    await afterFailedCommit(w, batch, error, progress);
+    return [];
   }
   w.observer.batch('committed', batch.length);
   const again = batch.filter((item, i) => !settle(item, outcomes[i] ?? { kind: 'again' }));
-  await rerunAlone(w, again);
+  await rerunAlone(
+    w,
+    again.filter((item) => !stuck.has(item.group)),
+  );
+  return again.filter((item) => stuck.has(item.group));
 }
 
 /**
@@ -246,13 +252,17 @@ async function afterFailedCommit(
 /**
  * First pass: the writes one after the other, without savepoints (two statements less each).
  * Most batches have no failing write. When one throws, the whole batch is rolled back and run
- * again with a savepoint around each write, so the failing one fails alone.
+ * again with a savepoint around each write, so the failing one fails alone. Settles every write
+ * but those of an organisation whose row another session holds (commitIsolated), which it returns.
  */
-async function commitBatch(w: Writer, batch: Item[]): Promise<void> {
+async function commitBatch(w: Writer, batch: Item[]): Promise<Item[]> {
   const began = performance.now();
   for (const item of batch) w.observer.queued((began - item.queuedAt) / 1000);
   const [only] = batch;
-  if (batch.length === 1 && only !== undefined) return runAlone(w, only);
+  if (batch.length === 1 && only !== undefined) {
+    await runAlone(w, only);
+    return [];
+  }
   batch.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
   const values: unknown[] = [];
   let writeFailed = false;
@@ -275,12 +285,16 @@ async function commitBatch(w: Writer, batch: Item[]): Promise<void> {
       batch,
     );
   } catch (error) {
-    if (!writeFailed) return afterFailedCommit(w, batch, error, progress);
+    if (!writeFailed) {
+      await afterFailedCommit(w, batch, error, progress);
+      return [];
+    }
     w.observer.batch('failed', batch.length);
     return commitIsolated(w, batch);
   }
   w.observer.batch('committed', batch.length);
   batch.forEach((item, i) => item.resolve(values[i]));
+  return [];
 }
 
 /** Takes the next batch off the pending writes, or undefined when none may start now. */
@@ -326,6 +340,8 @@ export function createGroupWriter(
   const pending = new Map<string, Item[]>();
   const inFlight = new Set<string>();
   let running = 0;
+  /** Writes of a held organisation running alone after their batch (commitIsolated). */
+  let alone = 0;
   let woken = false;
 
   function start(): void {
@@ -338,10 +354,19 @@ export function createGroupWriter(
       for (const group of batch.groups) inFlight.add(group);
       counts.batches += 1;
       counts.writes += batch.items.length;
-      // commitBatch settles every write it takes and never rejects itself.
-      void commitBatch(writer, batch.items).finally(() => {
+      // commitBatch settles every write it takes, but a held organisation's, and never rejects
+      // itself. Those it returns run alone after the lane and the other groups are let go, their
+      // group kept in flight until they are done, so its later writes wait behind them in order.
+      void commitBatch(writer, batch.items).then(async (stuck) => {
         running -= 1;
-        for (const group of batch.groups) inFlight.delete(group);
+        alone += stuck.length;
+        const held = new Set(stuck.map((item) => item.group));
+        for (const group of batch.groups) if (!held.has(group)) inFlight.delete(group);
+        start();
+        if (stuck.length === 0) return;
+        await rerunAlone(writer, stuck);
+        alone -= stuck.length;
+        for (const group of held) inFlight.delete(group);
         start();
       });
     }
@@ -379,14 +404,14 @@ export function createGroupWriter(
       });
     },
     stats: () => ({ ...counts }),
-    queued: () => {
+    waiting: () => {
       let n = 0;
       for (const items of pending.values()) n += items.length;
       return n;
     },
     direct,
     async idle() {
-      while (running > 0 || pending.size > 0) {
+      while (running > 0 || alone > 0 || pending.size > 0) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     },

@@ -38,7 +38,7 @@ export function joinedStore(store: Store, tx: Executor): Store {
     run: (_group, work) => work(tx as Transaction<Schema>),
     idle: () => Promise.resolve(),
     stats: () => ({ batches: 0, writes: 0 }),
-    queued: () => 0,
+    waiting: () => 0,
     direct: undefined,
   };
   return {

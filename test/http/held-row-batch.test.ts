@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
 import { seedTestBundles } from '../esim-fixtures.js';
-import { DATABASES, eventually, startTestApp } from '../harness.js';
+import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { activityPause, adminOf, balanceOf, orderOne } from './postgres-orders.js';
 
@@ -11,24 +11,47 @@ import { activityPause, adminOf, balanceOf, orderOne } from './postgres-orders.j
 // for the row ends when the server cancels it (57014): here the test cancels it with
 // pg_cancel_backend, as DATABASE_STATEMENT_TIMEOUT_MS would, so no wait lasts a set time. One
 // batch at a time (GROUP_COMMIT_LANES=1), so the orders that arrive while the first waits are
-// taken into the next batch together.
+// taken into the next batch together, and an order placed while the held organisation's last
+// order waits alone shows the lane was let go.
 
-/** The pid of the one backend of this database that waits for a lock, once there is one. */
-async function lockWaiter(admin: pg.Client): Promise<number> {
-  for (;;) {
-    const { rows } = await admin.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-    );
-    if (rows.length > 1) throw new Error(`${rows.length} backends wait for a lock at once`);
-    const pid = rows[0]?.pid;
-    if (pid !== undefined) return pid;
-    await activityPause();
-  }
+interface Wait {
+  readonly pid: number;
+  readonly since: string;
 }
 
-/** Cancels the statement of the backend that waits for a lock (57014), once it waits. */
-async function cancelWait(admin: pg.Client): Promise<void> {
-  await admin.query('select pg_cancel_backend($1)', [await lockWaiter(admin)]);
+/**
+ * The waits for a lock of this database's backends, one after the other, seen through `watcher`
+ * (a connection with no transaction open: inside one, pg_stat_activity would stay as first read).
+ * `next` is the next wait not seen before (another backend, or the same one's next statement).
+ */
+function lockWaits(watcher: pg.Client): {
+  next(): Promise<Wait>;
+  still(wait: Wait): Promise<boolean>;
+} {
+  const seen = new Set<string>();
+  const current = async (): Promise<Wait | undefined> => {
+    const { rows } = await watcher.query<{ pid: number; since: string }>(
+      "select pid, query_start::text as since from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+    );
+    if (rows.length > 1) throw new Error(`${rows.length} backends wait for a lock at once`);
+    return rows[0];
+  };
+  return {
+    async next() {
+      for (;;) {
+        const wait = await current();
+        if (wait !== undefined && !seen.has(`${wait.pid} ${wait.since}`)) {
+          seen.add(`${wait.pid} ${wait.since}`);
+          return wait;
+        }
+        await activityPause();
+      }
+    },
+    async still(wait) {
+      const now = await current();
+      return now?.pid === wait.pid && now.since === wait.since;
+    },
+  };
 }
 
 describe(
@@ -38,57 +61,71 @@ describe(
     let t: TestApp;
     let held: TestOrg;
     let others: TestOrg[];
-    let admin: pg.Client;
+    let holder: pg.Client;
+    let watcher: pg.Client;
 
     before(async () => {
       t = await startTestApp('postgres', { groupCommitLanes: 1 });
       await seedTestBundles(t);
       held = await t.createOrg({ balance: 10_000 });
       others = [await t.createOrg({ balance: 10_000 }), await t.createOrg({ balance: 10_000 })];
-      admin = await adminOf(t.config.database);
+      holder = await adminOf(t.config.database);
+      watcher = await adminOf(t.config.database);
     });
     after(async () => {
-      await admin.end();
+      await holder.end();
+      await watcher.end();
       await t.close();
     });
 
-    it("holds the other organisations' orders of its batch for two waits at most, and runs the held one's others alone after", async () => {
-      const balances = () => Promise.all([held, ...others].map((o) => balanceOf(admin, o.id)));
+    const balances = async (): Promise<number[]> => {
+      const all: number[] = [];
+      for (const o of [held, ...others]) all.push(await balanceOf(watcher, o.id));
+      return all;
+    };
+    const busy = (answer: Awaited<ReturnType<typeof orderOne>>) => {
+      assert.equal(answer.statusCode, 503, answer.body);
+      assert.equal(answer.json<{ code: string }>().code, 'database_busy');
+    };
+
+    it("holds the other organisations' orders for two waits at most, and runs the held one's others alone, the lane free", async () => {
       const before = await balances();
-      await admin.query('begin');
-      await admin.query('select 1 from organisations where id = $1 for update', [held.id]);
+      const waits = lockWaits(watcher);
+      const cancel = (wait: Wait) => watcher.query('select pg_cancel_backend($1)', [wait.pid]);
+      await holder.query('begin');
+      await holder.query('select 1 from organisations where id = $1 for update', [held.id]);
       try {
         // The first order waits for the row in a batch of its own; the next four queue behind it.
         const first = orderOne(t, held.apiKey);
-        await lockWaiter(admin);
+        const alone = await waits.next();
         const mine = [orderOne(t, held.apiKey), orderOne(t, held.apiKey)];
         const theirs = others.map((o) => orderOne(t, o.apiKey));
-        await eventually(async () => (t.deps.store.writer.queued() === 4 ? true : undefined));
-        await cancelWait(admin);
-        const refused = await first;
-        assert.equal(refused.statusCode, 503, refused.body);
-        assert.equal(refused.json<{ code: string }>().code, 'database_busy');
+        while (t.deps.store.writer.waiting() < 4) await activityPause();
+        await cancel(alone);
+        busy(await first);
         // The batch of the four waits for the row in its first pass (its first debit locks every
         // organisation's balance row), then once in its second, for the held organisation's
         // first order, which fails; the others' orders commit.
-        await cancelWait(admin);
-        await cancelWait(admin);
+        await cancel(await waits.next());
+        await cancel(await waits.next());
         // The next wait is the held organisation's second order, run alone after that commit.
-        const pid = await lockWaiter(admin);
+        const last = await waits.next();
         const committed = await balances();
         committed.slice(1).forEach((balance, i) => {
           assert.ok(balance < (before[i + 1] ?? 0), 'the others committed before this wait');
         });
-        await admin.query('select pg_cancel_backend($1)', [pid]);
+        // Meanwhile the one lane is free: another organisation's new order is placed while the
+        // held organisation's order still waits.
+        const late = await orderOne(t, others[0]?.apiKey ?? '');
+        assert.equal(late.statusCode, 200, late.body);
+        assert.ok(await waits.still(last), 'the held order still waits');
+        await cancel(last);
         for (const answer of await Promise.all(theirs)) {
           assert.equal(answer.statusCode, 200, answer.body);
         }
-        for (const answer of await Promise.all(mine)) {
-          assert.equal(answer.statusCode, 503, answer.body);
-          assert.equal(answer.json<{ code: string }>().code, 'database_busy');
-        }
+        for (const answer of await Promise.all(mine)) busy(answer);
       } finally {
-        await admin.query('rollback');
+        await holder.query('rollback');
       }
       assert.equal(
         (await balances())[0],
