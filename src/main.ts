@@ -269,8 +269,9 @@ export async function startServer(
     }
     print(`metrics on ${metricsServer.url}/metrics`);
   }
-  // The address carries the real port, also when PORT=0 asked for any free one.
-  const url = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
+  // The address carries the real port, also when PORT=0 asked for any free one; an address of
+  // every interface is printed as the loopback one, as links are (server-address.ts).
+  const url = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '[::1]');
 
   if (fixture !== undefined) {
     try {

@@ -90,8 +90,10 @@ describe('esim serve, first start and restart', () => {
   });
 
   it('on restart reuses the master key, so the same key still works, and adds no demo', async () => {
-    running = spawnEsim(env, 'serve');
+    // Listening on every interface this time: the address printed is one a client can reach.
+    running = spawnEsim({ ...env, HOST: '0.0.0.0' }, 'serve');
     const url = await started(running);
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.doesNotMatch(running.stdout(), /API key:/);
     // Where the key is (the portal's Reveal), not a command that would replace it.
     const exists = /^Demo organisation (\S+) exists: (.*)$/m.exec(running.stdout());
