@@ -14,7 +14,7 @@
 // idling in its transaction), or the transaction was read only, is it TransactionLost.
 //
 // A statement outside any transaction (autocommit: a claim of an Idempotency-Key, a top-up's
-// settlement) is its own transaction, committed by the server once it has run. Its lost
+// pending row or its unknown mark) is its own transaction, committed by the server once it has run. Its lost
 // connection is classed by the statement itself (`lostStatement`):
 // - pg's NOT_SENT: it was never sent: TransactionLost;
 // - a read (a plain select, a begin) wrote nothing, however its connection went: TransactionLost;
@@ -44,11 +44,16 @@ class LostConnection extends Error {
   }
 }
 
+/** Where the connection went: in a transaction's COMMIT, or in a statement outside any. */
+type During = 'commit' | 'statement';
+
 export class TransactionLost extends LostConnection {
-  constructor(cause: unknown) {
+  constructor(cause: unknown, during: During = 'commit') {
     super(
       TRANSACTION_LOST,
-      'the connection was lost before the transaction committed, so nothing of it stayed',
+      during === 'commit'
+        ? 'the connection was lost before the transaction committed, so nothing of it stayed'
+        : 'the connection was lost before the statement could write anything',
       cause,
     );
     this.name = 'TransactionLost';
@@ -56,10 +61,12 @@ export class TransactionLost extends LostConnection {
 }
 
 export class CommitUnknown extends LostConnection {
-  constructor(cause: unknown) {
+  constructor(cause: unknown, during: During = 'commit') {
     super(
       COMMIT_UNKNOWN,
-      'the connection was lost during the commit, so whether the transaction stayed is unknown',
+      during === 'commit'
+        ? 'the connection was lost during the commit, so whether the transaction stayed is unknown'
+        : 'the connection was lost while the statement ran, so whether it stayed is unknown',
       cause,
     );
     this.name = 'CommitUnknown';
@@ -90,19 +97,31 @@ const NETWORK = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EN
 const READS = /^\s*(select|begin|start transaction)\b/i;
 
 /**
+ * The server ended the session, its FATAL the statement's answer: an operator's
+ * pg_terminate_backend or a shutdown (57P01), a crash of another backend (57P02), an idle
+ * session's timeout (57P05). By code, since the severity pg reports is in the server's language.
+ * (57P03, a server not accepting connections, comes at connect, before any statement.)
+ */
+const ENDED_SESSION = new Set(['57P01', '57P02', '57P05']);
+const endedSession = (code: unknown): boolean =>
+  typeof code === 'string' && ENDED_SESSION.has(code);
+
+/**
  * What a statement outside any transaction that failed with its connection left behind, or
  * undefined when its error is an answer of the server's to pass on as it is.
  */
 function lostStatement(text: string, error: unknown): Error | undefined {
   if (!(error instanceof Error)) return undefined;
-  if (error.message === NOT_SENT) return new TransactionLost(error);
-  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  if (error.message === NOT_SENT) return new TransactionLost(error, 'statement');
+  const { code } = error as { code?: unknown };
   const lost =
-    severity === 'FATAL' ||
+    endedSession(code) ||
     (error.message === TERMINATED && code === undefined) ||
     (typeof code === 'string' && NETWORK.has(code));
   if (!lost) return undefined;
-  return READS.test(text) ? new TransactionLost(error) : new CommitUnknown(error);
+  return READS.test(text)
+    ? new TransactionLost(error, 'statement')
+    : new CommitUnknown(error, 'statement');
 }
 
 /**

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { DatabaseTarget } from '../../src/config.js';
-import { DATABASES, eventually, startTestApp } from '../harness.js';
+import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import { activityPause, adminOf } from './postgres-orders.js';
 
@@ -91,12 +91,9 @@ describe(
      * Until the pool holds fewer than `count` connections: it has dropped the lost ones, which
      * it may otherwise hand out again before their end has reached it.
      */
-    const poolBelow = (count: number) =>
-      eventually(
-        () => Promise.resolve(pooled() < count ? true : undefined),
-        30_000,
-        'the pool to drop the lost connections',
-      );
+    const poolBelow = async (count: number): Promise<void> => {
+      while (pooled() >= count) await activityPause();
+    };
     /** Cuts every connection of the app's, with no word to either side. */
     const cut = (): void => {
       for (const socket of sockets) socket.destroy();

@@ -125,17 +125,26 @@ async function firstPayment(
       },
       undefined,
     ).catch(() => undefined);
+  // Before the charge nothing was charged, whatever the failure: `topup.failed`, with its reason.
+  let card: SavedCard;
   try {
-    const card = await runWrite(deps, storeNewCard, await tokenised(deps, input));
-    const result = await topUp(deps, { org: input.org, rawAmount: input.rawAmount, card }, claim);
-    await runWrite(deps, adoptCard, { card, actor: input.actor });
-    await record('topup.succeeded', result);
-    return result;
+    card = await runWrite(deps, storeNewCard, await tokenised(deps, input));
+  } catch (error) {
+    await record('topup.failed', failedTopUpAudit(error, input.rawAmount).details);
+    throw error;
+  }
+  let result: TopUpResult;
+  try {
+    result = await topUp(deps, { org: input.org, rawAmount: input.rawAmount, card }, claim);
   } catch (error) {
     const { action, details } = failedTopUpAudit(error, input.rawAmount);
     await record(action, details);
     throw error;
   }
+  // Credited: so recorded, whatever becomes of adopting the card as the default.
+  await record('topup.succeeded', result);
+  await runWrite(deps, adoptCard, { card, actor: input.actor });
+  return result;
 }
 
 export interface SavedWithPayment extends TopUpOnce {
