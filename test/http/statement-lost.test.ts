@@ -4,10 +4,11 @@ import { connect, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
 import { buildApp } from '../../src/app.js';
+import { saveCard } from '../../src/domain/money/save-card.js';
 import type { DatabaseTarget } from '../../src/config.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
-import { activityPause, adminOf } from './postgres-orders.js';
+import { activityPause, adminOf, balanceOf } from './postgres-orders.js';
 
 // A statement run outside any transaction (its own, committed by the server once it has run)
 // whose connection is lost while it runs is answered for what it may have left, never 500:
@@ -15,6 +16,8 @@ import { activityPause, adminOf } from './postgres-orders.js';
 //   cut with no answer: it may have stayed (the server commits around its answer), so 503
 //   commit_unknown, no Retry-After; reading back shows what stayed;
 // - a read wrote nothing: 503 database_busy, with Retry-After.
+// And a top-up whose crediting COMMIT stayed but whose answer was lost (its connection's answers
+// held by the relay, then cut) reads the top-up back and answers 200.
 //
 // The app reaches PostgreSQL through a relay the test can cut. The write held is the claim of a
 // top-up's Idempotency-Key (one insert, before anything else of the request): a trigger the test
@@ -24,6 +27,8 @@ import { activityPause, adminOf } from './postgres-orders.js';
 const HOLD = 4_310_002;
 /** The lock the release of a claim waits for (a trigger on update), in the last test. */
 const RELEASE_HOLD = 4_310_003;
+/** The lock a top-up's crediting COMMIT waits for (a deferred trigger), in the read-back test. */
+const CREDIT_HOLD = 4_310_004;
 
 interface LogLine {
   level: number;
@@ -49,6 +54,18 @@ async function waitingIn(
     const pid = rows[0]?.pid;
     if (pid !== undefined) return pid;
     if (settled) throw new Error(`the request was answered before a statement like ${like} waited`);
+    await activityPause();
+  }
+}
+
+/** Until the session `pid` is idle: its last statement has ended. */
+async function idleAfter(admin: pg.Client, pid: number): Promise<void> {
+  for (;;) {
+    const { rows } = await admin.query<{ state: string }>(
+      'select state from pg_stat_activity where pid = $1',
+      [pid],
+    );
+    if (rows[0]?.state === 'idle') return;
     await activityPause();
   }
 }
@@ -80,8 +97,11 @@ describe(
       });
     };
     let upstream = { host: '127.0.0.1', port: 5432 };
+    /** Each relayed connection, by the port PostgreSQL sees it from (pg_stat_activity). */
+    const pairs = new Map<number, { client: Socket; server: Socket }>();
     const relay = createServer((client) => {
       const server = connect(upstream.port, upstream.host);
+      server.on('connect', () => pairs.set(server.localPort ?? 0, { client, server }));
       track(client, () => server.destroy());
       track(server, () => client.destroy());
       client.pipe(server).pipe(client);
@@ -164,6 +184,62 @@ describe(
         await admin.query(`select pg_advisory_unlock(${HOLD})`);
       }
     }
+
+    it("answers 200 when the credit's COMMIT stayed but its answer was lost: the top-up is read back", async () => {
+      const payer = await t.createOrg({ balance: 1000 });
+      await saveCard(t.deps, payer.id, { number: '4242424242424242', expMonth: 12, expYear: 2099 });
+      await admin.query(`
+        create function hold_credit() returns trigger language plpgsql as $$
+        begin
+          perform pg_advisory_lock_shared(${CREDIT_HOLD});
+          perform pg_advisory_unlock_shared(${CREDIT_HOLD});
+          return null;
+        end $$`);
+      await admin.query(`
+        create constraint trigger hold_credit after update on topups
+        deferrable initially deferred for each row when (new.status = 'succeeded')
+        execute function hold_credit()`);
+      const before = await balanceOf(admin, payer.id);
+      await admin.query(`select pg_advisory_lock(${CREDIT_HOLD})`);
+      let held = true;
+      try {
+        const answer = t.request(payer.apiKey, {
+          method: 'POST',
+          url: '/v2.1/organisation/balance?amount=2500',
+          headers: { 'idempotency-key': 'credit-read-back' },
+        });
+        // The credit's COMMIT waits in the server; its connection's answers are held from here.
+        const pid = await waitingIn(admin, 'commit', answer);
+        const { rows } = await admin.query<{ port: number }>(
+          'select client_port as port from pg_stat_activity where pid = $1',
+          [pid],
+        );
+        const pair = pairs.get(rows[0]?.port ?? -1);
+        assert.ok(pair !== undefined, 'the relayed connection of the COMMIT');
+        pair.server.unpipe(pair.client);
+        await admin.query(`select pg_advisory_unlock(${CREDIT_HOLD})`);
+        held = false;
+        // The commit is done once the session idles; then its connection goes, unanswered.
+        await idleAfter(admin, pid);
+        pair.client.destroy();
+        pair.server.destroy();
+        const response = await answer;
+        assert.equal(response.statusCode, 200, response.body);
+        assert.equal(response.json<{ amount: number }>().amount, 2500);
+      } finally {
+        if (held) await admin.query(`select pg_advisory_unlock(${CREDIT_HOLD})`);
+        await admin.query('drop trigger hold_credit on topups');
+      }
+      assert.equal(await balanceOf(admin, payer.id), before + 2500, 'credited once');
+      const { rows } = await admin.query<{ action: string }>(
+        "select action from audit_log where organisation_id = $1 and action like 'topup.%' order by id",
+        [payer.id],
+      );
+      assert.deepEqual(
+        rows.map((row) => row.action),
+        ['topup.succeeded'],
+      );
+    });
 
     it('answers 503 commit_unknown without Retry-After for a write the server ended; read back, it left nothing', async () => {
       const { response, held } = await claimLost('ended-claim', async (pid) => {

@@ -29,6 +29,7 @@ import {
   insertTopUp,
   postponeCheck,
   settleTopUp,
+  topUpStatus,
 } from '../../store/repositories/top-up-repository.js';
 import type { AuditAction } from '../audit/audit-log.js';
 import { audit, systemActor } from '../audit/audit-log.js';
@@ -382,6 +383,28 @@ async function unanswered(
 }
 
 /**
+ * Runs `settle`, the request's write that settles its top-up as `to`. When that write's commit is
+ * unknown (the connection went during it: 503 commit_unknown), the top-up is read back on a
+ * connection of its own: found settled as `to`, the write (or another settler's) stayed, and
+ * undefined says so; found otherwise, or not read, the doubt stands and the error is thrown.
+ */
+async function settledOrInDoubt<T>(
+  deps: TopUpDeps,
+  ref: number,
+  to: 'succeeded' | 'declined' | 'failed',
+  settle: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await settle();
+  } catch (error) {
+    if (!commitUnknown(error)) throw error;
+    const status = await topUpStatus(deps.store.db, ref).catch(() => undefined);
+    if (status !== to) throw error;
+    return undefined;
+  }
+}
+
+/**
  * The top-up process: the row, then the charge, then the credit. Just before the charge is
  * sent, the request's Idempotency-Key claim is handed to the top-up itself (`topUpOwner`), which
  * finishes it with the outcome: in the crediting transaction, or later by reconciliation if the
@@ -407,7 +430,7 @@ export async function topUp(
     answer = await withTimeout(charge, deps.config.paymentTimeoutMs, deps.wallClock);
   } catch (error) {
     if (!(error instanceof GatewayUnavailableError)) throw error;
-    await fail(deps, row, error.message, false);
+    await settledOrInDoubt(deps, row.ref, 'failed', () => fail(deps, row, error.message, false));
     throw unavailable(
       `payment processor unavailable, nothing was charged: ${error.message}`,
       PROCESSOR_RETRY_AFTER_SECONDS,
@@ -416,12 +439,15 @@ export async function topUp(
   if (answer.kind === 'timeout') throw await unanswered(deps, row, charge);
   const outcome = answer.outcome;
   if (outcome.status === 'declined') {
-    await decline(deps, row, outcome, false);
+    await settledOrInDoubt(deps, row.ref, 'declined', () => decline(deps, row, outcome, false));
     throw declinedError(outcome);
   }
-  const result = await credit(deps, row, outcome.processorRef, false);
+  const result = await settledOrInDoubt(deps, row.ref, 'succeeded', () =>
+    credit(deps, row, outcome.processorRef, false),
+  );
   if (result !== undefined) return result;
-  // Settled meanwhile by someone else (reconciliation after a very slow answer): credited once.
+  // Settled meanwhile by someone else (reconciliation after a very slow answer), or by this
+  // request's credit whose commit's answer was lost: credited once.
   const funds = await readFunds(deps.store.db, org.id);
   return { amount, balance: funds?.balance ?? 0, ref: row.ref };
 }

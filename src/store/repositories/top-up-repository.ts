@@ -101,6 +101,16 @@ const TOP_UP_COLUMNS = [
   'checks',
 ] as const;
 
+/** A top-up's status, read on its own; undefined when there is no such top-up. */
+export async function topUpStatus(db: Executor, ref: number): Promise<TopUpStatus | undefined> {
+  const row = await db
+    .selectFrom('topups')
+    .select('status')
+    .where('ref', '=', ref)
+    .executeTakeFirst();
+  return row?.status;
+}
+
 /** The top-up in doubt (pending or unknown) that a request with this Idempotency-Key started. */
 export async function findInDoubtByKey(
   db: Executor,
