@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { bodyFieldName } from './fields-from-query.js';
 
 // The message of a request that breaks its route's schema (a 400 validation_failed): the first
 // problem, named by where it is (`query parameter perPage must be <= 5000`, `body field
@@ -36,7 +37,8 @@ export function describeValidation(
   request: FastifyRequest,
 ): string {
   const first = issues[0];
-  const where = CONTEXT_NAMES[context ?? ''] ?? 'field';
+  const where =
+    context === 'body' ? bodyFieldName(request) : (CONTEXT_NAMES[context ?? ''] ?? 'field');
   if (first === undefined) return 'request is invalid';
   const repeated = repeatedParameter(first, context, request.query);
   if (repeated !== undefined) return repeated;

@@ -124,7 +124,15 @@ for (const kind of DATABASES) {
         url: `/v2.1/esims?iccid=${iccid}`,
       });
       assert.equal(queryMissing.statusCode, 400);
-      assert.match(queryMissing.json().message, /customerRef/);
+      assert.equal(queryMissing.json().message, 'query parameter customerRef is required');
+      // Refusals of the query form name query parameters, not body fields.
+      const queryMalformed = await t.request(org.apiKey, {
+        method: 'PUT',
+        url: '/v2.1/esims?iccid=1234&customerRef=x',
+      });
+      assert.equal(queryMalformed.statusCode, 400);
+      assert.match(queryMalformed.json().message, /^query parameter iccid "1234" is not an ICCID/);
+      assert.equal(queryMalformed.json().code, 'invalid_iccid');
 
       const cleared = await put(org, { iccid, customerRef: '' });
       assert.equal(cleared.statusCode, 200);

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../../deps.js';
 import { CUSTOMER_REF_MAX, updateCustomerRef } from '../../../domain/esims/esim-actions.js';
 import type { Api } from '../../api.js';
+import { bodyFieldName, bodyFromQuery } from '../../fields-from-query.js';
 import { headerOnlySecurity, standardErrors } from '../../schemas/common.js';
 import { ICCID_DESCRIPTION, checkIccid } from './esim-view.js';
 
@@ -64,11 +65,11 @@ export function registerUpdateEsims(app: Api, deps: AppDeps): void {
         const fields: Record<string, unknown> = {};
         if (query['iccid'] !== undefined) fields['iccid'] = query['iccid'];
         if (query['customerRef'] !== undefined) fields['customerRef'] = query['customerRef'];
-        Object.assign(request, { body: fields });
+        bodyFromQuery(request, fields);
       },
     },
     async (request) => {
-      const iccid = checkIccid(request.body.iccid, 'body field iccid');
+      const iccid = checkIccid(request.body.iccid, `${bodyFieldName(request)} iccid`);
       const { customerRef } = request.body;
       await updateCustomerRef(deps, request.organisation.id, iccid, customerRef);
       return { status: 'success', iccid, customerRef };
