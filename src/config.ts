@@ -259,10 +259,19 @@ export function parseDatabaseUrl(raw: string | undefined, dataDir: string): Data
     return { kind: 'sqlite', path };
   }
   if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    let url: URL;
     try {
-      new URL(raw);
+      url = new URL(raw);
     } catch {
       throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    // Without one, PostgreSQL would connect to the database named as the user (often the
+    // `postgres` maintenance database) and the migrations would create the tables there.
+    if (url.pathname.replace(/^\//, '') === '') {
+      throw new ConfigError(
+        'DATABASE_URL',
+        'names no database: end it with one, as postgres://user@host:port/<database>',
+      );
     }
     return { kind: 'postgres', url: raw };
   }

@@ -181,6 +181,8 @@ describe('loadConfig', () => {
       [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', /sqlite:<path>/],
       [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL', /file path/],
       [{ DATABASE_URL: 'postgres://[bad' }, 'DATABASE_URL', /not a valid/],
+      [{ DATABASE_URL: 'postgres://u@db:5432' }, 'DATABASE_URL', /names no database/],
+      [{ DATABASE_URL: 'postgresql://u@db/' }, 'DATABASE_URL', /names no database/],
       [
         { MODE: 'production', MASTER_KEY: 'ab'.repeat(32), DATABASE_URL: 'sqlite::memory:' },
         'DATABASE_URL',

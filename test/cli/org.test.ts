@@ -162,6 +162,11 @@ for (const kind of DATABASES) {
         [['--name', 'X', '--balance', 'lots'], 2, /--balance must be a whole number/],
         [['--name', 'X', '--balance=-5'], 2, /--balance must be a whole number >= 0/],
         [['--name', 'X', '--currency', 'dollars'], 1, /currency must be an ISO 4217 code/],
+        [
+          ['--name', 'X', '--currency', 'FOO'],
+          1,
+          /currency must be an ISO 4217 code such as USD, got "FOO"/,
+        ],
         [['--name', 'X', '--callback-version', 'V9'], 2, /--callback-version must be V2 or V3/],
         [['--name', 'X', '--callback-url', 'ftp://x'], 1, /callbackUrl must be an http/],
         [['--name', 'X', '--wat'], 2, /Unknown option '--wat'/],

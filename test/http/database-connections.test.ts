@@ -656,6 +656,29 @@ describe(
         );
       });
     });
+
+    it('answers 503 database_busy, not 500, when its database does not exist (3D000: dropped under it)', async () => {
+      const missing = new URL(relayUrl);
+      missing.pathname = `/esim_missing_${randomBytes(4).toString('hex')}`;
+      const store = openStore(
+        { kind: 'postgres', url: missing.toString() },
+        { poolSize: 2, connectRetry: { pause: () => Promise.resolve() } },
+      );
+      const deps: AppDeps = {
+        ...t.deps,
+        store,
+        apiKeys: createApiKeyCache({ db: store.db, clock: t.deps.clock, stalenessMs: 0 }),
+        journal: undefined,
+      };
+      const missingApp = await buildApp(deps, { logLevel: 'silent' });
+      try {
+        await missingApp.ready();
+        assertBusy(await organisation(missingApp));
+      } finally {
+        await missingApp.close();
+        await store.close();
+      }
+    });
   },
 );
 

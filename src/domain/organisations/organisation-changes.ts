@@ -28,6 +28,9 @@ import { runWrite } from '../runner/use-case-runner.js';
 import type { WriteDeps } from '../runner/use-case-runner.js';
 import { checkAllowList } from '../access/ip-allow-list.js';
 
+/** The ISO 4217 codes this runtime knows (Intl, from its ICU data). */
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
 export const USER_ROLES = ['Admin', 'Finance', 'Developer', 'Support', 'Viewer'] as const;
 export const TAX_LIABLE = ['Yes', 'No', 'ReverseCharge'] as const;
 export const BUSINESS_TYPES = ['Travel', 'IoT', 'Enterprise', 'Reseller', 'MVNO', 'Other'] as const;
@@ -108,8 +111,8 @@ export async function createOrganisation(
 ): Promise<CreatedOrganisation> {
   const name = checkName(input.name);
   const currency = (input.currency ?? 'USD').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency))
-    throw badRequest('currency must be an ISO 4217 code such as USD');
+  if (!/^[A-Z]{3}$/.test(currency) || !CURRENCIES.has(currency))
+    throw badRequest(`currency must be an ISO 4217 code such as USD, got "${currency}"`);
   const groups = [...(input.groups ?? DEFAULT_GROUPS)].map((g) => g.trim()).filter((g) => g !== '');
   if (groups.length === 0) throw badRequest('groups must name at least one bundle group');
   const callbackVersion: CallbackVersion = checkEnum(
