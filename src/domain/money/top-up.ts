@@ -340,9 +340,18 @@ async function recordPending(
 ): Promise<{ row: TopUpRow; token: string }> {
   const db = deps.store.db;
   const card = given ?? (await findDefaultCard(db, org.id));
+  if (card === undefined && deps.payments.name === 'none') {
+    // No card can be saved without a processor either: the missing processor is the answer.
+    throw unavailable(
+      'no payment processor is configured (PAYMENT_GATEWAY=none), so no top-up can be charged',
+      PROCESSOR_RETRY_AFTER_SECONDS,
+    );
+  }
   if (card === undefined) {
     throw badRequest(
-      'no saved card: save a card in the portal first (simulator: esim org card <id> --number 4242424242424242)',
+      deps.config.mode === 'simulator'
+        ? 'no saved card: save a card in the portal first (simulator: esim org card <id> --number 4242424242424242)'
+        : 'no saved card: save a card in the portal first',
       'no_card',
     );
   }

@@ -471,6 +471,15 @@ for (const kind of DATABASES) {
     });
     after(() => t.close());
 
+    it('answers 503, not no_card, to an organisation without a card (none can be saved)', async () => {
+      const org = await t.createOrg({ balance: 100 });
+      const res = await topUp(t, org, '?amount=1500');
+      assert.equal(res.statusCode, 503, res.body);
+      assert.match(res.json().message, /no payment processor is configured/);
+      assert.ok(Number(res.headers['retry-after']) > 0);
+      assert.equal(await balanceOf(t, org), 100);
+    });
+
     it('answers 503 and changes nothing', async () => {
       const org = await t.createOrg({ balance: 100 });
       await t.deps.store.db
