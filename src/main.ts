@@ -30,9 +30,11 @@ import { withPlugins } from './store/store-plugins.js';
 import { insertSignal } from './store/insert-signal.js';
 import { writeCounter } from './store/write-watch.js';
 import { createKeyCipher } from './security/api-keys.js';
+import type { KeyCipher } from './security/api-keys.js';
 import { createApiKeyCache } from './security/key-cache.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
+import { checkServiceMode } from './store/service-mode.js';
 import { bundledFirstStartImage, copyFirstStartImage } from './store/first-start-image.js';
 import type { Store } from './store/database.js';
 import { DatabaseInUseError, takeServerLock } from './store/server-lock.js';
@@ -75,8 +77,6 @@ export async function openServices(
     firstStartImage?: string;
   } = {},
 ): Promise<Services> {
-  // Resolved before the database opens, so a bad key never leaves a connection pool behind.
-  const cipher = createKeyCipher(resolveMasterKey(config));
   const image = options.firstStartImage ?? bundledFirstStartImage();
   const catalogueCopied =
     options.store === undefined &&
@@ -98,8 +98,13 @@ export async function openServices(
       groupCommitMaxBatch: config.groupCommitMaxBatch,
       groupCommitLanes: config.groupCommitLanes,
     });
+  // The simulator's master key (a file it makes when there is none) is resolved only once the
+  // database is known not to be a production service's (service-mode.ts).
+  let cipher: KeyCipher;
   try {
     await migrate(opened);
+    await checkServiceMode(opened.db, config.mode);
+    cipher = createKeyCipher(resolveMasterKey(config));
   } catch (error) {
     if (options.store === undefined) await opened.close();
     throw error;

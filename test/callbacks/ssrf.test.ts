@@ -151,11 +151,21 @@ for (const kind of DATABASES) {
     });
 
     it('allows local receivers in simulator mode', async () => {
-      const run = await runCli(
-        ['org', 'update', orgId, '--callback-url', 'http://127.0.0.1:9999/hook'],
-        { ...env, MODE: 'simulator' },
-      );
-      assert.equal(run.code, 0, run.err);
+      // A database of its own: the simulator never opens one production has run on.
+      const own = await cliDatabase(kind);
+      try {
+        const simulator = { MODE: 'simulator', DATABASE_URL: own.url, DATA_DIR: own.dataDir };
+        const created = await runCli(['org', 'create', '--name', 'Local', '--json'], simulator);
+        assert.equal(created.code, 0, created.err);
+        const id = (JSON.parse(created.out) as { id: string }).id;
+        const run = await runCli(
+          ['org', 'update', id, '--callback-url', 'http://127.0.0.1:9999/hook'],
+          simulator,
+        );
+        assert.equal(run.code, 0, run.err);
+      } finally {
+        await own.drop();
+      }
     });
   });
 

@@ -88,21 +88,27 @@ for (const kind of DATABASES) {
     });
 
     it('org create in production mode defaults to the standard group only', async () => {
-      const production = {
-        ...env,
-        MODE: 'production',
-        MASTER_KEY: Buffer.alloc(32, 9).toString('hex'),
-        PORTAL_PASSWORD_COST: undefined, // production's own default
-      };
-      const res = await esim(production, 'org', 'create', '--name', 'Production Org', '--json');
-      assert.equal(res.code, 0, res.err);
-      const { id } = JSON.parse(res.out) as { id: string };
-      const list = await esim(production, 'org', 'list', '--json');
-      assert.equal(list.code, 0, list.err);
-      const listed = (JSON.parse(list.out) as { id: string; groups: string[] }[]).find(
-        (o) => o.id === id,
-      );
-      assert.deepEqual(listed?.groups, ['Standard eSIM Bundles']);
+      // A database of its own: one production has run on is closed to the simulator after.
+      const own = await cliDatabase(kind, 'empty');
+      try {
+        const production = {
+          ...own.env,
+          MODE: 'production',
+          MASTER_KEY: Buffer.alloc(32, 9).toString('hex'),
+          PORTAL_PASSWORD_COST: undefined, // production's own default
+        };
+        const res = await esim(production, 'org', 'create', '--name', 'Production Org', '--json');
+        assert.equal(res.code, 0, res.err);
+        const { id } = JSON.parse(res.out) as { id: string };
+        const list = await esim(production, 'org', 'list', '--json');
+        assert.equal(list.code, 0, list.err);
+        const listed = (JSON.parse(list.out) as { id: string; groups: string[] }[]).find(
+          (o) => o.id === id,
+        );
+        assert.deepEqual(listed?.groups, ['Standard eSIM Bundles']);
+      } finally {
+        await own.dispose();
+      }
     });
 
     it('org create --json takes a balance, a currency and groups', async () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { DATABASES } from '../databases.js';
-import { cliDatabase, spawnEsim } from './helpers.js';
+import { cliDatabase, esim, spawnEsim } from './helpers.js';
 import type { Env } from './helpers.js';
 
 // Production never loads the simulator's tools: a start in production mode that names a fixture
@@ -108,6 +108,24 @@ for (const kind of DATABASES) {
         assert.doesNotMatch(stderr, /secret/, 'the token is not echoed');
       }
       await unchanged();
+    });
+
+    it('records a database that has run in production, which the simulator then refuses to open (exit 78) before it makes a master key', async () => {
+      const dataDir = String(env['DATA_DIR']);
+      const ran = await esim(env, 'org', 'list');
+      assert.equal(ran.code, 0, ran.err);
+      const withoutKey = Object.fromEntries(
+        Object.entries(env).filter(([name]) => name !== 'MASTER_KEY'),
+      );
+      const forgot = await esim({ ...withoutKey, MODE: 'simulator' }, 'org', 'list');
+      assert.equal(forgot.code, 78, forgot.err);
+      assert.match(
+        forgot.err,
+        /^esim: configuration error: MODE: this database is a production service's .*set MODE=production/,
+      );
+      assert.equal(existsSync(join(dataDir, 'master.key')), false, 'no master key was made');
+      const again = await esim(env, 'org', 'list');
+      assert.equal(again.code, 0, again.err);
     });
   });
 }
