@@ -34,7 +34,7 @@ import type { KeyCipher } from './security/api-keys.js';
 import { createApiKeyCache } from './security/key-cache.js';
 import { resolveMasterKey } from './security/master-key.js';
 import { migrate, openStore } from './store/database.js';
-import { checkServiceMode } from './store/service-mode.js';
+import { recordServiceMode, refuseProductionDatabase } from './store/service-mode.js';
 import { bundledFirstStartImage, copyFirstStartImage } from './store/first-start-image.js';
 import type { Store } from './store/database.js';
 import { DatabaseInUseError, takeServerLock } from './store/server-lock.js';
@@ -102,8 +102,9 @@ export async function openServices(
   // database is known not to be a production service's (service-mode.ts).
   let cipher: KeyCipher;
   try {
+    await refuseProductionDatabase(opened.db, config.mode);
     await migrate(opened);
-    await checkServiceMode(opened.db, config.mode);
+    await recordServiceMode(opened.db, config.mode);
     cipher = createKeyCipher(resolveMasterKey(config));
   } catch (error) {
     if (options.store === undefined) await opened.close();

@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CodeWithStatus, ErrorCode, FixedStatusCode } from '../domain/errors/error-codes.js';
 import { DomainError, ERROR_CATALOGUE, statusOf } from '../domain/errors/error-codes.js';
-import { commitUnknown, databaseBusy } from '../store/conflicts.js';
+import { commitUnknown, databaseBusy, loginRefused } from '../store/conflicts.js';
 import type { HttpErrorCode } from './http-error-codes.js';
 import { HTTP_ERROR_CATALOGUE } from './http-error-codes.js';
 import { describeValidation } from './validation-messages.js';
@@ -223,6 +223,12 @@ function toErrorReply(
     // tries, or every connection of this instance's pool stayed busy for the connect timeout
     // (store/connection-retry.ts).
     request.log.warn({ err: error }, 'database busy');
+    return { code: 'database_busy', retryAfterSeconds: 1 };
+  }
+  if (loginRefused(error)) {
+    // PostgreSQL refused the login (no such database, a wrong password): the operator's to mend,
+    // logged as an error; the caller is told to come back, as for a busy database.
+    request.log.error({ err: error }, 'database login refused');
     return { code: 'database_busy', retryAfterSeconds: 1 };
   }
   request.log.error({ err: error }, 'unhandled error');

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors/error-codes.js';
-import { commitUnknown, databaseBusy } from '../store/conflicts.js';
+import { commitUnknown, databaseBusy, loginRefused } from '../store/conflicts.js';
 import { html } from './html.js';
 import { renderPage, renderPublicPage } from './layout.js';
 
@@ -58,7 +58,7 @@ function statusAndMessage(
 } {
   // A path that is no page is a 404 whatever its body (a form no page parses: 415, 413), as in the
   // API; what loading its signed-in view met (a busy database) is answered as on every page.
-  if (request.is404 && !databaseBusy(error) && !commitUnknown(error)) {
+  if (request.is404 && !databaseBusy(error) && !loginRefused(error) && !commitUnknown(error)) {
     return { status: 404, message: NO_SUCH_PAGE };
   }
   if (error instanceof DomainError) {
@@ -79,7 +79,9 @@ function statusAndMessage(
     return { status: 503, message: UNKNOWN_MESSAGE, title: 'Saved or not: check first' };
   }
   // As the API's 503 database_busy (http/error-handler.ts): nothing was written, a retry is safe.
-  if (databaseBusy(error)) return { status: 503, message: BUSY_MESSAGE, retryAfterSeconds: 1 };
+  if (databaseBusy(error) || loginRefused(error)) {
+    return { status: 503, message: BUSY_MESSAGE, retryAfterSeconds: 1 };
+  }
   return {
     status: 500,
     message: 'The portal could not do this. Try again; if it persists, tell your operator.',

@@ -10,7 +10,7 @@ import { isBusyError } from './sqlite-busy.js';
 //   the commit); a cycle with another instance's worker can still close on rows taken in an
 //   order no one statement controls, and the one PostgreSQL picks must not fail its request.
 // - No connection to be had (PostgreSQL: too many clients, 53300; the server starting or
-//   stopping, 57P03; the login refused, 3D000, 28P01, 28000), or SQLite held by another process past SQLITE_BUSY_WAIT_MS: nothing was
+//   stopping, 57P03), or SQLite held by another process past SQLITE_BUSY_WAIT_MS: nothing was
 //   written. On PostgreSQL the pool asks for the connection again after a pause, for reads and
 //   transactions alike (connection-retry.ts); an error that outlasts those tries is not run again
 //   here, since the server refuses only new connections and the pool has already waited.
@@ -44,10 +44,13 @@ const ENDED = new Set(['57014', '25P03']);
 /** lost-transactions.ts: a ROLLBACK that failed with its connection, no COMMIT sent. */
 const LOST = new Set([TRANSACTION_LOST]);
 const UNKNOWN = new Set([COMMIT_UNKNOWN]);
-// 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable). The
-// login refused: the database does not exist (3D000: dropped or renamed under a running
-// instance), a wrong password (28P01: rotated), a role that may not log in (28000).
-const NO_CONNECTION = new Set(['53300', '57P03', '08001', '3D000', '28P01', '28000']);
+// 08001: no connection could be made at all (connection-retry.ts, DatabaseUnreachable).
+const NO_CONNECTION = new Set(['53300', '57P03', '08001']);
+// The login refused: the database does not exist (3D000: dropped or renamed under a running
+// instance), a wrong password (28P01: rotated), a role that may not log in (28000). Not asked
+// again (a refusal that lasts), and the workers log it as the error it is; a request that meets
+// it is answered 503 all the same, never 500.
+const LOGIN_REFUSED = new Set(['3D000', '28P01', '28000']);
 /** The code of connection-retry.ts's PoolFull: this service's own, not a SQLSTATE. */
 export const POOL_FULL = 'POOL_FULL';
 const POOL_FULL_CODES = new Set([POOL_FULL]);
@@ -98,6 +101,9 @@ export const endedByServer = (error: unknown): boolean =>
  * have stayed. Not busy: a blind retry could do the work twice.
  */
 export const commitUnknown = (error: unknown): boolean => hasCode(error, UNKNOWN);
+
+/** PostgreSQL refused the login: no such database, a wrong password, a role that may not log in. */
+export const loginRefused = (error: unknown): boolean => hasCode(error, LOGIN_REFUSED);
 
 /** The database could not do the work now and nothing was written: a retry later is safe. */
 export function databaseBusy(error: unknown): boolean {

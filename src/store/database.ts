@@ -12,7 +12,7 @@ import type { Pool } from 'pg';
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS } from '../config.js';
 import type { DatabaseTarget, SqliteSynchronous } from '../config.js';
 import type { Database as Schema } from './schema.js';
-import { hasCode, noConnection } from './conflicts.js';
+import { loginRefused, noConnection } from './conflicts.js';
 import { ConnectionBursts, retryingPool } from './connection-retry.js';
 import type { ConnectRetry, ConnectionWatcher } from './connection-retry.js';
 import { DEFAULT_LANES, DEFAULT_MAX_BATCH, createGroupWriter } from './group-commit.js';
@@ -289,13 +289,8 @@ function withStatementCache(
   };
 }
 
-// PostgreSQL refusing the login: a wrong password (28P01), a role that does not exist or may not
-// log in, or no pg_hba.conf entry (28000); a database that does not exist (3D000).
-const LOGIN_REFUSED = new Set(['28P01', '28000', '3D000']);
-
 /** The database could not be opened: out of reach, no connection to be had, or the login refused. */
-const cannotOpen = (error: unknown): boolean =>
-  noConnection(error) || hasCode(error, LOGIN_REFUSED);
+const cannotOpen = (error: unknown): boolean => noConnection(error) || loginRefused(error);
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { DATABASES } from '../databases.js';
 import { cliDatabase, esim, spawnEsim } from './helpers.js';
@@ -32,6 +33,48 @@ async function refusedStart(env: Env): Promise<{ code: number | null; stderr: st
     assert.fail(`production started with ${Object.keys(env).join(', ')}:\n${run.stdout()}`);
   }
   return { code: outcome, stderr: run.stderr() };
+}
+
+/**
+ * The migration records of the database at `url`: `forget` deletes the newest's (and returns its
+ * name), `newest` returns the newest's name, `restore` puts back the record of `name`.
+ */
+async function migrations(
+  url: string,
+  what: 'forget' | 'newest' | 'restore',
+  name = '',
+): Promise<string> {
+  const run = async (query: (text: string, params: unknown[]) => Promise<unknown[]>) => {
+    const rows = await query('select max(name) as name from kysely_migration', []);
+    const newest = String((rows as { name: string }[])[0]?.name);
+    if (what === 'forget') {
+      await query('delete from kysely_migration where name = $1', [newest]);
+    } else if (what === 'restore') {
+      const at = new Date().toISOString();
+      await query('insert into kysely_migration (name, timestamp) values ($1, $2)', [name, at]);
+    }
+    return newest;
+  };
+  if (url.startsWith('sqlite:')) {
+    const db = new SQLite(url.slice('sqlite:'.length));
+    try {
+      return await run(async (text, params) => {
+        const statement = db.prepare(text.replace(/\$\d/g, '?'));
+        if (statement.reader) return statement.all(...params);
+        statement.run(...params);
+        return [];
+      });
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(async (text, params) => (await client.query(text, params)).rows);
+  } finally {
+    await client.end();
+  }
 }
 
 async function tablesIn(url: string): Promise<number> {
@@ -114,6 +157,10 @@ for (const kind of DATABASES) {
       const dataDir = String(env['DATA_DIR']);
       const ran = await esim(env, 'org', 'list');
       assert.equal(ran.code, 0, ran.err);
+      // The newest migration forgotten, as for a database behind the shell's checkout: the
+      // simulator must refuse before it would migrate.
+      const url = String(env['DATABASE_URL']);
+      const newest = await migrations(url, 'forget');
       const withoutKey = Object.fromEntries(
         Object.entries(env).filter(([name]) => name !== 'MASTER_KEY'),
       );
@@ -124,6 +171,8 @@ for (const kind of DATABASES) {
         /^esim: configuration error: MODE: this database is a production service's .*set MODE=production/,
       );
       assert.equal(existsSync(join(dataDir, 'master.key')), false, 'no master key was made');
+      assert.notEqual(await migrations(url, 'newest'), newest, 'no migration ran');
+      await migrations(url, 'restore', newest);
       const again = await esim(env, 'org', 'list');
       assert.equal(again.code, 0, again.err);
     });

@@ -188,6 +188,26 @@ for (const kind of DATABASES) {
       });
       assert.equal(refused.statusCode, 400);
       assert.match(refused.json<{ message: string }>().message, /another schema version/);
+      // A production service's record is never imported: the simulator would refuse its database.
+      const snapshot = saved.json<{ tables: { sim_state?: { key: string; value: string }[] } }>();
+      const stamped = {
+        ...snapshot,
+        tables: {
+          ...snapshot.tables,
+          sim_state: [
+            ...(snapshot.tables.sim_state ?? []),
+            { key: 'service_mode', value: 'production' },
+          ],
+        },
+      };
+      const production = await t.app.inject({
+        method: 'PUT',
+        url: '/_sim/snapshot',
+        headers: { 'content-type': MEDIA },
+        payload: JSON.stringify(stamped),
+      });
+      assert.equal(production.statusCode, 400, production.body);
+      assert.match(production.json<{ message: string }>().message, /production service's record/);
 
       const restored = await t.app.inject({
         method: 'PUT',

@@ -112,7 +112,9 @@ export async function createOrganisation(
   const name = checkName(input.name);
   const currency = (input.currency ?? 'USD').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency) || !CURRENCIES.has(currency))
-    throw badRequest(`currency must be an ISO 4217 code such as USD, got "${currency}"`);
+    throw badRequest(
+      `currency must be an ISO 4217 code such as USD, got "${currency.slice(0, 12)}"`,
+    );
   const groups = [...(input.groups ?? DEFAULT_GROUPS)].map((g) => g.trim()).filter((g) => g !== '');
   if (groups.length === 0) throw badRequest('groups must name at least one bundle group');
   const callbackVersion: CallbackVersion = checkEnum(

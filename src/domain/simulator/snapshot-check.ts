@@ -18,6 +18,7 @@ import { badRequest } from '../errors/error-codes.js';
 import { BILLING_TYPES, CALLBACK_VERSIONS } from '../organisations/organisation.js';
 import { BUSINESS_TYPES, TAX_LIABLE, USER_ROLES } from '../organisations/organisation-changes.js';
 import { isWellFormedApiKey } from '../../security/api-keys.js';
+import { SERVICE_MODE_KEY } from '../../store/service-mode.js';
 
 // What a snapshot must be before an import writes any of it (snapshot.ts): every table one of
 // this simulator's, every row an object of its columns, every value of its column's type in
@@ -234,7 +235,11 @@ const RULES: Readonly<Record<ColumnMeaning, (value: unknown, row: Row) => string
   probability: (v) =>
     typeof v === 'number' && v >= 0 && v <= 1 ? undefined : `must be 0 to 1, got ${shown(v)}`,
   latency: integerIn(0, 60_000),
-  simSetting: (v, row) => SIM_SETTINGS[String(row['key'])]?.(v),
+  // A production service's record (store/service-mode.ts) is never a simulator's to import.
+  simSetting: (v, row) =>
+    row['key'] === SERVICE_MODE_KEY
+      ? "is a production service's record, not a simulator setting"
+      : SIM_SETTINGS[String(row['key'])]?.(v),
   callbackVersion: oneOf(CALLBACK_VERSIONS),
   billingType: oneOf(BILLING_TYPES),
   taxLiable: oneOf(TAX_LIABLE),
