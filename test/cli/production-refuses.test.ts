@@ -171,10 +171,27 @@ for (const kind of DATABASES) {
         /^esim: configuration error: MODE: this database is a production service's .*set MODE=production/,
       );
       assert.equal(existsSync(join(dataDir, 'master.key')), false, 'no master key was made');
+      const migrating = await esim({ ...withoutKey, MODE: 'simulator' }, 'migrate');
+      assert.equal(migrating.code, 78, migrating.err);
       assert.notEqual(await migrations(url, 'newest'), newest, 'no migration ran');
       await migrations(url, 'restore', newest);
       const again = await esim(env, 'org', 'list');
       assert.equal(again.code, 0, again.err);
+    });
+
+    it('records it when production migrates a new database with esim migrate', async () => {
+      const fresh = await cliDatabase(kind, 'empty');
+      try {
+        const production = { ...env, DATABASE_URL: String(fresh.env['DATABASE_URL']) };
+        const migrated = await esim(production, 'migrate');
+        assert.equal(migrated.code, 0, migrated.err);
+        const simulator = { ...fresh.env, MODE: 'simulator' };
+        const refused = await esim(simulator, 'org', 'list');
+        assert.equal(refused.code, 78, refused.err);
+        assert.match(refused.err, /MODE: this database is a production service's/);
+      } finally {
+        await fresh.dispose();
+      }
     });
   });
 }

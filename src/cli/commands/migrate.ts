@@ -1,4 +1,5 @@
 import { migrate, openStore } from '../../store/database.js';
+import { recordServiceMode, refuseProductionDatabase } from '../../store/service-mode.js';
 import type { Command } from '../command.js';
 import { parse } from '../command.js';
 
@@ -14,7 +15,11 @@ export const migrateCommand: Command = {
       connectTimeoutMs: config.databaseConnectTimeoutMs,
     });
     try {
+      // As a start does (store/service-mode.ts): the simulator never migrates a production
+      // database, and production records that it runs on this one.
+      await refuseProductionDatabase(store.db, config.mode);
       const applied = await migrate(store);
+      await recordServiceMode(store.db, config.mode);
       ctx.io.out(
         applied.length === 0 ? 'database is up to date' : `applied: ${applied.join(', ')}`,
       );
