@@ -23,9 +23,9 @@ const SURFACE_STORE_EXCEPTIONS = [
   {
     name: 'database-commands',
     reason:
-      '`esim migrate` and `esim backup`/`restore` work on the database itself: they open and migrate it, take the server lock and copy, check and switch its files.',
+      '`esim migrate` and `esim backup`/`restore` work on the database itself: they open and migrate it (checking and writing its production record, as a start does), take the server lock and copy, check and switch its files.',
     from: ['src/cli/commands/migrate.ts', 'src/cli/commands/backup.ts'],
-    to: ['database.ts', 'server-lock.ts', 'sqlite-files.ts'],
+    to: ['database.ts', 'server-lock.ts', 'sqlite-files.ts', 'service-mode.ts'],
   },
   {
     name: 'private-files',
