@@ -7,7 +7,7 @@ import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
 import type { PortalServer } from '../portal/portal-harness.js';
 import { signInHttp, startPortal } from '../portal/portal-harness.js';
-import { activityPause, adminOf, balanceOf, orderOne } from './postgres-orders.js';
+import { activityPause, adminOf, balanceOf, holdWrites, orderOne } from './postgres-orders.js';
 
 // A connection lost while its COMMIT is under way leaves the outcome unknown: the server may have
 // applied the transaction or not. The service says so (503 commit_unknown, no Retry-After, since
@@ -43,19 +43,15 @@ async function commitWaiting(admin: pg.Client, answered: Promise<unknown>): Prom
  * A deferred trigger on `table` that makes a COMMIT writing it wait for the lock HOLD: of every
  * row inserted or updated, or only of those the condition `when` holds for.
  */
-async function holdCommitsOf(admin: pg.Client, table: string, when?: string): Promise<void> {
-  await admin.query(`
-    create or replace function hold_commit() returns trigger language plpgsql as $$
-    begin
-      perform pg_advisory_lock_shared(${HOLD});
-      perform pg_advisory_unlock_shared(${HOLD});
-      return null;
-    end $$`);
-  await admin.query(`
-    create constraint trigger hold_commit after insert or update on ${table}
-    deferrable initially deferred for each row ${when === undefined ? '' : `when (${when})`}
-    execute function hold_commit()`);
-}
+const holdCommitsOf = (admin: pg.Client, table: string, when?: string): Promise<void> =>
+  holdWrites(admin, {
+    name: 'hold_commit',
+    table,
+    timing: 'after insert or update',
+    lock: HOLD,
+    deferred: true,
+    ...(when === undefined ? {} : { when }),
+  });
 
 /** Runs `send` with the lock held, ends the session whose COMMIT waits for it, then lets go. */
 async function losingTheCommit<T>(admin: pg.Client, send: () => Promise<T>): Promise<T> {

@@ -46,3 +46,33 @@ export function orderOne(t: TestApp, apiKey: string, idempotencyKey?: string) {
     },
   });
 }
+
+/**
+ * A trigger `name` on `table` (`timing`: e.g. 'before insert', 'after update') that makes a write
+ * wait while the test holds the advisory lock `lock`. Deferred, it is a constraint trigger run at
+ * the COMMIT, which then waits in the server; `when` limits it to the rows a condition holds for.
+ */
+export async function holdWrites(
+  admin: pg.Client,
+  hold: {
+    readonly name: string;
+    readonly table: string;
+    readonly timing: string;
+    readonly lock: number;
+    readonly deferred?: boolean;
+    readonly when?: string;
+  },
+): Promise<void> {
+  const { name, table, timing, lock, deferred = false, when } = hold;
+  await admin.query(`
+    create or replace function ${name}() returns trigger language plpgsql as $$
+    begin
+      perform pg_advisory_lock_shared(${lock});
+      perform pg_advisory_unlock_shared(${lock});
+      return ${deferred ? 'null' : 'new'};
+    end $$`);
+  await admin.query(`
+    create ${deferred ? 'constraint ' : ''}trigger ${name} ${timing} on ${table}
+    ${deferred ? 'deferrable initially deferred ' : ''}for each row
+    ${when === undefined ? '' : `when (${when})`} execute function ${name}()`);
+}

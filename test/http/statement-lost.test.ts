@@ -8,7 +8,7 @@ import { saveCard } from '../../src/domain/money/save-card.js';
 import type { DatabaseTarget } from '../../src/config.js';
 import { DATABASES, startTestApp } from '../harness.js';
 import type { TestApp, TestOrg } from '../harness.js';
-import { activityPause, adminOf, balanceOf } from './postgres-orders.js';
+import { activityPause, adminOf, balanceOf, holdWrites } from './postgres-orders.js';
 
 // A statement run outside any transaction (its own, committed by the server once it has run)
 // whose connection is lost while it runs is answered for what it may have left, never 500:
@@ -140,16 +140,12 @@ describe(
       org = await t.createOrg({ balance: 1000 });
       assert.ok(direct !== undefined);
       admin = await adminOf(direct);
-      await admin.query(`
-        create function hold_claim() returns trigger language plpgsql as $$
-        begin
-          perform pg_advisory_lock_shared(${HOLD});
-          perform pg_advisory_unlock_shared(${HOLD});
-          return new;
-        end $$`);
-      await admin.query(`
-        create trigger hold_claim before insert on idempotency_keys
-        for each row execute function hold_claim()`);
+      await holdWrites(admin, {
+        name: 'hold_claim',
+        table: 'idempotency_keys',
+        timing: 'before insert',
+        lock: HOLD,
+      });
     });
     after(async () => {
       await admin.end();
@@ -188,17 +184,14 @@ describe(
     it("answers 200 when the credit's COMMIT stayed but its answer was lost: the top-up is read back", async () => {
       const payer = await t.createOrg({ balance: 1000 });
       await saveCard(t.deps, payer.id, { number: '4242424242424242', expMonth: 12, expYear: 2099 });
-      await admin.query(`
-        create function hold_credit() returns trigger language plpgsql as $$
-        begin
-          perform pg_advisory_lock_shared(${CREDIT_HOLD});
-          perform pg_advisory_unlock_shared(${CREDIT_HOLD});
-          return null;
-        end $$`);
-      await admin.query(`
-        create constraint trigger hold_credit after update on topups
-        deferrable initially deferred for each row when (new.status = 'succeeded')
-        execute function hold_credit()`);
+      await holdWrites(admin, {
+        name: 'hold_credit',
+        table: 'topups',
+        timing: 'after update',
+        lock: CREDIT_HOLD,
+        deferred: true,
+        when: "new.status = 'succeeded'",
+      });
       const before = await balanceOf(admin, payer.id);
       await admin.query(`select pg_advisory_lock(${CREDIT_HOLD})`);
       let held = true;
@@ -303,16 +296,12 @@ describe(
     });
 
     it('logs a claim it could not release at warn, and answers the request with its own error', async () => {
-      await admin.query(`
-        create function hold_release() returns trigger language plpgsql as $$
-        begin
-          perform pg_advisory_lock_shared(${RELEASE_HOLD});
-          perform pg_advisory_unlock_shared(${RELEASE_HOLD});
-          return new;
-        end $$`);
-      await admin.query(`
-        create trigger hold_release before update on idempotency_keys
-        for each row execute function hold_release()`);
+      await holdWrites(admin, {
+        name: 'hold_release',
+        table: 'idempotency_keys',
+        timing: 'before update',
+        lock: RELEASE_HOLD,
+      });
       const lines: LogLine[] = [];
       const logged = await buildApp(t.deps, {
         logLevel: 'warn',
